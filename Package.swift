@@ -1,0 +1,74 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "payload-console",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "payload-console", targets: ["PayloadConsole"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        // System libraries: each is a module map over a Debian -dev package.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMarkdown", pkgConfig: "libmarkdown", providers: [.apt(["libmarkdown2-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+
+        // Storage: our small ORM over SQLite. Knows nothing of HTTP or payloads.
+        .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
+        // Domain: roles, payloads, policy rules, device behaviour. Pure Swift.
+        .target(name: "Domain", swiftSettings: swiftSettings),
+        // Side libraries over C: Markdown rendering with sanitising, CMS signing.
+        .target(name: "Markdown", dependencies: ["CMarkdown"], swiftSettings: swiftSettings),
+        .target(name: "Signing", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+        // App: the Hummingbird application, routes, views, sessions, auth.
+        .target(
+            name: "App",
+            dependencies: [
+                "Storage", "Domain", "Markdown", "Signing",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The thin command-line entry point.
+        .executableTarget(
+            name: "PayloadConsole",
+            dependencies: [
+                "App", "Storage", "Domain",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: swiftSettings),
+        .testTarget(name: "DomainTests", dependencies: ["Domain"], swiftSettings: swiftSettings),
+        .testTarget(name: "MarkdownTests", dependencies: ["Markdown"], swiftSettings: swiftSettings),
+        .testTarget(name: "SigningTests", dependencies: ["Signing"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "AppTests",
+            dependencies: [
+                "App", "Storage", "Domain",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

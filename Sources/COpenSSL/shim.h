@@ -1,0 +1,12 @@
+#include <openssl/bio.h>
+#include <openssl/cms.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <openssl/rsa.h>
+#include <openssl/bn.h>
+
+// Function-like macros are not imported by Swift; these wrappers expose them.
+static inline long copenssl_bio_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
+static inline void copenssl_free(void *pointer) { OPENSSL_free(pointer); }

@@ -1,0 +1,101 @@
+extension Connection {
+    /// Inserts `record` and returns it with its new id (or the id it already had).
+    public func insert<R: Record>(_ record: R) throws -> R {
+        var columns = try RowEncoder.columns(of: record)
+        if record.id == nil {
+            columns.removeAll { $0.name == "id" }
+        }
+        let names = columns.map { SQL.quoted(identifier: $0.name) }.joined(separator: ", ")
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        let table = SQL.quoted(identifier: R.tableName)
+        try execute(SQL(verbatim: "INSERT INTO \(table) (\(names)) VALUES (\(placeholders))", bindings: columns.map(\.value)))
+        var saved = record
+        saved.id = record.id ?? RecordID(lastInsertRowID)
+        return saved
+    }
+
+    /// Writes every column of `record` to its row; throws `notFound` when the row is gone.
+    public func update<R: Record>(_ record: R) throws {
+        let id = try record.requireID
+        let changed = try execute(updateStatement(for: record, id: id, extraCondition: nil))
+        if changed == 0 {
+            throw StorageError.notFound(table: R.tableName)
+        }
+    }
+
+    /// Saves `record` only if its row still has the version `record.version` was read at;
+    /// returns the record with its version increased. A concurrent save in between makes this
+    /// throw `versionConflict` instead of overwriting it.
+    public func update<R: VersionedRecord>(checkingVersion record: R) throws -> R {
+        let id = try record.requireID
+        var next = record
+        next.version = record.version + 1
+        let changed = try execute(updateStatement(for: next, id: id, extraCondition: "version = \(record.version)"))
+        if changed == 0 {
+            let table = SQL.quoted(identifier: R.tableName)
+            guard let actual = try scalar(SQL(verbatim: "SELECT version FROM \(table) WHERE id = ?", bindings: [id.sqliteValue]), as: Int.self) else {
+                throw StorageError.notFound(table: R.tableName)
+            }
+            throw StorageError.versionConflict(table: R.tableName, expected: record.version, actual: actual)
+        }
+        return next
+    }
+
+    /// Deletes the row with `id`; throws `notFound` when there was none.
+    public func delete<R: Record>(_ type: R.Type, id: RecordID<R>) throws {
+        let table = SQL.quoted(identifier: R.tableName)
+        if try execute(SQL(verbatim: "DELETE FROM \(table) WHERE id = ?", bindings: [id.sqliteValue])) == 0 {
+            throw StorageError.notFound(table: R.tableName)
+        }
+    }
+
+    /// Deletes every row the query matches (its order and limit are ignored); returns how many.
+    @discardableResult
+    public func delete<R: Record>(_ query: Query<R>) throws -> Int {
+        let select = query.sql(selecting: "id")
+        let table = SQL.quoted(identifier: R.tableName)
+        return try execute(SQL(verbatim: "DELETE FROM \(table) WHERE id IN (", bindings: []) + select + ")")
+    }
+
+    public func find<R: Record>(_ type: R.Type, id: RecordID<R>) throws -> R? {
+        try fetchOne(R.query().filter("id", .equal, id))
+    }
+
+    /// Like `find`, but a missing row is an error.
+    public func require<R: Record>(_ type: R.Type, id: RecordID<R>) throws -> R {
+        guard let record = try find(type, id: id) else { throw StorageError.notFound(table: R.tableName) }
+        return record
+    }
+
+    public func fetch<R: Record>(_ query: Query<R>) throws -> [R] {
+        try rows(query.sql(selecting: "*")).map { try RowDecoder.decode(R.self, from: $0) }
+    }
+
+    public func fetchOne<R: Record>(_ query: Query<R>) throws -> R? {
+        try row(query.limit(1).sql(selecting: "*")).map { try RowDecoder.decode(R.self, from: $0) }
+    }
+
+    public func count<R: Record>(_ query: Query<R>) throws -> Int {
+        try scalar(query.sql(selecting: "count(*)"), as: Int.self) ?? 0
+    }
+
+    /// Runs any query and decodes each row into `T` by column name (joins, view models).
+    public func fetch<T: Decodable>(_ type: T.Type, _ sql: SQL) throws -> [T] {
+        try rows(sql).map { try RowDecoder.decode(T.self, from: $0) }
+    }
+
+    public func fetchOne<T: Decodable>(_ type: T.Type, _ sql: SQL) throws -> T? {
+        try row(sql).map { try RowDecoder.decode(T.self, from: $0) }
+    }
+
+    private func updateStatement<R: Record>(for record: R, id: RecordID<R>, extraCondition: SQL?) throws -> SQL {
+        let columns = try RowEncoder.columns(of: record).filter { $0.name != "id" }
+        let assignments = columns.map { "\(SQL.quoted(identifier: $0.name)) = ?" }.joined(separator: ", ")
+        let table = SQL.quoted(identifier: R.tableName)
+        var sql = SQL(verbatim: "UPDATE \(table) SET \(assignments) WHERE id = ?", bindings: columns.map(\.value) + [id.sqliteValue])
+        if let extraCondition {
+            sql.append(" AND " + extraCondition)
+        }
+        return sql
+    }
+}

@@ -1,0 +1,148 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection with its cache of prepared statements.
+///
+/// A connection is not thread-safe; `Database` hands it to one closure at a time.
+public final class Connection {
+    let handle: OpaquePointer
+    private var statements: [String: Statement] = [:]
+    /// Prepared statements kept per connection; beyond this the cache starts afresh, which only
+    /// happens if code builds SQL text dynamically (it should bind values instead).
+    private let statementCacheLimit = 512
+
+    /// Opens (or creates) the database file at `path` and sets the pragmas every connection needs.
+    init(path: String, busyTimeout: Duration, queryOnly: Bool) throws {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(handle)
+            throw StorageError.io(message: "\(message) (\(path))")
+        }
+        self.handle = handle
+        sqlite3_extended_result_codes(handle, 1)
+        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+        try execute(script: "PRAGMA foreign_keys = ON")
+        if queryOnly {
+            try execute(script: "PRAGMA query_only = ON")
+        }
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: Running SQL
+
+    /// Runs one or more statements without bindings (schema scripts, pragmas).
+    public func execute(script: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, script, nil, nil, &message)
+        if code != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw error(code: sqlite3_extended_errcode(handle), message: text)
+        }
+    }
+
+    /// Runs one statement with its bindings and returns how many rows it changed.
+    @discardableResult
+    public func execute(_ sql: SQL) throws -> Int {
+        let statement = try prepared(sql.text)
+        defer { statement.finish() }
+        try statement.bind(sql.bindings)
+        while try statement.step() {}
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// Runs a query and returns every row.
+    public func rows(_ sql: SQL) throws -> [Row] {
+        let statement = try prepared(sql.text)
+        defer { statement.finish() }
+        try statement.bind(sql.bindings)
+        var rows: [Row] = []
+        while try statement.step() {
+            rows.append(statement.currentRow())
+        }
+        return rows
+    }
+
+    /// Runs a query and returns its first row, if any.
+    public func row(_ sql: SQL) throws -> Row? {
+        let statement = try prepared(sql.text)
+        defer { statement.finish() }
+        try statement.bind(sql.bindings)
+        return try statement.step() ? statement.currentRow() : nil
+    }
+
+    /// The first column of the first row, e.g. for `SELECT count(*) …`.
+    public func scalar<T: SQLiteValueConvertible>(_ sql: SQL, as type: T.Type = T.self) throws -> T? {
+        try row(sql).map { try $0.first(as: T.self) }
+    }
+
+    /// The rowid of the last successful INSERT on this connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Runs `body` inside a savepoint: nested work that rolls back alone when it throws.
+    public func savepoint<T>(_ body: () throws -> T) throws -> T {
+        try execute(script: "SAVEPOINT nested")
+        do {
+            let result = try body()
+            try execute(script: "RELEASE nested")
+            return result
+        } catch {
+            try? execute(script: "ROLLBACK TO nested; RELEASE nested")
+            throw error
+        }
+    }
+
+    // MARK: Internals
+
+    func prepared(_ sql: String) throws -> Statement {
+        if let cached = statements[sql] {
+            return cached
+        }
+        if statements.count >= statementCacheLimit {
+            statements.removeAll()
+        }
+        let statement = try Statement(connection: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// The error of the call that just failed on this connection.
+    func lastError() -> StorageError {
+        error(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
+    }
+
+    /// Maps an extended result code to the typed error callers handle.
+    func error(code: Int32, message: String) -> StorageError {
+        let primary = code & 0xFF
+        let detail = message.components(separatedBy: "failed: ").dropFirst().first ?? message
+        switch code {
+        case 2067, 1555:  // SQLITE_CONSTRAINT_UNIQUE, SQLITE_CONSTRAINT_PRIMARYKEY
+            return .uniqueViolation(constraint: detail)
+        case 787:  // SQLITE_CONSTRAINT_FOREIGNKEY
+            return .foreignKeyViolation(constraint: "foreign key")
+        default:
+            break
+        }
+        // Some paths (statement-level checks) report the primary code only; the message is stable.
+        if primary == SQLITE_CONSTRAINT && message.hasPrefix("FOREIGN KEY") {
+            return .foreignKeyViolation(constraint: "foreign key")
+        }
+        switch primary {
+        case SQLITE_CONSTRAINT: return .constraintViolation(constraint: detail)
+        case SQLITE_BUSY, SQLITE_LOCKED: return .busy
+        case SQLITE_CORRUPT, SQLITE_NOTADB: return .corrupt(message: message)
+        case SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM: return .io(message: message)
+        default: return .sqlite(code: code, message: message)
+        }
+    }
+}

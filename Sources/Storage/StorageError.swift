@@ -1,0 +1,48 @@
+/// Everything the storage layer can report, typed so callers map each case once
+/// (a unique violation becomes a form message, `busy` a retry, `corrupt` a 500).
+///
+/// Messages never contain bound values: they may be passwords or personal data.
+public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No row with that primary key in that table.
+    case notFound(table: String)
+    /// A UNIQUE or PRIMARY KEY constraint failed; `constraint` names the columns, e.g. `users.email`.
+    case uniqueViolation(constraint: String)
+    /// A FOREIGN KEY constraint failed (SQLite does not say which one).
+    case foreignKeyViolation(constraint: String)
+    /// A NOT NULL or CHECK constraint failed.
+    case constraintViolation(constraint: String)
+    /// An optimistic update found a different row version than expected.
+    case versionConflict(table: String, expected: Int, actual: Int)
+    /// The database stayed locked by another connection past the busy timeout.
+    case busy
+    /// The file is not a database or is damaged.
+    case corrupt(message: String)
+    /// The file could not be opened, read or written (permissions, disk full, missing folder).
+    case io(message: String)
+    /// A migration failed; the database was left as it was before start-up.
+    case migrationFailed(version: Int, name: String, message: String)
+    /// A value could not be turned into, or read back from, a column.
+    case conversion(column: String, message: String)
+    /// A query built from code was malformed (a bad column name, say).
+    case invalidQuery(String)
+    /// Any other SQLite failure, with its extended result code.
+    case sqlite(code: Int32, message: String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let table): "no such row in \(table)"
+        case .uniqueViolation(let constraint): "unique constraint failed: \(constraint)"
+        case .foreignKeyViolation(let constraint): "foreign key constraint failed: \(constraint)"
+        case .constraintViolation(let constraint): "constraint failed: \(constraint)"
+        case .versionConflict(let table, let expected, let actual):
+            "\(table) changed since it was read (expected version \(expected), found \(actual))"
+        case .busy: "database is busy"
+        case .corrupt(let message): "database is corrupt: \(message)"
+        case .io(let message): "database I/O error: \(message)"
+        case .migrationFailed(let version, let name, let message): "migration \(version) (\(name)) failed: \(message)"
+        case .conversion(let column, let message): "column \(column): \(message)"
+        case .invalidQuery(let message): "invalid query: \(message)"
+        case .sqlite(let code, let message): "SQLite error \(code): \(message)"
+        }
+    }
+}
