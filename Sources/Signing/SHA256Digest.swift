@@ -1,0 +1,22 @@
+import COpenSSL
+
+/// SHA-256 from the system OpenSSL we already link for CMS signing, so the console does not
+/// compile a second copy of a crypto library just to hash session tokens.
+public enum SHA256Digest {
+    public static func hex(of bytes: some Collection<UInt8>) -> String {
+        let input = Array(bytes)
+        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let succeeded = input.withUnsafeBytes { source in
+            EVP_Digest(source.baseAddress, source.count, &output, &length, EVP_sha256(), nil) == 1
+        }
+        // EVP_Digest with a built-in algorithm fails only when memory is exhausted.
+        precondition(succeeded, "OpenSSL could not compute SHA-256")
+        return output.prefix(Int(length)).map { byte in
+            let digits = Array("0123456789abcdef")
+            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
+        }.joined()
+    }
+
+    public static func hex(of text: String) -> String { hex(of: Array(text.utf8)) }
+}
