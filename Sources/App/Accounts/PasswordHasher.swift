@@ -1,0 +1,38 @@
+import Dispatch
+import HummingbirdBcrypt
+
+/// bcrypt with a configurable cost (12 in production, 4 in tests). Hashing takes tens of
+/// milliseconds by design, so it runs on a Dispatch queue rather than blocking Swift's
+/// cooperative thread pool, which serves every other request.
+struct PasswordHasher: Sendable {
+    let cost: UInt8
+    /// A hash of nothing in particular, checked when the email is unknown.
+    private let dummyHash: String
+
+    init(cost: UInt8) {
+        self.cost = cost
+        dummyHash = Bcrypt.hash(SecretToken.generate(), cost: cost)
+    }
+
+    static let minimumLength = 10
+
+    func hash(_ password: String) async -> String {
+        let cost = cost
+        return await offPool { Bcrypt.hash(password, cost: cost) }
+    }
+
+    func verify(_ password: String, against hash: String) async -> Bool {
+        await offPool { Bcrypt.verify(password, hash: hash) }
+    }
+
+    /// Spends the same time as a real check, so an unknown email answers as slowly as a known one.
+    func verifyAgainstNothing(_ password: String) async {
+        _ = await verify(password, against: dummyHash)
+    }
+
+    private func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: work()) }
+        }
+    }
+}

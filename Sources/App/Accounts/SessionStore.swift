@@ -1,0 +1,62 @@
+import Foundation
+import Storage
+
+/// Browser sessions in SQLite: created at sign-in, looked up by the hash of the cookie token,
+/// deleted at sign-out, and ignored (then tidied) once expired.
+struct SessionStore: Sendable {
+    let database: Database
+    let lifetime: TimeInterval
+    let now: @Sendable () -> Date
+
+    /// Creates a session and returns the cookie token, which exists nowhere else afterwards.
+    func create(for user: User, in connection: Connection) throws -> (token: String, session: UserSession) {
+        let token = SecretToken.generate()
+        let time = now()
+        let session = try connection.insert(UserSession(
+            id: nil, tokenHash: SecretToken.digest(token), userID: user.requireID,
+            csrfToken: SecretToken.generate(), createdAt: time,
+            expiresAt: time.addingTimeInterval(lifetime), lastSeenAt: time))
+        return (token, session)
+    }
+
+    /// The live session and its user for a cookie token, or nil when unknown or expired.
+    func load(token: String) throws -> (session: UserSession, user: User)? {
+        let time = now()
+        let found = try database.read { connection -> (UserSession, User)? in
+            guard let session = try connection.fetchOne(
+                UserSession.query().filter("tokenHash", .equal, SecretToken.digest(token))),
+                session.expiresAt > time,
+                let user = try connection.find(User.self, id: session.userID)
+            else { return nil }
+            return (session, user)
+        }
+        guard case (var session, let user)? = found else { return nil }
+        // Writing on every request would serialise all traffic on the writer; a minute's
+        // precision is plenty for "last seen".
+        if time.timeIntervalSince(session.lastSeenAt) > 60 {
+            session.lastSeenAt = time
+            let touched = session
+            try database.write { try $0.execute("UPDATE sessions SET lastSeenAt = \(touched.lastSeenAt) WHERE id = \(touched.requireID)") }
+        }
+        _ = user
+        return (session, user)
+    }
+
+    func delete(_ session: UserSession, in connection: Connection) throws {
+        try connection.delete(UserSession.self, id: session.requireID)
+    }
+
+    /// Signs a user out everywhere else, after a password change or a role change.
+    func deleteAll(for userID: RecordID<User>, except kept: RecordID<UserSession>? = nil, in connection: Connection) throws {
+        if let kept {
+            _ = try connection.execute("DELETE FROM sessions WHERE userID = \(userID) AND id != \(kept)")
+        } else {
+            _ = try connection.execute("DELETE FROM sessions WHERE userID = \(userID)")
+        }
+    }
+
+    func deleteExpired() throws -> Int {
+        let time = now()
+        return try database.write { try $0.execute("DELETE FROM sessions WHERE expiresAt <= \(time)") }
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// Everything that varies between a laptop demo, a production start and a test.
+public struct AppConfig: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// SQLite file; ":memory:" gives tests a private database.
+    public var databasePath = "data/payload-console.sqlite"
+    /// Where the console keeps files it generates (signing certificate, uploads).
+    public var dataDirectory = "data"
+    /// Seed demo accounts (and, as features land, demo data) at start.
+    public var demo = false
+    public var templatesDirectory = "Templates"
+    public var publicDirectory = "Public"
+    /// bcrypt work factor: 12 in production; tests lower it to keep suites fast.
+    public var bcryptCost: UInt8 = 12
+    /// Mark cookies Secure even without an `X-Forwarded-Proto: https` header from a TLS proxy.
+    public var secureCookies = false
+    /// The first admin created on an empty database without `--demo`.
+    public var firstAdminEmail = "admin@example.com"
+    public var sessionLifetime: TimeInterval = 12 * 3600
+    /// The clock, replaceable so tests can move time (session expiry, sign-in throttle).
+    public var now: @Sendable () -> Date = { Date() }
+
+    public init() {}
+}

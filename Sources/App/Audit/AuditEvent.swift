@@ -1,0 +1,47 @@
+import Foundation
+import Storage
+
+/// One change someone made, kept for the audit log page: who, when, what, before and after.
+struct AuditEvent: Record {
+    static let tableName = "audit_events"
+
+    var id: RecordID<AuditEvent>?
+    var occurredAt: Date
+    var actorID: RecordID<User>?
+    /// Kept as text so the entry still names its author after the account is removed.
+    var actorEmail: String
+    var action: String
+    var subject: String
+    var before: String?
+    var after: String?
+}
+
+/// Who did something: a signed-in user, or the console itself (start-up, command line).
+struct Actor: Sendable {
+    var userID: RecordID<User>?
+    var email: String
+
+    static let system = Actor(userID: nil, email: "console")
+
+    init(userID: RecordID<User>?, email: String) {
+        self.userID = userID
+        self.email = email
+    }
+
+    init(_ user: User) {
+        self.init(userID: user.id, email: user.email)
+    }
+}
+
+extension Connection {
+    /// Writes an audit entry in the caller's transaction, so the entry exists exactly when the
+    /// change it describes does.
+    func audit(
+        _ action: String, subject: String, by actor: Actor,
+        before: String? = nil, after: String? = nil, at time: Date = Date()
+    ) throws {
+        _ = try insert(AuditEvent(
+            id: nil, occurredAt: time, actorID: actor.userID, actorEmail: actor.email,
+            action: action, subject: subject, before: before, after: after))
+    }
+}

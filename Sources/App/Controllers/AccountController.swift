@@ -1,0 +1,44 @@
+import Domain
+import Foundation
+import Hummingbird
+
+/// A signed-in user changes their own password; required before anything else when their
+/// account still has a one-time password.
+struct AccountController {
+    let services: Services
+
+    struct View {
+        var mustChange = false
+        var currentError: String?
+        var newError: String?
+        var confirmationError: String?
+        var minimumLength = PasswordHasher.minimumLength
+    }
+
+    func register(on routes: SecuredRoutes) {
+        routes.get("/account/password", .role(.viewer)) { request, context in
+            let user = try context.requireUser()
+            return page(View(mustChange: user.mustChangePassword), request: request, context: context)
+        }
+        routes.post("/account/password", .role(.viewer)) { request, context in
+            let user = try context.requireUser()
+            let fields = context.form
+            do {
+                try await services.accounts.changePassword(
+                    of: user, current: fields["current"], new: fields["new"], confirmation: fields["confirmation"],
+                    keeping: context.session?.id)
+                return .seeOther("/dashboard", flash: .notice("Your password is changed. Other sessions were signed out."),
+                                 cookies: services.cookies, request: request)
+            } catch let errors as FieldErrors {
+                // Password fields are never echoed back, even on error.
+                let view = View(mustChange: user.mustChangePassword, currentError: errors["current"],
+                                newError: errors["new"], confirmationError: errors["confirmation"])
+                return page(view, request: request, context: context, status: .unprocessableContent)
+            }
+        }
+    }
+
+    private func page(_ view: View, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) -> Response {
+        services.renderer.page("account-password", title: "Change password", model: view, request: request, context: context, status: status)
+    }
+}

@@ -1,0 +1,116 @@
+import Domain
+import Foundation
+import Hummingbird
+import Storage
+
+/// Admins manage who may use the console: add people with a role (they get a one-time
+/// password to hand over), change roles, remove accounts.
+struct UsersController {
+    let services: Services
+
+    struct RoleOption {
+        let value: String
+        let label: String
+        let summary: String
+        let selected: Bool
+
+        static func all(selected: Role?) -> [RoleOption] {
+            Role.allCases.reversed().map {
+                RoleOption(value: $0.rawValue, label: $0.displayName, summary: $0.summary, selected: $0 == selected)
+            }
+        }
+    }
+
+    struct Row {
+        let id: String
+        let email: String
+        let roleName: String
+        let roleOptions: [RoleOption]
+        let lastSignIn: String
+        let mustChangePassword: Bool
+        let isSelf: Bool
+    }
+
+    struct View {
+        var rows: [Row] = []
+        var email = ""
+        var roleOptions = RoleOption.all(selected: .viewer)
+        var emailError: String?
+        var roleError: String?
+        var rowError: String?
+        var created: Created?
+
+        struct Created {
+            let email: String
+            let password: String
+        }
+    }
+
+    func register(on routes: SecuredRoutes) {
+        routes.get("/users", .role(.admin)) { request, context in
+            try page(View(), request: request, context: context)
+        }
+        routes.post("/users", .role(.admin), use: add)
+        routes.post("/users/{id}/role", .role(.admin), use: changeRole)
+        routes.post("/users/{id}/delete", .role(.admin), use: delete)
+    }
+
+    private func page(_ view: View, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
+        let me = try context.requireUser()
+        let now = services.now
+        let users = try services.database.read { try $0.fetch(User.query().order(by: "email")) }
+        var view = view
+        view.rows = users.map { user in
+            Row(id: user.id?.description ?? "", email: user.email, roleName: user.role.displayName,
+                roleOptions: RoleOption.all(selected: user.role),
+                lastSignIn: user.lastSignInAt.map { DisplayTime.relative($0, now: now) } ?? "never",
+                mustChangePassword: user.mustChangePassword, isSelf: user.id == me.id)
+        }
+        return services.renderer.page("users", title: "Users", model: view, request: request, context: context, status: status)
+    }
+
+    @Sendable func add(request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireUser()
+        let fields = context.form
+        var view = View(email: fields["email"])
+        let role = Role(rawValue: fields["role"])
+        view.roleOptions = RoleOption.all(selected: role ?? .viewer)
+        do {
+            guard let role else { throw FieldErrors("role", "Choose a role.") }
+            let (user, password) = try await services.accounts.createUser(email: fields["email"], role: role, password: nil, by: Actor(me))
+            // Shown in this response only: the password never travels in a redirect or a cookie.
+            return try page(View(created: .init(email: user.email, password: password ?? "")), request: request, context: context, status: .created)
+        } catch let errors as FieldErrors {
+            view.emailError = errors["email"]
+            view.roleError = errors["role"]
+            return try page(view, request: request, context: context, status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func changeRole(request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireUser()
+        let id = try context.parameters.require("id", as: RecordID<User>.self)
+        guard let role = Role(rawValue: context.form["role"]) else {
+            return try page(View(rowError: "Choose one of the roles."), request: request, context: context, status: .unprocessableContent)
+        }
+        do {
+            try services.accounts.changeRole(of: id, to: role, by: Actor(me))
+            let email = try services.database.read { try $0.require(User.self, id: id).email }
+            return .seeOther("/users", flash: .notice("\(email) is now \(role.displayName)."), cookies: services.cookies, request: request)
+        } catch let errors as FieldErrors {
+            return try page(View(rowError: errors["user"]), request: request, context: context, status: .conflict)
+        }
+    }
+
+    @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireUser()
+        let id = try context.parameters.require("id", as: RecordID<User>.self)
+        do {
+            let email = try services.database.read { try $0.require(User.self, id: id).email }
+            try services.accounts.deleteUser(id, by: Actor(me))
+            return .seeOther("/users", flash: .notice("Removed \(email)."), cookies: services.cookies, request: request)
+        } catch let errors as FieldErrors {
+            return try page(View(rowError: errors["user"]), request: request, context: context, status: .conflict)
+        }
+    }
+}

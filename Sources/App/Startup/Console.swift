@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import Logging
+import Storage
+
+/// The assembled console: an application ready to serve, and what to tell the person who
+/// started it (demo passwords, the first admin's one-time password).
+public struct Console: Sendable {
+    let application: Application<RouterResponder<AppRequestContext>>
+    let services: Services
+    /// Every route with the access it declares, for tests that sweep them all.
+    let routes: [RouteEntry]
+    public let startupNotes: [String]
+
+    /// Serves until SIGINT or SIGTERM, then lets requests in flight finish.
+    public func run() async throws {
+        try await application.runService()
+    }
+}
+
+/// Templates every page needs; start-up fails without them rather than serving blank pages.
+let requiredTemplates = ["layout", "error", "sign-in", "dashboard", "users", "account-password"]
+
+/// Builds the whole console from a configuration: opens and migrates the database, prepares
+/// accounts, loads templates and wires middleware and routes. Tests call this in-process.
+public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payload-console")) async throws -> Console {
+    if config.databasePath != ":memory:" {
+        try FileManager.default.createDirectory(atPath: config.dataDirectory, withIntermediateDirectories: true)
+    }
+    let database = try Database(path: config.databasePath)
+    let applied = try Migrator(Schema.migrations).migrate(database)
+    for migration in applied {
+        logger.info("Applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
+    }
+
+    let hasher = PasswordHasher(cost: config.bcryptCost)
+    let notes = try await Bootstrap.prepareAccounts(config: config, database: database, hasher: hasher)
+    let cookies = CookieJar(alwaysSecure: config.secureCookies)
+    let renderer = try await PageRenderer.load(directory: config.templatesDirectory, cookies: cookies, required: requiredTemplates)
+    let sessions = SessionStore(database: database, lifetime: config.sessionLifetime, now: config.now)
+    let removed = try sessions.deleteExpired()
+    if removed > 0 { logger.info("Removed expired sessions", metadata: ["count": "\(removed)"]) }
+
+    let services = Services(
+        config: config, database: database, renderer: renderer, cookies: cookies, sessions: sessions,
+        hasher: hasher, accounts: AccountService(database: database, hasher: hasher, now: config.now))
+
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: LogRequestsMiddleware(.info))
+    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: ErrorPageMiddleware(renderer: renderer))
+    router.add(middleware: FileMiddleware(config.publicDirectory, searchForIndexHtml: false, logger: logger))
+    router.add(middleware: SessionMiddleware(sessions: sessions, cookies: cookies))
+    router.add(middleware: CSRFMiddleware())
+    let routes = SecuredRoutes(router: router)
+    registerRoutes(on: routes, services: services)
+
+    let application = Application(
+        router: router,
+        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "PayloadConsole"),
+        logger: logger)
+    return Console(application: application, services: services, routes: routes.entries, startupNotes: notes)
+}
+
+/// Every route of the console, grouped by controller.
+func registerRoutes(on routes: SecuredRoutes, services: Services) {
+    HealthController().register(on: routes)
+    SignInController(services: services).register(on: routes)
+    DashboardController(services: services).register(on: routes)
+    UsersController(services: services).register(on: routes)
+    AccountController(services: services).register(on: routes)
+}

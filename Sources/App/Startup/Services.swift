@@ -1,0 +1,15 @@
+import Foundation
+import Storage
+
+/// The long-lived pieces every controller needs, built once at start-up.
+struct Services: Sendable {
+    let config: AppConfig
+    let database: Database
+    let renderer: PageRenderer
+    let cookies: CookieJar
+    let sessions: SessionStore
+    let hasher: PasswordHasher
+    let accounts: AccountService
+
+    var now: Date { config.now() }
+}

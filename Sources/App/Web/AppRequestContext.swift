@@ -1,0 +1,25 @@
+import Hummingbird
+import Logging
+
+/// Per-request state: who is signed in, their session, and the parsed form, so that
+/// middleware does each of these once and handlers just read them.
+struct AppRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    var user: User?
+    var session: UserSession?
+    /// The token forms on this page must send back: the session's, or before sign-in the
+    /// value of the `pc_csrf` cookie.
+    var csrfToken = ""
+    /// Fields of a URL-encoded body, parsed by the CSRF check before the handler runs.
+    var form = FormFields()
+
+    init(source: Source) {
+        coreContext = .init(source: source)
+    }
+
+    /// The signed-in user; routes that declare a role are never reached without one.
+    func requireUser() throws -> User {
+        guard let user else { throw AccessDenied.signInRequired }
+        return user
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Hummingbird
+import Logging
+import Storage
+
+/// Turns every error into an answer a person or a script can use: a friendly HTML page for
+/// browsers, a JSON error with a stable code under `/api/`. Unexpected faults are logged with
+/// the request id, which the 500 page shows so support can find the log line.
+struct ErrorPageMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    let renderer: PageRenderer
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            return answer(for: error, request: request, context: context)
+        }
+    }
+
+    private func answer(for error: any Error, request: Request, context: Context) -> Response {
+        let api = request.uri.path.hasPrefix("/api/")
+        let problem = Problem(error)
+        if problem.status == .internalServerError {
+            context.logger.error("Request failed", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
+        }
+        if api {
+            let requestID = problem.status == .internalServerError ? context.id : nil
+            return (try? Response.json(APIErrorBody(problem, requestID: requestID), status: problem.status))
+                ?? Response(status: problem.status)
+        }
+        switch error {
+        case AccessDenied.signInRequired:
+            let next = request.method == .get ? request.uri.description : "/dashboard"
+            let encoded = next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            return .seeOther("/sign-in?next=\(encoded)")
+        case AccessDenied.passwordChangeRequired:
+            return .seeOther("/account/password")
+        default:
+            return renderer.errorPage(
+                status: problem.status, heading: problem.heading, message: problem.message,
+                requestID: problem.status == .internalServerError ? context.id : nil)
+        }
+    }
+}
+
+/// What went wrong, phrased once for both the HTML page and the JSON body.
+struct Problem {
+    let status: HTTPResponse.Status
+    let code: String
+    let heading: String
+    let message: String
+    var field: String?
+
+    init(status: HTTPResponse.Status, code: String, heading: String, message: String, field: String? = nil) {
+        self.status = status
+        self.code = code
+        self.heading = heading
+        self.message = message
+        self.field = field
+    }
+
+    init(_ error: any Error) {
+        switch error {
+        case let error as APIError:
+            self.init(status: error.status, code: error.code, heading: "Request refused", message: error.message, field: error.field)
+        case AccessDenied.signInRequired:
+            self.init(status: .unauthorized, code: "unauthenticated", heading: "Sign in required",
+                      message: "Sign in, or send a valid API token.")
+        case AccessDenied.passwordChangeRequired:
+            self.init(status: .forbidden, code: "password_change_required", heading: "Choose a new password",
+                      message: "This account still has a one-time password. Choose a new one first.")
+        case AccessDenied.insufficientRole:
+            self.init(status: .forbidden, code: "forbidden", heading: "You don’t have access to this page",
+                      message: "Your role does not include this action. Ask an admin if you need it.")
+        case AccessDenied.formExpired:
+            self.init(status: .forbidden, code: "csrf_token_invalid", heading: "This form has expired",
+                      message: "For your security the form could not be accepted. Go back, reload the page and try again.")
+        case StorageError.notFound:
+            self.init(status: .notFound, code: "not_found", heading: "Not found",
+                      message: "That item does not exist, or it was removed.")
+        case let error as HTTPError where error.status == .notFound:
+            self.init(status: .notFound, code: "not_found", heading: "Page not found",
+                      message: "There is nothing at this address. Check the link, or start again from the dashboard.")
+        case let error as HTTPError where error.status == .contentTooLarge:
+            self.init(status: .contentTooLarge, code: "payload_too_large", heading: "Upload too large",
+                      message: "The request body is larger than the console accepts.")
+        case let error as HTTPError where error.status.code < 500:
+            self.init(status: error.status, code: Self.code(for: error.status), heading: error.status.reasonPhrase,
+                      message: error.body ?? "The request could not be handled.")
+        default:
+            self.init(status: .internalServerError, code: "internal_error", heading: "Something went wrong",
+                      message: "The console hit an unexpected fault. It has been logged; quote the request id below when you report it.")
+        }
+    }
+
+    private static func code(for status: HTTPResponse.Status) -> String {
+        status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_")
+            .replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: "'", with: "")
+    }
+}
+
+/// An error an API handler throws on purpose, with its stable code.
+struct APIError: Error {
+    let status: HTTPResponse.Status
+    let code: String
+    let message: String
+    var field: String?
+}
+
+/// `{"error": {"code": "…", "message": "…", "field": "…"}}`
+struct APIErrorBody: Encodable {
+    struct Detail: Encodable {
+        let code: String
+        let message: String
+        let field: String?
+        let requestID: String?
+    }
+
+    let error: Detail
+
+    init(_ problem: Problem, requestID: String? = nil) {
+        error = Detail(code: problem.code, message: problem.message, field: problem.field, requestID: requestID)
+    }
+}

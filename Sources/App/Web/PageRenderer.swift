@@ -1,0 +1,133 @@
+import Domain
+import Hummingbird
+import Mustache
+
+/// Renders a page template, then wraps it in the shared layout (navigation, flash message,
+/// signed-in user). Mustache escapes every `{{value}}`; only our own rendered HTML goes
+/// through `{{{triple}}}`.
+struct PageRenderer: Sendable {
+    let library: MustacheLibrary
+    let cookies: CookieJar
+
+    enum LoadError: Error, CustomStringConvertible {
+        case missingTemplates(directory: String, names: [String])
+        var description: String {
+            switch self {
+            case .missingTemplates(let directory, let names):
+                "Templates missing from \(directory): \(names.joined(separator: ", ")). Start the console from the project folder or pass --templates."
+            }
+        }
+    }
+
+    /// Loads every template and refuses to start without the ones every page needs, because
+    /// a missing folder would otherwise render blank pages.
+    static func load(directory: String, cookies: CookieJar, required: [String]) async throws -> PageRenderer {
+        var library = try await MustacheLibrary(directory: directory)
+        let missing = required.filter { library.getTemplate(named: $0) == nil }
+        guard missing.isEmpty else { throw LoadError.missingTemplates(directory: directory, names: missing) }
+        // Each page renders inside a section over its model, so names the model lacks (the
+        // CSRF token every form needs) are found in the enclosing `PageScope`.
+        for name in required {
+            try library.register("{{#page}}{{> \(name)}}{{/page}}", named: scoped(name))
+        }
+        return PageRenderer(library: library, cookies: cookies)
+    }
+
+    func page(
+        _ template: String, title: String, model: Any = EmptyModel(),
+        request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok
+    ) -> Response {
+        let flash = request.cookies[CookieJar.flash].flatMap { Flash(cookieValue: $0.value) }
+        let layout = LayoutView(
+            title: title,
+            body: library.render(PageScope(csrfToken: context.csrfToken, page: model), withTemplate: Self.scoped(template)) ?? "",
+            user: context.user.map(SignedInUserView.init),
+            csrfToken: context.csrfToken,
+            flash: flash.map(FlashView.init),
+            nav: Navigation.items(for: context.user?.role, currentPath: request.uri.path))
+        var response = Response.html(library.render(layout, withTemplate: "layout") ?? "", status: status)
+        if flash != nil {
+            response.setCookie(cookies.expire(CookieJar.flash, for: request))
+        }
+        return response
+    }
+
+    private static func scoped(_ name: String) -> String { "scoped:" + name }
+
+    /// A page for errors, rendered without the signed-in user's navigation because errors are
+    /// answered outside the session middleware.
+    func errorPage(status: HTTPResponse.Status, heading: String, message: String, requestID: String?) -> Response {
+        let model = ErrorView(status: Int(status.code), heading: heading, message: message, requestID: requestID)
+        let layout = LayoutView(
+            title: heading,
+            body: library.render(model, withTemplate: "error") ?? heading,
+            user: nil, csrfToken: "", flash: nil, nav: [])
+        return Response.html(library.render(layout, withTemplate: "layout") ?? heading, status: status)
+    }
+}
+
+/// What every page template can reach besides its own model.
+struct PageScope {
+    let csrfToken: String
+    let page: Any
+}
+
+struct LayoutView {
+    let title: String
+    let body: String
+    let user: SignedInUserView?
+    let csrfToken: String
+    let flash: FlashView?
+    let nav: [NavItem]
+}
+
+struct SignedInUserView {
+    let email: String
+    let roleName: String
+
+    init(_ user: User) {
+        email = user.email
+        roleName = user.role.displayName
+    }
+}
+
+struct FlashView {
+    let message: String
+    let isError: Bool
+
+    init(_ flash: Flash) {
+        message = flash.message
+        isError = flash.kind == .error
+    }
+}
+
+struct ErrorView {
+    let status: Int
+    let heading: String
+    let message: String
+    let requestID: String?
+}
+
+struct NavItem {
+    let label: String
+    let href: String
+    let current: Bool
+}
+
+/// The main navigation; an entry appears only for roles that may open it.
+enum Navigation {
+    private static let entries: [(label: String, href: String, role: Role)] = [
+        ("Dashboard", "/dashboard", .viewer),
+        ("Users", "/users", .admin),
+    ]
+
+    static func items(for role: Role?, currentPath: String) -> [NavItem] {
+        guard let role else { return [] }
+        return entries.filter { role.includes($0.role) }.map {
+            NavItem(label: $0.label, href: $0.href, current: currentPath == $0.href || currentPath.hasPrefix($0.href + "/"))
+        }
+    }
+}
+
+/// The model of a page that shows nothing of its own.
+struct EmptyModel {}

@@ -1,0 +1,70 @@
+import Domain
+import HTTPTypes
+import Hummingbird
+
+/// Who may use a route. Every route states one; there is no default.
+enum Access: Sendable, Equatable {
+    /// Signed out or in: sign-in form, health check, static pages.
+    case anyone
+    /// A signed-in user whose role includes this one.
+    case role(Role)
+}
+
+/// One registered route, kept so tests can check every route's declared access.
+struct RouteEntry: Sendable, Equatable {
+    let method: HTTPRequest.Method
+    let path: String
+    let access: Access
+}
+
+typealias PageHandler = @Sendable (Request, AppRequestContext) async throws -> Response
+
+/// Registers routes on the router with the access check wrapped around each handler, so a
+/// route cannot be added without saying who may use it, and the check runs on the server for
+/// direct posts as much as for links the page shows.
+final class SecuredRoutes {
+    private let router: Router<AppRequestContext>
+    private(set) var entries: [RouteEntry] = []
+
+    init(router: Router<AppRequestContext>) {
+        self.router = router
+    }
+
+    func get(_ path: String, _ access: Access, use handler: @escaping PageHandler) {
+        add(.get, path, access, handler)
+    }
+
+    func post(_ path: String, _ access: Access, use handler: @escaping PageHandler) {
+        add(.post, path, access, handler)
+    }
+
+    func put(_ path: String, _ access: Access, use handler: @escaping PageHandler) {
+        add(.put, path, access, handler)
+    }
+
+    func delete(_ path: String, _ access: Access, use handler: @escaping PageHandler) {
+        add(.delete, path, access, handler)
+    }
+
+    private func add(_ method: HTTPRequest.Method, _ path: String, _ access: Access, _ handler: @escaping PageHandler) {
+        entries.append(RouteEntry(method: method, path: path, access: access))
+        router.on(RouterPath(path), method: method, use: { @Sendable request, context in
+            try Self.authorize(access, request: request, context: context)
+            return try await handler(request, context)
+        })
+    }
+
+    static func authorize(_ access: Access, request: Request, context: AppRequestContext) throws {
+        guard case .role(let required) = access else { return }
+        guard let user = context.user else { throw AccessDenied.signInRequired }
+        if user.mustChangePassword && !PasswordChangeExemptions.paths.contains(request.uri.path) {
+            throw AccessDenied.passwordChangeRequired
+        }
+        guard user.role.includes(required) else { throw AccessDenied.insufficientRole }
+    }
+}
+
+/// The pages someone with a one-time password may still reach.
+enum PasswordChangeExemptions {
+    static let paths: Set<String> = ["/account/password", "/sign-out"]
+}

@@ -1,0 +1,47 @@
+import Hummingbird
+
+/// Finds the signed-in user from the session cookie and puts user, session and the page's CSRF
+/// token into the request context. Signed-out visitors get a `pc_csrf` cookie instead, so the
+/// sign-in form is protected too.
+struct SessionMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    let sessions: SessionStore
+    let cookies: CookieJar
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // Machines (load balancers, devices, scripts) carry no browser session.
+        if request.uri.path == "/healthz" || request.uri.path.hasPrefix("/api/") {
+            return try await next(request, context)
+        }
+        var context = context
+        var staleSessionCookie = false
+        if let token = request.cookies[CookieJar.session]?.value, !token.isEmpty {
+            if let (session, user) = try sessions.load(token: token) {
+                context.session = session
+                context.user = user
+                context.csrfToken = session.csrfToken
+            } else {
+                staleSessionCookie = true
+            }
+        }
+        var newSignedOutToken: String?
+        if context.session == nil {
+            if let existing = request.cookies[CookieJar.signedOutCSRF]?.value, existing.count >= 32 {
+                context.csrfToken = existing
+            } else {
+                let token = SecretToken.generate()
+                newSignedOutToken = token
+                context.csrfToken = token
+            }
+        }
+        var response = try await next(request, context)
+        if staleSessionCookie && response.headers[.setCookie] == nil {
+            response.setCookie(cookies.expire(CookieJar.session, for: request))
+        }
+        if let newSignedOutToken {
+            response.setCookie(cookies.make(CookieJar.signedOutCSRF, value: newSignedOutToken, maxAge: nil, for: request))
+        }
+        return response
+    }
+}

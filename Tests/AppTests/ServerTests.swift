@@ -1,0 +1,135 @@
+@testable import App
+import Domain
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Testing
+
+@Suite struct ServerTests {
+    @Test func healthCheckAnswersJSON() async throws {
+        let console = try await TestConsole.make()
+        try await console.test { client in
+            let response = try await Browser(client).get("/healthz")
+            #expect(response.status == .ok)
+            #expect(response.body == #"{"status":"ok"}"#)
+        }
+    }
+
+    @Test func pagesCarrySecurityHeaders() async throws {
+        let console = try await TestConsole.make()
+        try await console.test { client in
+            for path in ["/sign-in", "/no-such-page", "/css/app.css"] {
+                let page = try await Browser(client).get(path)
+                #expect(page.headers[.contentSecurityPolicy]?.contains("default-src 'self'") == true, "\(path)")
+                #expect(page.headers[.init("X-Frame-Options")!] == "DENY")
+                #expect(page.headers[.xContentTypeOptions] == "nosniff")
+                #expect(page.headers[.init("Referrer-Policy")!] == "same-origin")
+            }
+        }
+    }
+
+    @Test func unknownPagesGetAFriendly404AndUnknownAPIRoutesAJSONError() async throws {
+        let console = try await TestConsole.make()
+        try await console.test { client in
+            let browser = Browser(client)
+            let page = try await browser.get("/no-such-page")
+            #expect(page.status == .notFound)
+            #expect(page.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(page.body.contains("Page not found"))
+            #expect(page.body.contains(#"href="/dashboard""#))
+
+            let api = try await browser.get("/api/v1/nothing")
+            #expect(api.status == .notFound)
+            let body = try JSONDecoder().decode([String: [String: String]].self, from: Data(api.body.utf8))
+            #expect(body["error"]?["code"] == "not_found")
+        }
+    }
+
+    @Test func staticFilesAreServed() async throws {
+        let console = try await TestConsole.make()
+        try await console.test { client in
+            let css = try await Browser(client).get("/css/app.css")
+            #expect(css.status == .ok)
+            #expect(css.body.contains(":root"))
+        }
+    }
+
+    @Test func aServerFaultShowsA500PageWithTheRequestIDThatIsLogged() async throws {
+        let renderer = try await PageRenderer.load(
+            directory: TestConsole.packageRoot.appendingPathComponent("Templates").path,
+            cookies: CookieJar(alwaysSecure: false), required: ["layout", "error"])
+        let logs = LogCapture()
+        let router = Router(context: AppRequestContext.self)
+        router.add(middleware: ErrorPageMiddleware(renderer: renderer))
+        struct Broken: Error {}
+        router.get("/broken") { _, _ -> Response in throw Broken() }
+        router.get("/api/broken") { _, _ -> Response in throw Broken() }
+        let app = Application(router: router, logger: Logger(label: "test") { _ in logs })
+        try await app.test(.router) { client in
+            let page = try await Browser(client).get("/broken")
+            #expect(page.status == .internalServerError)
+            #expect(page.body.contains("Something went wrong"))
+            let start = try #require(page.body.range(of: #"<code id="request-id">"#))
+            let requestID = String(page.body[start.upperBound...].prefix { $0 != "<" })
+            #expect(!requestID.isEmpty)
+            #expect(logs.messages.contains { $0.contains(requestID) && $0.contains("Broken") })
+
+            let api = try await Browser(client).get("/api/broken")
+            #expect(api.status == .internalServerError)
+            #expect(api.body.contains(#""code":"internal_error""#))
+            #expect(api.body.contains(#""requestID""#))
+        }
+    }
+
+    @Test func demoStartCreatesTheThreeDemoAccountsAndPrintsTheirPasswords() async throws {
+        let console = try await TestConsole.make(demo: true)
+        let notes = console.console.startupNotes.joined(separator: "\n")
+        for (email, _) in Bootstrap.demoAccounts {
+            #expect(notes.contains(email))
+        }
+        let line = try #require(console.console.startupNotes.first { $0.contains("viewer@example.com") })
+        let password = try #require(line.components(separatedBy: "password: ").last)
+        try await console.test { client in
+            let browser = Browser(client)
+            let signIn = try await browser.signIn("viewer@example.com", password: password)
+            #expect(signIn.location == "/dashboard")
+            let users = try await browser.get("/users")
+            #expect(users.status == .forbidden)
+        }
+    }
+
+    @Test func firstStartWithoutDemoCreatesOneAdminWithAOneTimePassword() async throws {
+        let console = try await TestConsole.make(keepFirstAdmin: true)
+        let notes = console.console.startupNotes
+        let line = try #require(notes.first { $0.contains("one-time password:") })
+        let password = try #require(line.components(separatedBy: "one-time password: ").last)
+        try await console.test { client in
+            let browser = Browser(client)
+            let signIn = try await browser.signIn("admin@example.com", password: password)
+            #expect(signIn.location == "/account/password")
+        }
+    }
+}
+
+/// Collects log lines (with their metadata) so a test can find the request id in them.
+final class LogCapture: LogHandler, @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    var messages: [String] { lock.withLock { lines } }
+
+    func log(event: LogEvent) {
+        let all = metadata.merging(event.metadata ?? [:]) { $1 }
+        lock.withLock { lines.append("\(event.message) \(all)") }
+    }
+}

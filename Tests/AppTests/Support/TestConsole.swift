@@ -1,0 +1,67 @@
+@testable import App
+import Domain
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Storage
+import Synchronization
+
+/// A clock tests can move forward (session expiry, sign-in throttle).
+final class TestClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    var now: Date { current.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
+}
+
+/// The console built in-process on a private in-memory database, with a cheap bcrypt cost.
+struct TestConsole {
+    static let password = "correct horse battery"
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    let console: Console
+    let clock: TestClock
+
+    /// Unless `keepFirstAdmin`, the admin that a first start creates is removed again, so each
+    /// test begins with exactly the accounts it adds.
+    static func make(demo: Bool = false, keepFirstAdmin: Bool = false) async throws -> TestConsole {
+        let clock = TestClock()
+        var config = AppConfig()
+        config.databasePath = ":memory:"
+        config.demo = demo
+        config.bcryptCost = 4
+        config.templatesDirectory = packageRoot.appendingPathComponent("Templates").path
+        config.publicDirectory = packageRoot.appendingPathComponent("Public").path
+        config.now = { clock.now }
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let console = try await buildConsole(config: config, logger: logger)
+        if !demo && !keepFirstAdmin {
+            try console.services.database.write { connection in
+                _ = try connection.delete(User.query().filter("email", .equal, config.firstAdminEmail))
+                _ = try connection.execute("DELETE FROM audit_events")
+            }
+        }
+        return TestConsole(console: console, clock: clock)
+    }
+
+    var services: Services { console.services }
+    var routes: [RouteEntry] { console.routes }
+
+    /// An account with the shared test password, ready to sign in.
+    @discardableResult
+    func addUser(_ email: String, role: Role, mustChangePassword: Bool = false) async throws -> User {
+        var (user, _) = try await services.accounts.createUser(email: email, role: role, password: Self.password, by: .system)
+        if mustChangePassword {
+            user.mustChangePassword = true
+            let changed = user
+            try services.database.write { try $0.update(changed) }
+        }
+        return user
+    }
+
+    func test<Value: Sendable>(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        try await console.application.test(.router, body)
+    }
+}
