@@ -1,0 +1,16 @@
+import ArgumentParser
+
+@main
+struct PayloadConsole: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "payload-console",
+        abstract: "A web console for managed iOS apps and kiosk devices.",
+        subcommands: [Serve.self, Migrate.self, UserCommand.self],
+        defaultSubcommand: Serve.self)
+}
+
+/// The database option every subcommand shares.
+struct DatabaseOption: ParsableArguments {
+    @Option(name: .customLong("db"), help: "The SQLite database file (created when missing).")
+    var path = "data/payload-console.sqlite"
+}

@@ -1,0 +1,54 @@
+import App
+import ArgumentParser
+import Logging
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve the console over HTTP.")
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on.")
+    var port = 8080
+
+    @OptionGroup var database: DatabaseOption
+
+    @Option(name: .customLong("data-dir"), help: "Where generated files (signing certificate, uploads) are kept.")
+    var dataDirectory = "data"
+
+    @Flag(help: "Create the demo accounts with fresh passwords printed at start.")
+    var demo = false
+
+    @Option(help: "The folder of Mustache templates.")
+    var templates = "Templates"
+
+    @Option(name: .customLong("public"), help: "The folder of static files (CSS, scripts).")
+    var publicDirectory = "Public"
+
+    @Flag(name: .customLong("secure-cookies"), help: "Mark cookies Secure (set this when a TLS proxy serves the console).")
+    var secureCookies = false
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+
+    func run() async throws {
+        var config = AppConfig()
+        config.host = host
+        config.port = port
+        config.databasePath = database.path
+        config.dataDirectory = dataDirectory
+        config.demo = demo
+        config.templatesDirectory = templates
+        config.publicDirectory = publicDirectory
+        config.secureCookies = secureCookies
+        var logger = Logger(label: "payload-console")
+        logger.logLevel = logLevel
+
+        let console = try await buildConsole(config: config, logger: logger)
+        for line in console.startupNotes { print(line) }
+        print("Payload Console is serving on http://\(host):\(port)")
+        try await console.run()
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
