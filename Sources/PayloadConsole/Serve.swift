@@ -1,5 +1,6 @@
 import App
 import ArgumentParser
+import Foundation
 import Logging
 
 struct Serve: AsyncParsableCommand {
@@ -45,8 +46,9 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = logLevel
 
         let console = try await buildConsole(config: config, logger: logger)
-        for line in console.startupNotes { print(line) }
-        print("Payload Console is serving on http://\(host):\(port)")
+        // Written unbuffered, so the passwords reach a log file or pipe at once.
+        let lines = console.startupNotes + ["Payload Console is serving on http://\(host):\(port)"]
+        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         try await console.run()
     }
 }

@@ -21,7 +21,7 @@ import Testing
             let dashboard = try await browser.get("/dashboard")
             #expect(dashboard.status == .ok)
             #expect(dashboard.body.contains("ann@example.com"))
-            #expect(dashboard.body.contains("signed in as"))
+            #expect(dashboard.body.contains("signed in"))
 
             let sessionToken = try #require(browser.cookies["pc_session"])
             let signOut = try await browser.post("/sign-out")

@@ -47,7 +47,8 @@ struct DashboardController {
                 ],
                 events: events.map { event in
                     .init(time: DisplayTime.relative(event.occurredAt, now: now), isoTime: DisplayTime.iso(event.occurredAt),
-                          actor: event.actorEmail, action: AuditWording.describe(event.action), subject: event.subject)
+                          actor: event.actorEmail, action: AuditWording.describe(event.action),
+                          subject: event.subject == event.actorEmail ? "" : event.subject)
                 },
                 hasEvents: !events.isEmpty,
                 isAdmin: user.role.includes(.admin),
@@ -87,8 +88,8 @@ enum AuditWording {
         case "user.deleted": "removed the user"
         case "user.role_changed": "changed the role of"
         case "user.password_changed": "changed the password of"
-        case "user.signed_in": "signed in as"
-        case "user.signed_out": "signed out as"
+        case "user.signed_in": "signed in"
+        case "user.signed_out": "signed out"
         default: action
         }
     }

@@ -79,6 +79,18 @@ struct LayoutView {
     let csrfToken: String
     let flash: FlashView?
     let nav: [NavItem]
+    /// Stored, not computed: Mustache reads stored properties only.
+    let hasNav: Bool
+
+    init(title: String, body: String, user: SignedInUserView?, csrfToken: String, flash: FlashView?, nav: [NavItem]) {
+        self.title = title
+        self.body = body
+        self.user = user
+        self.csrfToken = csrfToken
+        self.flash = flash
+        self.nav = nav
+        hasNav = !nav.isEmpty
+    }
 }
 
 struct SignedInUserView {

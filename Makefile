@@ -1,0 +1,34 @@
+# The two commands a new user needs: `make run` and `make test`.
+
+BUILD_PACKAGES := libsqlite3-dev libmarkdown2-dev libssl-dev pkg-config
+BROWSER_PACKAGES := chromium chromium-driver
+PORT ?= 8080
+DATA ?= data
+
+.PHONY: run test build-deps test-deps swift-test browser-test release
+
+## Build a release binary and serve the console with demo data on http://127.0.0.1:$(PORT)
+run: build-deps release
+	mkdir -p $(DATA)
+	.build/release/payload-console serve --demo --port $(PORT) --db $(DATA)/payload-console.sqlite --data-dir $(DATA)
+
+release:
+	swift build -c release --product payload-console
+
+## Unit and integration tests, then the browser tests against the binary those built
+test: build-deps test-deps swift-test browser-test
+
+swift-test:
+	swift test
+	swift build --product payload-console
+
+browser-test:
+	python3 -m unittest discover -s Tests/browser -p 'test_*.py' -v
+
+build-deps:
+	@scripts/ensure-apt-packages $(BUILD_PACKAGES)
+
+test-deps:
+	@scripts/ensure-apt-packages $(BROWSER_PACKAGES)
+	@python3 -c 'import selenium' 2>/dev/null || python3 -m pip install --quiet selenium \
+		|| python3 -m pip install --quiet --break-system-packages selenium

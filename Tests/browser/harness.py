@@ -1,0 +1,121 @@
+"""Starts the console binary that `swift test` built on a free port with a temporary
+database, and drives headless Chromium against it."""
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BINARY = os.path.join(ROOT, ".build", "debug", "payload-console")
+SCREENSHOTS = os.path.join(ROOT, ".build", "screenshots")
+PASSWORD = "browser test passphrase"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ConsoleServer:
+    """One console process with its own database and data folder."""
+
+    def __init__(self):
+        self.folder = tempfile.mkdtemp(prefix="payload-console-browser-")
+        self.database = os.path.join(self.folder, "console.sqlite")
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process = None
+
+    def add_user(self, email, role, password=PASSWORD):
+        subprocess.run(
+            [BINARY, "user", "add", "--email", email, "--role", role, "--db", self.database],
+            input=password + "\n", text=True, check=True, capture_output=True)
+
+    def start(self):
+        self.log = open(os.path.join(self.folder, "server.log"), "w")
+        self.process = subprocess.Popen(
+            [BINARY, "serve", "--port", str(self.port), "--db", self.database,
+             "--data-dir", self.folder, "--templates", os.path.join(ROOT, "Templates"),
+             "--public", os.path.join(ROOT, "Public"), "--log-level", "warning"],
+            stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                with urllib.request.urlopen(self.base + "/healthz", timeout=1) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the console did not start:\n" + open(self.log.name).read())
+
+    def stop(self):
+        if self.process:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.log.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def make_driver(width=1280, height=900):
+    options = webdriver.ChromeOptions()
+    options.add_argument("--headless=new")
+    options.add_argument("--no-sandbox")
+    options.add_argument("--disable-dev-shm-usage")
+    options.add_argument(f"--window-size={width},{height}")
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium:
+        options.binary_location = chromium
+    driver_path = shutil.which("chromedriver") or "/usr/lib/chromium/chromedriver"
+    return webdriver.Chrome(service=Service(driver_path), options=options)
+
+
+class BrowserTestCase(unittest.TestCase):
+    """A console with an admin, a helpdesk and a viewer account, and a browser per test."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = ConsoleServer()
+        cls.server.add_user("admin@test.example", "admin")
+        cls.server.add_user("helpdesk@test.example", "helpdesk")
+        cls.server.add_user("viewer@test.example", "viewer")
+        cls.server.start()
+        os.makedirs(SCREENSHOTS, exist_ok=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def setUp(self):
+        self.driver = make_driver()
+        self.driver.implicitly_wait(2)
+
+    def tearDown(self):
+        self.driver.quit()
+
+    def open(self, path):
+        self.driver.get(self.server.base + path)
+
+    def screenshot(self, name):
+        self.driver.save_screenshot(os.path.join(SCREENSHOTS, name + ".png"))
+
+    def sign_in(self, email, password=PASSWORD):
+        self.open("/sign-in")
+        self.driver.find_element(By.ID, "email").send_keys(email)
+        self.driver.find_element(By.ID, "password").send_keys(password)
+        self.driver.find_element(By.ID, "sign-in").click()
+
+    def heading(self):
+        return self.driver.find_element(By.TAG_NAME, "h1").text
