@@ -13,6 +13,8 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BINARY = os.path.join(ROOT, ".build", "debug", "payload-console")
@@ -111,11 +113,18 @@ class BrowserTestCase(unittest.TestCase):
     def screenshot(self, name):
         self.driver.save_screenshot(os.path.join(SCREENSHOTS, name + ".png"))
 
+    def click_and_wait(self, by, value):
+        """Clicks something that loads a new page, and waits until the new page is there, so
+        the next lookup cannot find an element of the page being left."""
+        old_page = self.driver.find_element(By.TAG_NAME, "html")
+        self.driver.find_element(by, value).click()
+        WebDriverWait(self.driver, 10).until(expected_conditions.staleness_of(old_page))
+
     def sign_in(self, email, password=PASSWORD):
         self.open("/sign-in")
         self.driver.find_element(By.ID, "email").send_keys(email)
         self.driver.find_element(By.ID, "password").send_keys(password)
-        self.driver.find_element(By.ID, "sign-in").click()
+        self.click_and_wait(By.ID, "sign-in")
 
     def heading(self):
         return self.driver.find_element(By.TAG_NAME, "h1").text

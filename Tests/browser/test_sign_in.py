@@ -4,6 +4,8 @@ import unittest
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 from harness import BrowserTestCase, PASSWORD
 
@@ -19,7 +21,7 @@ class SignInTests(BrowserTestCase):
         self.assertIn("admin@test.example", self.driver.find_element(By.CLASS_NAME, "account").text)
         self.screenshot("dashboard")
 
-        self.driver.find_element(By.ID, "sign-out").click()
+        self.click_and_wait(By.ID, "sign-out")
         self.assertIn("/sign-in", self.driver.current_url)
         self.assertIn("You are signed out.", self.driver.find_element(By.CLASS_NAME, "flash").text)
         self.open("/dashboard")
@@ -47,7 +49,9 @@ class SignInTests(BrowserTestCase):
         active = self.driver.switch_to.active_element
         self.assertEqual(active.get_attribute("id"), "email")  # autofocus
         active.send_keys("helpdesk@test.example", Keys.TAB)
+        old_page = self.driver.find_element(By.TAG_NAME, "html")
         self.driver.switch_to.active_element.send_keys(PASSWORD, Keys.ENTER)
+        WebDriverWait(self.driver, 10).until(expected_conditions.staleness_of(old_page))
         self.assertEqual(self.heading(), "Dashboard")
         self.assertIn("Helpdesk", self.driver.find_element(By.CLASS_NAME, "role-badge").text)
 
@@ -55,29 +59,29 @@ class SignInTests(BrowserTestCase):
 class UserAdministrationTests(BrowserTestCase):
     def test_an_admin_adds_a_user_who_signs_in_with_the_one_time_password(self):
         self.sign_in("admin@test.example")
-        self.driver.find_element(By.LINK_TEXT, "Users").click()
+        self.click_and_wait(By.LINK_TEXT, "Users")
         self.driver.find_element(By.ID, "new-email").send_keys("new.person@test.example")
         self.driver.find_element(By.CSS_SELECTOR, "input[name=role][value=helpdesk]").click()
-        self.driver.find_element(By.ID, "add-user").click()
+        self.click_and_wait(By.ID, "add-user")
         panel = self.driver.find_element(By.ID, "one-time-password")
         password = panel.find_element(By.CLASS_NAME, "secret").text
         self.assertGreaterEqual(len(password), 20)
         self.screenshot("users-added")
-        self.driver.find_element(By.ID, "sign-out").click()
+        self.click_and_wait(By.ID, "sign-out")
 
         self.sign_in("new.person@test.example", password=password)
         self.assertEqual(self.heading(), "Change your password")
         self.driver.find_element(By.ID, "current").send_keys(password)
         self.driver.find_element(By.ID, "new").send_keys("my own passphrase")
         self.driver.find_element(By.ID, "confirmation").send_keys("my own passphrase")
-        self.driver.find_element(By.ID, "change-password").click()
+        self.click_and_wait(By.ID, "change-password")
         self.assertEqual(self.heading(), "Dashboard")
 
     def test_an_invalid_email_is_reported_beside_the_field(self):
         self.sign_in("admin@test.example")
         self.open("/users")
         self.driver.find_element(By.ID, "new-email").send_keys("not an email")
-        self.driver.find_element(By.ID, "add-user").click()
+        self.click_and_wait(By.ID, "add-user")
         self.assertIn("Enter an email address like", self.driver.find_element(By.ID, "new-email-error").text)
         self.assertEqual(self.driver.find_element(By.ID, "new-email").get_attribute("value"), "not an email")
 
