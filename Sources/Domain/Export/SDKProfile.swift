@@ -1,0 +1,57 @@
+import Foundation
+
+/// The SDK profile an SDK-built app downloads after start-up: the SDK payloads (and the
+/// managed app configuration) under the key names the SDK reads.
+public enum SDKProfile {
+    public static func propertyList(for input: ProfileExportInput) -> PropertyList {
+        .dictionary([
+            ("ProfileIdentifier", .string(input.identifier)),
+            ("ProfileUUID", .string(input.uuid)),
+            ("DisplayName", .string(input.displayName)),
+        ] + input.payloads.compactMap { entry(for: $0.payload) })
+    }
+
+    public static func json(for input: ProfileExportInput) -> Data {
+        propertyList(for: input).jsonData()
+    }
+
+    /// One SDK payload as a named dictionary; nil for Apple payloads.
+    static func entry(for payload: Payload) -> (String, PropertyList)? {
+        switch payload {
+        case .dlp(let dlp):
+            return ("DataLossPrevention", .dictionary(DataLossPrevention.fields.map { ($0.sdkKey, .boolean(dlp[keyPath: $0.keyPath])) }))
+        case .geofence(let fence):
+            return ("Geofence", .dictionary([("Areas", .array(fence.areas.map { area in
+                .dictionary([("Name", .string(area.name)), ("Latitude", .real(area.latitude)),
+                             ("Longitude", .real(area.longitude)), ("Radius", .real(area.radiusMeters))])
+            }))]))
+        case .logging(let logging):
+            return ("Logging", .dictionary([("Enabled", .boolean(logging.enabled)), ("Level", .string(logging.level.displayName)),
+                                            ("WiFiOnly", .boolean(logging.wifiOnly))]))
+        case .branding(let branding):
+            let color = branding.primaryColor
+            var entries: [(String, PropertyList)] = [
+                ("EnableBranding", .boolean(branding.enabled)),
+                ("Colors", .dictionary([("PrimaryHighlight", .dictionary([
+                    ("Red", .integer(color.red)), ("Green", .integer(color.green)),
+                    ("Blue", .integer(color.blue)), ("Alpha", .integer(color.alpha)),
+                ]))])),
+            ]
+            let logos = [("AppLogo_1x", branding.appLogo1x), ("AppLogo_2x", branding.appLogo2x),
+                         ("SplashLogo_1x", branding.splashLogo1x), ("SplashLogo_2x", branding.splashLogo2x)]
+            for (key, image) in logos { if let image { entries.append((key, .string(image.id))) } }
+            return ("Branding", .dictionary(entries))
+        case .authentication(let auth):
+            return ("Authentication", .dictionary([
+                ("AuthenticationType", .string(auth.type.sdkValue)), ("SingleSignOn", .boolean(auth.singleSignOn)),
+                ("OfflineAccess", .dictionary([("Enabled", .boolean(auth.offlineAccessEnabled)),
+                                               ("MaximumOfflineMinutes", .integer(auth.maximumOfflineMinutes))])),
+            ]))
+        case .managedAppConfig(let config):
+            return ("ManagedAppConfiguration", .dictionary([("Identifier", .string(config.appIdentifier)),
+                                                            ("Configuration", config.dictionary)]))
+        case .singleAppMode, .asamAllowlist:
+            return nil
+        }
+    }
+}

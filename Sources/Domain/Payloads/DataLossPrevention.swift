@@ -1,0 +1,49 @@
+/// Data loss prevention for SDK apps. Each setting answers "is this allowed?": No restricts it.
+public struct DataLossPrevention: Codable, Equatable, Sendable {
+    public static let kind = PayloadKind.dlp
+
+    public var allowCopyPasteOut = true
+    public var allowCopyPasteInto = true
+    public var allowThirdPartyKeyboards = true
+    public var allowComposeEmail = true
+    /// Yes: links open in the managed browser only.
+    public var openLinksInManagedBrowser = false
+    /// Yes: mailto links open in the managed mail app only.
+    public var openMailtoInManagedMail = false
+
+    public init(allowCopyPasteOut: Bool = true, allowCopyPasteInto: Bool = true, allowThirdPartyKeyboards: Bool = true,
+                allowComposeEmail: Bool = true, openLinksInManagedBrowser: Bool = false, openMailtoInManagedMail: Bool = false) {
+        self.allowCopyPasteOut = allowCopyPasteOut
+        self.allowCopyPasteInto = allowCopyPasteInto
+        self.allowThirdPartyKeyboards = allowThirdPartyKeyboards
+        self.allowComposeEmail = allowComposeEmail
+        self.openLinksInManagedBrowser = openLinksInManagedBrowser
+        self.openMailtoInManagedMail = openMailtoInManagedMail
+    }
+
+    public struct Field: Sendable {
+        public let option: BooleanOption<DataLossPrevention>
+        public let explanation: String
+        public var keyPath: WritableKeyPath<DataLossPrevention, Bool> { option.keyPath }
+        public var sdkKey: String { option.appleKey }
+        public var label: String { option.label }
+    }
+
+    public static let fields: [Field] = [
+        .init(option: .init(\.allowCopyPasteOut, "CopyPasteOut", "Copy and paste out"),
+              explanation: "No: text copied in an SDK app can be pasted only into other managed or SDK apps."),
+        .init(option: .init(\.allowCopyPasteInto, "CopyPasteInto", "Copy and paste into"),
+              explanation: "No: SDK apps accept pastes only from managed or SDK apps."),
+        .init(option: .init(\.allowThirdPartyKeyboards, "ThirdPartyKeyboards", "Third-party keyboards"),
+              explanation: "No: the system keyboard replaces third-party keyboards. The most restrictive of this and the app's own setting wins."),
+        .init(option: .init(\.allowComposeEmail, "ComposeEmail", "Composing email"),
+              explanation: "No: SDK apps cannot start an email in the mail app."),
+        .init(option: .init(\.openLinksInManagedBrowser, "OpenLinksInManagedBrowser", "Open links in the managed browser"),
+              explanation: "Yes: web links from SDK apps open only in the managed browser."),
+        .init(option: .init(\.openMailtoInManagedMail, "OpenMailtoInManagedMail", "Open mailto links in the managed mail app"),
+              explanation: "Yes: mailto links open only in the managed mail app."),
+    ]
+
+    /// Every combination of Yes and No is a valid policy.
+    public func validate() -> ValidationErrors { ValidationErrors() }
+}

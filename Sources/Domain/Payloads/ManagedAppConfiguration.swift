@@ -1,0 +1,173 @@
+import Foundation
+
+/// The type of one managed app configuration key.
+public enum ConfigValueType: String, CaseIterable, Codable, Sendable {
+    case string, integer, real, boolean, date, stringArray
+
+    public var displayName: String {
+        switch self {
+        case .string: "Text"
+        case .integer: "Whole number"
+        case .real: "Number"
+        case .boolean: "Yes/No"
+        case .date: "Date"
+        case .stringArray: "List of text"
+        }
+    }
+}
+
+/// A typed value of a configuration key.
+public enum ConfigValue: Codable, Equatable, Sendable {
+    case string(String)
+    case integer(Int)
+    case real(Double)
+    case boolean(Bool)
+    case date(Date)
+    case stringArray([String])
+
+    public var type: ConfigValueType {
+        switch self {
+        case .string: .string
+        case .integer: .integer
+        case .real: .real
+        case .boolean: .boolean
+        case .date: .date
+        case .stringArray: .stringArray
+        }
+    }
+
+    /// Reads form text as `type`: numbers with a "." decimal point, booleans as true/false,
+    /// dates as ISO 8601 (a day or a full time), lists one item per line.
+    public static func parse(_ text: String, as type: ConfigValueType) -> Result<ConfigValue, ValueProblem> {
+        let trimmed = text.trimmingWhitespace()
+        switch type {
+        case .string: return .success(.string(text))
+        case .integer: return Int(trimmed).map { .success(.integer($0)) } ?? .failure(.init("Enter a whole number, such as 30."))
+        case .real: return Double(trimmed).map { .success(.real($0)) } ?? .failure(.init("Enter a number, such as 2.5."))
+        case .boolean:
+            switch trimmed.lowercased() {
+            case "true", "yes": return .success(.boolean(true))
+            case "false", "no": return .success(.boolean(false))
+            default: return .failure(.init("Enter true or false."))
+            }
+        case .date:
+            let full = ISO8601DateFormatter()
+            let day = ISO8601DateFormatter()
+            day.formatOptions = [.withFullDate]
+            if let date = full.date(from: trimmed) ?? day.date(from: trimmed) { return .success(.date(date)) }
+            return .failure(.init("Enter a date like 2026-01-31 or 2026-01-31T09:00:00Z."))
+        case .stringArray:
+            return .success(.stringArray(text.split(whereSeparator: \.isNewline).map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty }))
+        }
+    }
+
+    public struct ValueProblem: Error, Equatable, Sendable {
+        public let message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// The value as Apple's property list types.
+    public var propertyList: PropertyList {
+        switch self {
+        case .string(let text): .string(text)
+        case .integer(let number): .integer(number)
+        case .real(let number): .real(number)
+        case .boolean(let flag): .boolean(flag)
+        case .date(let date): .date(date)
+        case .stringArray(let items): .array(items.map(PropertyList.string))
+        }
+    }
+}
+
+/// One key the app reads, with the constraints its value must meet.
+public struct ConfigKey: Codable, Equatable, Sendable {
+    public var name: String
+    public var type: ConfigValueType
+    public var required: Bool
+    public var minimum: Double?
+    public var maximum: Double?
+    public var allowedValues: [String]
+    public var pattern: String?
+    public var value: ConfigValue?
+
+    public init(name: String, type: ConfigValueType, required: Bool = false, minimum: Double? = nil, maximum: Double? = nil,
+                allowedValues: [String] = [], pattern: String? = nil, value: ConfigValue? = nil) {
+        self.name = name
+        self.type = type
+        self.required = required
+        self.minimum = minimum
+        self.maximum = maximum
+        self.allowedValues = allowedValues
+        self.pattern = pattern
+        self.value = value
+    }
+}
+
+/// Managed app configuration for one app: the `com.apple.configuration.managed` dictionary.
+public struct ManagedAppConfiguration: Codable, Equatable, Sendable {
+    public static let kind = PayloadKind.managedAppConfig
+
+    public var appIdentifier: String
+    public var keys: [ConfigKey]
+
+    public init(appIdentifier: String, keys: [ConfigKey] = []) {
+        self.appIdentifier = appIdentifier
+        self.keys = keys
+    }
+
+    /// The dictionary the app receives: keys that have a value, in order.
+    public var dictionary: PropertyList {
+        .dictionary(keys.compactMap { key in key.value.map { (key.name, $0.propertyList) } })
+    }
+
+    public func validate() -> ValidationErrors {
+        var errors = ValidationErrors()
+        errors["app"] = BundleID.problem(appIdentifier)
+        var names: Set<String> = []
+        for (index, key) in keys.enumerated() {
+            let field = "keys.\(index)"
+            let nameAllowed = { (c: Character) in c.isASCII && (c.isLetter || c.isNumber || "_.-".contains(c)) }
+            if key.name.isEmpty || !key.name.allSatisfy(nameAllowed) {
+                errors["\(field).name"] = "Name the key with letters, digits, _ . or -."
+            } else if !names.insert(key.name).inserted {
+                errors["\(field).name"] = "Another key is already called \(key.name)."
+            }
+            if let pattern = key.pattern, !pattern.isEmpty, (try? NSRegularExpression(pattern: pattern)) == nil {
+                errors["\(field).pattern"] = "This pattern is not a valid regular expression."
+            }
+            if let problem = Self.valueProblem(key) { errors["\(field).value"] = problem }
+        }
+        return errors
+    }
+
+    static func valueProblem(_ key: ConfigKey) -> String? {
+        guard let value = key.value else { return key.required ? "This key is required: enter a value." : nil }
+        guard value.type == key.type else { return "The value must be of type \(key.type.displayName)." }
+        let inRange = { (number: Double, what: String) -> String? in
+            if let minimum = key.minimum, number < minimum { return "\(what) must be at least \(Self.format(minimum))." }
+            if let maximum = key.maximum, number > maximum { return "\(what) must be at most \(Self.format(maximum))." }
+            return nil
+        }
+        let allowed = { (text: String) -> String? in
+            key.allowedValues.isEmpty || key.allowedValues.contains(text) ? nil
+                : "Choose one of: \(key.allowedValues.joined(separator: ", "))."
+        }
+        switch value {
+        case .integer(let number): return inRange(Double(number), "The value") ?? allowed(String(number))
+        case .real(let number): return inRange(number, "The value") ?? allowed(Self.format(number))
+        case .string(let text):
+            if let pattern = key.pattern, !pattern.isEmpty, let regex = try? NSRegularExpression(pattern: "^(?:\(pattern))$") {
+                let range = NSRange(text.startIndex..., in: text)
+                if regex.firstMatch(in: text, range: range) == nil { return "The value must match the pattern \(pattern)." }
+            }
+            return inRange(Double(text.count), "The length") ?? allowed(text)
+        case .stringArray(let items):
+            return inRange(Double(items.count), "The number of items") ?? items.lazy.compactMap(allowed).first
+        case .boolean, .date: return nil
+        }
+    }
+
+    private static func format(_ number: Double) -> String {
+        number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+    }
+}

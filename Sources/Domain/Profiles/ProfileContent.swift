@@ -1,0 +1,76 @@
+import Foundation
+
+/// What one version of a profile says: its name and description, and its payloads (at most
+/// one of each kind). Versions are immutable; editing makes a new one.
+public struct ProfileContent: Codable, Equatable, Sendable {
+    public var name: String
+    /// Markdown, rendered (and sanitised) for display.
+    public var descriptionMarkdown: String
+    public var payloads: [Payload]
+
+    public init(name: String, descriptionMarkdown: String = "", payloads: [Payload] = []) {
+        self.name = name
+        self.descriptionMarkdown = descriptionMarkdown
+        self.payloads = payloads
+    }
+
+    public func payload(of kind: PayloadKind) -> Payload? {
+        payloads.first { $0.kind == kind }
+    }
+
+    /// The content with `payload` added, or replacing the payload of the same kind. Payloads
+    /// stay in the order of `PayloadKind.allCases`, so versions compare and export stably.
+    public func setting(_ payload: Payload) -> ProfileContent {
+        var copy = self
+        copy.payloads = (payloads.filter { $0.kind != payload.kind } + [payload])
+            .sorted { Self.order(of: $0.kind) < Self.order(of: $1.kind) }
+        return copy
+    }
+
+    public func removing(_ kind: PayloadKind) -> ProfileContent {
+        var copy = self
+        copy.payloads.removeAll { $0.kind == kind }
+        return copy
+    }
+
+    private static func order(of kind: PayloadKind) -> Int {
+        PayloadKind.allCases.firstIndex(of: kind) ?? 0
+    }
+}
+
+/// The profile's fixed parts and the rules for them: the identifier is the profile's identity
+/// on a device (installing one with the same identifier replaces it), so it never changes.
+public enum ProfileRules {
+    public static func nameProblem(_ name: String) -> String? {
+        let trimmed = name.trimmingWhitespace()
+        if trimmed.isEmpty { return "Enter a name people will recognise, such as “Lobby kiosk lockdown”." }
+        if trimmed.count > 120 { return "Keep the name to 120 characters or fewer." }
+        return nil
+    }
+
+    /// Reverse-DNS like a bundle ID; the console suggests one from the organisation and name.
+    public static func identifierProblem(_ identifier: String) -> String? {
+        if let problem = BundleID.problem(identifier) {
+            return problem.replacingOccurrences(of: "bundle ID", with: "identifier")
+        }
+        return nil
+    }
+
+    public static func descriptionProblem(_ markdown: String) -> String? {
+        markdown.count > 20_000 ? "Keep the description under 20,000 characters." : nil
+    }
+
+    /// "Lobby kiosk lockdown" in organisation "com.example" → "com.example.lobby-kiosk-lockdown".
+    public static func suggestedIdentifier(prefix: String, name: String) -> String {
+        var slug = ""
+        for character in name.lowercased() {
+            if character.isASCII && (character.isLetter || character.isNumber) {
+                slug.append(character)
+            } else if !slug.isEmpty && slug.last != "-" {
+                slug.append("-")
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return prefix + "." + (slug.isEmpty ? "profile" : slug)
+    }
+}
