@@ -10,3 +10,8 @@
 // Function-like macros are not imported by Swift; these wrappers expose them.
 static inline long copenssl_bio_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
 static inline void copenssl_free(void *pointer) { OPENSSL_free(pointer); }
+#include <openssl/x509v3.h>
+#include <openssl/rand.h>
+
+// EVP_RSA_gen is a variadic macro over EVP_PKEY_Q_keygen, which Swift cannot call.
+static inline EVP_PKEY *copenssl_rsa_generate(unsigned int bits) { return EVP_RSA_gen(bits); }

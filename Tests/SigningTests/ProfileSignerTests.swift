@@ -1,0 +1,59 @@
+import Foundation
+import Signing
+import Testing
+
+@Suite struct ProfileSignerTests {
+    static let identity = try! SigningIdentity.generateSelfSigned(commonName: "Test Signing", organization: "Tests")
+    let content = Array("<?xml version=\"1.0\"?><plist><dict/></plist>\n".utf8)
+
+    @Test func aSignedProfileVerifiesAndCarriesTheExactBytes() throws {
+        let signed = try ProfileSigner.sign(content, with: Self.identity)
+        #expect(try ProfileSigner.verifiedContent(of: signed) == content)
+        #expect(Self.identity.subject.contains("CN=Test Signing"))
+        #expect(Self.identity.sha256Fingerprint.split(separator: ":").count == 32)
+    }
+
+    @Test func theOpenSSLCommandAcceptsTheSignature() throws {
+        guard FileManager.default.fileExists(atPath: "/usr/bin/openssl") else { return }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let signedFile = folder.appendingPathComponent("profile.mobileconfig"), outFile = folder.appendingPathComponent("out.plist")
+        try Data(try ProfileSigner.sign(content, with: Self.identity)).write(to: signedFile)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = ["cms", "-verify", "-inform", "DER", "-noverify", "-in", signedFile.path, "-out", outFile.path]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(try Array(Data(contentsOf: outFile)) == content)
+    }
+
+    @Test func aTamperedSignatureIsRefused() throws {
+        var signed = try ProfileSigner.sign(content, with: Self.identity)
+        // Change one byte of the attached profile: its digest no longer matches the signature.
+        let start = try #require((0...(signed.count - content.count)).first { Array(signed[$0..<$0 + content.count]) == content })
+        signed[start + 10] ^= 0x01
+        #expect(throws: SigningError.self) { try ProfileSigner.verifiedContent(of: signed) }
+    }
+
+    @Test func aKeyFromAnotherIdentityIsRejected() throws {
+        let other = try SigningIdentity.generateSelfSigned(commonName: "Other", organization: "Tests")
+        #expect(throws: SigningError.keyDoesNotMatchCertificate) {
+            try SigningIdentity(certificatePEM: Self.identity.certificatePEM, privateKeyPEM: other.privateKeyPEM)
+        }
+        #expect(throws: SigningError.invalidCertificate) { try SigningIdentity(certificatePEM: "garbage", privateKeyPEM: other.privateKeyPEM) }
+        #expect(throws: SigningError.invalidPrivateKey) { try SigningIdentity(certificatePEM: other.certificatePEM, privateKeyPEM: "garbage") }
+    }
+
+    @Test func loadOrCreateKeepsTheKeyPrivateAndReturnsTheSameIdentityLater() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = try SigningIdentity.loadOrCreate(in: folder, commonName: "Console", organization: "Tests")
+        let second = try SigningIdentity.loadOrCreate(in: folder, commonName: "Console", organization: "Tests")
+        #expect(first.sha256Fingerprint == second.sha256Fingerprint)
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/key.pem")
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    }
+}
