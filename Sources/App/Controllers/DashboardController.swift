@@ -22,28 +22,48 @@ struct DashboardController {
             let subject: String
         }
 
+        struct Step {
+            let text: String
+            let href: String
+            let linkText: String
+            let done: Bool
+        }
+
         let counts: [Count]
         let events: [Event]
         let hasEvents: Bool
         let isAdmin: Bool
-        let onlyOneUser: Bool
+        let steps: [Step]
+    }
+
+    private struct Counts {
+        let users: Int
+        let devices: Int
+        let groups: Int
+        let apps: Int
     }
 
     func register(on routes: SecuredRoutes) {
         routes.get("/dashboard", .role(.viewer)) { request, context in
             let user = try context.requireUser()
             let now = services.now
-            let (users, sessions, events) = try services.database.read { connection in
+            let (counts, events) = try services.database.read { connection in
                 (
-                    try connection.count(User.query()),
-                    try connection.count(UserSession.query().filter("expiresAt", .greater, now)),
+                    Counts(
+                        users: try connection.count(User.query()),
+                        devices: try connection.count(DeviceRecord.query()),
+                        groups: try connection.count(DeviceGroupRecord.query()),
+                        apps: try connection.count(AppRecord.query())),
                     try connection.fetch(AuditEvent.query().order(by: "occurredAt", .descending).order(by: "id", .descending).limit(10))
                 )
             }
+            let isAdmin = user.role.includes(.admin)
             let view = View(
                 counts: [
-                    .init(label: "Console users", value: users, href: user.role.includes(.admin) ? "/users" : nil),
-                    .init(label: "Signed-in sessions", value: sessions, href: nil),
+                    .init(label: "Devices", value: counts.devices, href: "/devices"),
+                    .init(label: "Device groups", value: counts.groups, href: "/groups"),
+                    .init(label: "Apps in the catalog", value: counts.apps, href: "/apps"),
+                    .init(label: "Console users", value: counts.users, href: isAdmin ? "/users" : nil),
                 ],
                 events: events.map { event in
                     .init(time: DisplayTime.relative(event.occurredAt, now: now), isoTime: DisplayTime.iso(event.occurredAt),
@@ -51,8 +71,14 @@ struct DashboardController {
                           subject: event.subject == event.actorEmail ? "" : event.subject)
                 },
                 hasEvents: !events.isEmpty,
-                isAdmin: user.role.includes(.admin),
-                onlyOneUser: users == 1)
+                isAdmin: isAdmin,
+                steps: [
+                    .init(text: "Add your team: admins author policy, helpdesk staff look after devices, viewers read.",
+                          href: "/users", linkText: "Users", done: counts.users > 1),
+                    .init(text: "Add the apps your devices run, with their bundle IDs.", href: "/apps", linkText: "Apps", done: counts.apps > 0),
+                    .init(text: "Create device groups such as “Lobby kiosks” or “Clinic iPads”.", href: "/groups", linkText: "Groups", done: counts.groups > 0),
+                    .init(text: "Add devices, or enroll simulated ones, and put them in groups.", href: "/devices", linkText: "Devices", done: counts.devices > 0),
+                ])
             return services.renderer.page("dashboard", title: "Dashboard", model: view, request: request, context: context)
         }
     }
@@ -90,6 +116,21 @@ enum AuditWording {
         case "user.password_changed": "changed the password of"
         case "user.signed_in": "signed in"
         case "user.signed_out": "signed out"
+        case "app.created": "added the app"
+        case "app.updated": "changed the app"
+        case "app.deleted": "removed the app"
+        case "group.created": "added the group"
+        case "group.updated": "changed the group"
+        case "group.deleted": "removed the group"
+        case "device.created": "added the device"
+        case "device.updated": "changed the device"
+        case "device.deleted": "removed the device"
+        case "profile.created": "created the profile"
+        case "profile.edited": "saved a new version of"
+        case "profile.restored": "restored an old version of"
+        case "profile.deleted": "deleted the profile"
+        case "profile.assigned": "assigned the profile"
+        case "profile.unassigned": "unassigned the profile"
         default: action
         }
     }

@@ -50,5 +50,83 @@ enum Schema {
             );
             CREATE INDEX audit_events_by_time ON audit_events(occurredAt DESC, id DESC);
             """),
+        Migration(2, "the catalog: apps, device groups and devices", sql: """
+            CREATE TABLE apps (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL,
+                bundleID TEXT NOT NULL UNIQUE,
+                isManaged INTEGER NOT NULL,
+                isSDKBuilt INTEGER NOT NULL,
+                hasAssessmentEntitlement INTEGER NOT NULL,
+                iconColor TEXT NOT NULL,
+                createdAt REAL NOT NULL
+            );
+            CREATE INDEX apps_by_name ON apps(name COLLATE NOCASE, id);
+
+            -- A group still holding devices or subgroups cannot be deleted (RESTRICT): the
+            -- admin moves them first, so no device silently loses its policy.
+            CREATE TABLE device_groups (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                parentID INTEGER REFERENCES device_groups(id) ON DELETE RESTRICT,
+                createdAt REAL NOT NULL
+            );
+            CREATE INDEX device_groups_by_parent ON device_groups(parentID);
+
+            CREATE TABLE devices (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL,
+                model TEXT NOT NULL CHECK (model IN ('iPad', 'iPhone')),
+                osVersion TEXT NOT NULL,
+                serialNumber TEXT NOT NULL UNIQUE,
+                udid TEXT NOT NULL UNIQUE,
+                isSupervised INTEGER NOT NULL,
+                owner TEXT NOT NULL,
+                groupID INTEGER REFERENCES device_groups(id) ON DELETE RESTRICT,
+                installedApps TEXT NOT NULL,
+                enrolledAt REAL NOT NULL,
+                lastCheckInAt REAL
+            );
+            -- Keyset pagination walks (name, id); group pages filter first.
+            CREATE INDEX devices_by_name ON devices(name COLLATE NOCASE, id);
+            CREATE INDEX devices_by_group ON devices(groupID, name COLLATE NOCASE, id);
+            """),
+        Migration(3, "profiles, their immutable versions and group assignments", sql: """
+            -- `version` is the number of the latest version: a save names the version it
+            -- started from and is refused when someone saved in between.
+            CREATE TABLE profiles (
+                id INTEGER PRIMARY KEY,
+                identifier TEXT NOT NULL UNIQUE,
+                name TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                payloadUUIDs TEXT NOT NULL,
+                createdAt REAL NOT NULL,
+                updatedAt REAL NOT NULL
+            );
+            CREATE INDEX profiles_by_name ON profiles(name COLLATE NOCASE, id);
+
+            CREATE TABLE profile_versions (
+                id INTEGER PRIMARY KEY,
+                profileID INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+                number INTEGER NOT NULL,
+                uuid TEXT NOT NULL UNIQUE,
+                content TEXT NOT NULL,
+                note TEXT NOT NULL,
+                authorID INTEGER REFERENCES users(id) ON DELETE SET NULL,
+                authorEmail TEXT NOT NULL,
+                createdAt REAL NOT NULL,
+                UNIQUE (profileID, number)
+            );
+
+            CREATE TABLE profile_assignments (
+                id INTEGER PRIMARY KEY,
+                profileID INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+                groupID INTEGER NOT NULL REFERENCES device_groups(id) ON DELETE CASCADE,
+                assignedAt REAL NOT NULL,
+                assignedBy TEXT NOT NULL,
+                UNIQUE (profileID, groupID)
+            );
+            CREATE INDEX profile_assignments_by_group ON profile_assignments(groupID);
+            """),
     ]
 }

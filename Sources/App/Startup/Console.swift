@@ -19,7 +19,8 @@ public struct Console: Sendable {
 }
 
 /// Templates every page needs; start-up fails without them rather than serving blank pages.
-let requiredTemplates = ["layout", "error", "sign-in", "dashboard", "users", "account-password"]
+let requiredTemplates = ["layout", "error", "sign-in", "dashboard", "users", "account-password", "apps/index", "apps/edit", "groups/index", "groups/edit", "devices/index", "devices/show", "devices/form",
+    "profiles/index", "profiles/show", "profiles/history", "profiles/conflict", "audit/index"]
 
 /// Builds the whole console from a configuration: opens and migrates the database, prepares
 /// accounts, loads templates and wires middleware and routes. Tests call this in-process.
@@ -43,7 +44,8 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
 
     let services = Services(
         config: config, database: database, renderer: renderer, cookies: cookies, sessions: sessions,
-        hasher: hasher, accounts: AccountService(database: database, hasher: hasher, now: config.now))
+        hasher: hasher, accounts: AccountService(database: database, hasher: hasher, now: config.now),
+        signing: SigningService(dataDirectory: config.dataDirectory))
 
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: LogRequestsMiddleware(.info))
@@ -69,4 +71,12 @@ func registerRoutes(on routes: SecuredRoutes, services: Services) {
     DashboardController(services: services).register(on: routes)
     UsersController(services: services).register(on: routes)
     AccountController(services: services).register(on: routes)
+    AppsController(services: services).register(on: routes)
+    GroupsController(services: services).register(on: routes)
+    DevicesController(services: services).register(on: routes)
+    AuditLogController(services: services).register(on: routes)
+    ProfilesController(services: services).register(on: routes)
+    ProfileHistoryController(services: services).register(on: routes)
+    PayloadFormsController(services: services).register(on: routes)
+    ProfileExportController(services: services, signing: services.signing).register(on: routes)
 }

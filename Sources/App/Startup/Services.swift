@@ -10,6 +10,7 @@ struct Services: Sendable {
     let sessions: SessionStore
     let hasher: PasswordHasher
     let accounts: AccountService
+    let signing: SigningService
 
     var now: Date { config.now() }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Domain
 import Hummingbird
 import Mustache
@@ -27,7 +28,7 @@ struct PageRenderer: Sendable {
         guard missing.isEmpty else { throw LoadError.missingTemplates(directory: directory, names: missing) }
         // Each page renders inside a section over its model, so names the model lacks (the
         // CSRF token every form needs) are found in the enclosing `PageScope`.
-        for name in required {
+        for name in templateNames(in: directory) {
             try library.register("{{#page}}{{> \(name)}}{{/page}}", named: scoped(name))
         }
         return PageRenderer(library: library, cookies: cookies)
@@ -53,6 +54,12 @@ struct PageRenderer: Sendable {
     }
 
     private static func scoped(_ name: String) -> String { "scoped:" + name }
+
+    /// Template names as the library registers them: paths below the folder without `.mustache`.
+    private static func templateNames(in directory: String) -> [String] {
+        let files = FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? []
+        return files.filter { $0.hasSuffix(".mustache") }.map { String($0.dropLast(".mustache".count)) }
+    }
 
     /// A page for errors, rendered without the signed-in user's navigation because errors are
     /// answered outside the session middleware.
@@ -130,7 +137,12 @@ struct NavItem {
 enum Navigation {
     private static let entries: [(label: String, href: String, role: Role)] = [
         ("Dashboard", "/dashboard", .viewer),
+        ("Profiles", "/profiles", .viewer),
+        ("Devices", "/devices", .viewer),
+        ("Groups", "/groups", .viewer),
+        ("Apps", "/apps", .viewer),
         ("Users", "/users", .admin),
+        ("Audit log", "/audit", .admin),
     ]
 
     static func items(for role: Role?, currentPath: String) -> [NavItem] {

@@ -29,6 +29,8 @@ struct TestConsole {
         let clock = TestClock()
         var config = AppConfig()
         config.databasePath = ":memory:"
+        config.dataDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("payload-console-tests-\(UUID().uuidString)").path
         config.demo = demo
         config.bcryptCost = 4
         config.templatesDirectory = packageRoot.appendingPathComponent("Templates").path

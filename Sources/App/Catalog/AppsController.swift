@@ -1,0 +1,170 @@
+import Domain
+import Foundation
+import Hummingbird
+import Storage
+
+/// The app catalog: every role reads it; admins add, edit and remove apps.
+struct AppsController {
+    let services: Services
+
+    struct Row {
+        let id: String
+        let name: String
+        let bundleID: String
+        let color: String
+        let traits: [String]
+    }
+
+    struct FormView {
+        var action = "/apps"
+        var submitLabel = "Add app"
+        var name = ""
+        var bundleID = ""
+        var isManaged = true
+        var isSDKBuilt = false
+        var hasAssessmentEntitlement = false
+        var iconColor = "#1e88e5"
+        var errors: [String: String] = [:]
+
+        init() {}
+
+        init(_ draft: CatalogAppDraft, errors: ValidationErrors = ValidationErrors()) {
+            name = draft.name
+            bundleID = draft.bundleID
+            isManaged = draft.isManaged
+            isSDKBuilt = draft.isSDKBuilt
+            hasAssessmentEntitlement = draft.hasAssessmentEntitlement
+            iconColor = draft.iconColor.isEmpty ? "#1e88e5" : draft.iconColor
+            self.errors = errors.messages
+        }
+    }
+
+    struct IndexView {
+        let rows: [Row]
+        let isEmpty: Bool
+        let canEdit: Bool
+        let form: FormView
+    }
+
+    struct EditView {
+        let name: String
+        let form: FormView
+    }
+
+    func register(on routes: SecuredRoutes) {
+        routes.get("/apps", .role(.viewer)) { request, context in
+            try index(form: FormView(), request: request, context: context)
+        }
+        routes.post("/apps", .role(.admin), use: create)
+        routes.get("/apps/{id}/edit", .role(.admin)) { request, context in
+            let app = try services.database.read { try $0.require(AppRecord.self, id: context.parameters.require("id", as: RecordID<AppRecord>.self)) }
+            return edit(app, form: FormView(app.draft), request: request, context: context)
+        }
+        routes.post("/apps/{id}", .role(.admin), use: update)
+        routes.post("/apps/{id}/delete", .role(.admin), use: delete)
+    }
+
+    private func index(form: FormView, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
+        let apps = try services.database.read { try $0.fetch(AppRecord.query().order(by: "name").order(by: "id")) }
+        let view = IndexView(
+            rows: apps.map(Self.row), isEmpty: apps.isEmpty,
+            canEdit: try context.requireUser().role.includes(.admin), form: form)
+        return services.renderer.page("apps/index", title: "Apps", model: view, request: request, context: context, status: status)
+    }
+
+    private func edit(_ app: AppRecord, form: FormView, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) -> Response {
+        var form = form
+        form.action = "/apps/\(app.id?.description ?? "")"
+        form.submitLabel = "Save app"
+        return services.renderer.page("apps/edit", title: "Edit \(app.name)", model: EditView(name: app.name, form: form),
+                                      request: request, context: context, status: status)
+    }
+
+    static func row(_ app: AppRecord) -> Row {
+        var traits: [String] = [app.isManaged ? "Managed" : "Unmanaged"]
+        if app.isSDKBuilt { traits.append("SDK") }
+        if app.hasAssessmentEntitlement { traits.append("Assessment entitlement") }
+        return Row(id: app.id?.description ?? "", name: app.name, bundleID: app.bundleID,
+                   color: app.iconColor.isEmpty ? "#607d8b" : app.iconColor, traits: traits)
+    }
+
+    static func draft(from form: FormFields) -> CatalogAppDraft {
+        CatalogAppDraft(
+            name: form["name"], bundleID: form["bundleID"], isManaged: form.isChecked("isManaged"),
+            isSDKBuilt: form.isChecked("isSDKBuilt"), hasAssessmentEntitlement: form.isChecked("hasAssessmentEntitlement"),
+            iconColor: form["iconColor"])
+    }
+
+    @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let draft = Self.draft(from: context.form)
+        do {
+            try Self.requireValid(draft)
+            let now = services.now
+            let app = try services.database.write { connection in
+                var record = AppRecord(id: nil, name: "", bundleID: "", isManaged: true, isSDKBuilt: false,
+                                       hasAssessmentEntitlement: false, iconColor: "", createdAt: now)
+                record.apply(draft)
+                let saved = try connection.insert(record)
+                try connection.audit("app.created", subject: saved.bundleID, by: actor, after: Self.summary(saved), at: now)
+                return saved
+            }
+            return .seeOther("/apps", flash: .notice("Added \(app.name)."), cookies: services.cookies, request: request)
+        } catch StorageError.uniqueViolation {
+            return try index(form: FormView(draft, errors: Self.duplicate(draft)), request: request, context: context, status: .unprocessableContent)
+        } catch let errors as ValidationErrors {
+            return try index(form: FormView(draft, errors: errors), request: request, context: context, status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func update(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
+        let draft = Self.draft(from: context.form)
+        let existing = try services.database.read { try $0.require(AppRecord.self, id: id) }
+        do {
+            try Self.requireValid(draft)
+            let now = services.now
+            try services.database.write { connection in
+                var record = try connection.require(AppRecord.self, id: id)
+                let before = Self.summary(record)
+                record.apply(draft)
+                try connection.update(record)
+                try connection.audit("app.updated", subject: record.bundleID, by: actor, before: before, after: Self.summary(record), at: now)
+            }
+            return .seeOther("/apps", flash: .notice("Saved \(draft.normalised.name)."), cookies: services.cookies, request: request)
+        } catch StorageError.uniqueViolation {
+            return edit(existing, form: FormView(draft, errors: Self.duplicate(draft)), request: request, context: context, status: .unprocessableContent)
+        } catch let errors as ValidationErrors {
+            return edit(existing, form: FormView(draft, errors: errors), request: request, context: context, status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
+        let app = try services.database.write { connection in
+            let app = try connection.require(AppRecord.self, id: id)
+            try connection.delete(AppRecord.self, id: id)
+            try connection.audit("app.deleted", subject: app.bundleID, by: actor, before: Self.summary(app), at: services.now)
+            return app
+        }
+        return .seeOther("/apps", flash: .notice("Removed \(app.name) from the catalog."), cookies: services.cookies, request: request)
+    }
+
+    /// Validates, and turns a duplicate bundle ID into a message on that field.
+    private static func requireValid(_ draft: CatalogAppDraft) throws {
+        let errors = draft.validate()
+        if !errors.isEmpty { throw errors }
+    }
+
+    private static func duplicate(_ draft: CatalogAppDraft) -> ValidationErrors {
+        var errors = ValidationErrors()
+        errors["bundleID"] = "\(draft.normalised.bundleID) is already in the catalog."
+        return errors
+    }
+
+    static func summary(_ app: AppRecord) -> String {
+        "\(app.name) (\(app.bundleID)); \(row(app).traits.joined(separator: ", "))"
+    }
+}

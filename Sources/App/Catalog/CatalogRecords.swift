@@ -1,0 +1,69 @@
+import Domain
+import Foundation
+import Storage
+
+/// An app in the catalog.
+struct AppRecord: Record {
+    static let tableName = "apps"
+
+    var id: RecordID<AppRecord>?
+    var name: String
+    var bundleID: String
+    var isManaged: Bool
+    var isSDKBuilt: Bool
+    var hasAssessmentEntitlement: Bool
+    var iconColor: String
+    var createdAt: Date
+
+    var draft: CatalogAppDraft {
+        CatalogAppDraft(name: name, bundleID: bundleID, isManaged: isManaged, isSDKBuilt: isSDKBuilt,
+                        hasAssessmentEntitlement: hasAssessmentEntitlement, iconColor: iconColor)
+    }
+
+    mutating func apply(_ draft: CatalogAppDraft) {
+        let app = draft.normalised
+        name = app.name
+        bundleID = app.bundleID
+        isManaged = app.isManaged
+        isSDKBuilt = app.isSDKBuilt
+        hasAssessmentEntitlement = app.hasAssessmentEntitlement
+        iconColor = app.iconColor
+    }
+}
+
+/// A device group; `parentID` makes the tree.
+struct DeviceGroupRecord: Record {
+    static let tableName = "device_groups"
+
+    var id: RecordID<DeviceGroupRecord>?
+    var name: String
+    var parentID: RecordID<DeviceGroupRecord>?
+    var createdAt: Date
+}
+
+/// A managed device, entered by hand or enrolled by the simulator.
+struct DeviceRecord: Record {
+    static let tableName = "devices"
+
+    var id: RecordID<DeviceRecord>?
+    var name: String
+    var model: DeviceModel
+    var osVersion: String
+    var serialNumber: String
+    var udid: String
+    var isSupervised: Bool
+    var owner: String
+    var groupID: RecordID<DeviceGroupRecord>?
+    /// Bundle IDs, stored as a JSON array.
+    var installedApps: [String]
+    var enrolledAt: Date
+    var lastCheckInAt: Date?
+}
+
+extension DeviceModel: SQLiteValueConvertible {
+    public var sqliteValue: SQLiteValue { .text(rawValue) }
+    public init?(sqliteValue: SQLiteValue) {
+        guard case .text(let text) = sqliteValue else { return nil }
+        self.init(rawValue: text)
+    }
+}

@@ -1,0 +1,210 @@
+import Domain
+import Foundation
+import Hummingbird
+import Storage
+
+/// Devices: a paged list (filtered by group), a page per device, and admin forms to add, edit
+/// and remove them.
+struct DevicesController {
+    let services: Services
+    static let pageSize = 50
+
+    struct Row {
+        let id: String
+        let name: String
+        let model: String
+        let osVersion: String
+        let supervised: Bool
+        let groupName: String
+        let owner: String
+    }
+
+    struct IndexView {
+        let rows: [Row]
+        let isEmpty: Bool
+        let canEdit: Bool
+        let groups: [GroupsController.Option]
+        let groupFilter: String
+        let nextPage: String?
+        let isFiltered: Bool
+        let total: Int
+    }
+
+    func register(on routes: SecuredRoutes) {
+        routes.get("/devices", .role(.viewer), use: index)
+        routes.get("/devices/new", .role(.admin)) { request, context in
+            try form(DeviceForm(), request: request, context: context)
+        }
+        routes.post("/devices", .role(.admin), use: create)
+        routes.get("/devices/{id}", .role(.viewer), use: show)
+        routes.get("/devices/{id}/edit", .role(.admin)) { request, context in
+            let device = try services.database.read { try $0.require(DeviceRecord.self, id: context.parameters.require("id", as: RecordID<DeviceRecord>.self)) }
+            return try form(DeviceForm(device), request: request, context: context)
+        }
+        routes.post("/devices/{id}", .role(.admin), use: update)
+        routes.post("/devices/{id}/delete", .role(.admin), use: delete)
+    }
+
+    // MARK: list
+
+    @Sendable func index(request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = request.uri.queryParameters["group"].flatMap { RecordID<DeviceGroupRecord>(String($0)) }
+        let after = request.uri.queryParameters["after"].flatMap { RecordID<DeviceRecord>(String($0)) }
+        let (devices, groups, total) = try services.database.read { connection in
+            (try connection.fetch(DeviceRecord.self, Self.pageQuery(group: groupID, after: after, limit: Self.pageSize + 1)),
+             try connection.fetch(DeviceGroupRecord.query()),
+             try connection.count(groupID.map { DeviceRecord.query().filter("groupID", .equal, $0) } ?? DeviceRecord.query()))
+        }
+        let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id!, $0.name) })
+        let page = devices.prefix(Self.pageSize)
+        var next: String?
+        if devices.count > Self.pageSize, let last = page.last?.id {
+            next = "/devices?" + (groupID.map { "group=\($0)&" } ?? "") + "after=\(last)"
+        }
+        let options = [GroupsController.Option(value: "", label: "All groups", selected: groupID == nil)]
+            + GroupsController.treeOrder(groups).map {
+                GroupsController.Option(value: $0.group.id!.description, label: String(repeating: "— ", count: $0.depth) + $0.group.name,
+                                        selected: $0.group.id == groupID)
+            }
+        let view = IndexView(
+            rows: page.map { Self.row($0, groupNames: names) }, isEmpty: page.isEmpty,
+            canEdit: try context.requireUser().role.includes(.admin), groups: options,
+            groupFilter: groupID?.description ?? "", nextPage: next, isFiltered: groupID != nil, total: total)
+        return services.renderer.page("devices/index", title: "Devices", model: view, request: request, context: context)
+    }
+
+    /// Keyset pagination over (name, id): the page after a device starts right after it in
+    /// name order, so page 200 costs what page 1 does.
+    static func pageQuery(group: RecordID<DeviceGroupRecord>?, after: RecordID<DeviceRecord>?, limit: Int) -> SQL {
+        var sql: SQL = "SELECT * FROM devices WHERE 1"
+        if let group { sql.append(" AND groupID = \(group)") }
+        if let after {
+            sql.append(" AND (name COLLATE NOCASE, id) > ((SELECT name FROM devices WHERE id = \(after)), \(after))")
+        }
+        sql.append(" ORDER BY name COLLATE NOCASE, id LIMIT \(limit)")
+        return sql
+    }
+
+    static func row(_ device: DeviceRecord, groupNames: [RecordID<DeviceGroupRecord>: String]) -> Row {
+        Row(id: device.id!.description, name: device.name, model: device.model.rawValue, osVersion: device.osVersion,
+            supervised: device.isSupervised, groupName: device.groupID.flatMap { groupNames[$0] } ?? "No group", owner: device.owner)
+    }
+
+    // MARK: detail
+
+    struct ShowView {
+        let id: String
+        let name: String
+        let model: String
+        let osVersion: String
+        let serialNumber: String
+        let udid: String
+        let supervised: Bool
+        let owner: String
+        let groupLineage: String
+        let apps: [AppsController.Row]
+        let unknownApps: [String]
+        let enrolled: String
+        let lastCheckIn: String
+        let canEdit: Bool
+    }
+
+    @Sendable func show(request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
+        let (device, groups, apps) = try services.database.read { connection in
+            (try connection.require(DeviceRecord.self, id: id),
+             try connection.fetch(DeviceGroupRecord.query()),
+             try connection.fetch(AppRecord.query()))
+        }
+        let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id!, $0.name) })
+        let tree = GroupTree(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { g in g.parentID.map { (g.id!, $0) } }))
+        let lineage = device.groupID.map { tree.lineage(of: $0).compactMap { names[$0] }.joined(separator: " › inside ") } ?? ""
+        let catalog = Dictionary(apps.map { ($0.bundleID, $0) }, uniquingKeysWith: { first, _ in first })
+        let now = services.now
+        let view = ShowView(
+            id: id.description, name: device.name, model: device.model.rawValue, osVersion: device.osVersion,
+            serialNumber: device.serialNumber, udid: device.udid, supervised: device.isSupervised, owner: device.owner,
+            groupLineage: lineage, apps: device.installedApps.compactMap { catalog[$0].map(AppsController.row) },
+            unknownApps: device.installedApps.filter { catalog[$0] == nil },
+            enrolled: DisplayTime.relative(device.enrolledAt, now: now),
+            lastCheckIn: device.lastCheckInAt.map { DisplayTime.relative($0, now: now) } ?? "never",
+            canEdit: try context.requireUser().role.includes(.admin))
+        return services.renderer.page("devices/show", title: device.name, model: view, request: request, context: context)
+    }
+
+    // MARK: forms
+
+    private func form(_ form: DeviceForm, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
+        let (groups, apps) = try services.database.read { connection in
+            (try connection.fetch(DeviceGroupRecord.query()), try connection.fetch(AppRecord.query().order(by: "name")))
+        }
+        let view = form.view(groups: groups, apps: apps)
+        return services.renderer.page("devices/form", title: view.title, model: view, request: request, context: context, status: status)
+    }
+
+    @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        var submitted = DeviceForm(context.form)
+        if let draft = submitted.validDraft() {
+            do {
+                let now = services.now
+                let device = try services.database.write { connection in
+                    if let group = submitted.groupID { _ = try connection.require(DeviceGroupRecord.self, id: group) }
+                    let device = try connection.insert(DeviceRecord(
+                        id: nil, name: draft.name, model: draft.model ?? .iPad, osVersion: draft.osVersion,
+                        serialNumber: draft.serialNumber, udid: draft.udid, isSupervised: draft.isSupervised, owner: draft.owner,
+                        groupID: submitted.groupID, installedApps: draft.installedApps, enrolledAt: now, lastCheckInAt: nil))
+                    try connection.audit("device.created", subject: device.name, by: actor, after: DeviceForm.summary(device), at: now)
+                    return device
+                }
+                return .seeOther("/devices/\(device.id!)", flash: .notice("Added \(device.name)."), cookies: services.cookies, request: request)
+            } catch let error as StorageError {
+                submitted.absorb(error)
+            }
+        }
+        return try form(submitted, request: request, context: context, status: .unprocessableContent)
+    }
+
+    @Sendable func update(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
+        var submitted = DeviceForm(context.form)
+        submitted.deviceID = id
+        if let draft = submitted.validDraft() {
+            do {
+                try services.database.write { connection in
+                    if let group = submitted.groupID { _ = try connection.require(DeviceGroupRecord.self, id: group) }
+                    var device = try connection.require(DeviceRecord.self, id: id)
+                    let before = DeviceForm.summary(device)
+                    device.name = draft.name
+                    device.model = draft.model ?? device.model
+                    device.osVersion = draft.osVersion
+                    device.serialNumber = draft.serialNumber
+                    device.udid = draft.udid
+                    device.isSupervised = draft.isSupervised
+                    device.owner = draft.owner
+                    device.groupID = submitted.groupID
+                    device.installedApps = draft.installedApps
+                    try connection.update(device)
+                    try connection.audit("device.updated", subject: device.name, by: actor, before: before, after: DeviceForm.summary(device), at: services.now)
+                }
+                return .seeOther("/devices/\(id)", flash: .notice("Saved \(draft.name)."), cookies: services.cookies, request: request)
+            } catch let error as StorageError {
+                submitted.absorb(error)
+            }
+        }
+        return try form(submitted, request: request, context: context, status: .unprocessableContent)
+    }
+
+    @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
+        let device = try services.database.write { connection in
+            let device = try connection.require(DeviceRecord.self, id: id)
+            try connection.delete(DeviceRecord.self, id: id)
+            try connection.audit("device.deleted", subject: device.name, by: actor, before: DeviceForm.summary(device), at: services.now)
+            return device
+        }
+        return .seeOther("/devices", flash: .notice("Removed \(device.name)."), cookies: services.cookies, request: request)
+    }
+}

@@ -1,0 +1,203 @@
+import Domain
+import Foundation
+import Hummingbird
+import Storage
+
+/// Device groups, shown as a tree. Profiles are assigned to groups; a device gets what reaches
+/// its group and the groups above it.
+struct GroupsController {
+    let services: Services
+
+    struct Row {
+        let id: String
+        let name: String
+        let depth: Int
+        let isNested: Bool
+        let deviceCount: Int
+        let parentName: String
+    }
+
+    struct Option {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    struct FormView {
+        var action = "/groups"
+        var submitLabel = "Add group"
+        var name = ""
+        var parents: [Option] = []
+        var errors: [String: String] = [:]
+    }
+
+    struct IndexView {
+        let rows: [Row]
+        let isEmpty: Bool
+        let canEdit: Bool
+        let form: FormView
+    }
+
+    struct EditView {
+        let name: String
+        let form: FormView
+    }
+
+    func register(on routes: SecuredRoutes) {
+        routes.get("/groups", .role(.viewer)) { request, context in
+            try index(form: FormView(), parentID: nil, request: request, context: context)
+        }
+        routes.post("/groups", .role(.admin), use: create)
+        routes.get("/groups/{id}/edit", .role(.admin)) { request, context in
+            let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
+            let group = try services.database.read { try $0.require(DeviceGroupRecord.self, id: id) }
+            return try edit(group, name: group.name, parentID: group.parentID, errors: [:], request: request, context: context)
+        }
+        routes.post("/groups/{id}", .role(.admin), use: update)
+        routes.post("/groups/{id}/delete", .role(.admin), use: delete)
+    }
+
+    /// Groups in tree order (each followed by its subgroups), with their depth.
+    static func treeOrder(_ groups: [DeviceGroupRecord]) -> [(group: DeviceGroupRecord, depth: Int)] {
+        let children = Dictionary(grouping: groups, by: \.parentID)
+        var ordered: [(DeviceGroupRecord, Int)] = []
+        var visited: Set<RecordID<DeviceGroupRecord>> = []
+        func visit(_ parent: RecordID<DeviceGroupRecord>?, depth: Int) {
+            for group in (children[parent] ?? []).sorted(by: { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }) {
+                guard let id = group.id, visited.insert(id).inserted else { continue }
+                ordered.append((group, depth))
+                visit(id, depth: depth + 1)
+            }
+        }
+        visit(nil, depth: 0)
+        return ordered
+    }
+
+    private func parentOptions(_ groups: [DeviceGroupRecord], selected: RecordID<DeviceGroupRecord>?, excluding: RecordID<DeviceGroupRecord>? = nil) -> [Option] {
+        let tree = GroupTree(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { g in g.parentID.map { (g.id!, $0) } }))
+        let choices = Self.treeOrder(groups).filter { entry in
+            guard let excluding else { return true }
+            return !tree.lineage(of: entry.group.id!).contains(excluding)
+        }
+        return [Option(value: "", label: "None (top level)", selected: selected == nil)] + choices.map {
+            Option(value: $0.group.id!.description, label: String(repeating: "— ", count: $0.depth) + $0.group.name, selected: $0.group.id == selected)
+        }
+    }
+
+    private func index(form: FormView, parentID: RecordID<DeviceGroupRecord>?, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
+        let (groups, counts) = try services.database.read { connection in
+            (try connection.fetch(DeviceGroupRecord.query()),
+             try connection.fetch(GroupCount.self, "SELECT groupID, count(*) AS devices FROM devices WHERE groupID IS NOT NULL GROUP BY groupID"))
+        }
+        let deviceCounts = Dictionary(uniqueKeysWithValues: counts.map { ($0.groupID, $0.devices) })
+        let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id!, $0.name) })
+        var form = form
+        form.parents = parentOptions(groups, selected: parentID)
+        let rows = Self.treeOrder(groups).map { entry in
+            Row(id: entry.group.id!.description, name: entry.group.name, depth: entry.depth,
+                isNested: entry.depth > 0, deviceCount: deviceCounts[entry.group.id!.rawValue] ?? 0,
+                parentName: entry.group.parentID.flatMap { names[$0] } ?? "")
+        }
+        let view = IndexView(rows: rows, isEmpty: rows.isEmpty, canEdit: try context.requireUser().role.includes(.admin), form: form)
+        return services.renderer.page("groups/index", title: "Device groups", model: view, request: request, context: context, status: status)
+    }
+
+    private func edit(_ group: DeviceGroupRecord, name: String, parentID: RecordID<DeviceGroupRecord>?, errors: [String: String],
+                      request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
+        let groups = try services.database.read { try $0.fetch(DeviceGroupRecord.query()) }
+        let form = FormView(action: "/groups/\(group.id!)", submitLabel: "Save group", name: name,
+                            parents: parentOptions(groups, selected: parentID, excluding: group.id), errors: errors)
+        return services.renderer.page("groups/edit", title: "Edit \(group.name)", model: EditView(name: group.name, form: form),
+                                      request: request, context: context, status: status)
+    }
+
+    private struct GroupCount: Decodable {
+        let groupID: Int64
+        let devices: Int
+    }
+
+    private struct Submitted {
+        let name: String
+        let parentID: RecordID<DeviceGroupRecord>?
+        var errors: [String: String] = [:]
+
+        init(_ form: FormFields) {
+            name = form["name"].trimmingWhitespace()
+            parentID = RecordID(form["parentID"])
+            if name.isEmpty { errors["name"] = "Enter a name, such as “Lobby kiosks”." }
+            else if name.count > 80 { errors["name"] = "Keep the name to 80 characters or fewer." }
+            if !form["parentID"].isEmpty && parentID == nil { errors["parentID"] = "Choose a group from the list." }
+        }
+    }
+
+    @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        var submitted = Submitted(context.form)
+        if submitted.errors.isEmpty {
+            do {
+                let now = services.now
+                try services.database.write { connection in
+                    if let parent = submitted.parentID { _ = try connection.require(DeviceGroupRecord.self, id: parent) }
+                    let group = try connection.insert(DeviceGroupRecord(id: nil, name: submitted.name, parentID: submitted.parentID, createdAt: now))
+                    try connection.audit("group.created", subject: group.name, by: actor, at: now)
+                }
+                return .seeOther("/groups", flash: .notice("Added the group \(submitted.name)."), cookies: services.cookies, request: request)
+            } catch StorageError.uniqueViolation {
+                submitted.errors["name"] = "There is already a group called \(submitted.name)."
+            } catch StorageError.notFound {
+                submitted.errors["parentID"] = "That parent group no longer exists. Choose another."
+            }
+        }
+        let form = FormView(name: submitted.name, errors: submitted.errors)
+        return try index(form: form, parentID: submitted.parentID, request: request, context: context, status: .unprocessableContent)
+    }
+
+    @Sendable func update(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
+        var submitted = Submitted(context.form)
+        let existing = try services.database.read { try $0.require(DeviceGroupRecord.self, id: id) }
+        if submitted.errors.isEmpty {
+            do {
+                try services.database.write { connection in
+                    let groups = try connection.fetch(DeviceGroupRecord.query())
+                    let tree = GroupTree(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { g in g.parentID.map { (g.id!, $0) } }))
+                    if let parent = submitted.parentID, parent == id || tree.wouldCreateCycle(settingParentOf: id, to: parent) {
+                        throw FieldErrors("parentID", "A group cannot sit inside itself or one of its own subgroups.")
+                    }
+                    var group = try connection.require(DeviceGroupRecord.self, id: id)
+                    let before = "\(group.name), parent \(group.parentID?.description ?? "none")"
+                    group.name = submitted.name
+                    group.parentID = submitted.parentID
+                    try connection.update(group)
+                    try connection.audit("group.updated", subject: group.name, by: actor, before: before,
+                                         after: "\(group.name), parent \(group.parentID?.description ?? "none")", at: services.now)
+                }
+                return .seeOther("/groups", flash: .notice("Saved the group \(submitted.name)."), cookies: services.cookies, request: request)
+            } catch StorageError.uniqueViolation {
+                submitted.errors["name"] = "There is already a group called \(submitted.name)."
+            } catch let errors as FieldErrors {
+                submitted.errors.merge(errors.messages) { $1 }
+            }
+        }
+        return try edit(existing, name: submitted.name, parentID: submitted.parentID, errors: submitted.errors,
+                        request: request, context: context, status: .unprocessableContent)
+    }
+
+    @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
+        do {
+            let group = try services.database.write { connection in
+                let group = try connection.require(DeviceGroupRecord.self, id: id)
+                try connection.delete(DeviceGroupRecord.self, id: id)
+                try connection.audit("group.deleted", subject: group.name, by: actor, at: services.now)
+                return group
+            }
+            return .seeOther("/groups", flash: .notice("Removed the group \(group.name)."), cookies: services.cookies, request: request)
+        } catch StorageError.foreignKeyViolation {
+            return .seeOther("/groups", flash: .error("That group still holds devices or subgroups. Move them to another group first."),
+                             cookies: services.cookies, request: request)
+        }
+    }
+}

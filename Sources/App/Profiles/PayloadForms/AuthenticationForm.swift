@@ -1,0 +1,58 @@
+import Domain
+
+/// Authentication: how users unlock SDK apps, single sign-on, and how long they may work offline.
+struct AuthenticationForm: PayloadForm {
+    struct Choice {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    var types: [Choice] = []
+    var singleSignOn = false
+    var offlineAccessEnabled = false
+    var maximumOffline = ""
+    var errors: [String: String] = [:]
+
+    init(_ payload: Payload?) {
+        guard case .authentication(let auth)? = payload else {
+            self.init(Authentication())
+            return
+        }
+        self.init(auth)
+    }
+
+    private init(_ auth: Authentication) {
+        types = Self.choices(selected: auth.type.rawValue)
+        singleSignOn = auth.singleSignOn
+        offlineAccessEnabled = auth.offlineAccessEnabled
+        maximumOffline = String(auth.maximumOfflineMinutes)
+    }
+
+    init(_ form: FormFields) {
+        types = Self.choices(selected: form["type"])
+        singleSignOn = form.isChecked("singleSignOn")
+        offlineAccessEnabled = form.isChecked("offlineAccessEnabled")
+        maximumOffline = form["maximumOffline"]
+    }
+
+    private static func choices(selected: String) -> [Choice] {
+        AuthenticationType.allCases.map { Choice(value: $0.rawValue, label: $0.displayName, selected: $0.rawValue == selected) }
+    }
+
+    static func submitted(_ form: FormFields) -> Submission {
+        var errors = ValidationErrors()
+        let type = AuthenticationType(rawValue: form["type"])
+        if type == nil { errors["type"] = "Choose how users authenticate." }
+        let offline = form.isChecked("offlineAccessEnabled")
+        let minutesText = form["maximumOffline"].trimmingWhitespace()
+        let minutes = Int(minutesText)
+        if offline && minutes == nil { errors["maximumOffline"] = "Enter the number of minutes, such as 480 for a working day." }
+        guard let type, errors.isEmpty || (!offline && errors["type"] == nil) else {
+            return Submission(payload: nil, errors: errors)
+        }
+        let auth = Authentication(type: type, singleSignOn: form.isChecked("singleSignOn"), offlineAccessEnabled: offline,
+                                  maximumOfflineMinutes: minutes ?? 1440)
+        return Submission(payload: .authentication(auth), errors: auth.validate())
+    }
+}

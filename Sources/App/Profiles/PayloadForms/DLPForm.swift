@@ -1,0 +1,45 @@
+import Domain
+
+/// Data loss prevention: each setting a Yes/No with what "No" means for the user.
+struct DLPForm: PayloadForm {
+    struct Setting {
+        let name: String
+        let label: String
+        let explanation: String
+        let yes: Bool
+    }
+
+    var settings: [Setting] = []
+    var errors: [String: String] = [:]
+
+    init(_ payload: Payload?) {
+        guard case .dlp(let dlp)? = payload else {
+            self.init(DataLossPrevention())
+            return
+        }
+        self.init(dlp)
+    }
+
+    private init(_ dlp: DataLossPrevention) {
+        settings = DataLossPrevention.fields.map {
+            Setting(name: $0.sdkKey, label: $0.label, explanation: $0.explanation, yes: dlp[keyPath: $0.keyPath])
+        }
+    }
+
+    init(_ form: FormFields) {
+        self.init(Self.payload(from: form))
+    }
+
+    private static func payload(from form: FormFields) -> DataLossPrevention {
+        var dlp = DataLossPrevention()
+        for field in DataLossPrevention.fields {
+            dlp[keyPath: field.keyPath] = form[field.sdkKey] == "yes"
+        }
+        return dlp
+    }
+
+    static func submitted(_ form: FormFields) -> Submission {
+        let dlp = payload(from: form)
+        return Submission(payload: .dlp(dlp), errors: dlp.validate())
+    }
+}

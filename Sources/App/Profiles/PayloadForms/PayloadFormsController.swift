@@ -1,0 +1,105 @@
+import Domain
+import Foundation
+import Hummingbird
+import Storage
+
+/// One page per payload kind to add or edit it in a profile, and removing it. Saving makes a
+/// new profile version; an invalid form comes back with the values and a message per field.
+struct PayloadFormsController {
+    let services: Services
+    var store: ProfileStore { ProfileStore(database: services.database, now: services.config.now) }
+
+    struct CatalogOption {
+        let bundleID: String
+        let name: String
+    }
+
+    struct PageView {
+        let id: String
+        let profileName: String
+        let kind: String
+        let kindName: String
+        let isApple: Bool
+        let baseVersion: Int
+        let isNew: Bool
+        let help: [String]
+        let catalog: [CatalogOption]
+        let form: Any
+        let hasErrors: Bool
+    }
+
+    func register(on routes: SecuredRoutes) {
+        routes.get("/profiles/{id}/payloads/{kind}", .role(.admin), use: edit)
+        routes.post("/profiles/{id}/payloads/{kind}", .role(.admin), use: save)
+        routes.post("/profiles/{id}/payloads/{kind}/remove", .role(.admin), use: remove)
+    }
+
+    static func formType(for kind: PayloadKind) -> (any PayloadForm.Type)? {
+        switch kind {
+        case .singleAppMode: SingleAppModeForm.self
+        case .asamAllowlist: ASAMAllowlistForm.self
+        case .dlp: DLPForm.self
+        case .geofence: GeofenceForm.self
+        case .logging: LoggingForm.self
+        case .authentication: AuthenticationForm.self
+        case .branding, .managedAppConfig: nil
+        }
+    }
+
+    private func kind(_ context: AppRequestContext) throws -> (PayloadKind, any PayloadForm.Type) {
+        guard let kind = PayloadKind(rawValue: context.parameters.get("kind") ?? ""), let type = Self.formType(for: kind) else {
+            throw HTTPError(.notFound)
+        }
+        return (kind, type)
+    }
+
+    @Sendable func edit(request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+        let (kind, type) = try kind(context)
+        let latest = try services.database.read { try store.latestVersion(of: id, in: $0) }
+        let payload = latest.content.payload(of: kind)
+        return try page(id: id, kind: kind, base: latest.number, profileName: latest.content.name, isNew: payload == nil,
+                        form: type.init(payload), request: request, context: context)
+    }
+
+    @Sendable func save(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+        let (kind, type) = try kind(context)
+        let base = Int(context.form["baseVersion"]) ?? 0
+        let submission = type.submitted(context.form)
+        guard submission.isValid, let payload = submission.payload else {
+            let (baseVersion, latest) = try services.database.read { connection in
+                (try? store.version(base, of: id, in: connection), try store.latestVersion(of: id, in: connection))
+            }
+            var form = type.init(context.form)
+            form.errors = submission.errors.messages
+            return try page(id: id, kind: kind, base: baseVersion?.number ?? latest.number, profileName: latest.content.name,
+                            isNew: (baseVersion ?? latest).content.payload(of: kind) == nil, form: form, request: request, context: context,
+                            status: submission.isRevision ? .ok : .unprocessableContent)
+        }
+        let verb = try services.database.read { try store.version(base, of: id, in: $0) }.content.payload(of: kind) == nil ? "Added" : "Edited"
+        return try ProfileSaving(services: services).save(profileID: id, base: base, request: request, context: context, actor: actor,
+                                                          note: "\(verb) \(kind.displayName)") { $0.setting(payload) }
+    }
+
+    @Sendable func remove(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+        guard let kind = PayloadKind(rawValue: context.parameters.get("kind") ?? "") else { throw HTTPError(.notFound) }
+        return try ProfileSaving(services: services).save(
+            profileID: id, base: Int(context.form["baseVersion"]) ?? 0, request: request, context: context, actor: actor,
+            note: "Removed \(kind.displayName)") { $0.removing(kind) }
+    }
+
+    private func page(id: RecordID<ProfileRecord>, kind: PayloadKind, base: Int, profileName: String, isNew: Bool, form: any PayloadForm,
+                      request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
+        let apps = try services.database.read { try $0.fetch(AppRecord.query().order(by: "name")) }
+        let view = PageView(
+            id: id.description, profileName: profileName, kind: kind.rawValue, kindName: kind.displayName, isApple: kind.isApplePayload,
+            baseVersion: base, isNew: isNew, help: PayloadHelp.lines(for: kind),
+            catalog: apps.map { CatalogOption(bundleID: $0.bundleID, name: $0.name) }, form: form, hasErrors: !form.errors.isEmpty)
+        return services.renderer.page("profiles/payloads/\(kind.rawValue)", title: "\(kind.displayName) · \(profileName)", model: view,
+                                      request: request, context: context, status: status)
+    }
+}

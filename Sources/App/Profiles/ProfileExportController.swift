@@ -1,0 +1,48 @@
+import Domain
+import Foundation
+import Hummingbird
+import NIOCore
+import Signing
+import Storage
+
+/// Downloads a profile version as Apple's `.mobileconfig`, plain or signed with CMS. Signed
+/// bytes go out exactly as OpenSSL produced them: re-encoding breaks the signature on devices.
+struct ProfileExportController {
+    let services: Services
+    let signing: SigningService
+    var store: ProfileStore { ProfileStore(database: services.database, now: services.config.now) }
+
+    func register(on routes: SecuredRoutes) {
+        routes.get("/profiles/{id}/versions/{number}/mobileconfig", .role(.viewer)) { request, context in
+            let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+            let number = try context.parameters.require("number", as: Int.self)
+            let signed = request.uri.queryParameters["signed"] == "true"
+            let (profile, version) = try services.database.read { connection in
+                (try connection.require(ProfileRecord.self, id: id), try store.version(number, of: id, in: connection))
+            }
+            let xml = MobileConfig.xml(for: Self.exportInput(profile: profile, version: version))
+            let bytes = signed ? try signing.sign(Array(xml.utf8)) : Array(xml.utf8)
+            let filename = Self.filename(profile: profile, version: number, signed: signed)
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/x-apple-aspen-config",
+                          .contentDisposition: "attachment; filename=\"\(filename)\"",
+                          .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+    }
+
+    static func exportInput(profile: ProfileRecord, version: ProfileVersionRecord) -> ProfileExportInput {
+        let content = version.content
+        return ProfileExportInput(
+            identifier: profile.identifier, uuid: version.uuid, displayName: content.name,
+            description: content.descriptionMarkdown, organization: "Payload Console",
+            payloads: content.payloads.map { ExportedPayload(payload: $0, uuid: profile.payloadUUIDs[$0.kind.rawValue] ?? version.uuid) })
+    }
+
+    /// Letters, digits and hyphens only, so the header needs no quoting rules.
+    static func filename(profile: ProfileRecord, version: Int, signed: Bool) -> String {
+        let base = String(profile.identifier.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") ? $0 : "-" })
+        return "\(base)-v\(version)\(signed ? "-signed" : "").mobileconfig"
+    }
+}

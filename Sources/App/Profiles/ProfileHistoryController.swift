@@ -1,0 +1,123 @@
+import Domain
+import Foundation
+import Hummingbird
+import Storage
+
+/// A profile's history: every version with author and time, a field-by-field comparison of
+/// any two, and restoring an old version as a new one.
+struct ProfileHistoryController {
+    let services: Services
+    var store: ProfileStore { ProfileStore(database: services.database, now: services.config.now) }
+
+    struct VersionRow {
+        let number: Int
+        let note: String
+        let author: String
+        let time: String
+        let isoTime: String
+        let isLatest: Bool
+        let fromSelected: Bool
+        let toSelected: Bool
+    }
+
+    struct HistoryView {
+        let id: String
+        let name: String
+        let versions: [VersionRow]
+        let from: Int
+        let to: Int
+        let changes: [ProfileSaving.ChangeRow]
+        let hasChanges: Bool
+        let comparing: Bool
+        let canRestore: Bool
+    }
+
+    func register(on routes: SecuredRoutes) {
+        routes.get("/profiles/{id}/history", .role(.viewer), use: history)
+        routes.post("/profiles/{id}/versions/{number}/restore", .role(.admin), use: restore)
+        routes.post("/profiles/{id}/assignments", .role(.admin), use: assign)
+        routes.post("/profiles/{id}/assignments/{group}/remove", .role(.admin), use: unassign)
+    }
+
+    @Sendable func history(request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+        let now = services.now
+        let (profile, versions) = try services.database.read { connection in
+            (try connection.require(ProfileRecord.self, id: id),
+             try connection.fetch(ProfileVersionRecord.query().filter("profileID", .equal, id).order(by: "number", .descending)))
+        }
+        let numbers = Set(versions.map(\.number))
+        let query = request.uri.queryParameters
+        let to = query["to"].flatMap { Int(String($0)) }.flatMap { numbers.contains($0) ? $0 : nil } ?? profile.version
+        let from = query["from"].flatMap { Int(String($0)) }.flatMap { numbers.contains($0) ? $0 : nil } ?? max(1, to - 1)
+        let byNumber = Dictionary(uniqueKeysWithValues: versions.map { ($0.number, $0) })
+        let changes = zip(byNumber[from].map { [$0] } ?? [], byNumber[to].map { [$0] } ?? []).flatMap { old, new in
+            ProfileDiff.changes(from: old.content, to: new.content)
+        }
+        let view = HistoryView(
+            id: id.description, name: profile.name,
+            versions: versions.map {
+                VersionRow(number: $0.number, note: $0.note, author: $0.authorEmail, time: DisplayTime.relative($0.createdAt, now: now),
+                           isoTime: DisplayTime.iso($0.createdAt), isLatest: $0.number == profile.version,
+                           fromSelected: $0.number == from, toSelected: $0.number == to)
+            },
+            from: from, to: to,
+            changes: changes.map { .init(field: $0.field, before: $0.before ?? "(absent)", after: $0.after ?? "(absent)") },
+            hasChanges: !changes.isEmpty, comparing: versions.count > 1,
+            canRestore: try context.requireUser().role.includes(.admin))
+        return services.renderer.page("profiles/history", title: "History of \(profile.name)", model: view, request: request, context: context)
+    }
+
+    @Sendable func restore(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+        let number = try context.parameters.require("number", as: Int.self)
+        let (old, latest) = try services.database.read { connection in
+            (try store.version(number, of: id, in: connection), try store.latestVersion(of: id, in: connection))
+        }
+        // Restoring starts from the latest version on purpose: it is a new edit that puts the
+        // old content back, and a concurrent save still makes it a conflict.
+        return try ProfileSaving(services: services).save(
+            profileID: id, base: Int(context.form["baseVersion"]) ?? latest.number, request: request, context: context,
+            actor: actor, note: "Restored version \(number)", action: "profile.restored") { _ in old.content }
+    }
+
+    @Sendable func assign(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+        guard let groupID = RecordID<DeviceGroupRecord>(context.form["groupID"]) else {
+            return .seeOther("/profiles/\(id)", flash: .error("Choose a group to assign the profile to."), cookies: services.cookies, request: request)
+        }
+        let now = services.now
+        do {
+            let (profile, group) = try services.database.write { connection in
+                let profile = try connection.require(ProfileRecord.self, id: id)
+                let group = try connection.require(DeviceGroupRecord.self, id: groupID)
+                _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: id, groupID: groupID, assignedAt: now, assignedBy: actor.email))
+                try connection.audit("profile.assigned", subject: "\(profile.name) (\(profile.identifier))", by: actor,
+                                     after: "assigned to \(group.name)", at: now)
+                return (profile, group)
+            }
+            return .seeOther("/profiles/\(id)", flash: .notice("\(profile.name) now reaches \(group.name)."), cookies: services.cookies, request: request)
+        } catch StorageError.uniqueViolation {
+            return .seeOther("/profiles/\(id)", flash: .notice("The profile was already assigned to that group."), cookies: services.cookies, request: request)
+        }
+    }
+
+    @Sendable func unassign(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+        let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
+        let (profile, group) = try services.database.write { connection in
+            let profile = try connection.require(ProfileRecord.self, id: id)
+            let group = try connection.require(DeviceGroupRecord.self, id: groupID)
+            let removed = try connection.delete(ProfileAssignmentRecord.query().filter("profileID", .equal, id).filter("groupID", .equal, groupID))
+            if removed > 0 {
+                try connection.audit("profile.unassigned", subject: "\(profile.name) (\(profile.identifier))", by: actor,
+                                     before: "assigned to \(group.name)", at: services.now)
+            }
+            return (profile, group)
+        }
+        return .seeOther("/profiles/\(id)", flash: .notice("\(profile.name) no longer reaches \(group.name)."), cookies: services.cookies, request: request)
+    }
+}

@@ -1,0 +1,48 @@
+import Domain
+import Foundation
+import Storage
+
+/// A profile's identity and the number of its latest version.
+struct ProfileRecord: VersionedRecord {
+    static let tableName = "profiles"
+
+    var id: RecordID<ProfileRecord>?
+    /// Never changes: a device replaces an installed profile with the same identifier.
+    var identifier: String
+    /// The latest version's name, kept here so lists need no join.
+    var name: String
+    var version: Int
+    /// One UUID per payload kind, minted when the kind first appears and kept across versions
+    /// so a re-installed profile updates its payloads in place.
+    var payloadUUIDs: [String: String]
+    var createdAt: Date
+    var updatedAt: Date
+}
+
+/// One immutable version of a profile.
+struct ProfileVersionRecord: Record {
+    static let tableName = "profile_versions"
+
+    var id: RecordID<ProfileVersionRecord>?
+    var profileID: RecordID<ProfileRecord>
+    var number: Int
+    /// The profile's PayloadUUID in this version's export.
+    var uuid: String
+    var content: ProfileContent
+    /// What changed, in words ("Edited Single App Mode", "Restored version 2").
+    var note: String
+    var authorID: RecordID<User>?
+    var authorEmail: String
+    var createdAt: Date
+}
+
+/// A profile assigned to a device group: it reaches every device in the group and below.
+struct ProfileAssignmentRecord: Record {
+    static let tableName = "profile_assignments"
+
+    var id: RecordID<ProfileAssignmentRecord>?
+    var profileID: RecordID<ProfileRecord>
+    var groupID: RecordID<DeviceGroupRecord>
+    var assignedAt: Date
+    var assignedBy: String
+}

@@ -1,0 +1,96 @@
+import Domain
+import Foundation
+import Hummingbird
+import Storage
+
+/// The one way a profile edit is saved: apply the edit to the version the admin started
+/// from, and store it as the next version unless someone saved in between. Then the admin sees
+/// both changes side by side instead of silently overwriting the other.
+struct ProfileSaving {
+    let services: Services
+    var store: ProfileStore { ProfileStore(database: services.database, now: services.config.now) }
+
+    struct ConflictView {
+        let id: String
+        let name: String
+        let base: Int
+        let latest: Int
+        let latestAuthor: String
+        let theirs: [ChangeRow]
+        let yours: [ChangeRow]
+    }
+
+    struct ChangeRow {
+        let field: String
+        let before: String
+        let after: String
+    }
+
+    func save(profileID: RecordID<ProfileRecord>, base: Int, request: Request, context: AppRequestContext, actor: Actor,
+              note: String, action: String = "profile.edited", edit: (ProfileContent) throws -> ProfileContent) throws -> Response {
+        let (baseVersion, latest) = try services.database.read { connection in
+            (try store.version(base, of: profileID, in: connection), try store.latestVersion(of: profileID, in: connection))
+        }
+        let edited = try edit(baseVersion.content)
+        if edited == baseVersion.content && latest.number == base {
+            return .seeOther("/profiles/\(profileID)", flash: .notice("Nothing changed, so no new version was made."),
+                             cookies: services.cookies, request: request)
+        }
+        do {
+            let saved = try store.saveVersion(of: profileID, basedOn: base, content: edited, note: note, action: action, by: actor)
+            return .seeOther("/profiles/\(profileID)", flash: .notice("Saved as version \(saved.number)."),
+                             cookies: services.cookies, request: request)
+        } catch let conflict as ProfileStore.Conflict {
+            return conflictPage(profileID: profileID, base: baseVersion, latest: conflict.latest, edited: edited,
+                                request: request, context: context)
+        } catch StorageError.versionConflict {
+            let latest = try services.database.read { try store.latestVersion(of: profileID, in: $0) }
+            return conflictPage(profileID: profileID, base: baseVersion, latest: latest, edited: edited, request: request, context: context)
+        }
+    }
+
+    private func conflictPage(profileID: RecordID<ProfileRecord>, base: ProfileVersionRecord, latest: ProfileVersionRecord,
+                              edited: ProfileContent, request: Request, context: AppRequestContext) -> Response {
+        let rows: ([ProfileChange]) -> [ChangeRow] = { changes in
+            changes.map { ChangeRow(field: $0.field, before: $0.before ?? "(absent)", after: $0.after ?? "(absent)") }
+        }
+        let view = ConflictView(
+            id: profileID.description, name: latest.content.name, base: base.number, latest: latest.number,
+            latestAuthor: latest.authorEmail,
+            theirs: rows(ProfileDiff.changes(from: base.content, to: latest.content)),
+            yours: rows(ProfileDiff.changes(from: base.content, to: edited)))
+        return services.renderer.page("profiles/conflict", title: "Not saved: the profile changed", model: view,
+                                      request: request, context: context, status: .conflict)
+    }
+}
+
+/// The groups a profile is assigned to, and the groups it could be.
+struct AssignmentsView {
+    struct Group {
+        let groupID: String
+        let name: String
+    }
+
+    let assigned: [Group]
+    let available: [GroupsController.Option]
+    var canEdit = false
+    let isAssigned: Bool
+    let canAssignMore: Bool
+
+    static func load(for profileID: RecordID<ProfileRecord>, in connection: Connection) throws -> AssignmentsView {
+        let groups = try connection.fetch(DeviceGroupRecord.query())
+        let assignedIDs = Set(try connection.fetch(ProfileAssignmentRecord.query().filter("profileID", .equal, profileID)).map(\.groupID))
+        let ordered = GroupsController.treeOrder(groups)
+        let assigned = ordered.filter { assignedIDs.contains($0.group.id!) }.map { Group(groupID: $0.group.id!.description, name: $0.group.name) }
+        let available = ordered.filter { !assignedIDs.contains($0.group.id!) }.map {
+            GroupsController.Option(value: $0.group.id!.description, label: String(repeating: "— ", count: $0.depth) + $0.group.name, selected: false)
+        }
+        return AssignmentsView(assigned: assigned, available: available, isAssigned: !assigned.isEmpty, canAssignMore: !available.isEmpty)
+    }
+
+    func with(canEdit: Bool) -> AssignmentsView {
+        var copy = self
+        copy.canEdit = canEdit
+        return copy
+    }
+}

@@ -1,0 +1,82 @@
+import Domain
+import Foundation
+import Storage
+
+/// Creating profiles and adding versions to them, with the rules that make history safe:
+/// versions are never changed, each save states the version it started from, and payload
+/// UUIDs stay stable per kind.
+struct ProfileStore: Sendable {
+    let database: Database
+    let now: @Sendable () -> Date
+
+    /// Someone saved a newer version since this edit began.
+    struct Conflict: Error {
+        let latest: ProfileVersionRecord
+    }
+
+    func create(identifier: String, content: ProfileContent, by actor: Actor) throws -> ProfileRecord {
+        let time = now()
+        return try database.write { connection in
+            let profile = try connection.insert(ProfileRecord(
+                id: nil, identifier: identifier, name: content.name, version: 1,
+                payloadUUIDs: Self.uuids(for: content, keeping: [:]), createdAt: time, updatedAt: time))
+            _ = try connection.insert(ProfileVersionRecord(
+                id: nil, profileID: try profile.requireID, number: 1, uuid: UUID().uuidString, content: content,
+                note: "Created", authorID: actor.userID, authorEmail: actor.email, createdAt: time))
+            try connection.audit("profile.created", subject: "\(content.name) (\(identifier))", by: actor, after: "version 1", at: time)
+            return profile
+        }
+    }
+
+    /// Saves `content` as the next version, if the latest is still `baseVersion`.
+    @discardableResult
+    func saveVersion(of profileID: RecordID<ProfileRecord>, basedOn baseVersion: Int, content: ProfileContent,
+                     note: String, action: String = "profile.edited", by actor: Actor) throws -> ProfileVersionRecord {
+        let time = now()
+        return try database.write { connection in
+            var profile = try connection.require(ProfileRecord.self, id: profileID)
+            let previous = try latestVersion(of: profileID, in: connection)
+            guard profile.version == baseVersion else { throw Conflict(latest: previous) }
+            profile.name = content.name
+            profile.payloadUUIDs = Self.uuids(for: content, keeping: profile.payloadUUIDs)
+            profile.updatedAt = time
+            profile = try connection.update(checkingVersion: profile)
+            let saved = try connection.insert(ProfileVersionRecord(
+                id: nil, profileID: profileID, number: profile.version, uuid: UUID().uuidString, content: content,
+                note: note, authorID: actor.userID, authorEmail: actor.email, createdAt: time))
+            let changes = ProfileDiff.changes(from: previous.content, to: content)
+            try connection.audit(action, subject: "\(content.name) (\(profile.identifier))", by: actor,
+                                 before: Self.describe(changes, side: \.before, version: previous.number),
+                                 after: Self.describe(changes, side: \.after, version: saved.number), at: time)
+            return saved
+        }
+    }
+
+    func latestVersion(of profileID: RecordID<ProfileRecord>, in connection: Connection) throws -> ProfileVersionRecord {
+        guard let version = try connection.fetchOne(ProfileVersionRecord.query()
+            .filter("profileID", .equal, profileID).order(by: "number", .descending))
+        else { throw StorageError.notFound(table: ProfileVersionRecord.tableName) }
+        return version
+    }
+
+    func version(_ number: Int, of profileID: RecordID<ProfileRecord>, in connection: Connection) throws -> ProfileVersionRecord {
+        guard let version = try connection.fetchOne(ProfileVersionRecord.query()
+            .filter("profileID", .equal, profileID).filter("number", .equal, number))
+        else { throw StorageError.notFound(table: ProfileVersionRecord.tableName) }
+        return version
+    }
+
+    /// Keeps the UUIDs of kinds still present and mints one for each new kind.
+    static func uuids(for content: ProfileContent, keeping existing: [String: String]) -> [String: String] {
+        var uuids = existing
+        for payload in content.payloads where uuids[payload.kind.rawValue] == nil {
+            uuids[payload.kind.rawValue] = UUID().uuidString
+        }
+        return uuids
+    }
+
+    private static func describe(_ changes: [ProfileChange], side: KeyPath<ProfileChange, String?>, version: Int) -> String {
+        let lines = changes.prefix(40).map { "\($0.field): \($0[keyPath: side] ?? "(absent)")" }
+        return (["version \(version)"] + lines).joined(separator: "\n")
+    }
+}

@@ -1,0 +1,208 @@
+import Domain
+import Foundation
+import Hummingbird
+import Markdown
+import Storage
+
+/// The profile list, creating profiles, a profile's page (any version), editing its name and
+/// description, and deleting it.
+struct ProfilesController {
+    let services: Services
+    var store: ProfileStore { ProfileStore(database: services.database, now: services.config.now) }
+
+    struct Row {
+        let id: String
+        let name: String
+        let identifier: String
+        let version: Int
+        let kinds: [String]
+        let groups: Int
+        let updated: String
+    }
+
+    struct NewForm {
+        var name = ""
+        var identifier = ""
+        var descriptionMarkdown = ""
+        var errors: [String: String] = [:]
+    }
+
+    struct IndexView {
+        let rows: [Row]
+        let isEmpty: Bool
+        let canEdit: Bool
+        let form: NewForm
+        let identifierPrefix: String
+    }
+
+    func register(on routes: SecuredRoutes) {
+        routes.get("/profiles", .role(.viewer)) { request, context in
+            try index(form: NewForm(), request: request, context: context)
+        }
+        routes.post("/profiles", .role(.admin), use: create)
+        routes.get("/profiles/{id}", .role(.viewer)) { request, context in
+            try show(request: request, context: context, number: nil)
+        }
+        routes.get("/profiles/{id}/versions/{number}", .role(.viewer)) { request, context in
+            try show(request: request, context: context, number: context.parameters.require("number", as: Int.self))
+        }
+        routes.post("/profiles/{id}/details", .role(.admin), use: saveDetails)
+        routes.post("/profiles/{id}/delete", .role(.admin), use: delete)
+    }
+
+    static let identifierPrefix = "com.example.profiles"
+
+    private func index(form: NewForm, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
+        let now = services.now
+        let (profiles, latest, assignmentCounts) = try services.database.read { connection in
+            (try connection.fetch(ProfileRecord.self, "SELECT * FROM profiles ORDER BY name COLLATE NOCASE, id"),
+             try connection.fetch(ProfileVersionRecord.self, """
+                SELECT v.* FROM profile_versions v JOIN profiles p ON p.id = v.profileID AND p.version = v.number
+                """),
+             try connection.fetch(AssignmentCount.self, "SELECT profileID, count(*) AS groups FROM profile_assignments GROUP BY profileID"))
+        }
+        let contents = Dictionary(uniqueKeysWithValues: latest.map { ($0.profileID, $0.content) })
+        let counts = Dictionary(uniqueKeysWithValues: assignmentCounts.map { ($0.profileID, $0.groups) })
+        let rows = profiles.map { profile in
+            Row(id: profile.id!.description, name: profile.name, identifier: profile.identifier, version: profile.version,
+                kinds: contents[profile.id!]?.payloads.map(\.kind.displayName) ?? [],
+                groups: counts[profile.id!.rawValue] ?? 0, updated: DisplayTime.relative(profile.updatedAt, now: now))
+        }
+        let view = IndexView(rows: rows, isEmpty: rows.isEmpty, canEdit: try context.requireUser().role.includes(.admin),
+                             form: form, identifierPrefix: Self.identifierPrefix)
+        return services.renderer.page("profiles/index", title: "Profiles", model: view, request: request, context: context, status: status)
+    }
+
+    private struct AssignmentCount: Decodable {
+        let profileID: Int64
+        let groups: Int
+    }
+
+    @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        var form = NewForm(name: context.form["name"].trimmingWhitespace(), identifier: context.form["identifier"].trimmingWhitespace(),
+                           descriptionMarkdown: context.form["description"])
+        if form.identifier.isEmpty && ProfileRules.nameProblem(form.name) == nil {
+            form.identifier = ProfileRules.suggestedIdentifier(prefix: Self.identifierPrefix, name: form.name)
+        }
+        if let problem = ProfileRules.nameProblem(form.name) { form.errors["name"] = problem }
+        if let problem = ProfileRules.identifierProblem(form.identifier) { form.errors["identifier"] = problem }
+        if let problem = ProfileRules.descriptionProblem(form.descriptionMarkdown) { form.errors["description"] = problem }
+        if form.errors.isEmpty {
+            do {
+                let profile = try store.create(identifier: form.identifier, content: ProfileContent(
+                    name: form.name, descriptionMarkdown: form.descriptionMarkdown), by: actor)
+                return .seeOther("/profiles/\(profile.id!)", flash: .notice("Created \(form.name). Add payloads to it below."),
+                                 cookies: services.cookies, request: request)
+            } catch StorageError.uniqueViolation {
+                form.errors["identifier"] = "Another profile already uses the identifier \(form.identifier)."
+            }
+        }
+        return try index(form: form, request: request, context: context, status: .unprocessableContent)
+    }
+
+    // MARK: one profile
+
+    struct PayloadRow {
+        let kind: String
+        let name: String
+        let summary: String
+        let present: Bool
+        let isApple: Bool
+        let details: [String]
+    }
+
+    struct VersionLink {
+        let number: Int
+        let note: String
+        let author: String
+        let time: String
+        let isShown: Bool
+    }
+
+    struct ShowView {
+        let id: String
+        let name: String
+        let identifier: String
+        let number: Int
+        let latestNumber: Int
+        let isLatest: Bool
+        let descriptionHTML: String
+        let descriptionMarkdown: String
+        let hasDescription: Bool
+        let payloads: [PayloadRow]
+        let canEdit: Bool
+        let canRestore: Bool
+        let versions: [VersionLink]
+        let assignments: AssignmentsView
+        let detailsErrors: [String: String]
+    }
+
+    func show(request: Request, context: AppRequestContext, number: Int?, detailsErrors: [String: String] = [:],
+              status: HTTPResponse.Status = .ok) throws -> Response {
+        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+        let canEdit = try context.requireUser().role.includes(.admin)
+        let now = services.now
+        let (profile, shown, versions, assignments) = try services.database.read { connection in
+            let profile = try connection.require(ProfileRecord.self, id: id)
+            let shown = try number.map { try store.version($0, of: id, in: connection) } ?? store.latestVersion(of: id, in: connection)
+            let versions = try connection.fetch(ProfileVersionRecord.query().filter("profileID", .equal, id).order(by: "number", .descending))
+            return (profile, shown, versions, try AssignmentsView.load(for: id, in: connection))
+        }
+        let content = shown.content
+        let view = ShowView(
+            id: id.description, name: content.name, identifier: profile.identifier, number: shown.number,
+            latestNumber: profile.version, isLatest: shown.number == profile.version,
+            // Sanitised HTML produced by our Markdown renderer.
+            descriptionHTML: MarkdownRenderer.html(content.descriptionMarkdown),
+            descriptionMarkdown: content.descriptionMarkdown, hasDescription: !content.descriptionMarkdown.isEmpty,
+            payloads: PayloadKind.allCases.map { kind in
+                let payload = content.payload(of: kind)
+                return PayloadRow(kind: kind.rawValue, name: kind.displayName, summary: kind.summary, present: payload != nil,
+                                  isApple: kind.isApplePayload, details: payload.map(PayloadSummary.lines) ?? [])
+            },
+            canEdit: canEdit && shown.number == profile.version,
+            canRestore: canEdit && shown.number != profile.version,
+            versions: versions.map {
+                VersionLink(number: $0.number, note: $0.note, author: $0.authorEmail,
+                            time: DisplayTime.relative($0.createdAt, now: now), isShown: $0.number == shown.number)
+            },
+            assignments: assignments.with(canEdit: canEdit),
+            detailsErrors: detailsErrors)
+        return services.renderer.page("profiles/show", title: content.name, model: view, request: request, context: context, status: status)
+    }
+
+    @Sendable func saveDetails(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+        let name = context.form["name"].trimmingWhitespace()
+        let description = context.form["description"]
+        var errors: [String: String] = [:]
+        if let problem = ProfileRules.nameProblem(name) { errors["name"] = problem }
+        if let problem = ProfileRules.descriptionProblem(description) { errors["description"] = problem }
+        guard errors.isEmpty else {
+            return try show(request: request, context: context, number: nil, detailsErrors: errors, status: .unprocessableContent)
+        }
+        let base = Int(context.form["baseVersion"]) ?? 0
+        return try ProfileSaving(services: services).save(profileID: id, base: base, request: request, context: context, actor: actor,
+                                                          note: "Edited name and description") { current in
+            var content = current
+            content.name = name
+            content.descriptionMarkdown = description
+            return content
+        }
+    }
+
+    @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+        let profile = try services.database.write { connection in
+            let profile = try connection.require(ProfileRecord.self, id: id)
+            try connection.delete(ProfileRecord.self, id: id)
+            try connection.audit("profile.deleted", subject: "\(profile.name) (\(profile.identifier))", by: actor,
+                                 before: "version \(profile.version)", at: services.now)
+            return profile
+        }
+        return .seeOther("/profiles", flash: .notice("Deleted \(profile.name) and its history."), cookies: services.cookies, request: request)
+    }
+}

@@ -1,0 +1,181 @@
+@testable import App
+import Domain
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Signing
+import Storage
+import Testing
+
+@Suite struct ProfileTests {
+    /// Signs in an admin and creates a profile; returns the browser and the profile id.
+    func adminWithProfile(_ console: TestConsole, _ client: any TestClientProtocol, name: String = "Lobby kiosk") async throws -> (Browser, String) {
+        let admin = Browser(client)
+        try await admin.signIn("ann@example.com", password: TestConsole.password)
+        try await admin.get("/profiles")
+        let created = try await admin.post("/profiles", ["name": name, "identifier": "", "description": "Locks the **lobby** iPads."])
+        let location = try #require(created.location)
+        return (admin, String(location.dropFirst("/profiles/".count)))
+    }
+
+    @Test func creatingAProfileSuggestsAnIdentifierAndRendersTheDescription() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.test { client in
+            let (admin, id) = try await adminWithProfile(console, client)
+            let page = try await admin.get("/profiles/\(id)")
+            #expect(page.body.contains("com.example.profiles.lobby-kiosk"))
+            #expect(page.body.contains("<strong>lobby</strong>"))
+            #expect(page.body.contains("version 1"))
+        }
+    }
+
+    @Test func anInvalidPayloadFormComesBackWithValuesAndNothingIsSaved() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.test { client in
+            let (admin, id) = try await adminWithProfile(console, client)
+            try await admin.get("/profiles/\(id)/payloads/single-app-mode")
+            let bad = try await admin.post("/profiles/\(id)/payloads/single-app-mode",
+                                           ["baseVersion": "1", "app": "not a bundle", "option.DisableTouch": "on", "intent": "save"])
+            #expect(bad.status == .unprocessableContent)
+            #expect(bad.body.contains(#"id="sam-app-error""#))
+            #expect(bad.body.contains(#"value="not a bundle""#))
+            #expect(bad.body.contains(#"name="option.DisableTouch" value="on" checked"#))
+
+            try await admin.get("/profiles/\(id)/payloads/geofence")
+            let fence = try await admin.post("/profiles/\(id)/payloads/geofence", [
+                "baseVersion": "1", "name": "HQ", "latitude": "91", "longitude": "abc", "radius": "10", "intent": "save",
+            ])
+            #expect(fence.status == .unprocessableContent)
+            #expect(fence.body.contains(#"id="area-0-longitude-error""#))
+            #expect(fence.body.contains(#"value="91""#))
+        }
+        let versions = try console.services.database.read { try $0.count(ProfileVersionRecord.query()) }
+        #expect(versions == 1)
+    }
+
+    @Test func savingAPayloadMakesANewVersionAndTheHistoryShowsTheDifference() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.test { client in
+            let (admin, id) = try await adminWithProfile(console, client)
+            try await admin.get("/profiles/\(id)/payloads/single-app-mode")
+            let saved = try await admin.post("/profiles/\(id)/payloads/single-app-mode",
+                                             ["baseVersion": "1", "app": "com.example.kiosk", "option.DisableTouch": "on", "intent": "save"])
+            #expect(saved.status == .seeOther)
+            let page = try await admin.get("/profiles/\(id)")
+            #expect(page.body.contains("Locks to com.example.kiosk"))
+            #expect(page.body.contains("version 2"))
+
+            let history = try await admin.get("/profiles/\(id)/history?from=1&to=2")
+            #expect(history.body.contains("Added Single App Mode"))
+            #expect(history.body.contains("ann@example.com"))
+            #expect(history.body.contains("com.example.kiosk"))
+
+            // Restoring version 1 makes version 3 without the payload.
+            try await admin.get("/profiles/\(id)/versions/1")
+            let restored = try await admin.post("/profiles/\(id)/versions/1/restore", ["baseVersion": "2"])
+            #expect(restored.status == .seeOther)
+            #expect(!(try await admin.get("/profiles/\(id)").body.contains("Locks to com.example.kiosk")))
+        }
+        let numbers = try console.services.database.read { try $0.fetch(ProfileVersionRecord.query().order(by: "number")).map(\.number) }
+        #expect(numbers == [1, 2, 3])
+        let actions = try console.services.database.read { try $0.fetch(AuditEvent.query()).map(\.action) }
+        #expect(actions.contains("profile.edited"))
+        #expect(actions.contains("profile.restored"))
+    }
+
+    @Test func theSecondOfTwoAdminsEditingOneVersionGetsAConflictNotALostUpdate() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.addUser("bob@example.com", role: .admin)
+        try await console.test { client in
+            let (ann, id) = try await adminWithProfile(console, client)
+            let bob = Browser(client)
+            try await bob.signIn("bob@example.com", password: TestConsole.password)
+            try await ann.get("/profiles/\(id)/payloads/logging")
+            try await bob.get("/profiles/\(id)/payloads/logging")
+            let first = try await ann.post("/profiles/\(id)/payloads/logging", ["baseVersion": "1", "enabled": "on", "level": "warning", "intent": "save"])
+            #expect(first.status == .seeOther)
+            let second = try await bob.post("/profiles/\(id)/payloads/logging", ["baseVersion": "1", "enabled": "on", "level": "debug", "intent": "save"])
+            #expect(second.status == .conflict)
+            #expect(second.body.contains("ann@example.com has since saved version 2"))
+            #expect(second.body.contains(#"id="their-change""#))
+            #expect(second.body.contains("<td class=\"after\">warning</td>"))
+            #expect(second.body.contains("<td class=\"after\">debug</td>"))
+        }
+        let latest = try console.services.database.read {
+            try $0.fetchOne(ProfileVersionRecord.query().order(by: "number", .descending))
+        }
+        #expect(latest?.number == 2)
+        guard case .logging(let logging)? = latest?.content.payload(of: .logging) else {
+            Issue.record("the logging payload is missing")
+            return
+        }
+        #expect(logging.level == .warning)
+    }
+
+    @Test func theExportIsAnApplePropertyListWithOptionsInsideApp() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.test { client in
+            let (admin, id) = try await adminWithProfile(console, client)
+            try await admin.get("/profiles/\(id)/payloads/single-app-mode")
+            try await admin.post("/profiles/\(id)/payloads/single-app-mode",
+                                 ["baseVersion": "1", "app": "com.example.kiosk", "option.DisableAutoLock": "on", "user.VoiceOver": "on"])
+            try await admin.get("/profiles/\(id)/payloads/asam-allowlist")
+            try await admin.post("/profiles/\(id)/payloads/asam-allowlist",
+                                 ["baseVersion": "2", "apps": "com.example.exam", "intent": "save"])
+            let download = try await admin.get("/profiles/\(id)/versions/3/mobileconfig")
+            #expect(download.status == .ok)
+            #expect(download.headers[.contentType] == "application/x-apple-aspen-config")
+            let plist = try #require(try PropertyListSerialization.propertyList(from: Data(download.body.utf8), format: nil) as? [String: Any])
+            #expect(plist["PayloadType"] as? String == "Configuration")
+            #expect(plist["PayloadIdentifier"] as? String == "com.example.profiles.lobby-kiosk")
+            let content = try #require(plist["PayloadContent"] as? [[String: Any]])
+            let lock = try #require(content.first { $0["PayloadType"] as? String == "com.apple.app.lock" })
+            let app = try #require(lock["App"] as? [String: Any])
+            #expect(app["Identifier"] as? String == "com.example.kiosk")
+            #expect((app["Options"] as? [String: Any])?["DisableAutoLock"] as? Bool == true)
+            #expect((app["UserEnabledOptions"] as? [String: Any])?["VoiceOver"] as? Bool == true)
+            #expect(lock["Options"] == nil)
+            let restrictions = try #require(content.first { $0["PayloadType"] as? String == "com.apple.applicationaccess" })
+            #expect(restrictions["autonomousSingleAppModePermittedAppIDs"] as? [String] == ["com.example.exam"])
+
+            // Payload UUIDs stay the same between versions; the profile UUID does not.
+            let older = try await admin.get("/profiles/\(id)/versions/2/mobileconfig")
+            let olderPlist = try #require(try PropertyListSerialization.propertyList(from: Data(older.body.utf8), format: nil) as? [String: Any])
+            let olderLock = try #require((olderPlist["PayloadContent"] as? [[String: Any]])?.first)
+            #expect(olderLock["PayloadUUID"] as? String == lock["PayloadUUID"] as? String)
+            #expect(olderPlist["PayloadUUID"] as? String != plist["PayloadUUID"] as? String)
+
+            let signed = try await admin.send("/profiles/\(id)/versions/3/mobileconfig?signed=true", method: .get)
+            #expect(signed.status == .ok)
+            let signedBytes = try await client.execute(uri: "/profiles/\(id)/versions/3/mobileconfig?signed=true", method: .get,
+                                                       headers: [.cookie: admin.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")])
+            let content2 = try ProfileSigner.verifiedContent(of: Array(signedBytes.body.readableBytesView))
+            #expect(String(decoding: content2, as: UTF8.self) == download.body)
+        }
+    }
+
+    @Test func assigningAProfileToAGroupIsRecordedAndAudited() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        let group = try console.services.database.write {
+            try $0.insert(DeviceGroupRecord(id: nil, name: "Lobby kiosks", parentID: nil, createdAt: Date()))
+        }
+        try await console.test { client in
+            let (admin, id) = try await adminWithProfile(console, client)
+            try await admin.get("/profiles/\(id)")
+            let assigned = try await admin.post("/profiles/\(id)/assignments", ["groupID": group.id!.description])
+            #expect(assigned.status == .seeOther)
+            let page = try await admin.get("/profiles/\(id)")
+            #expect(page.body.contains("now reaches Lobby kiosks"))
+            #expect(page.body.contains(#"/assignments/\#(group.id!)/remove"#))
+            let audit = try await admin.get("/audit")
+            #expect(audit.body.contains("assigned to Lobby kiosks"))
+        }
+    }
+}
