@@ -179,3 +179,50 @@ import Testing
         }
     }
 }
+
+@Suite struct EffectivePolicyPageTests {
+    @Test func theDevicePageExplainsEachSettingAndShowsASingleAppModeConflict() async throws {
+        let console = try await TestConsole.make()
+        let admin = try await console.addUser("ann@example.com", role: .admin)
+        let store = ProfileStore(database: console.services.database, now: { Date() })
+        let actor = Actor(admin)
+        let (device, kioskProfile) = try console.services.database.write { connection in
+            let parent = try connection.insert(DeviceGroupRecord(id: nil, name: "Kiosks", parentID: nil, createdAt: Date()))
+            let child = try connection.insert(DeviceGroupRecord(id: nil, name: "Lobby kiosks", parentID: parent.id, createdAt: Date()))
+            let device = try connection.insert(DeviceRecord(
+                id: nil, name: "Lobby 1", model: .iPad, osVersion: "18.1", serialNumber: "F9FXK1Q2W3", udid: String(repeating: "A", count: 40),
+                isSupervised: true, owner: "", groupID: child.id, installedApps: [], enrolledAt: Date(), lastCheckInAt: nil))
+            return (device, (parent.id!, child.id!))
+        }
+        let lobby = try store.create(identifier: "com.example.lobby", content: ProfileContent(name: "Lobby lock")
+            .setting(.singleAppMode(SingleAppMode(appIdentifier: "com.example.checkin")))
+            .setting(.logging(Logging(level: .debug))), by: actor)
+        let all = try store.create(identifier: "com.example.all", content: ProfileContent(name: "All kiosks")
+            .setting(.logging(Logging(level: .error)))
+            .setting(.dlp(DataLossPrevention(allowCopyPasteOut: false))), by: actor)
+        try console.services.database.write { connection in
+            _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: lobby.id!, groupID: kioskProfile.1, assignedAt: Date(), assignedBy: "test"))
+            _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: all.id!, groupID: kioskProfile.0, assignedAt: Date(), assignedBy: "test"))
+        }
+        try await console.test { client in
+            let browser = Browser(client)
+            try await browser.signIn("ann@example.com", password: TestConsole.password)
+            let page = try await browser.get("/devices/\(device.id!)")
+            #expect(page.body.contains("Locks to com.example.checkin"))
+            #expect(page.body.contains("Lobby lock v1 via Lobby kiosks"))
+            #expect(page.body.contains("Enabled at Debug and more severe"))
+            #expect(page.body.contains("Copy and paste out: No"))
+            #expect(page.body.contains("All kiosks v1 via Kiosks"))
+            #expect(!page.body.contains(#"id="policy-conflict""#))
+
+            // A second Single App Mode app through the parent group is a conflict.
+            try store.saveVersion(of: all.id!, basedOn: 1, content: ProfileContent(name: "All kiosks")
+                .setting(.singleAppMode(SingleAppMode(appIdentifier: "com.example.other"))), note: "test", by: actor)
+            let conflicted = try await browser.get("/devices/\(device.id!)")
+            #expect(conflicted.body.contains(#"id="policy-conflict""#))
+            #expect(conflicted.body.contains("com.example.other"))
+            let profilePage = try await browser.get("/profiles/\(lobby.id!)")
+            #expect(profilePage.body.contains("Conflict in Lobby kiosks"))
+        }
+    }
+}

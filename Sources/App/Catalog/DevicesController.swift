@@ -107,14 +107,17 @@ struct DevicesController {
         let enrolled: String
         let lastCheckIn: String
         let canEdit: Bool
+        let policy: PolicyView?
     }
 
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-        let (device, groups, apps) = try services.database.read { connection in
-            (try connection.require(DeviceRecord.self, id: id),
-             try connection.fetch(DeviceGroupRecord.query()),
-             try connection.fetch(AppRecord.query()))
+        let (device, groups, apps, reaching) = try services.database.read { connection in
+            let device = try connection.require(DeviceRecord.self, id: id)
+            let loader = PolicyLoader(connection: connection)
+            let groups = try loader.groups()
+            return (device, groups, try connection.fetch(AppRecord.query()),
+                    try device.groupID.map { try loader.reachingProfiles(group: $0, groups: groups) })
         }
         let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id!, $0.name) })
         let tree = GroupTree(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { g in g.parentID.map { (g.id!, $0) } }))
@@ -128,7 +131,8 @@ struct DevicesController {
             unknownApps: device.installedApps.filter { catalog[$0] == nil },
             enrolled: DisplayTime.relative(device.enrolledAt, now: now),
             lastCheckIn: device.lastCheckInAt.map { DisplayTime.relative($0, now: now) } ?? "never",
-            canEdit: try context.requireUser().role.includes(.admin))
+            canEdit: try context.requireUser().role.includes(.admin),
+            policy: reaching.map { PolicyView(EffectivePolicy.compute(from: $0)) })
         return services.renderer.page("devices/show", title: device.name, model: view, request: request, context: context)
     }
 

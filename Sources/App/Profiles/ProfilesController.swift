@@ -136,6 +136,8 @@ struct ProfilesController {
         let versions: [VersionLink]
         let assignments: AssignmentsView
         let detailsErrors: [String: String]
+        /// Problems this profile causes together with others, per group it reaches.
+        let policyProblems: [String]
     }
 
     func show(request: Request, context: AppRequestContext, number: Int?, detailsErrors: [String: String] = [:],
@@ -149,6 +151,7 @@ struct ProfilesController {
             let versions = try connection.fetch(ProfileVersionRecord.query().filter("profileID", .equal, id).order(by: "number", .descending))
             return (profile, shown, versions, try AssignmentsView.load(for: id, in: connection))
         }
+        let problems = try services.database.read { try Self.policyProblems(of: id, in: $0) }
         let content = shown.content
         let view = ShowView(
             id: id.description, name: content.name, identifier: profile.identifier, number: shown.number,
@@ -168,8 +171,32 @@ struct ProfilesController {
                             time: DisplayTime.relative($0.createdAt, now: now), isShown: $0.number == shown.number)
             },
             assignments: assignments.with(canEdit: canEdit),
-            detailsErrors: detailsErrors)
+            detailsErrors: detailsErrors,
+            policyProblems: problems)
         return services.renderer.page("profiles/show", title: content.name, model: view, request: request, context: context, status: status)
+    }
+
+    /// For every group this profile reaches (its assigned groups and all below them), the
+    /// Single App Mode conflicts and ASAM overlaps it takes part in.
+    static func policyProblems(of profileID: RecordID<ProfileRecord>, in connection: Connection) throws -> [String] {
+        let assigned = Set(try connection.fetch(ProfileAssignmentRecord.query().filter("profileID", .equal, profileID)).map(\.groupID))
+        guard !assigned.isEmpty else { return [] }
+        let loader = PolicyLoader(connection: connection)
+        let groups = try loader.groups()
+        let tree = GroupTree(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { g in g.parentID.map { (g.id!, $0) } }))
+        var problems: [String] = []
+        for group in groups where !assigned.isDisjoint(with: tree.lineage(of: group.id!)) {
+            let policy = EffectivePolicy.compute(from: try loader.reachingProfiles(group: group.id!, groups: groups))
+            let involved = policy.singleAppModeConflict.contains { $0.sources.contains { $0.profileID == profileID.rawValue } }
+            if involved {
+                let apps = policy.singleAppModeConflict.map { "\($0.value.appIdentifier) (\($0.sources.map(\.profileName).joined()))" }
+                problems.append("Conflict in \(group.name): Single App Mode for \(apps.joined(separator: " and ")). Devices there keep their previous policy.")
+            }
+            if let list = policy.asamAllowlist, list.sources.count > 1, list.sources.contains(where: { $0.profileID == profileID.rawValue }) {
+                problems.append("In \(group.name) the ASAM allowlist is set by \(list.sources.map(\.profileName).joined(separator: ", ")); only apps on every list remain: \(list.value.isEmpty ? "none" : list.value.joined(separator: ", ")).")
+            }
+        }
+        return problems
     }
 
     @Sendable func saveDetails(request: Request, context: AppRequestContext) async throws -> Response {

@@ -1,0 +1,94 @@
+import Domain
+import Testing
+
+@Suite struct EffectivePolicyTests {
+    func reaching(_ id: Int64, distance: Int, _ payloads: [Payload]) -> ReachingProfile {
+        ReachingProfile(
+            source: PolicySource(profileID: id, profileName: "Profile \(id)", version: 1, groupName: "Group \(distance)", groupDistance: distance),
+            content: payloads.reduce(ProfileContent(name: "Profile \(id)")) { $0.setting($1) })
+    }
+
+    @Test func dlpTakesTheMostRestrictiveAnswerPerSetting() {
+        let lenient = DataLossPrevention(allowCopyPasteOut: true, allowThirdPartyKeyboards: false)
+        let strict = DataLossPrevention(allowCopyPasteOut: false, openLinksInManagedBrowser: true)
+        let policy = EffectivePolicy.compute(from: [reaching(1, distance: 0, [.dlp(lenient)]), reaching(2, distance: 1, [.dlp(strict)])])
+        let dlp = try! #require(policy.dlp)
+        #expect(dlp.value.allowCopyPasteOut == false)
+        #expect(dlp.value.allowThirdPartyKeyboards == false)
+        #expect(dlp.value.openLinksInManagedBrowser == true)
+        #expect(dlp.value.allowComposeEmail == true)
+        #expect(dlp.sources.count == 2)
+    }
+
+    @Test func asamListsIntersectAndWarn() {
+        let policy = EffectivePolicy.compute(from: [
+            reaching(1, distance: 0, [.asamAllowlist(ASAMAllowlist(appIdentifiers: ["com.a.exam", "com.b.quiz"]))]),
+            reaching(2, distance: 2, [.asamAllowlist(ASAMAllowlist(appIdentifiers: ["com.b.quiz", "com.c.other"]))]),
+        ])
+        #expect(policy.asamAllowlist?.value == ["com.b.quiz"])
+        #expect(policy.warnings.contains { $0.contains("ASAM allowlist is set by 2 profiles") })
+    }
+
+    @Test func disjointASAMListsLeaveNoAppAllowed() {
+        let policy = EffectivePolicy.compute(from: [
+            reaching(1, distance: 0, [.asamAllowlist(ASAMAllowlist(appIdentifiers: ["com.a.exam"]))]),
+            reaching(2, distance: 0, [.asamAllowlist(ASAMAllowlist(appIdentifiers: ["com.b.quiz"]))]),
+        ])
+        #expect(policy.asamAllowlist?.value == [])
+        #expect(policy.warnings.contains { $0.contains("no app may lock") })
+    }
+
+    @Test func twoSingleAppModeAppsAreAConflict() {
+        let policy = EffectivePolicy.compute(from: [
+            reaching(1, distance: 0, [.singleAppMode(SingleAppMode(appIdentifier: "com.a.kiosk"))]),
+            reaching(2, distance: 1, [.singleAppMode(SingleAppMode(appIdentifier: "com.b.kiosk"))]),
+        ])
+        #expect(policy.hasConflict)
+        #expect(policy.singleAppMode == nil)
+        #expect(policy.singleAppModeConflict.count == 2)
+    }
+
+    @Test func theSameSingleAppModeAppTwiceIsNoConflict() {
+        let policy = EffectivePolicy.compute(from: [
+            reaching(1, distance: 0, [.singleAppMode(SingleAppMode(appIdentifier: "com.a.kiosk"))]),
+            reaching(2, distance: 1, [.singleAppMode(SingleAppMode(appIdentifier: "com.a.kiosk"))]),
+        ])
+        #expect(!policy.hasConflict)
+        #expect(policy.singleAppMode?.value.appIdentifier == "com.a.kiosk")
+    }
+
+    @Test func geofenceAreasAreUnited() {
+        let a = Geofence.Area(name: "HQ", latitude: 51.5, longitude: -0.12, radiusMeters: 200)
+        let b = Geofence.Area(name: "Depot", latitude: 51.4, longitude: -0.2, radiusMeters: 500)
+        let policy = EffectivePolicy.compute(from: [reaching(1, distance: 0, [.geofence(Geofence(areas: [a]))]),
+                                                    reaching(2, distance: 3, [.geofence(Geofence(areas: [b]))])])
+        #expect(policy.geofence?.value.map(\.name) == ["HQ", "Depot"])
+    }
+
+    @Test func loggingAndBrandingComeFromTheNearestGroup() {
+        let policy = EffectivePolicy.compute(from: [
+            reaching(1, distance: 2, [.logging(Logging(level: .error)), .branding(Branding(primaryColor: RGBAColor(red: 1, green: 2, blue: 3)))]),
+            reaching(2, distance: 0, [.logging(Logging(level: .debug))]),
+        ])
+        #expect(policy.logging?.value.level == .debug)
+        #expect(policy.logging?.sources.first?.profileID == 2)
+        #expect(policy.branding?.value.primaryColor.red == 1)
+    }
+
+    @Test func twoProfilesAtTheSameDistanceWarnAndTheOlderWins() {
+        let policy = EffectivePolicy.compute(from: [
+            reaching(7, distance: 0, [.logging(Logging(level: .debug))]),
+            reaching(3, distance: 0, [.logging(Logging(level: .warning))]),
+        ])
+        #expect(policy.logging?.value.level == .warning)
+        #expect(policy.warnings.contains { $0.contains("Profile 3 wins") })
+    }
+
+    @Test func twentyProfilesOverFiveLevelsCompute() {
+        let kinds: [Payload] = [.dlp(DataLossPrevention()), .logging(Logging()), .asamAllowlist(ASAMAllowlist(appIdentifiers: ["com.a.b"]))]
+        let profiles = (0..<20).map { reaching(Int64($0), distance: $0 % 5, [kinds[$0 % 3]]) }
+        let policy = EffectivePolicy.compute(from: profiles)
+        #expect(policy.dlp?.sources.count == 7)
+        #expect(policy.asamAllowlist?.value == ["com.a.b"])
+    }
+}
