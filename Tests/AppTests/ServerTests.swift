@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import Storage
 import Testing
 
 @Suite struct ServerTests {
@@ -86,6 +87,9 @@ import Testing
 
     @Test func demoStartCreatesTheThreeDemoAccountsAndPrintsTheirPasswords() async throws {
         let console = try await TestConsole.make(demo: true)
+        let lobbyKiosk = try #require(try console.services.database.read {
+            try $0.fetchOne(DeviceRecord.query().filter("name", .equal, "Lobby kiosk 1"))
+        })
         let notes = console.console.startupNotes.joined(separator: "\n")
         for (email, _) in Bootstrap.demoAccounts {
             #expect(notes.contains(email))
@@ -98,6 +102,14 @@ import Testing
             #expect(signIn.location == "/dashboard")
             let users = try await browser.get("/users")
             #expect(users.status == .forbidden)
+            // The demo tells its stories with real data.
+            let profiles = try await browser.get("/profiles")
+            #expect(profiles.body.contains("Lobby kiosk lockdown"))
+            #expect(profiles.body.contains("Clinic data protection"))
+            let devices = try await browser.get("/devices?group=2")
+            #expect(devices.body.contains("Lobby kiosk 1"))
+            let kiosk = try await browser.get("/devices/\(lobbyKiosk.id!)")
+            #expect(kiosk.body.contains("Locks to com.example.checkin"))
         }
     }
 

@@ -24,6 +24,9 @@ enum Bootstrap {
                 try await resetDemoAccount(account.email, role: account.role, password: password, database: database, hasher: hasher, now: config.now())
                 lines.append("  \(account.role.displayName.padding(toLength: 9, withPad: " ", startingAt: 0)) \(account.email)  password: \(password)")
             }
+            if try DemoData.seedIfEmpty(database: database, now: config.now()) {
+                lines.append("Seeded demo apps, groups, devices and profiles.")
+            }
             return lines
         }
         let userCount = try database.read { try $0.count(User.query()) }
