@@ -88,7 +88,7 @@ import Testing
     @Test func demoStartCreatesTheThreeDemoAccountsAndPrintsTheirPasswords() async throws {
         let console = try await TestConsole.make(demo: true)
         let lobbyKiosk = try #require(try console.services.database.read {
-            try $0.fetchOne(DeviceRecord.query().filter("name", .equal, "Lobby kiosk 1"))
+            try $0.fetchOne(DeviceRecord.query().filter("name", .equal, "Lobby kiosk 01"))
         })
         let notes = console.console.startupNotes.joined(separator: "\n")
         for (email, _) in Bootstrap.demoAccounts {
@@ -107,7 +107,7 @@ import Testing
             #expect(profiles.body.contains("Lobby kiosk lockdown"))
             #expect(profiles.body.contains("Clinic data protection"))
             let devices = try await browser.get("/devices?group=2")
-            #expect(devices.body.contains("Lobby kiosk 1"))
+            #expect(devices.body.contains("Lobby kiosk 01"))
             let kiosk = try await browser.get("/devices/\(lobbyKiosk.id!)")
             #expect(kiosk.body.contains("Locks to com.example.checkin"))
         }

@@ -34,6 +34,8 @@ struct DashboardController {
         let hasEvents: Bool
         let isAdmin: Bool
         let steps: [Step]
+        /// Stored, not computed: Mustache reads stored properties only.
+        let showSteps: Bool
     }
 
     private struct Counts {
@@ -41,6 +43,7 @@ struct DashboardController {
         let devices: Int
         let groups: Int
         let apps: Int
+        let profiles: Int
     }
 
     func register(on routes: SecuredRoutes) {
@@ -53,13 +56,24 @@ struct DashboardController {
                         users: try connection.count(User.query()),
                         devices: try connection.count(DeviceRecord.query()),
                         groups: try connection.count(DeviceGroupRecord.query()),
-                        apps: try connection.count(AppRecord.query())),
+                        apps: try connection.count(AppRecord.query()),
+                        profiles: try connection.count(ProfileRecord.query())),
                     try connection.fetch(AuditEvent.query().order(by: "occurredAt", .descending).order(by: "id", .descending).limit(10))
                 )
             }
             let isAdmin = user.role.includes(.admin)
+            let steps: [View.Step] = [
+                .init(text: "Add your team: admins author policy, helpdesk staff look after devices, viewers read.",
+                      href: "/users", linkText: "Users", done: counts.users > 1),
+                .init(text: "Add the apps your devices run, with their bundle IDs.", href: "/apps", linkText: "Apps", done: counts.apps > 0),
+                .init(text: "Create device groups such as “Lobby kiosks” or “Clinic iPads”.", href: "/groups", linkText: "Groups", done: counts.groups > 0),
+                .init(text: "Add devices, or enroll simulated ones, and put them in groups.", href: "/devices", linkText: "Devices", done: counts.devices > 0),
+                .init(text: "Create a profile, add payloads such as Single App Mode or DLP, and assign it to a group.",
+                      href: "/profiles", linkText: "Profiles", done: counts.profiles > 0),
+            ]
             let view = View(
                 counts: [
+                    .init(label: "Profiles", value: counts.profiles, href: "/profiles"),
                     .init(label: "Devices", value: counts.devices, href: "/devices"),
                     .init(label: "Device groups", value: counts.groups, href: "/groups"),
                     .init(label: "Apps in the catalog", value: counts.apps, href: "/apps"),
@@ -72,13 +86,8 @@ struct DashboardController {
                 },
                 hasEvents: !events.isEmpty,
                 isAdmin: isAdmin,
-                steps: [
-                    .init(text: "Add your team: admins author policy, helpdesk staff look after devices, viewers read.",
-                          href: "/users", linkText: "Users", done: counts.users > 1),
-                    .init(text: "Add the apps your devices run, with their bundle IDs.", href: "/apps", linkText: "Apps", done: counts.apps > 0),
-                    .init(text: "Create device groups such as “Lobby kiosks” or “Clinic iPads”.", href: "/groups", linkText: "Groups", done: counts.groups > 0),
-                    .init(text: "Add devices, or enroll simulated ones, and put them in groups.", href: "/devices", linkText: "Devices", done: counts.devices > 0),
-                ])
+                steps: steps,
+                showSteps: isAdmin ? steps.contains { !$0.done } : counts.devices == 0 || counts.profiles == 0)
             return services.renderer.page("dashboard", title: "Dashboard", model: view, request: request, context: context)
         }
     }

@@ -25,7 +25,7 @@ enum DemoData {
                 for index in 1...fleet.count {
                     serial += 1
                     _ = try connection.insert(DeviceRecord(
-                        id: nil, name: "\(fleet.prefix) \(index)", model: fleet.model, osVersion: fleet.os,
+                        id: nil, name: "\(fleet.prefix) \(String(format: "%02d", index))", model: fleet.model, osVersion: fleet.os,
                         serialNumber: String(format: "DMQ%07dX", serial), udid: String(format: "00008030-%016X", 0x1A35E03C8A0000 + serial),
                         isSupervised: fleet.supervised, owner: fleet.owner, groupID: ids[fleet.group], installedApps: fleet.apps,
                         enrolledAt: now.addingTimeInterval(-Double(serial) * 3600 * 7), lastCheckInAt: now.addingTimeInterval(-Double(serial % 9) * 600)))
