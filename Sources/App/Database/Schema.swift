@@ -128,5 +128,18 @@ enum Schema {
             );
             CREATE INDEX profile_assignments_by_group ON profile_assignments(groupID);
             """),
+        Migration(4, "API tokens for scripts", sql: """
+            -- Like sessions, only a SHA-256 of the token is kept; the token is shown once.
+            CREATE TABLE api_tokens (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL,
+                tokenHash TEXT NOT NULL UNIQUE,
+                role TEXT NOT NULL CHECK (role IN ('admin', 'helpdesk', 'viewer')),
+                createdBy TEXT NOT NULL,
+                createdAt REAL NOT NULL,
+                lastUsedAt REAL,
+                revokedAt REAL
+            );
+            """),
     ]
 }

@@ -20,7 +20,7 @@ public struct Console: Sendable {
 
 /// Templates every page needs; start-up fails without them rather than serving blank pages.
 let requiredTemplates = ["layout", "error", "sign-in", "dashboard", "users", "account-password", "apps/index", "apps/edit", "groups/index", "groups/edit", "devices/index", "devices/show", "devices/form",
-    "profiles/index", "profiles/show", "profiles/history", "profiles/conflict", "audit/index"]
+    "profiles/index", "profiles/show", "profiles/history", "profiles/conflict", "audit/index", "tokens/index"]
 
 /// Builds the whole console from a configuration: opens and migrates the database, prepares
 /// accounts, loads templates and wires middleware and routes. Tests call this in-process.
@@ -53,6 +53,7 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
     router.add(middleware: ErrorPageMiddleware(renderer: renderer))
     router.add(middleware: FileMiddleware(config.publicDirectory, searchForIndexHtml: false, logger: logger))
     router.add(middleware: SessionMiddleware(sessions: sessions, cookies: cookies))
+    router.add(middleware: APITokenMiddleware(tokens: APITokenStore(database: database, now: config.now)))
     router.add(middleware: CSRFMiddleware())
     let routes = SecuredRoutes(router: router)
     registerRoutes(on: routes, services: services)
@@ -79,4 +80,8 @@ func registerRoutes(on routes: SecuredRoutes, services: Services) {
     ProfileHistoryController(services: services).register(on: routes)
     PayloadFormsController(services: services).register(on: routes)
     ProfileExportController(services: services, signing: services.signing).register(on: routes)
+    TokensController(services: services).register(on: routes)
+    ProfilesAPIController(services: services).register(on: routes)
+    CatalogAPIController(services: services).register(on: routes)
+    OpenAPIDocument.register(on: routes)
 }

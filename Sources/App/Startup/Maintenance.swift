@@ -30,4 +30,15 @@ public enum Maintenance {
             throw Refusal(description: errors.messages.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "\n"))
         }
     }
+
+    /// Creates an API token for a script; returns the token, which is shown only this once.
+    public static func createToken(databasePath: String, name: String, role: Role) throws -> String {
+        let database = try Database(path: databasePath)
+        _ = try Migrator(Schema.migrations).migrate(database)
+        do {
+            return try APITokenStore(database: database, now: { Date() }).create(name: name, role: role, by: .system).token
+        } catch let errors as FieldErrors {
+            throw Refusal(description: errors.messages.values.sorted().joined(separator: "\n"))
+        }
+    }
 }

@@ -1,0 +1,110 @@
+import Foundation
+import Hummingbird
+
+/// The OpenAPI 3.1 description of every `/api/` route, served at `GET /api/openapi.json`.
+/// A test checks that each API route the router serves is described here.
+enum OpenAPIDocument {
+    private static func ref(_ name: String) -> [String: Any] { ["$ref": "#/components/schemas/\(name)"] }
+
+    private static func json(_ schema: [String: Any]) -> [String: Any] {
+        ["content": ["application/json": ["schema": schema]]]
+    }
+
+    private static var errors: [String: Any] { [
+        "400": ["description": "Malformed request (code malformed_json, malformed_if_match)"].merging(json(ref("Error"))) { $1 },
+        "401": ["description": "No or unknown token (unauthenticated, invalid_token)"].merging(json(ref("Error"))) { $1 },
+        "403": ["description": "The token's role does not allow this (forbidden)"].merging(json(ref("Error"))) { $1 },
+        "404": ["description": "No such item (not_found)"].merging(json(ref("Error"))) { $1 },
+    ] }
+
+    private static func operation(_ summary: String, role: String, parameters: [String] = [], body: [String: Any]? = nil,
+                                  responses: [String: Any], extraErrors: [String: String] = [:]) -> [String: Any] {
+        var all = errors
+        for (status, description) in extraErrors { all[status] = ["description": description].merging(json(ref("Error"))) { $1 } }
+        for (status, response) in responses { all[status] = response }
+        var op: [String: Any] = ["summary": summary, "description": "Requires the \(role) role.", "responses": all,
+                                 "security": [["bearer": [String]()]]]
+        op["parameters"] = parameters.map { name -> [String: Any] in
+            switch name {
+            case "signed": ["name": "signed", "in": "query", "required": false, "schema": ["type": "boolean"], "description": "true for a CMS-signed profile"]
+            case "after", "limit", "group": ["name": name, "in": "query", "required": false, "schema": ["type": "integer"]]
+            case "If-Match": ["name": "If-Match", "in": "header", "required": true, "schema": ["type": "string"], "description": "The version you edited, as the ETag gives it"]
+            default: ["name": name, "in": "path", "required": true, "schema": ["type": "integer"]]
+            }
+        }
+        if let body { op["requestBody"] = ["required": true].merging(json(body)) { $1 } }
+        return op
+    }
+
+    private static func ok(_ description: String, _ schema: [String: Any]) -> [String: Any] {
+        ["200": ["description": description].merging(json(schema)) { $1 }]
+    }
+
+    static var document: [String: Any] {
+        let profileIDs = ["id"], versionIDs = ["id", "number"]
+        let mobileconfig: [String: Any] = ["200": ["description": "The .mobileconfig (signed bytes are CMS DER, served verbatim)",
+                                                   "content": ["application/x-apple-aspen-config": ["schema": ["type": "string", "format": "binary"]]]]]
+        return [
+            "openapi": "3.1.0",
+            "info": ["title": "Payload Console API", "version": "1",
+                     "description": "Profiles, payloads, assignments and the catalog. Errors are {\"error\": {\"code\", \"message\", \"field\"}}."],
+            "components": [
+                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer", "description": "An API token (pct_…) from the console's API tokens page or `payload-console token create`."]],
+                "schemas": [
+                    "Error": ["type": "object", "required": ["error"], "properties": ["error": ["type": "object", "required": ["code", "message"], "properties": [
+                        "code": ["type": "string"], "message": ["type": "string"], "field": ["type": ["string", "null"]], "requestID": ["type": ["string", "null"]],
+                    ]]]],
+                    "Payload": ["type": "object", "required": ["PayloadType"], "description": "Apple payloads use Apple's keys (com.apple.app.lock with App.Identifier, App.Options, App.UserEnabledOptions; com.apple.applicationaccess with autonomousSingleAppModePermittedAppIDs). SDK payloads use PayloadType com.payloadconsole.sdk.<kind> (dlp, geofence, logging, branding, authentication, managed-app-config).",
+                                "properties": ["PayloadType": ["type": "string"]], "additionalProperties": true],
+                    "ProfileInput": ["type": "object", "required": ["name"], "properties": [
+                        "name": ["type": "string"], "identifier": ["type": "string"], "description": ["type": "string"],
+                        "payloads": ["type": "array", "items": ref("Payload")],
+                    ]],
+                    "Profile": ["type": "object", "properties": [
+                        "id": ["type": "integer"], "identifier": ["type": "string"], "name": ["type": "string"], "description": ["type": "string"],
+                        "version": ["type": "integer"], "payloads": ["type": "array", "items": ref("Payload")],
+                        "groups": ["type": "array", "items": ["type": "object", "properties": ["id": ["type": "integer"], "name": ["type": "string"]]]],
+                    ]],
+                ],
+            ],
+            "paths": [
+                "/api/v1/profiles": [
+                    "get": operation("List profiles", role: "viewer", responses: ok("Profiles", ["type": "object"])),
+                    "post": operation("Create a profile", role: "admin", body: ref("ProfileInput"),
+                                      responses: ["201": ["description": "Created"].merging(json(ref("Profile"))) { $1 }],
+                                      extraErrors: ["409": "identifier_taken", "422": "validation_failed or duplicate_payload, with field"]),
+                ],
+                "/api/v1/profiles/{id}": [
+                    "get": operation("Read a profile's latest version (ETag: its version)", role: "viewer", parameters: profileIDs, responses: ok("Profile", ref("Profile"))),
+                    "put": operation("Save a new version", role: "admin", parameters: profileIDs + ["If-Match"], body: ref("ProfileInput"),
+                                     responses: ok("The new version", ref("Profile")),
+                                     extraErrors: ["412": "version_conflict: a newer version exists", "428": "if_match_required", "422": "validation_failed"]),
+                ],
+                "/api/v1/profiles/{id}/assignments": [
+                    "post": operation("Assign to a group", role: "admin", parameters: profileIDs,
+                                      body: ["type": "object", "required": ["groupID"], "properties": ["groupID": ["type": "integer"]]],
+                                      responses: ok("The profile", ref("Profile")), extraErrors: ["422": "validation_failed"]),
+                ],
+                "/api/v1/profiles/{id}/assignments/{group}": [
+                    "delete": operation("Unassign from a group", role: "admin", parameters: ["id", "group"], responses: ok("The profile", ref("Profile"))),
+                ],
+                "/api/v1/profiles/{id}/versions/{number}/mobileconfig": [
+                    "get": operation("Download a version as .mobileconfig", role: "viewer", parameters: versionIDs + ["signed"], responses: mobileconfig),
+                ],
+                "/api/v1/profiles/{id}/versions/{number}/sdk-profile": [
+                    "get": operation("Download a version's SDK profile", role: "viewer", parameters: versionIDs, responses: ok("SDK profile", ["type": "object"])),
+                ],
+                "/api/v1/groups": ["get": operation("List device groups", role: "viewer", responses: ok("Groups", ["type": "object"]))],
+                "/api/v1/apps": ["get": operation("List catalog apps", role: "viewer", responses: ok("Apps", ["type": "object"]))],
+                "/api/v1/devices": ["get": operation("List devices, a page at a time (follow next)", role: "viewer",
+                                                     parameters: ["after", "limit", "group"], responses: ok("Devices", ["type": "object"]))],
+                "/api/openapi.json": ["get": ["summary": "This document", "security": [[String: [String]]](),
+                                              "responses": ["200": ["description": "OpenAPI 3.1"].merging(json(["type": "object"])) { $1 }]]],
+            ],
+        ]
+    }
+
+    static func register(on routes: SecuredRoutes) {
+        routes.get("/api/openapi.json", .anyone) { _, _ in try .jsonObject(document) }
+    }
+}

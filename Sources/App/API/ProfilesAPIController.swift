@@ -1,0 +1,178 @@
+import Domain
+import Foundation
+import Hummingbird
+import NIOCore
+import Storage
+
+/// `/api/v1/profiles`: list, read, create and version profiles, assign them, download exports.
+struct ProfilesAPIController {
+    let services: Services
+    var store: ProfileStore { ProfileStore(database: services.database, now: services.config.now) }
+
+    func register(on routes: SecuredRoutes) {
+        routes.get("/api/v1/profiles", .role(.viewer), use: list)
+        routes.post("/api/v1/profiles", .role(.admin), use: create)
+        routes.get("/api/v1/profiles/{id}", .role(.viewer), use: show)
+        routes.put("/api/v1/profiles/{id}", .role(.admin), use: update)
+        routes.post("/api/v1/profiles/{id}/assignments", .role(.admin), use: assign)
+        routes.delete("/api/v1/profiles/{id}/assignments/{group}", .role(.admin), use: unassign)
+        routes.get("/api/v1/profiles/{id}/versions/{number}/mobileconfig", .role(.viewer), use: mobileconfig)
+        routes.get("/api/v1/profiles/{id}/versions/{number}/sdk-profile", .role(.viewer), use: sdkProfile)
+    }
+
+    @Sendable func list(request: Request, context: AppRequestContext) async throws -> Response {
+        let profiles = try services.database.read { try $0.fetch(ProfileRecord.self, "SELECT * FROM profiles ORDER BY name COLLATE NOCASE, id") }
+        return try .jsonObject(["profiles": profiles.map { profile in
+            ["id": profile.id!.rawValue, "identifier": profile.identifier, "name": profile.name, "version": profile.version,
+             "updatedAt": DisplayTime.iso(profile.updatedAt)] as [String: Any]
+        }])
+    }
+
+    @Sendable func show(request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+        return try detail(id)
+    }
+
+    private func detail(_ id: RecordID<ProfileRecord>, status: HTTPResponse.Status = .ok) throws -> Response {
+        let (profile, version, groups) = try services.database.read { connection in
+            (try connection.require(ProfileRecord.self, id: id), try store.latestVersion(of: id, in: connection),
+             try connection.fetch(DeviceGroupRecord.self, """
+                SELECT g.* FROM device_groups g JOIN profile_assignments a ON a.groupID = g.id WHERE a.profileID = \(id) ORDER BY g.name
+                """))
+        }
+        let payloads = try version.content.payloads.map { try JSONSerialization.jsonObject(with: PayloadJSON.encode($0)) }
+        let body: [String: Any] = [
+            "id": profile.id!.rawValue, "identifier": profile.identifier, "name": version.content.name,
+            "description": version.content.descriptionMarkdown, "version": version.number, "payloads": payloads,
+            "groups": groups.map { ["id": $0.id!.rawValue, "name": $0.name] as [String: Any] },
+        ]
+        return try .jsonObject(body, status: status, headers: [.eTag: "\"\(version.number)\""])
+    }
+
+    /// Name, description and payloads of a request body, validated like the forms.
+    private func content(from object: [String: Any]) throws -> ProfileContent {
+        let name = try APIRequest.string(object, "name", required: true) ?? ""
+        if let problem = ProfileRules.nameProblem(name) {
+            throw APIError(status: .unprocessableContent, code: "validation_failed", message: problem, field: "name")
+        }
+        let description = try APIRequest.string(object, "description") ?? ""
+        var content = ProfileContent(name: name.trimmingWhitespace(), descriptionMarkdown: description)
+        guard let raw = object["payloads"] ?? [Any]() as Any?, let items = raw as? [Any] else {
+            throw APIError(status: .unprocessableContent, code: "validation_failed", message: "payloads must be an array.", field: "payloads")
+        }
+        for (index, item) in items.enumerated() {
+            guard let data = try? JSONSerialization.data(withJSONObject: item) else {
+                throw APIError(status: .unprocessableContent, code: "validation_failed", message: "Each payload must be an object.", field: "payloads.\(index)")
+            }
+            let payload: Payload
+            do { payload = try PayloadJSON.decode(data) } catch {
+                throw APIError(status: .unprocessableContent, code: "validation_failed", message: error.message, field: "payloads.\(index)")
+            }
+            if content.payload(of: payload.kind) != nil {
+                throw APIError(status: .unprocessableContent, code: "duplicate_payload",
+                               message: "A profile holds at most one \(payload.kind.displayName) payload.", field: "payloads.\(index)")
+            }
+            if let (field, message) = payload.validate().messages.sorted(by: { $0.key < $1.key }).first {
+                throw APIError(status: .unprocessableContent, code: "validation_failed", message: message, field: "payloads.\(index).\(field)")
+            }
+            content = content.setting(payload)
+        }
+        return content
+    }
+
+    @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let object = try await APIRequest.object(request)
+        let content = try content(from: object)
+        let identifier = try APIRequest.string(object, "identifier")
+            ?? ProfileRules.suggestedIdentifier(prefix: ProfilesController.identifierPrefix, name: content.name)
+        if let problem = ProfileRules.identifierProblem(identifier) {
+            throw APIError(status: .unprocessableContent, code: "validation_failed", message: problem, field: "identifier")
+        }
+        do {
+            let profile = try store.create(identifier: identifier, content: ProfileContent(name: content.name, descriptionMarkdown: content.descriptionMarkdown), by: actor)
+            if !content.payloads.isEmpty {
+                try store.saveVersion(of: profile.id!, basedOn: 1, content: content, note: "Created with payloads through the API", by: actor)
+            }
+            return try detail(profile.id!, status: .created)
+        } catch StorageError.uniqueViolation {
+            throw APIError(status: .conflict, code: "identifier_taken", message: "Another profile uses the identifier \(identifier).", field: "identifier")
+        }
+    }
+
+    @Sendable func update(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+        guard let ifMatch = request.headers[.ifMatch] else {
+            throw APIError(status: .preconditionRequired, code: "if_match_required",
+                           message: "Send If-Match with the version you edited, as the ETag of GET /api/v1/profiles/{id} gives it.")
+        }
+        guard let base = Int(ifMatch.trimmingCharacters(in: CharacterSet(charactersIn: "\" W/"))) else {
+            throw APIError(status: .badRequest, code: "malformed_if_match", message: "If-Match must be a version number such as \"3\".")
+        }
+        let content = try content(from: try await APIRequest.object(request))
+        do {
+            try store.saveVersion(of: id, basedOn: base, content: content, note: "Saved through the API", by: actor)
+        } catch is ProfileStore.Conflict {
+            throw APIError(status: .preconditionFailed, code: "version_conflict", message: "The profile has a newer version than \(base). Read it again and reapply your change.")
+        } catch StorageError.versionConflict {
+            throw APIError(status: .preconditionFailed, code: "version_conflict", message: "The profile has a newer version than \(base). Read it again and reapply your change.")
+        }
+        return try detail(id)
+    }
+
+    @Sendable func assign(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+        let object = try await APIRequest.object(request)
+        guard let rawGroup = object["groupID"] as? Int, let groupID = RecordID<DeviceGroupRecord>(String(rawGroup)) else {
+            throw APIError(status: .unprocessableContent, code: "validation_failed", message: "groupID must be a group id.", field: "groupID")
+        }
+        do {
+            try services.database.write { connection in
+                let profile = try connection.require(ProfileRecord.self, id: id)
+                let group = try connection.require(DeviceGroupRecord.self, id: groupID)
+                _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: id, groupID: groupID, assignedAt: services.now, assignedBy: actor.email))
+                try connection.audit("profile.assigned", subject: "\(profile.name) (\(profile.identifier))", by: actor, after: "assigned to \(group.name)", at: services.now)
+            }
+        } catch StorageError.uniqueViolation {
+            // Already assigned: the request's intent holds, so answer as for a new assignment.
+        }
+        return try detail(id)
+    }
+
+    @Sendable func unassign(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+        let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
+        try services.database.write { connection in
+            let profile = try connection.require(ProfileRecord.self, id: id)
+            let group = try connection.require(DeviceGroupRecord.self, id: groupID)
+            if try connection.delete(ProfileAssignmentRecord.query().filter("profileID", .equal, id).filter("groupID", .equal, groupID)) > 0 {
+                try connection.audit("profile.unassigned", subject: "\(profile.name) (\(profile.identifier))", by: actor, before: "assigned to \(group.name)", at: services.now)
+            }
+        }
+        return try detail(id)
+    }
+
+    private func exportInput(_ context: AppRequestContext) throws -> ProfileExportInput {
+        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+        let number = try context.parameters.require("number", as: Int.self)
+        let (profile, version) = try services.database.read { connection in
+            (try connection.require(ProfileRecord.self, id: id), try store.version(number, of: id, in: connection))
+        }
+        return ProfileExportController.exportInput(profile: profile, version: version)
+    }
+
+    @Sendable func mobileconfig(request: Request, context: AppRequestContext) async throws -> Response {
+        let xml = Array(MobileConfig.xml(for: try exportInput(context)).utf8)
+        let bytes = request.uri.queryParameters["signed"] == "true" ? try services.signing.sign(xml) : xml
+        return Response(status: .ok, headers: [.contentType: "application/x-apple-aspen-config"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    @Sendable func sdkProfile(request: Request, context: AppRequestContext) async throws -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: SDKProfile.json(for: try exportInput(context)))))
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Payloads as the JSON API shows and accepts them. Apple payloads use Apple's own keys
+/// (`{"PayloadType": "com.apple.app.lock", "App": {"Identifier": …, "Options": {…}}}`), so what an
+/// admin knows from Apple's documentation works here; SDK payloads carry
+/// `"PayloadType": "com.payloadconsole.sdk.<kind>"` beside their settings.
+public enum PayloadJSON {
+    public static let sdkTypePrefix = "com.payloadconsole.sdk."
+
+    public static func payloadType(of kind: PayloadKind) -> String {
+        switch kind {
+        case .singleAppMode: "com.apple.app.lock"
+        case .asamAllowlist: "com.apple.applicationaccess"
+        default: sdkTypePrefix + kind.rawValue
+        }
+    }
+
+    /// The JSON object for one payload.
+    public static func encode(_ payload: Payload) throws -> Data {
+        if let apple = MobileConfig.appleDictionary(for: payload) { return apple.jsonData() }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        let settings = try encoder.encode(payload)
+        // Re-shape {"kind": …, "settings": {…}} into {"PayloadType": …, …settings}.
+        guard var object = try JSONSerialization.jsonObject(with: settings) as? [String: Any],
+              let inner = object.removeValue(forKey: "settings") as? [String: Any] else { return settings }
+        var shaped = inner
+        shaped["PayloadType"] = payloadType(of: payload.kind)
+        return try JSONSerialization.data(withJSONObject: shaped, options: [.sortedKeys])
+    }
+
+    /// A problem with one payload of a request, phrased for the API's error body.
+    public struct DecodingProblem: Error, Equatable, Sendable {
+        public let message: String
+    }
+
+    /// Reads one payload object; the PayloadType says which kind it is.
+    public static func decode(_ data: Data) throws(DecodingProblem) -> Payload {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let type: String
+        do { type = try decoder.decode(TypeOnly.self, from: data).PayloadType } catch {
+            throw DecodingProblem(message: "Each payload needs a PayloadType string.")
+        }
+        do {
+            switch type {
+            case "com.apple.app.lock":
+                return .singleAppMode(try decoder.decode(AppleAppLock.self, from: data).payload)
+            case "com.apple.applicationaccess":
+                let list = try decoder.decode(AppleRestrictions.self, from: data)
+                return .asamAllowlist(ASAMAllowlist(appIdentifiers: list.autonomousSingleAppModePermittedAppIDs))
+            case _ where type.hasPrefix(sdkTypePrefix):
+                guard let kind = PayloadKind(rawValue: String(type.dropFirst(sdkTypePrefix.count))), !kind.isApplePayload else { break }
+                let wrapped = try JSONSerialization.data(withJSONObject: [
+                    "kind": kind.rawValue, "settings": try JSONSerialization.jsonObject(with: data),
+                ])
+                return try decoder.decode(Payload.self, from: wrapped)
+            default:
+                break
+            }
+        } catch let error as DecodingError {
+            throw DecodingProblem(message: "The \(type) payload is not in the expected shape: \(describe(error))")
+        } catch {
+            throw DecodingProblem(message: "The \(type) payload could not be read.")
+        }
+        throw DecodingProblem(message: "Unknown PayloadType \(type). Use com.apple.app.lock, com.apple.applicationaccess or \(sdkTypePrefix)<kind>.")
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context): "missing \((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            "wrong value at \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
+        @unknown default: "unreadable"
+        }
+    }
+
+    // These mirror Apple's key names exactly.
+    private struct TypeOnly: Decodable { let PayloadType: String }
+
+    private struct AppleRestrictions: Decodable { let autonomousSingleAppModePermittedAppIDs: [String] }
+
+    private struct AppleAppLock: Decodable {
+        struct LockedApp: Decodable {
+            let Identifier: String
+            let Options: [String: Bool]?
+            let UserEnabledOptions: [String: Bool]?
+        }
+        let App: LockedApp
+
+        var payload: SingleAppMode {
+            let app = self.App
+            var lock = SingleAppMode(appIdentifier: app.Identifier)
+            for field in SingleAppMode.optionFields {
+                lock.options[keyPath: field.keyPath] = app.Options?[field.appleKey] ?? false
+            }
+            for field in SingleAppMode.userEnabledOptionFields {
+                lock.userEnabledOptions[keyPath: field.keyPath] = app.UserEnabledOptions?[field.appleKey] ?? false
+            }
+            return lock
+        }
+    }
+}

@@ -1,0 +1,110 @@
+@testable import App
+import Domain
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Storage
+import Testing
+
+@Suite struct APITests {
+    func token(_ console: TestConsole, role: Role) throws -> String {
+        try APITokenStore(database: console.services.database, now: { Date() }).create(name: "script", role: role, by: .system).token
+    }
+
+    func call(_ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ path: String, token: String?,
+              body: String? = nil, headers: HTTPFields = [:]) async throws -> (status: HTTPResponse.Status, headers: HTTPFields, json: [String: Any]) {
+        var all = headers
+        if let token { all[.authorization] = "Bearer \(token)" }
+        if body != nil { all[.contentType] = "application/json" }
+        let response = try await client.execute(uri: path, method: method, headers: all, body: body.map { ByteBuffer(string: $0) })
+        let json = (try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))) as? [String: Any] ?? [:]
+        return (response.status, response.headers, json)
+    }
+
+    func errorCode(_ json: [String: Any]) -> String? { (json["error"] as? [String: Any])?["code"] as? String }
+
+    @Test func aScriptCreatesAndVersionsAProfileWithAppleKeys() async throws {
+        let console = try await TestConsole.make()
+        let admin = try token(console, role: .admin)
+        try await console.test { client in
+            let body = """
+                {"name": "Exam lock", "payloads": [
+                  {"PayloadType": "com.apple.app.lock", "App": {"Identifier": "com.example.exam", "Options": {"DisableTouch": true}}},
+                  {"PayloadType": "com.payloadconsole.sdk.logging", "enabled": true, "level": "warning", "wifiOnly": false}
+                ]}
+                """
+            let created = try await call(client, .post, "/api/v1/profiles", token: admin, body: body)
+            #expect(created.status == .created)
+            #expect(created.headers[.eTag] == "\"2\"")
+            let id = try #require(created.json["id"] as? Int)
+            let payloads = try #require(created.json["payloads"] as? [[String: Any]])
+            let app = try #require(payloads.first?["App"] as? [String: Any])
+            #expect((app["Options"] as? [String: Any])?["DisableTouch"] as? Bool == true)
+
+            let update = #"{"name": "Exam lock", "payloads": []}"#
+            let stale = try await call(client, .put, "/api/v1/profiles/\(id)", token: admin, body: update, headers: [.ifMatch: "\"1\""])
+            #expect(stale.status == .preconditionFailed)
+            #expect(errorCode(stale.json) == "version_conflict")
+            let missing = try await call(client, .put, "/api/v1/profiles/\(id)", token: admin, body: update)
+            #expect(missing.status == .preconditionRequired)
+            let fresh = try await call(client, .put, "/api/v1/profiles/\(id)", token: admin, body: update, headers: [.ifMatch: "\"2\""])
+            #expect(fresh.status == .ok)
+            #expect(fresh.json["version"] as? Int == 3)
+
+            let sdk = try await client.execute(uri: "/api/v1/profiles/\(id)/versions/2/sdk-profile", method: .get, headers: [.authorization: "Bearer \(admin)"])
+            let sdkJSON = try #require(try JSONSerialization.jsonObject(with: Data(sdk.body.readableBytesView)) as? [String: Any])
+            #expect((sdkJSON["Logging"] as? [String: Any])?["Level"] as? String == "Warning")
+        }
+    }
+
+    @Test func badRequestsGetStableErrorCodesAndChangeNothing() async throws {
+        let console = try await TestConsole.make()
+        let admin = try token(console, role: .admin)
+        let viewer = try token(console, role: .viewer)
+        try await console.test { client in
+            #expect(errorCode(try await call(client, .get, "/api/v1/profiles", token: nil).json) == "unauthenticated")
+            #expect(errorCode(try await call(client, .get, "/api/v1/profiles", token: "pct_nope").json) == "invalid_token")
+            let forbidden = try await call(client, .post, "/api/v1/profiles", token: viewer, body: #"{"name": "x"}"#)
+            #expect(forbidden.status == .forbidden)
+            let malformed = try await call(client, .post, "/api/v1/profiles", token: admin, body: "{nope")
+            #expect(malformed.status == .badRequest)
+            #expect(errorCode(malformed.json) == "malformed_json")
+            let invalid = try await call(client, .post, "/api/v1/profiles", token: admin, body: """
+                {"name": "Bad", "payloads": [{"PayloadType": "com.apple.app.lock", "App": {"Identifier": "not a bundle"}}]}
+                """)
+            #expect(invalid.status == .unprocessableContent)
+            #expect((invalid.json["error"] as? [String: Any])?["field"] as? String == "payloads.0.app")
+            let unknown = try await call(client, .post, "/api/v1/profiles", token: admin, body: #"{"name": "Bad", "payloads": [{"PayloadType": "com.example.x"}]}"#)
+            #expect(errorCode(unknown.json) == "validation_failed")
+            #expect(try await call(client, .get, "/api/v1/profiles/999", token: admin).status == .notFound)
+        }
+        #expect(try console.services.database.read { try $0.count(ProfileRecord.query()) } == 0)
+    }
+
+    @Test func everyAPIRouteIsDescribedInTheOpenAPIDocument() async throws {
+        let console = try await TestConsole.make()
+        let paths = try #require(OpenAPIDocument.document["paths"] as? [String: [String: Any]])
+        let apiRoutes = console.routes.filter { $0.path.hasPrefix("/api/") }
+        #expect(!apiRoutes.isEmpty)
+        for route in apiRoutes {
+            #expect(paths[route.path]?[route.method.rawValue.lowercased()] != nil, "\(route.method) \(route.path) is not in openapi.json")
+        }
+        try await console.test { client in
+            let served = try await call(client, .get, "/api/openapi.json", token: nil)
+            #expect(served.json["openapi"] as? String == "3.1.0")
+        }
+    }
+
+    @Test func revokedTokensStopWorking() async throws {
+        let console = try await TestConsole.make()
+        let store = APITokenStore(database: console.services.database, now: { Date() })
+        let (token, record) = try store.create(name: "nightly", role: .viewer, by: .system)
+        try await console.test { client in
+            #expect(try await call(client, .get, "/api/v1/groups", token: token).status == .ok)
+            try store.revoke(record.id!, by: .system)
+            #expect(try await call(client, .get, "/api/v1/groups", token: token).status == .unauthorized)
+        }
+    }
+}
