@@ -11,3 +11,22 @@ document.addEventListener("DOMContentLoaded", () => {
     });
   }
 });
+
+// Branding: keep the colour picker, the RGBA numbers and the preview button in step.
+document.addEventListener("DOMContentLoaded", () => {
+  const picker = document.querySelector("[data-sync=rgba]");
+  if (!picker) return;
+  const fields = ["red", "green", "blue"].map((name) => document.getElementById("branding-" + name));
+  const preview = document.getElementById("preview-button");
+  const hex = (value) => Math.max(0, Math.min(255, Number(value) || 0)).toString(16).padStart(2, "0");
+  const paint = () => { if (preview) preview.style.backgroundColor = picker.value; };
+  picker.addEventListener("input", () => {
+    const value = picker.value.slice(1);
+    fields.forEach((field, index) => { field.value = parseInt(value.slice(index * 2, index * 2 + 2), 16); });
+    paint();
+  });
+  fields.forEach((field) => field.addEventListener("input", () => {
+    picker.value = "#" + fields.map((f) => hex(f.value)).join("");
+    paint();
+  }));
+});

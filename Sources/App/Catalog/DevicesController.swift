@@ -100,8 +100,8 @@ struct DevicesController {
         let serialNumber: String
         let udid: String
         let supervised: Bool
-        let owner: String
-        let groupLineage: String
+        let owner: String?
+        let groupLineage: String?
         let apps: [AppsController.Row]
         let unknownApps: [String]
         let enrolled: String
@@ -126,8 +126,9 @@ struct DevicesController {
         let now = services.now
         let view = ShowView(
             id: id.description, name: device.name, model: device.model.rawValue, osVersion: device.osVersion,
-            serialNumber: device.serialNumber, udid: device.udid, supervised: device.isSupervised, owner: device.owner,
-            groupLineage: lineage, apps: device.installedApps.compactMap { catalog[$0].map(AppsController.row) },
+            serialNumber: device.serialNumber, udid: device.udid, supervised: device.isSupervised,
+            owner: device.owner.isEmpty ? nil : device.owner,
+            groupLineage: lineage.isEmpty ? nil : lineage, apps: device.installedApps.compactMap { catalog[$0].map(AppsController.row) },
             unknownApps: device.installedApps.filter { catalog[$0] == nil },
             enrolled: DisplayTime.relative(device.enrolledAt, now: now),
             lastCheckIn: device.lastCheckInAt.map { DisplayTime.relative($0, now: now) } ?? "never",

@@ -14,7 +14,7 @@ struct GroupsController {
         let depth: Int
         let isNested: Bool
         let deviceCount: Int
-        let parentName: String
+        let parentName: String?
     }
 
     struct Option {
@@ -96,7 +96,7 @@ struct GroupsController {
         let rows = Self.treeOrder(groups).map { entry in
             Row(id: entry.group.id!.description, name: entry.group.name, depth: entry.depth,
                 isNested: entry.depth > 0, deviceCount: deviceCounts[entry.group.id!.rawValue] ?? 0,
-                parentName: entry.group.parentID.flatMap { names[$0] } ?? "")
+                parentName: entry.group.parentID.flatMap { names[$0] })
         }
         let view = IndexView(rows: rows, isEmpty: rows.isEmpty, canEdit: try context.requireUser().role.includes(.admin), form: form)
         return services.renderer.page("groups/index", title: "Device groups", model: view, request: request, context: context, status: status)

@@ -141,5 +141,19 @@ enum Schema {
                 revokedAt REAL
             );
             """),
+        Migration(5, "uploaded images for branding", sql: """
+            -- Images are immutable: a payload refers to one by key, and a new upload is a new row.
+            CREATE TABLE images (
+                id INTEGER PRIMARY KEY,
+                key TEXT NOT NULL UNIQUE,
+                mediaType TEXT NOT NULL,
+                width INTEGER NOT NULL,
+                height INTEGER NOT NULL,
+                byteCount INTEGER NOT NULL,
+                bytes BLOB NOT NULL,
+                uploadedBy TEXT NOT NULL,
+                createdAt REAL NOT NULL
+            );
+            """),
     ]
 }

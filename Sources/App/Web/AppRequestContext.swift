@@ -12,6 +12,8 @@ struct AppRequestContext: RequestContext {
     var csrfToken = ""
     /// Fields of a URL-encoded body, parsed by the CSRF check before the handler runs.
     var form = FormFields()
+    /// Files of a multipart form, by field name.
+    var files: [String: UploadedFile] = [:]
 
     init(source: Source) {
         coreContext = .init(source: source)

@@ -11,6 +11,8 @@ struct CSRFMiddleware: RouterMiddleware {
     static let formField = "_csrf"
     static let header = "X-CSRF-Token"
     static let maxFormSize = 1 << 20
+    /// Uploads (four logos of at most 1 MB each) with room for the other fields.
+    static let maxMultipartSize = 5 << 20
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard ![.get, .head, .options].contains(request.method), !request.uri.path.hasPrefix("/api/") else {
@@ -21,12 +23,24 @@ struct CSRFMiddleware: RouterMiddleware {
         if Self.isURLEncoded(request) {
             let body = try await request.collectBody(upTo: Self.maxFormSize)
             context.form = FormFields(urlEncoded: String(buffer: body))
+        } else if let boundary = Self.multipartBoundary(request) {
+            let body = try await request.collectBody(upTo: Self.maxMultipartSize)
+            guard let parsed = try? MultipartForm.parse(body, boundary: boundary) else {
+                throw HTTPError(.badRequest, message: "The uploaded form could not be read.")
+            }
+            context.form = parsed.fields
+            context.files = parsed.files
         }
         let sent = request.headers[.init(Self.header)!] ?? context.form[Self.formField]
         guard !context.csrfToken.isEmpty, SecretToken.constantTimeEquals(sent, context.csrfToken) else {
             throw AccessDenied.formExpired
         }
         return try await next(request, context)
+    }
+
+    private static func multipartBoundary(_ request: Request) -> String? {
+        guard let type = request.headers[.contentType].flatMap(MediaType.init(from:)), type.isType(.multipartForm) else { return nil }
+        return type.parameter?.name == "boundary" ? type.parameter?.value : nil
     }
 
     private static func isURLEncoded(_ request: Request) -> Bool {

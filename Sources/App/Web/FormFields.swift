@@ -7,6 +7,10 @@ struct FormFields: Sendable {
 
     init() {}
 
+    init(pairs: [(String, String)]) {
+        for (name, value) in pairs { values[name, default: []].append(value) }
+    }
+
     init(urlEncoded body: String) {
         for pair in body.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -21,6 +25,11 @@ struct FormFields: Sendable {
 
     /// Every value of a repeated field (checkbox groups, ordered lists), in the order sent.
     func all(_ name: String) -> [String] { values[name] ?? [] }
+
+    /// Replaces a field's values, for a value the server worked out (an uploaded file's key).
+    mutating func set(_ name: String, _ value: String) {
+        values[name] = [value]
+    }
 
     /// Checkboxes are sent only when ticked.
     func isChecked(_ name: String) -> Bool { values[name] != nil }

@@ -36,6 +36,24 @@ final class Browser: @unchecked Sendable {
         return try await send(path, method: .post, body: body, contentType: "application/x-www-form-urlencoded")
     }
 
+    /// Posts a multipart form with files, as a file input sends it.
+    @discardableResult
+    func postMultipart(_ path: String, _ fields: [String: String], files: [String: (filename: String, bytes: [UInt8])]) async throws -> Page {
+        let boundary = "----browser-test-boundary"
+        var body: [UInt8] = []
+        var all = fields
+        all["_csrf"] = csrfToken
+        for (name, value) in all {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        for (name, file) in files {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(file.filename)\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+            body += file.bytes + Array("\r\n".utf8)
+        }
+        body += Array("--\(boundary)--\r\n".utf8)
+        return try await sendBytes(path, method: .post, body: body, contentType: "multipart/form-data; boundary=\(boundary)")
+    }
+
     /// Loads the sign-in page and signs in.
     @discardableResult
     func signIn(_ email: String, password: String) async throws -> Page {
@@ -49,13 +67,17 @@ final class Browser: @unchecked Sendable {
     }
 
     func send(_ path: String, method: HTTPRequest.Method, body: String? = nil, contentType: String? = nil, headers extra: HTTPFields = [:]) async throws -> Page {
+        try await sendBytes(path, method: method, body: body.map { Array($0.utf8) }, contentType: contentType, headers: extra)
+    }
+
+    func sendBytes(_ path: String, method: HTTPRequest.Method, body: [UInt8]? = nil, contentType: String? = nil, headers extra: HTTPFields = [:]) async throws -> Page {
         var headers = extra
         if !cookies.isEmpty {
             headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
         }
         if let contentType { headers[.contentType] = contentType }
         let response = try await client.execute(
-            uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+            uri: path, method: method, headers: headers, body: body.map { ByteBuffer(bytes: $0) })
         for header in response.headers[values: .setCookie] {
             let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
             let name = String(pair[0]), value = pair.count > 1 ? String(pair[1]) : ""

@@ -13,9 +13,13 @@ struct ASAMAllowlistForm: PayloadForm {
 
     var entries: [Entry] = []
     var errors: [String: String] = [:] {
-        didSet { entries = Self.entries(entries.map(\.value), errors: errors) }
+        didSet {
+            entries = Self.entries(entries.map(\.value), errors: errors)
+            listError = errors["apps"]
+        }
     }
-    var listError: String? { errors["apps"] }
+    /// Stored, not computed: Mustache reads stored properties only.
+    var listError: String?
 
     init(_ payload: Payload?) {
         guard case .asamAllowlist(let list)? = payload else {

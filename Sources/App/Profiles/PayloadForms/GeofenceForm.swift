@@ -20,15 +20,19 @@ struct GeofenceForm: PayloadForm {
 
     var areas: [AreaRow] = []
     var errors: [String: String] = [:] {
-        didSet { areas = areas.map { Self.row($0, errors: errors) } }
+        didSet {
+            areas = areas.map { Self.row($0, errors: errors) }
+            listError = errors["areas"]
+        }
     }
+    /// Stored, not computed: Mustache reads stored properties only.
+    var listError: String?
     var testLatitude = ""
     var testLongitude = ""
     var testResult: TestResult?
     var testError: String?
     /// Our own SVG, built from numbers; names inside it are escaped.
     var sketch = ""
-    var listError: String? { errors["areas"] }
 
     init(_ payload: Payload?) {
         guard case .geofence(let fence)? = payload else {

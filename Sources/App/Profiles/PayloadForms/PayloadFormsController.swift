@@ -42,7 +42,8 @@ struct PayloadFormsController {
         case .geofence: GeofenceForm.self
         case .logging: LoggingForm.self
         case .authentication: AuthenticationForm.self
-        case .branding, .managedAppConfig: nil
+        case .branding: BrandingForm.self
+        case .managedAppConfig: nil
         }
     }
 
@@ -67,12 +68,19 @@ struct PayloadFormsController {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let (kind, type) = try kind(context)
         let base = Int(context.form["baseVersion"]) ?? 0
-        let submission = type.submitted(context.form)
+        var fields = context.form
+        var submission: Submission
+        var brandingImages: [String: ImageReference] = [:]
+        if kind == .branding {
+            (submission, brandingImages) = try brandingSubmission(&fields, files: context.files, actor: actor)
+        } else {
+            submission = type.submitted(fields)
+        }
         guard submission.isValid, let payload = submission.payload else {
             let (baseVersion, latest) = try services.database.read { connection in
                 (try? store.version(base, of: id, in: connection), try store.latestVersion(of: id, in: connection))
             }
-            var form = type.init(context.form)
+            var form: any PayloadForm = kind == .branding ? BrandingForm(fields, images: brandingImages) : type.init(fields)
             form.errors = submission.errors.messages
             return try page(id: id, kind: kind, base: baseVersion?.number ?? latest.number, profileName: latest.content.name,
                             isNew: (baseVersion ?? latest).content.payload(of: kind) == nil, form: form, request: request, context: context,
@@ -81,6 +89,25 @@ struct PayloadFormsController {
         let verb = try services.database.read { try store.version(base, of: id, in: $0) }.content.payload(of: kind) == nil ? "Added" : "Edited"
         return try ProfileSaving(services: services).save(profileID: id, base: base, request: request, context: context, actor: actor,
                                                           note: "\(verb) \(kind.displayName)") { $0.setting(payload) }
+    }
+
+    /// Stores uploaded logos (checked by content) and reads the branding form with them; a
+    /// stored upload stays referenced by the re-rendered form, so a fix elsewhere needs no re-upload.
+    private func brandingSubmission(_ fields: inout FormFields, files: [String: UploadedFile], actor: Actor) throws
+        -> (Submission, [String: ImageReference]) {
+        let images = ImageStore(database: services.database, now: services.config.now)
+        var uploadErrors = ValidationErrors()
+        for field in BrandingForm.logoFields {
+            guard let file = files[field.name] else { continue }
+            switch try images.store(file, by: actor) {
+            case .success(let reference): fields.set("\(field.name).current", reference.id)
+            case .failure(let problem): uploadErrors[field.name] = problem.message
+            }
+        }
+        let resolved = try images.references(for: BrandingForm.logoFields.map { fields["\($0.name).current"] }.filter { !$0.isEmpty })
+        var submission = BrandingForm.submitted(fields, images: resolved)
+        submission.errors.merge(uploadErrors)
+        return (submission, resolved)
     }
 
     @Sendable func remove(request: Request, context: AppRequestContext) async throws -> Response {

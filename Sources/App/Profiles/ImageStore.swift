@@ -1,0 +1,74 @@
+import Domain
+import Foundation
+import Hummingbird
+import NIOCore
+import Storage
+
+/// An uploaded image, checked by its bytes, kept in SQLite beside the payloads that use it.
+struct ImageRecord: Record {
+    static let tableName = "images"
+
+    var id: RecordID<ImageRecord>?
+    var key: String
+    var mediaType: String
+    var width: Int
+    var height: Int
+    var byteCount: Int
+    var bytes: Data
+    var uploadedBy: String
+    var createdAt: Date
+
+    var reference: ImageReference {
+        ImageReference(id: key, mediaType: mediaType, width: width, height: height, byteCount: byteCount)
+    }
+}
+
+struct ImageStore: Sendable {
+    let database: Database
+    let now: @Sendable () -> Date
+
+    /// Stores an upload when it is a PNG or JPEG of at most 1 MB; otherwise says why not.
+    func store(_ file: UploadedFile, by actor: Actor) throws -> Result<ImageReference, FieldProblem> {
+        guard file.bytes.count <= Branding.maximumImageBytes else {
+            return .failure(FieldProblem(message: "\(file.filename) is \(file.bytes.count / 1024) KB; images may be at most 1 MB."))
+        }
+        guard let image = ImageInspector.inspect(file.bytes) else {
+            return .failure(FieldProblem(message: "\(file.filename) is not a PNG or JPEG image."))
+        }
+        let record = try database.write { connection in
+            try connection.insert(ImageRecord(
+                id: nil, key: UUID().uuidString.lowercased(), mediaType: image.mediaType, width: image.width, height: image.height,
+                byteCount: file.bytes.count, bytes: Data(file.bytes), uploadedBy: actor.email, createdAt: now()))
+        }
+        return .success(record.reference)
+    }
+
+    func references(for keys: [String]) throws -> [String: ImageReference] {
+        guard !keys.isEmpty else { return [:] }
+        let records = try database.read { connection in
+            try connection.fetch(ImageRecord.self, "SELECT id, key, mediaType, width, height, byteCount, x'' AS bytes, uploadedBy, createdAt FROM images WHERE key IN (\(list: keys))")
+        }
+        return Dictionary(uniqueKeysWithValues: records.map { ($0.key, $0.reference) })
+    }
+
+    struct FieldProblem: Error {
+        let message: String
+    }
+}
+
+/// Serves stored images to signed-in users, with their checked type.
+struct ImagesController {
+    let services: Services
+
+    func register(on routes: SecuredRoutes) {
+        routes.get("/images/{key}", .role(.viewer)) { _, context in
+            let key = context.parameters.get("key") ?? ""
+            guard let image = try services.database.read({ try $0.fetchOne(ImageRecord.query().filter("key", .equal, key)) }) else {
+                throw HTTPError(.notFound)
+            }
+            return Response(status: .ok,
+                            headers: [.contentType: image.mediaType, .cacheControl: "private, max-age=86400, immutable"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: image.bytes)))
+        }
+    }
+}

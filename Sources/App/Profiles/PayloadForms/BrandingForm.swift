@@ -1,0 +1,96 @@
+import Domain
+
+/// Branding: on or off, the highlight colour (RGBA numbers and a colour picker kept in sync by
+/// a little script), and four logos uploaded as PNG or JPEG.
+struct BrandingForm: PayloadForm {
+    struct Logo {
+        let name: String
+        let label: String
+        let current: String
+        let hasCurrent: Bool
+        let size: String
+        let error: String?
+    }
+
+    static var logoFields: [(name: String, label: String, keyPath: WritableKeyPath<Branding, ImageReference?>)] {
+        [("appLogo1x", "App logo (1x)", \.appLogo1x), ("appLogo2x", "App logo (2x)", \.appLogo2x),
+         ("splashLogo1x", "Splash logo (1x)", \.splashLogo1x), ("splashLogo2x", "Splash logo (2x)", \.splashLogo2x)]
+    }
+
+    var enabled = true
+    var red = "", green = "", blue = "", alpha = ""
+    var hex = "#ee8b30"
+    var logos: [Logo] = []
+    var previewLogo: String?
+    var errors: [String: String] = [:] {
+        didSet {
+            logos = logos.map { Logo(name: $0.name, label: $0.label, current: $0.current, hasCurrent: $0.hasCurrent, size: $0.size, error: errors[$0.name]) }
+            colorError = ["red", "green", "blue", "alpha"].compactMap { errors["color.\($0)"] }.first
+        }
+    }
+    /// Stored, not computed: Mustache reads stored properties only.
+    var colorError: String?
+
+    init(_ payload: Payload?) {
+        guard case .branding(let branding)? = payload else {
+            self.init(branding: Branding())
+            return
+        }
+        self.init(branding: branding)
+    }
+
+    private init(branding: Branding) {
+        enabled = branding.enabled
+        red = String(branding.primaryColor.red)
+        green = String(branding.primaryColor.green)
+        blue = String(branding.primaryColor.blue)
+        alpha = String(branding.primaryColor.alpha)
+        hex = branding.primaryColor.hex
+        logos = Self.logoFields.map { field in
+            let image = branding[keyPath: field.keyPath]
+            return Logo(name: field.name, label: field.label, current: image?.id ?? "", hasCurrent: image != nil,
+                        size: image.map { "\($0.width) × \($0.height) px, \($0.mediaType == "image/png" ? "PNG" : "JPEG"), \(max(1, $0.byteCount / 1024)) KB" } ?? "",
+                        error: nil)
+        }
+        previewLogo = (branding.appLogo2x ?? branding.appLogo1x)?.id
+    }
+
+    /// Re-renders what was sent; `images` resolves the logo keys the form carries.
+    init(_ form: FormFields, images: [String: ImageReference]) {
+        let parsed = Self.parse(form, images: images)
+        self.init(branding: parsed.branding)
+        red = form["red"]; green = form["green"]; blue = form["blue"]; alpha = form["alpha"]
+    }
+
+    init(_ form: FormFields) {
+        self.init(form, images: [:])
+    }
+
+    private static func parse(_ form: FormFields, images: [String: ImageReference]) -> (branding: Branding, errors: ValidationErrors) {
+        var errors = ValidationErrors()
+        func component(_ name: String) -> Int {
+            guard let value = Int(form[name].trimmingWhitespace()) else {
+                errors["color.\(name)"] = "Each colour value is a whole number from 0 to 255."
+                return 0
+            }
+            return value
+        }
+        var branding = Branding(enabled: form.isChecked("enabled"),
+                                primaryColor: RGBAColor(red: component("red"), green: component("green"), blue: component("blue"), alpha: component("alpha")))
+        for field in logoFields where !form.isChecked("remove.\(field.name)") {
+            branding[keyPath: field.keyPath] = images[form["\(field.name).current"]]
+        }
+        return (branding, errors)
+    }
+
+    static func submitted(_ form: FormFields) -> Submission {
+        submitted(form, images: [:])
+    }
+
+    static func submitted(_ form: FormFields, images: [String: ImageReference]) -> Submission {
+        let parsed = parse(form, images: images)
+        var errors = parsed.errors
+        errors.merge(parsed.branding.validate())
+        return Submission(payload: parsed.errors.isEmpty ? .branding(parsed.branding) : nil, errors: errors)
+    }
+}

@@ -1,0 +1,53 @@
+@testable import App
+import Domain
+import Foundation
+import HTTPTypes
+import Storage
+import Testing
+
+@Suite struct BrandingTests {
+    /// The start of a 64 × 32 PNG: signature and IHDR chunk, which is what the inspector reads.
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        + [0, 0, 0, 64, 0, 0, 0, 32, 8, 6, 0, 0, 0, 0, 0, 0, 0]
+
+    @Test func logosAreCheckedByContentAndAFixedFormKeepsTheUpload() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            try await admin.get("/profiles")
+            let created = try await admin.post("/profiles", ["name": "Brand", "identifier": ""])
+            let id = try #require(created.location?.split(separator: "/").last)
+            try await admin.get("/profiles/\(id)/payloads/branding")
+
+            let fields = ["baseVersion": "1", "enabled": "on", "red": "300", "green": "139", "blue": "48", "alpha": "255", "intent": "save"]
+            let refused = try await admin.postMultipart("/profiles/\(id)/payloads/branding", fields, files: [
+                "appLogo1x": ("logo.png", Self.png),
+                "splashLogo1x": ("notes.png", Array("just text".utf8)),
+            ])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.body.contains("notes.png is not a PNG or JPEG image."))
+            #expect(refused.body.contains(#"id="branding-color-error""#))
+            #expect(refused.body.contains(#"value="300""#))
+            #expect(refused.body.contains("64 × 32 px, PNG"))
+
+            var fixed = fields
+            fixed["red"] = "238"
+            let keyStart = try #require(refused.body.range(of: #"name="appLogo1x.current" value=""#))
+            fixed["appLogo1x.current"] = String(refused.body[keyStart.upperBound...].prefix { $0 != "\"" })
+            let saved = try await admin.postMultipart("/profiles/\(id)/payloads/branding", fixed, files: [:])
+            #expect(saved.status == .seeOther)
+            let image = try await admin.get("/images/\(fixed["appLogo1x.current"]!)")
+            #expect(image.headers[.contentType] == "image/png")
+        }
+        let latest = try console.services.database.read { try $0.fetchOne(ProfileVersionRecord.query().order(by: "number", .descending)) }
+        guard case .branding(let branding)? = latest?.content.payload(of: .branding) else {
+            Issue.record("branding was not saved")
+            return
+        }
+        #expect(branding.primaryColor == RGBAColor(red: 238, green: 139, blue: 48))
+        #expect(branding.appLogo1x?.width == 64)
+        #expect(branding.splashLogo1x == nil)
+    }
+}
