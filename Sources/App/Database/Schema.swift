@@ -155,5 +155,8 @@ enum Schema {
                 createdAt REAL NOT NULL
             );
             """),
+        Migration(6, "payload kinds on profiles, so the list needs no version JSON", sql: """
+            ALTER TABLE profiles ADD COLUMN payloadKinds TEXT NOT NULL DEFAULT '[]';
+            """),
     ]
 }

@@ -15,6 +15,8 @@ struct ProfileRecord: VersionedRecord {
     /// One UUID per payload kind, minted when the kind first appears and kept across versions
     /// so a re-installed profile updates its payloads in place.
     var payloadUUIDs: [String: String]
+    /// The latest version's payload kinds, for the list page.
+    var payloadKinds: [PayloadKind]
     var createdAt: Date
     var updatedAt: Date
 }

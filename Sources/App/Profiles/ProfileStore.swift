@@ -19,7 +19,8 @@ struct ProfileStore: Sendable {
         return try database.write { connection in
             let profile = try connection.insert(ProfileRecord(
                 id: nil, identifier: identifier, name: content.name, version: 1,
-                payloadUUIDs: Self.uuids(for: content, keeping: [:]), createdAt: time, updatedAt: time))
+                payloadUUIDs: Self.uuids(for: content, keeping: [:]), payloadKinds: content.payloads.map(\.kind),
+                createdAt: time, updatedAt: time))
             _ = try connection.insert(ProfileVersionRecord(
                 id: nil, profileID: try profile.requireID, number: 1, uuid: UUID().uuidString, content: content,
                 note: "Created", authorID: actor.userID, authorEmail: actor.email, createdAt: time))
@@ -39,6 +40,7 @@ struct ProfileStore: Sendable {
             guard profile.version == baseVersion else { throw Conflict(latest: previous) }
             profile.name = content.name
             profile.payloadUUIDs = Self.uuids(for: content, keeping: profile.payloadUUIDs)
+            profile.payloadKinds = content.payloads.map(\.kind)
             profile.updatedAt = time
             profile = try connection.update(checkingVersion: profile)
             let saved = try connection.insert(ProfileVersionRecord(

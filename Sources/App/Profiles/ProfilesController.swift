@@ -33,6 +33,20 @@ struct ProfilesController {
         let canEdit: Bool
         let form: NewForm
         let identifierPrefix: String
+        let total: Int
+        let nextPage: String?
+    }
+
+    static let pageSize = 50
+
+    /// Keyset pagination over (name, id), like the device list.
+    static func pageQuery(after: RecordID<ProfileRecord>?, limit: Int) -> SQL {
+        var sql: SQL = "SELECT * FROM profiles"
+        if let after {
+            sql.append(" WHERE (name COLLATE NOCASE, id) > ((SELECT name FROM profiles WHERE id = \(after)), \(after))")
+        }
+        sql.append(" ORDER BY name COLLATE NOCASE, id LIMIT \(limit)")
+        return sql
     }
 
     func register(on routes: SecuredRoutes) {
@@ -54,22 +68,26 @@ struct ProfilesController {
 
     private func index(form: NewForm, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
         let now = services.now
-        let (profiles, latest, assignmentCounts) = try services.database.read { connection in
-            (try connection.fetch(ProfileRecord.self, "SELECT * FROM profiles ORDER BY name COLLATE NOCASE, id"),
-             try connection.fetch(ProfileVersionRecord.self, """
-                SELECT v.* FROM profile_versions v JOIN profiles p ON p.id = v.profileID AND p.version = v.number
-                """),
-             try connection.fetch(AssignmentCount.self, "SELECT profileID, count(*) AS groups FROM profile_assignments GROUP BY profileID"))
+        let after = request.uri.queryParameters["after"].flatMap { RecordID<ProfileRecord>(String($0)) }
+        let (profiles, assignmentCounts, total) = try services.database.read { connection in
+            let profiles = try connection.fetch(ProfileRecord.self, Self.pageQuery(after: after, limit: Self.pageSize + 1))
+            let ids = profiles.compactMap(\.id)
+            return (profiles,
+                    ids.isEmpty ? [] : try connection.fetch(AssignmentCount.self, """
+                        SELECT profileID, count(*) AS groups FROM profile_assignments WHERE profileID IN (\(list: ids)) GROUP BY profileID
+                        """),
+                    try connection.count(ProfileRecord.query()))
         }
-        let contents = Dictionary(uniqueKeysWithValues: latest.map { ($0.profileID, $0.content) })
         let counts = Dictionary(uniqueKeysWithValues: assignmentCounts.map { ($0.profileID, $0.groups) })
-        let rows = profiles.map { profile in
+        let page = profiles.prefix(Self.pageSize)
+        let rows = page.map { profile in
             Row(id: profile.id!.description, name: profile.name, identifier: profile.identifier, version: profile.version,
-                kinds: contents[profile.id!]?.payloads.map(\.kind.displayName) ?? [],
+                kinds: profile.payloadKinds.map(\.displayName),
                 groups: counts[profile.id!.rawValue] ?? 0, updated: DisplayTime.relative(profile.updatedAt, now: now))
         }
         let view = IndexView(rows: rows, isEmpty: rows.isEmpty, canEdit: try context.requireUser().role.includes(.admin),
-                             form: form, identifierPrefix: Self.identifierPrefix)
+                             form: form, identifierPrefix: Self.identifierPrefix, total: total,
+                             nextPage: profiles.count > Self.pageSize ? page.last?.id.map { "/profiles?after=\($0)" } : nil)
         return services.renderer.page("profiles/index", title: "Profiles", model: view, request: request, context: context, status: status)
     }
 
