@@ -3,6 +3,7 @@ import Domain
 import Foundation
 import HTTPTypes
 import Storage
+import Signing
 import Testing
 
 @Suite struct BrandingTests {
@@ -49,5 +50,32 @@ import Testing
         #expect(branding.primaryColor == RGBAColor(red: 238, green: 139, blue: 48))
         #expect(branding.appLogo1x?.width == 64)
         #expect(branding.splashLogo1x == nil)
+    }
+}
+
+@Suite struct SigningPageTests {
+    @Test func anAdminReplacesTheIdentityOnlyWithAMatchingPair() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        let ours = try SigningIdentity.generateSelfSigned(commonName: "Example Corp Profiles", organization: "Example Corp")
+        let other = try SigningIdentity.generateSelfSigned(commonName: "Other", organization: "Other")
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            let page = try await admin.get("/signing")
+            #expect(page.body.contains("Payload Console Profile Signing"))
+            let mismatched = try await admin.postMultipart("/signing", [:], files: [
+                "certificate": ("cert.pem", Array(ours.certificatePEM.utf8)), "privateKey": ("key.pem", Array(other.privateKeyPEM.utf8)),
+            ])
+            #expect(mismatched.status == .unprocessableContent)
+            #expect(mismatched.body.contains("does not belong to this certificate"))
+            try await admin.get("/signing")
+            let replaced = try await admin.postMultipart("/signing", [:], files: [
+                "certificate": ("cert.pem", Array(ours.certificatePEM.utf8)), "privateKey": ("key.pem", Array(ours.privateKeyPEM.utf8)),
+            ])
+            #expect(replaced.status == .seeOther)
+            #expect(try await admin.get("/signing").body.contains("Example Corp Profiles"))
+        }
+        #expect(try console.services.signing.current().sha256Fingerprint == ours.sha256Fingerprint)
     }
 }

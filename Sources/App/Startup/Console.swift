@@ -82,6 +82,7 @@ func registerRoutes(on routes: SecuredRoutes, services: Services) {
     ProfileExportController(services: services, signing: services.signing).register(on: routes)
     TokensController(services: services).register(on: routes)
     ImagesController(services: services).register(on: routes)
+    SigningIdentityController(services: services).register(on: routes)
     ProfilesAPIController(services: services).register(on: routes)
     CatalogAPIController(services: services).register(on: routes)
     OpenAPIDocument.register(on: routes)

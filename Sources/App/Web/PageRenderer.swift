@@ -142,6 +142,7 @@ enum Navigation {
         ("Groups", "/groups", .viewer),
         ("Apps", "/apps", .viewer),
         ("Users", "/users", .admin),
+        ("Signing", "/signing", .admin),
         ("API tokens", "/tokens", .admin),
         ("Audit log", "/audit", .admin),
     ]
