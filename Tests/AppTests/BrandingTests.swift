@@ -79,3 +79,39 @@ import Testing
         #expect(try console.services.signing.current().sha256Fingerprint == ours.sha256Fingerprint)
     }
 }
+
+@Suite struct ManagedAppConfigFormTests {
+    @Test func valuesAreCheckedAgainstTheirConstraintsBeforeSaving() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            try await admin.get("/profiles")
+            let created = try await admin.post("/profiles", ["name": "Config", "identifier": ""])
+            let id = try #require(created.location?.split(separator: "/").last)
+            try await admin.get("/profiles/\(id)/payloads/managed-app-config")
+            var fields = ["baseVersion": "1", "app": "com.example.clinicnotes", "keyName": "syncMinutes", "keyType": "integer",
+                          "keyRequired": "yes", "keyMinimum": "5", "keyMaximum": "60", "keyAllowed": "", "keyPattern": "",
+                          "keyValue": "90", "intent": "save"]
+            let refused = try await admin.post("/profiles/\(id)/payloads/managed-app-config", fields)
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.body.contains("The value must be at most 60."))
+            #expect(refused.body.contains(#"id="key-0-value-error""#))
+
+            fields["keyValue"] = "abc"
+            let unreadable = try await admin.post("/profiles/\(id)/payloads/managed-app-config", fields)
+            #expect(unreadable.body.contains("Enter a whole number"))
+
+            fields["keyValue"] = "30"
+            let saved = try await admin.post("/profiles/\(id)/payloads/managed-app-config", fields)
+            #expect(saved.status == .seeOther)
+        }
+        let latest = try console.services.database.read { try $0.fetchOne(ProfileVersionRecord.query().order(by: "number", .descending)) }
+        guard case .managedAppConfig(let config)? = latest?.content.payload(of: .managedAppConfig) else {
+            Issue.record("the configuration was not saved")
+            return
+        }
+        #expect(config.dictionary == .dictionary([("syncMinutes", .integer(30))]))
+    }
+}

@@ -43,7 +43,7 @@ struct PayloadFormsController {
         case .logging: LoggingForm.self
         case .authentication: AuthenticationForm.self
         case .branding: BrandingForm.self
-        case .managedAppConfig: nil
+        case .managedAppConfig: ManagedAppConfigForm.self
         }
     }
 

@@ -1,0 +1,141 @@
+import Domain
+import Foundation
+
+/// Managed app configuration for one app: typed keys with optional constraints, each value
+/// checked against them, and a preview of the dictionary the app receives.
+struct ManagedAppConfigForm: PayloadForm {
+    struct Choice {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    struct KeyRow {
+        let index: Int
+        let number: Int
+        let name: String
+        let types: [Choice]
+        let required: Bool
+        let minimum: String
+        let maximum: String
+        let allowed: String
+        let pattern: String
+        let value: String
+        let errors: [String: String]
+    }
+
+    var app = ""
+    var rows: [KeyRow] = []
+    var preview: String?
+    var errors: [String: String] = [:] {
+        didSet { rows = rows.map { Self.row($0, errors: errors) } }
+    }
+
+    private typealias RawKey = (name: String, type: String, required: Bool, minimum: String, maximum: String, allowed: String, pattern: String, value: String)
+
+    init(_ payload: Payload?) {
+        guard case .managedAppConfig(let config)? = payload else {
+            rows = [Self.makeRow(0, ("", ConfigValueType.string.rawValue, false, "", "", "", "", ""))]
+            return
+        }
+        app = config.appIdentifier
+        rows = config.keys.enumerated().map { index, key in
+            Self.makeRow(index, (key.name, key.type.rawValue, key.required, key.minimum.map(Self.format) ?? "", key.maximum.map(Self.format) ?? "",
+                                 key.allowedValues.joined(separator: ", "), key.pattern ?? "", key.value.map(Self.text) ?? ""))
+        }
+        preview = config.dictionary.xmlDocument()
+    }
+
+    init(_ form: FormFields) {
+        app = form["app"]
+        var raw = Self.rawKeys(form)
+        let intent = form["intent"]
+        if intent == "add" {
+            raw.append(("", ConfigValueType.string.rawValue, false, "", "", "", "", ""))
+        } else if intent.hasPrefix("remove."), let index = Int(intent.dropFirst(7)), raw.indices.contains(index) {
+            raw.remove(at: index)
+        }
+        rows = raw.enumerated().map { Self.makeRow($0.offset, $0.element) }
+        let parsed = Self.parse(app: app, raw)
+        if parsed.errors.isEmpty, parsed.config.validate().isEmpty { preview = parsed.config.dictionary.xmlDocument() }
+    }
+
+    static func submitted(_ form: FormFields) -> Submission {
+        let intent = form["intent"]
+        if !intent.isEmpty && intent != "save" { return Submission(payload: nil, errors: ValidationErrors(), isRevision: true) }
+        let parsed = parse(app: form["app"], rawKeys(form))
+        var errors = parsed.errors
+        errors.merge(parsed.config.validate())
+        return Submission(payload: parsed.errors.isEmpty ? .managedAppConfig(parsed.config) : nil, errors: errors)
+    }
+
+    private static func rawKeys(_ form: FormFields) -> [RawKey] {
+        let names = form.all("keyName")
+        func value(_ field: String, _ index: Int) -> String {
+            let values = form.all(field)
+            return values.indices.contains(index) ? values[index] : ""
+        }
+        return names.indices.map { index in
+            (names[index], value("keyType", index), value("keyRequired", index) == "yes", value("keyMinimum", index),
+             value("keyMaximum", index), value("keyAllowed", index), value("keyPattern", index), value("keyValue", index))
+        }
+    }
+
+    /// Text fields into typed keys; a number or value that cannot be read is reported on its field.
+    private static func parse(app: String, _ raw: [RawKey]) -> (config: ManagedAppConfiguration, errors: ValidationErrors) {
+        var errors = ValidationErrors()
+        var keys: [ConfigKey] = []
+        for (index, key) in raw.enumerated() {
+            let type = ConfigValueType(rawValue: key.type) ?? .string
+            func number(_ text: String, _ field: String) -> Double? {
+                let trimmed = text.trimmingWhitespace()
+                guard !trimmed.isEmpty else { return nil }
+                guard let value = Double(trimmed) else {
+                    errors["keys.\(index).\(field)"] = "Enter a number, or leave it empty."
+                    return nil
+                }
+                return value
+            }
+            var value: ConfigValue?
+            if !key.value.trimmingWhitespace().isEmpty {
+                switch ConfigValue.parse(key.value, as: type) {
+                case .success(let parsed): value = parsed
+                case .failure(let problem): errors["keys.\(index).value"] = problem.message
+                }
+            }
+            let allowed = key.allowed.split(separator: ",").map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty }
+            keys.append(ConfigKey(name: key.name.trimmingWhitespace(), type: type, required: key.required,
+                                  minimum: number(key.minimum, "minimum"), maximum: number(key.maximum, "maximum"),
+                                  allowedValues: allowed, pattern: key.pattern.isEmpty ? nil : key.pattern, value: value))
+        }
+        return (ManagedAppConfiguration(appIdentifier: app.trimmingWhitespace(), keys: keys), errors)
+    }
+
+    private static func makeRow(_ index: Int, _ key: RawKey) -> KeyRow {
+        KeyRow(index: index, number: index + 1, name: key.name,
+               types: ConfigValueType.allCases.map { Choice(value: $0.rawValue, label: $0.displayName, selected: $0.rawValue == key.type) },
+               required: key.required, minimum: key.minimum, maximum: key.maximum, allowed: key.allowed, pattern: key.pattern,
+               value: key.value, errors: [:])
+    }
+
+    private static func row(_ row: KeyRow, errors: [String: String]) -> KeyRow {
+        let prefix = "keys.\(row.index)."
+        var own: [String: String] = [:]
+        for (key, message) in errors where key.hasPrefix(prefix) { own[String(key.dropFirst(prefix.count))] = message }
+        return KeyRow(index: row.index, number: row.number, name: row.name, types: row.types, required: row.required, minimum: row.minimum,
+                      maximum: row.maximum, allowed: row.allowed, pattern: row.pattern, value: row.value, errors: own)
+    }
+
+    private static func format(_ number: Double) -> String { GeofenceForm.format(number) }
+
+    private static func text(_ value: ConfigValue) -> String {
+        switch value {
+        case .string(let text): text
+        case .integer(let number): String(number)
+        case .real(let number): String(number)
+        case .boolean(let flag): flag ? "true" : "false"
+        case .date(let date): date.formatted(.iso8601)
+        case .stringArray(let items): items.joined(separator: "\n")
+        }
+    }
+}
