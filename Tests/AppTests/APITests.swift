@@ -108,3 +108,30 @@ import Testing
         }
     }
 }
+
+@Suite struct CatalogAPITests {
+    @Test func scriptsAddAppsGroupsAndDevicesWithTheFormsRules() async throws {
+        let console = try await TestConsole.make()
+        let token = try APITokenStore(database: console.services.database, now: { Date() }).create(name: "s", role: .admin, by: .system).token
+        let api = APITests()
+        try await console.test { client in
+            let app = try await api.call(client, .post, "/api/v1/apps", token: token, body: #"{"name": "Exam", "bundleID": "com.example.exam"}"#)
+            #expect(app.status == .created)
+            let duplicate = try await api.call(client, .post, "/api/v1/apps", token: token, body: #"{"name": "Exam", "bundleID": "com.example.exam"}"#)
+            #expect(api.errorCode(duplicate.json) == "bundle_id_taken")
+            let group = try await api.call(client, .post, "/api/v1/groups", token: token, body: #"{"name": "Exam iPads"}"#)
+            let groupID = try #require(group.json["id"] as? Int)
+            let bad = try await api.call(client, .post, "/api/v1/devices", token: token, body: """
+                {"name": "Exam 1", "model": "iPad", "osVersion": "18.1", "serialNumber": "X", "udid": "00008030-001A35E03C8A802E"}
+                """)
+            #expect(bad.status == .unprocessableContent)
+            #expect((bad.json["error"] as? [String: Any])?["field"] as? String == "serialNumber")
+            let device = try await api.call(client, .post, "/api/v1/devices", token: token, body: """
+                {"name": "Exam 1", "model": "iPad", "osVersion": "18.1", "serialNumber": "F9FXK1Q2W3", "udid": "00008030-001A35E03C8A802E", "isSupervised": true, "groupID": \(groupID)}
+                """)
+            #expect(device.status == .created)
+            let listed = try await api.call(client, .get, "/api/v1/devices?group=\(groupID)", token: token)
+            #expect((listed.json["devices"] as? [[String: Any]])?.first?["name"] as? String == "Exam 1")
+        }
+    }
+}

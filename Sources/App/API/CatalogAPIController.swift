@@ -8,6 +8,9 @@ struct CatalogAPIController {
     let services: Services
 
     func register(on routes: SecuredRoutes) {
+        routes.post("/api/v1/apps", .role(.admin), use: createApp)
+        routes.post("/api/v1/groups", .role(.admin), use: createGroup)
+        routes.post("/api/v1/devices", .role(.admin), use: createDevice)
         routes.get("/api/v1/groups", .role(.viewer)) { _, _ in
             let groups = try services.database.read { try $0.fetch(DeviceGroupRecord.query().order(by: "name")) }
             return try .jsonObject(["groups": groups.map {
@@ -36,6 +39,88 @@ struct CatalogAPIController {
             }]
             if devices.count > limit, let last = page.last?.id { body["next"] = "/api/v1/devices?after=\(last)&limit=\(limit)" + (group.map { "&group=\($0)" } ?? "") }
             return try .jsonObject(body)
+        }
+    }
+
+    private static func refuse(_ errors: ValidationErrors) -> APIError {
+        let (field, message) = errors.messages.sorted { $0.key < $1.key }.first ?? ("", "Invalid")
+        return APIError(status: .unprocessableContent, code: "validation_failed", message: message, field: field)
+    }
+
+    @Sendable func createApp(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let object = try await APIRequest.object(request)
+        let draft = CatalogAppDraft(
+            name: try APIRequest.string(object, "name", required: true) ?? "", bundleID: try APIRequest.string(object, "bundleID", required: true) ?? "",
+            isManaged: object["isManaged"] as? Bool ?? true, isSDKBuilt: object["isSDKBuilt"] as? Bool ?? false,
+            hasAssessmentEntitlement: object["hasAssessmentEntitlement"] as? Bool ?? false, iconColor: try APIRequest.string(object, "iconColor") ?? "")
+        let errors = draft.validate()
+        guard errors.isEmpty else { throw Self.refuse(errors) }
+        do {
+            let app = try services.database.write { connection in
+                var record = AppRecord(id: nil, name: "", bundleID: "", isManaged: true, isSDKBuilt: false, hasAssessmentEntitlement: false,
+                                       iconColor: "", createdAt: services.now)
+                record.apply(draft)
+                let saved = try connection.insert(record)
+                try connection.audit("app.created", subject: saved.bundleID, by: actor, after: AppsController.summary(saved), at: services.now)
+                return saved
+            }
+            return try .jsonObject(["id": app.id!.rawValue, "name": app.name, "bundleID": app.bundleID], status: .created)
+        } catch StorageError.uniqueViolation {
+            throw APIError(status: .conflict, code: "bundle_id_taken", message: "\(draft.normalised.bundleID) is already in the catalog.", field: "bundleID")
+        }
+    }
+
+    @Sendable func createGroup(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let object = try await APIRequest.object(request)
+        let name = (try APIRequest.string(object, "name", required: true) ?? "").trimmingWhitespace()
+        guard !name.isEmpty, name.count <= 80 else {
+            throw APIError(status: .unprocessableContent, code: "validation_failed", message: "Name the group in 1 to 80 characters.", field: "name")
+        }
+        let parentID = (object["parentID"] as? Int).flatMap { RecordID<DeviceGroupRecord>(String($0)) }
+        do {
+            let group = try services.database.write { connection in
+                if let parentID { _ = try connection.require(DeviceGroupRecord.self, id: parentID) }
+                let group = try connection.insert(DeviceGroupRecord(id: nil, name: name, parentID: parentID, createdAt: services.now))
+                try connection.audit("group.created", subject: group.name, by: actor, at: services.now)
+                return group
+            }
+            return try .jsonObject(["id": group.id!.rawValue, "name": group.name, "parentID": parentID.map { $0.rawValue as Any } ?? NSNull()], status: .created)
+        } catch StorageError.uniqueViolation {
+            throw APIError(status: .conflict, code: "group_name_taken", message: "There is already a group called \(name).", field: "name")
+        } catch StorageError.notFound {
+            throw APIError(status: .unprocessableContent, code: "validation_failed", message: "No group has that parentID.", field: "parentID")
+        }
+    }
+
+    @Sendable func createDevice(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let object = try await APIRequest.object(request)
+        let draft = DeviceDraft(
+            name: try APIRequest.string(object, "name", required: true) ?? "", model: (try APIRequest.string(object, "model")).flatMap(DeviceModel.init(rawValue:)),
+            osVersion: try APIRequest.string(object, "osVersion", required: true) ?? "", serialNumber: try APIRequest.string(object, "serialNumber", required: true) ?? "",
+            udid: try APIRequest.string(object, "udid", required: true) ?? "", isSupervised: object["isSupervised"] as? Bool ?? false,
+            owner: try APIRequest.string(object, "owner") ?? "", installedApps: object["installedApps"] as? [String] ?? []).normalised
+        let errors = draft.validate()
+        guard errors.isEmpty else { throw Self.refuse(errors) }
+        let groupID = (object["groupID"] as? Int).flatMap { RecordID<DeviceGroupRecord>(String($0)) }
+        do {
+            let device = try services.database.write { connection in
+                if let groupID { _ = try connection.require(DeviceGroupRecord.self, id: groupID) }
+                let device = try connection.insert(DeviceRecord(
+                    id: nil, name: draft.name, model: draft.model ?? .iPad, osVersion: draft.osVersion, serialNumber: draft.serialNumber,
+                    udid: draft.udid, isSupervised: draft.isSupervised, owner: draft.owner, groupID: groupID, installedApps: draft.installedApps,
+                    enrolledAt: services.now, lastCheckInAt: nil))
+                try connection.audit("device.created", subject: device.name, by: actor, after: DeviceForm.summary(device), at: services.now)
+                return device
+            }
+            return try .jsonObject(["id": device.id!.rawValue, "name": device.name, "udid": device.udid], status: .created)
+        } catch StorageError.uniqueViolation(let constraint) {
+            let field = constraint.contains("udid") ? "udid" : "serialNumber"
+            throw APIError(status: .conflict, code: "device_exists", message: "Another device already has this \(field).", field: field)
+        } catch StorageError.notFound {
+            throw APIError(status: .unprocessableContent, code: "validation_failed", message: "No group has that groupID.", field: "groupID")
         }
     }
 }

@@ -94,10 +94,33 @@ enum OpenAPIDocument {
                 "/api/v1/profiles/{id}/versions/{number}/sdk-profile": [
                     "get": operation("Download a version's SDK profile", role: "viewer", parameters: versionIDs, responses: ok("SDK profile", ["type": "object"])),
                 ],
-                "/api/v1/groups": ["get": operation("List device groups", role: "viewer", responses: ok("Groups", ["type": "object"]))],
-                "/api/v1/apps": ["get": operation("List catalog apps", role: "viewer", responses: ok("Apps", ["type": "object"]))],
-                "/api/v1/devices": ["get": operation("List devices, a page at a time (follow next)", role: "viewer",
-                                                     parameters: ["after", "limit", "group"], responses: ok("Devices", ["type": "object"]))],
+                "/api/v1/groups": [
+                    "get": operation("List device groups", role: "viewer", responses: ok("Groups", ["type": "object"])),
+                    "post": operation("Create a group", role: "admin",
+                                      body: ["type": "object", "required": ["name"], "properties": ["name": ["type": "string"], "parentID": ["type": "integer"]]],
+                                      responses: ["201": ["description": "Created"].merging(json(["type": "object"])) { $1 }],
+                                      extraErrors: ["409": "group_name_taken", "422": "validation_failed"]),
+                ],
+                "/api/v1/apps": [
+                    "get": operation("List catalog apps", role: "viewer", responses: ok("Apps", ["type": "object"])),
+                    "post": operation("Add an app", role: "admin",
+                                      body: ["type": "object", "required": ["name", "bundleID"], "properties": [
+                                          "name": ["type": "string"], "bundleID": ["type": "string"], "isManaged": ["type": "boolean"],
+                                          "isSDKBuilt": ["type": "boolean"], "hasAssessmentEntitlement": ["type": "boolean"], "iconColor": ["type": "string"]]],
+                                      responses: ["201": ["description": "Created"].merging(json(["type": "object"])) { $1 }],
+                                      extraErrors: ["409": "bundle_id_taken", "422": "validation_failed"]),
+                ],
+                "/api/v1/devices": [
+                    "get": operation("List devices, a page at a time (follow next)", role: "viewer",
+                                     parameters: ["after", "limit", "group"], responses: ok("Devices", ["type": "object"])),
+                    "post": operation("Add a device", role: "admin",
+                                      body: ["type": "object", "required": ["name", "osVersion", "serialNumber", "udid"], "properties": [
+                                          "name": ["type": "string"], "model": ["type": "string", "enum": ["iPad", "iPhone"]], "osVersion": ["type": "string"],
+                                          "serialNumber": ["type": "string"], "udid": ["type": "string"], "isSupervised": ["type": "boolean"],
+                                          "owner": ["type": "string"], "groupID": ["type": "integer"], "installedApps": ["type": "array", "items": ["type": "string"]]]],
+                                      responses: ["201": ["description": "Created"].merging(json(["type": "object"])) { $1 }],
+                                      extraErrors: ["409": "device_exists", "422": "validation_failed"]),
+                ],
                 "/api/openapi.json": ["get": ["summary": "This document", "security": [[String: [String]]](),
                                               "responses": ["200": ["description": "OpenAPI 3.1"].merging(json(["type": "object"])) { $1 }]]],
             ],
