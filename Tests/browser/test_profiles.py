@@ -82,6 +82,25 @@ class ProfileAuthoringTests(BrowserTestCase):
         self.assertTrue(any("Logging" in row.text for row in rows))
         self.screenshot("profile-history")
 
+    def test_the_branding_colour_picker_and_numbers_stay_in_step(self):
+        self.create_profile("Sales branding")
+        self.click_and_wait(By.CSS_SELECTOR, "#payload-branding a.button")
+        self.driver.execute_script(
+            "const p = document.getElementById('branding-picker'); p.value = '#102030';"
+            "p.dispatchEvent(new Event('input'));")
+        self.assertEqual(self.driver.find_element(By.ID, "branding-red").get_attribute("value"), "16")
+        self.assertEqual(self.driver.find_element(By.ID, "branding-blue").get_attribute("value"), "48")
+        green = self.driver.find_element(By.ID, "branding-green")
+        green.clear()
+        green.send_keys("255")
+        self.assertEqual(self.driver.find_element(By.ID, "branding-picker").get_attribute("value"), "#10ff30")
+        background = self.driver.find_element(By.ID, "preview-button").value_of_css_property("background-color")
+        self.assertIn("16, 255, 48", background)
+        self.screenshot("payload-branding")
+        self.click_and_wait(By.ID, "save-payload")
+        self.assertIn("Saved as version 2", self.driver.find_element(By.CLASS_NAME, "flash").text)
+        self.assertIn("#10ff30", self.driver.find_element(By.ID, "payload-branding").text)
+
 
 if __name__ == "__main__":
     unittest.main()
