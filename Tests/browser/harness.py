@@ -13,7 +13,7 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -116,9 +116,19 @@ class BrowserTestCase(unittest.TestCase):
     def click_and_wait(self, by, value):
         """Clicks something that loads a new page, and waits until the new page is there, so
         the next lookup cannot find an element of the page being left."""
-        old_page = self.driver.find_element(By.TAG_NAME, "html")
+        self.driver.execute_script("window.__leaving = true")
         self.driver.find_element(by, value).click()
-        WebDriverWait(self.driver, 10).until(expected_conditions.staleness_of(old_page))
+        self.wait_for_new_page()
+
+    def wait_for_new_page(self):
+        """A new page has a new window object, so the mark set on the old one is gone. Checking
+        that (rather than staleness of an old element) never races the browser's own cleanup."""
+        def arrived(driver):
+            try:
+                return driver.execute_script("return window.__leaving === undefined && document.readyState === 'complete'")
+            except WebDriverException:
+                return False
+        WebDriverWait(self.driver, 15).until(arrived)
 
     def sign_in(self, email, password=PASSWORD):
         self.open("/sign-in")

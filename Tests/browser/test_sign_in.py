@@ -4,8 +4,6 @@ import unittest
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
 
 from harness import BrowserTestCase, PASSWORD
 
@@ -49,9 +47,9 @@ class SignInTests(BrowserTestCase):
         active = self.driver.switch_to.active_element
         self.assertEqual(active.get_attribute("id"), "email")  # autofocus
         active.send_keys("helpdesk@test.example", Keys.TAB)
-        old_page = self.driver.find_element(By.TAG_NAME, "html")
+        self.driver.execute_script("window.__leaving = true")
         self.driver.switch_to.active_element.send_keys(PASSWORD, Keys.ENTER)
-        WebDriverWait(self.driver, 10).until(expected_conditions.staleness_of(old_page))
+        self.wait_for_new_page()
         self.assertEqual(self.heading(), "Dashboard")
         self.assertIn("Helpdesk", self.driver.find_element(By.CLASS_NAME, "role-badge").text)
 
