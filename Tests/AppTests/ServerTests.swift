@@ -145,3 +145,19 @@ final class LogCapture: LogHandler, @unchecked Sendable {
         lock.withLock { lines.append("\(event.message) \(all)") }
     }
 }
+
+@Suite struct BadAddressTests {
+    @Test func anIdThatIsNotANumberGetsAPlainMessageWithoutInternalNames() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("val@example.com", role: .viewer)
+        try await console.test { client in
+            let browser = Browser(client)
+            try await browser.signIn("val@example.com", password: TestConsole.password)
+            let page = try await browser.get("/profiles/abc")
+            #expect(page.status == .badRequest)
+            #expect(page.body.contains("That address is not valid"))
+            #expect(!page.body.contains("RecordID"))
+            #expect(try await browser.get("/profiles/999").status == .notFound)
+        }
+    }
+}

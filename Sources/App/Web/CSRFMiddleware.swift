@@ -26,7 +26,7 @@ struct CSRFMiddleware: RouterMiddleware {
         } else if let boundary = Self.multipartBoundary(request) {
             let body = try await request.collectBody(upTo: Self.maxMultipartSize)
             guard let parsed = try? MultipartForm.parse(body, boundary: boundary) else {
-                throw HTTPError(.badRequest, message: "The uploaded form could not be read.")
+                throw APIError(status: .badRequest, code: "malformed_form", message: "The uploaded form could not be read. Try sending it again.")
             }
             context.form = parsed.fields
             context.files = parsed.files

@@ -86,6 +86,10 @@ struct Problem {
         case let error as HTTPError where error.status == .contentTooLarge:
             self.init(status: .contentTooLarge, code: "payload_too_large", heading: "Upload too large",
                       message: "The request body is larger than the console accepts.")
+        case let error as HTTPError where error.status == .badRequest:
+            // The framework's own 400s (an id that is not a number) name internal types; say it plainly.
+            self.init(status: .badRequest, code: "bad_request", heading: "That address is not valid",
+                      message: "Part of this address or request is not valid. Check the link, or start again from the dashboard.")
         case let error as HTTPError where error.status.code < 500:
             self.init(status: error.status, code: Self.code(for: error.status), heading: error.status.reasonPhrase,
                       message: error.body ?? "The request could not be handled.")
