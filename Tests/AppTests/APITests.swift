@@ -132,6 +132,15 @@ import Testing
             #expect(device.status == .created)
             let listed = try await api.call(client, .get, "/api/v1/devices?group=\(groupID)", token: token)
             #expect((listed.json["devices"] as? [[String: Any]])?.first?["name"] as? String == "Exam 1")
+            let deviceID = try #require(device.json["id"] as? Int)
+
+            let notEmpty = try await api.call(client, .delete, "/api/v1/groups/\(groupID)", token: token)
+            #expect(api.errorCode(notEmpty.json) == "group_not_empty")
+            let moved = try await api.call(client, .put, "/api/v1/devices/\(deviceID)/group", token: token, body: #"{"groupID": null}"#)
+            #expect(moved.status == .noContent)
+            #expect(try await api.call(client, .delete, "/api/v1/groups/\(groupID)", token: token).status == .noContent)
+            #expect(try await api.call(client, .delete, "/api/v1/devices/\(deviceID)", token: token).status == .noContent)
+            #expect(try await api.call(client, .delete, "/api/v1/devices/\(deviceID)", token: token).status == .notFound)
         }
     }
 }

@@ -11,6 +11,41 @@ struct CatalogAPIController {
         routes.post("/api/v1/apps", .role(.admin), use: createApp)
         routes.post("/api/v1/groups", .role(.admin), use: createGroup)
         routes.post("/api/v1/devices", .role(.admin), use: createDevice)
+        routes.delete("/api/v1/apps/{id}", .role(.admin)) { _, context in
+            let actor = Actor(try context.requireUser())
+            let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
+            try services.database.write { connection in
+                let app = try connection.require(AppRecord.self, id: id)
+                try connection.delete(AppRecord.self, id: id)
+                try connection.audit("app.deleted", subject: app.bundleID, by: actor, before: AppsController.summary(app), at: services.now)
+            }
+            return Response(status: .noContent)
+        }
+        routes.delete("/api/v1/groups/{id}", .role(.admin)) { _, context in
+            let actor = Actor(try context.requireUser())
+            let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
+            do {
+                try services.database.write { connection in
+                    let group = try connection.require(DeviceGroupRecord.self, id: id)
+                    try connection.delete(DeviceGroupRecord.self, id: id)
+                    try connection.audit("group.deleted", subject: group.name, by: actor, at: services.now)
+                }
+            } catch StorageError.foreignKeyViolation {
+                throw APIError(status: .conflict, code: "group_not_empty", message: "The group still holds devices or subgroups. Move them first.")
+            }
+            return Response(status: .noContent)
+        }
+        routes.delete("/api/v1/devices/{id}", .role(.admin)) { _, context in
+            let actor = Actor(try context.requireUser())
+            let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
+            try services.database.write { connection in
+                let device = try connection.require(DeviceRecord.self, id: id)
+                try connection.delete(DeviceRecord.self, id: id)
+                try connection.audit("device.deleted", subject: device.name, by: actor, before: DeviceForm.summary(device), at: services.now)
+            }
+            return Response(status: .noContent)
+        }
+        routes.put("/api/v1/devices/{id}/group", .role(.admin), use: moveDevice)
         routes.get("/api/v1/groups", .role(.viewer)) { _, _ in
             let groups = try services.database.read { try $0.fetch(DeviceGroupRecord.query().order(by: "name")) }
             return try .jsonObject(["groups": groups.map {
@@ -92,6 +127,36 @@ struct CatalogAPIController {
         } catch StorageError.notFound {
             throw APIError(status: .unprocessableContent, code: "validation_failed", message: "No group has that parentID.", field: "parentID")
         }
+    }
+
+    /// Moves a device to another group (or none, with `"groupID": null`).
+    @Sendable func moveDevice(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
+        let object = try await APIRequest.object(request)
+        let groupID: RecordID<DeviceGroupRecord>?
+        switch object["groupID"] {
+        case let raw as Int:
+            guard let parsed = RecordID<DeviceGroupRecord>(String(raw)) else {
+                throw APIError(status: .unprocessableContent, code: "validation_failed", message: "groupID must be a group id or null.", field: "groupID")
+            }
+            groupID = parsed
+        case is NSNull: groupID = nil
+        default: throw APIError(status: .unprocessableContent, code: "validation_failed", message: "groupID must be a group id or null.", field: "groupID")
+        }
+        do {
+            try services.database.write { connection in
+                var device = try connection.require(DeviceRecord.self, id: id)
+                if let groupID { _ = try connection.require(DeviceGroupRecord.self, id: groupID) }
+                let before = DeviceForm.summary(device)
+                device.groupID = groupID
+                try connection.update(device)
+                try connection.audit("device.updated", subject: device.name, by: actor, before: before, after: DeviceForm.summary(device), at: services.now)
+            }
+        } catch StorageError.notFound(let table) where table == DeviceGroupRecord.tableName {
+            throw APIError(status: .unprocessableContent, code: "validation_failed", message: "No group has that groupID.", field: "groupID")
+        }
+        return Response(status: .noContent)
     }
 
     @Sendable func createDevice(request: Request, context: AppRequestContext) async throws -> Response {

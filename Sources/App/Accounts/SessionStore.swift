@@ -38,7 +38,6 @@ struct SessionStore: Sendable {
             let touched = session
             try database.write { try $0.execute("UPDATE sessions SET lastSeenAt = \(touched.lastSeenAt) WHERE id = \(touched.requireID)") }
         }
-        _ = user
         return (session, user)
     }
 
