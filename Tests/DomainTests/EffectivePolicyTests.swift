@@ -82,6 +82,12 @@ import Testing
         ])
         #expect(policy.logging?.value.level == .warning)
         #expect(policy.warnings.contains { $0.contains("Profile 3 wins") })
+        #expect(policy.warnings.contains { $0.contains("both set Logging") })
+    }
+
+    @Test func threeTiedProfilesAreListedInOneSentence() {
+        let policy = EffectivePolicy.compute(from: [1, 2, 3].map { reaching($0, distance: 0, [.logging(Logging())]) })
+        #expect(policy.warnings == ["Profile 1, Profile 2 and Profile 3 all set Logging through Group 0; Profile 1 wins (the oldest profile)."])
     }
 
     @Test func twentyProfilesOverFiveLevelsCompute() {

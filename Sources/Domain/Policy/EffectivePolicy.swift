@@ -76,9 +76,9 @@ public struct EffectivePolicy: Sendable {
             policy.geofence = Sourced(value: fences.flatMap(\.0), sources: fences.map(\.1))
         }
 
-        policy.logging = nearest(ordered, &policy.warnings) { if case .logging(let value) = $0 { value } else { nil } }
-        policy.branding = nearest(ordered, &policy.warnings) { if case .branding(let value) = $0 { value } else { nil } }
-        policy.authentication = nearest(ordered, &policy.warnings) { if case .authentication(let value) = $0 { value } else { nil } }
+        policy.logging = nearest(.logging, ordered, &policy.warnings) { if case .logging(let value) = $0 { value } else { nil } }
+        policy.branding = nearest(.branding, ordered, &policy.warnings) { if case .branding(let value) = $0 { value } else { nil } }
+        policy.authentication = nearest(.authentication, ordered, &policy.warnings) { if case .authentication(let value) = $0 { value } else { nil } }
 
         var configuredApps: Set<String> = []
         for profile in ordered {
@@ -90,7 +90,7 @@ public struct EffectivePolicy: Sendable {
     }
 
     /// The setting from the nearest group; a warning when two profiles at that distance set it.
-    private static func nearest<Value>(_ ordered: [ReachingProfile], _ warnings: inout [String],
+    private static func nearest<Value>(_ kind: PayloadKind, _ ordered: [ReachingProfile], _ warnings: inout [String],
                                        _ extract: (Payload) -> Value?) -> Sourced<Value>? {
         let found = ordered.compactMap { profile in
             profile.content.payloads.lazy.compactMap(extract).first.map { ($0, profile.source) }
@@ -98,7 +98,9 @@ public struct EffectivePolicy: Sendable {
         guard let first = found.first else { return nil }
         let ties = found.filter { $0.1.groupDistance == first.1.groupDistance }
         if ties.count > 1 {
-            warnings.append("\(ties.map(\.1.profileName).joined(separator: " and ")) both set the same payload through \(first.1.groupName); \(first.1.profileName) wins (the older profile).")
+            let names = ties.map(\.1.profileName)
+            let listed = names.dropLast().joined(separator: ", ") + " and " + names.last!
+            warnings.append("\(listed) \(names.count == 2 ? "both" : "all") set \(kind.displayName) through \(first.1.groupName); \(first.1.profileName) wins (the oldest profile).")
         }
         return Sourced(value: first.0, sources: [first.1])
     }
