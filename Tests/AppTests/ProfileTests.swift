@@ -31,6 +31,21 @@ import Testing
         }
     }
 
+    @Test func theListEscapesNamesAndShowsKindsAndAssignedGroups() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.test { client in
+            let (admin, id) = try await adminWithProfile(console, client, name: #"<b>Lobby</b> & "Co""#)
+            try await admin.get("/profiles/\(id)/payloads/dlp")
+            try await admin.post("/profiles/\(id)/payloads/dlp", ["baseVersion": "1", "intent": "save"])
+            let list = try await admin.get("/profiles")
+            #expect(list.body.contains("&lt;b&gt;Lobby&lt;/b&gt; &amp; &quot;Co&quot;</a>"))
+            #expect(!list.body.contains("<b>Lobby</b>"))
+            #expect(list.body.contains(#"<span class="tag">Data loss prevention</span>"#))
+            #expect(list.body.contains("<td>2</td><td>0</td>"))
+        }
+    }
+
     @Test func anInvalidPayloadFormComesBackWithValuesAndNothingIsSaved() async throws {
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Hummingbird
+import Mustache
 import Storage
 
 /// Devices: a paged list (filtered by group), a page per device, and admin forms to add, edit
@@ -17,10 +18,18 @@ struct DevicesController {
         let supervised: Bool
         let groupName: String
         let owner: String
+
+        /// Written by hand, not through the template, for the same reason as the profile list's rows.
+        var html: String {
+            let supervisedCell = supervised ? "Yes" : "<span class=\"muted\">No</span>"
+            return "<tr><td><a href=\"/devices/\(id)\">\(HTMLText.escape(name))</a></td><td>\(HTMLText.escape(model))</td>"
+                + "<td>\(HTMLText.escape(osVersion))</td><td>\(supervisedCell)</td><td>\(HTMLText.escape(groupName))</td>"
+                + "<td>\(HTMLText.escape(owner))</td></tr>\n"
+        }
     }
 
     struct IndexView {
-        let rows: [Row]
+        let rowsHTML: String
         let isEmpty: Bool
         let canEdit: Bool
         let groups: [GroupsController.Option]
@@ -67,7 +76,7 @@ struct DevicesController {
                                         selected: $0.group.id == groupID)
             }
         let view = IndexView(
-            rows: page.map { Self.row($0, groupNames: names) }, isEmpty: page.isEmpty,
+            rowsHTML: page.map { Self.row($0, groupNames: names).html }.joined(), isEmpty: page.isEmpty,
             canEdit: try context.requireUser().role.includes(.admin), groups: options,
             groupFilter: groupID?.description ?? "", nextPage: next, isFiltered: groupID != nil, total: total)
         return services.renderer.page("devices/index", title: "Devices", model: view, request: request, context: context)
@@ -114,7 +123,7 @@ struct DevicesController {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
         let (device, groups, apps, reaching) = try services.database.read { connection in
             let device = try connection.require(DeviceRecord.self, id: id)
-            let loader = PolicyLoader(connection: connection)
+            let loader = PolicyLoader(connection: connection, cache: services.profileContents)
             let groups = try loader.groups()
             return (device, groups, try connection.fetch(AppRecord.query()),
                     try device.groupID.map { try loader.reachingProfiles(group: $0, groups: groups) })
@@ -213,3 +222,42 @@ struct DevicesController {
         return .seeOther("/devices", flash: .notice("Removed \(device.name)."), cookies: services.cookies, request: request)
     }
 }
+
+// The device page is a hot page (helpdesk opens it for every call), so its models answer the
+// template engine directly rather than through reflection.
+extension DevicesController.ShowView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "name": self.name
+        case "model": model
+        case "osVersion": osVersion
+        case "serialNumber": serialNumber
+        case "udid": udid
+        case "supervised": supervised
+        case "owner": owner
+        case "groupLineage": groupLineage
+        case "apps": apps
+        case "unknownApps": unknownApps
+        case "enrolled": enrolled
+        case "lastCheckIn": lastCheckIn
+        case "canEdit": canEdit
+        case "policy": policy
+        default: nil
+        }
+    }
+}
+
+extension AppsController.Row: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "name": self.name
+        case "bundleID": bundleID
+        case "color": color
+        case "traits": traits
+        default: nil
+        }
+    }
+}
+

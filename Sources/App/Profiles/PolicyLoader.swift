@@ -6,6 +6,7 @@ import Storage
 /// the domain can compute the effective policy.
 struct PolicyLoader {
     let connection: Connection
+    let cache: ProfileContentCache
 
     func groups() throws -> [DeviceGroupRecord] {
         try connection.fetch(DeviceGroupRecord.query())
@@ -15,22 +16,31 @@ struct PolicyLoader {
         let tree = GroupTree(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { g in g.parentID.map { (g.id!, $0) } }))
         let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id!, $0.name) })
         let lineage = tree.lineage(of: groupID)
-        let assignments = try connection.fetch(ProfileAssignmentRecord.query().filter("groupID", in: lineage))
-        guard !assignments.isEmpty else { return [] }
-        let profileIDs = Array(Set(assignments.map(\.profileID)))
-        let profiles = Dictionary(uniqueKeysWithValues: try connection.fetch(ProfileRecord.query().filter("id", in: profileIDs)).map { ($0.id!, $0) })
-        let latest = try connection.fetch(ProfileVersionRecord.self, """
-            SELECT v.* FROM profile_versions v JOIN profiles p ON p.id = v.profileID AND p.version = v.number
-            WHERE p.id IN (\(list: profileIDs))
+        // One row per assignment with the assigned profile's latest version; the payloads
+        // themselves come from the cache, decoded once per version.
+        let assignments = try connection.fetch(Assignment.self, """
+            SELECT a.profileID, a.groupID, p.name, v.number, v.uuid
+            FROM profile_assignments a
+            JOIN profiles p ON p.id = a.profileID
+            JOIN profile_versions v ON v.profileID = p.id AND v.number = p.version
+            WHERE a.groupID IN (\(list: lineage))
             """)
-        let contents = Dictionary(uniqueKeysWithValues: latest.map { ($0.profileID, $0) })
+        guard !assignments.isEmpty else { return [] }
+        let contents = try cache.contents(ofVersions: Set(assignments.map(\.uuid)), in: connection)
         return assignments.compactMap { assignment in
-            guard let profile = profiles[assignment.profileID], let version = contents[assignment.profileID],
-                  let distance = lineage.firstIndex(of: assignment.groupID) else { return nil }
+            guard let content = contents[assignment.uuid], let distance = lineage.firstIndex(of: assignment.groupID) else { return nil }
             return ReachingProfile(
-                source: PolicySource(profileID: assignment.profileID.rawValue, profileName: profile.name, version: version.number,
+                source: PolicySource(profileID: assignment.profileID.rawValue, profileName: assignment.name, version: assignment.number,
                                      groupName: names[assignment.groupID] ?? "", groupDistance: distance),
-                content: version.content)
+                content: content)
         }
+    }
+
+    private struct Assignment: Decodable {
+        let profileID: RecordID<ProfileRecord>
+        let groupID: RecordID<DeviceGroupRecord>
+        let name: String
+        let number: Int
+        let uuid: String
     }
 }

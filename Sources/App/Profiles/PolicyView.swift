@@ -1,4 +1,5 @@
 import Domain
+import Mustache
 
 /// The effective policy as the device page explains it: each setting, its value, and the
 /// profile, version and group it came from.
@@ -8,9 +9,20 @@ struct PolicyView {
         let rule: String
         let lines: [String]
         let sources: [String]
+
+        /// Written by hand: the device page is opened on every helpdesk call, and templating
+        /// these nested lists was most of its time.
+        var html: String {
+            func list(_ items: [String]) -> String {
+                "<ul class=\"plain\">" + items.map { "<li>\(HTMLText.escape($0))</li>" }.joined() + "</ul>"
+            }
+            return "<tr><th scope=\"row\">\(HTMLText.escape(name))<br><span class=\"muted small-text\">\(HTMLText.escape(rule))</span></th>"
+                + "<td>\(list(lines))</td><td>\(list(sources))</td></tr>\n"
+        }
     }
 
     let settings: [Setting]
+    let settingsHTML: String
     let isEmpty: Bool
     let conflict: [String]
     let hasConflict: Bool
@@ -47,6 +59,7 @@ struct PolicyView {
             add(.managedAppConfig, rule: "Nearest group wins, per app", lines: PayloadSummary.lines(.managedAppConfig(config.value)), sources: config.sources)
         }
         self.settings = settings
+        settingsHTML = settings.map(\.html).joined()
         isEmpty = settings.isEmpty && !policy.hasConflict
         conflict = policy.singleAppModeConflict.map { "\($0.value.appIdentifier) from \($0.sources.map(Self.describe).joined())" }
         hasConflict = policy.hasConflict
@@ -55,5 +68,18 @@ struct PolicyView {
 
     static func describe(_ source: PolicySource) -> String {
         "\(source.profileName) v\(source.version) via \(source.groupName)"
+    }
+}
+
+extension PolicyView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "settingsHTML": settingsHTML
+        case "isEmpty": isEmpty
+        case "conflict": conflict
+        case "hasConflict": hasConflict
+        case "warnings": warnings
+        default: nil
+        }
     }
 }

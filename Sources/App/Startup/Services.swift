@@ -11,6 +11,8 @@ struct Services: Sendable {
     let hasher: PasswordHasher
     let accounts: AccountService
     let signing: SigningService
+    /// Decoded profile versions, shared by every effective-policy computation.
+    let profileContents = ProfileContentCache()
 
     var now: Date { config.now() }
 }

@@ -157,3 +157,62 @@ enum Navigation {
 
 /// The model of a page that shows nothing of its own.
 struct EmptyModel {}
+
+// Every page renders these, so they answer the template engine's lookups directly instead of
+// through reflection (which swift-mustache falls back to, at several times the cost).
+
+extension PageScope: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "page": page
+        case "csrfToken": csrfToken
+        default: nil
+        }
+    }
+}
+
+extension LayoutView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "body": body
+        case "user": user
+        case "csrfToken": csrfToken
+        case "flash": flash
+        case "nav": nav
+        case "hasNav": hasNav
+        default: nil
+        }
+    }
+}
+
+extension SignedInUserView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "email": email
+        case "roleName": roleName
+        default: nil
+        }
+    }
+}
+
+extension FlashView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "message": message
+        case "isError": isError
+        default: nil
+        }
+    }
+}
+
+extension NavItem: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "label": label
+        case "href": href
+        case "current": current
+        default: nil
+        }
+    }
+}

@@ -45,7 +45,7 @@ enum GeofenceSketch {
             let centre = project(latitude: area.latitude, longitude: area.longitude)
             let (x, y) = screen(centre.x, centre.y)
             parts.append("<circle cx=\"\(fmt(x))\" cy=\"\(fmt(y))\" r=\"\(fmt(max(2, area.radiusMeters * scale)))\" class=\"sketch-area\"/>")
-            parts.append("<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" class=\"sketch-label\">\(escape(area.name))</text>")
+            parts.append("<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" class=\"sketch-label\">\(HTMLText.escape(area.name))</text>")
         }
         if let point {
             let p = project(latitude: point.latitude, longitude: point.longitude)
@@ -58,9 +58,4 @@ enum GeofenceSketch {
     }
 
     private static func fmt(_ value: Double) -> String { String(format: "%.1f", value) }
-
-    private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
 }
