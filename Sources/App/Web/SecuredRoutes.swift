@@ -50,7 +50,9 @@ final class SecuredRoutes {
         entries.append(RouteEntry(method: method, path: path, access: access))
         router.on(RouterPath(path), method: method, use: { @Sendable request, context in
             try Self.authorize(access, request: request, context: context)
-            return try await handler(request, context)
+            return try await withTaskExecutorPreference(HandlerExecutor.shared) {
+                try await handler(request, context)
+            }
         })
     }
 
