@@ -8,7 +8,7 @@ command -v wrk >/dev/null || scripts/ensure-apt-packages wrk
 swift build -c release --product payload-console >/dev/null
 BIN=.build/release/payload-console
 WORK=$(mktemp -d)
-trap 'kill $SERVER 2>/dev/null || true; rm -rf "$WORK"' EXIT
+trap 'kill $SERVER 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 DB="$WORK/bench.sqlite"
 PORT=${PORT:-8181}
 
