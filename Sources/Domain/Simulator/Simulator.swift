@@ -1,0 +1,163 @@
+import Foundation
+
+/// The device's rules as a pure state machine: an action and a device in, the device
+/// afterwards and one timeline event out. No clock but the device's own, no I/O.
+public enum Simulator {
+    public static func perform(_ action: SimulatorAction, on device: SimulatedDevice) -> SimulatorOutcome {
+        var step = Step(device: device)
+        switch action {
+        case .launchApp(let app): step.launch(app)
+        case .home: step.home()
+        case .requestLock(let app, let mode, let confirm): step.requestLock(app: app, mode: mode, confirm: confirm)
+        case .requestUnlock(let app): step.requestUnlock(app: app)
+        case .startGuidedAccess(let passcode): step.startGuidedAccess(passcode: passcode)
+        case .endGuidedAccess(let passcode): step.endGuidedAccess(passcode: passcode)
+        case .clearGuidedAccessPasscode: step.clearGuidedAccessPasscode()
+        case .restart: step.restart()
+        case .advanceClock(let minutes): step.advanceClock(minutes: minutes)
+        case .setLocation(let point): step.setLocation(point)
+        case .setNetwork(let network): step.setNetwork(network)
+        case .setThirdPartyKeyboard(let prefers): step.setThirdPartyKeyboard(prefers)
+        case .copy(let app, let text): step.copy(app: app, text: text)
+        case .paste(let app): step.paste(app: app)
+        case .showKeyboard(let app): step.showKeyboard(app: app)
+        case .signIn(let app): step.signIn(app: app)
+        case .emitLog(let app, let level, let message, let count): step.emitLog(app: app, level: level, message: message, count: count)
+        case .crash(let app): step.crash(app: app)
+        case .applyPolicy(let policy, let conflict): step.apply(policy, conflict: conflict)
+        case .fetchFeedback(let apps, let delete): step.fetchFeedback(apps: apps, delete: delete)
+        case .requestLogs(let minutes): step.requestLogs(captureMinutes: minutes)
+        }
+        step.uploadLogsIfPossible()
+        return step.outcome
+    }
+}
+
+/// One action in progress. The rule functions live in extensions by topic (locking, data,
+/// logs); each ends by recording exactly one event.
+struct Step {
+    var device: SimulatedDevice
+    var event: SimulatorEvent?
+    var uploaded: [SimulatedLog] = []
+    var feedbackReport: [String: [String: Int]]?
+
+    var outcome: SimulatorOutcome {
+        SimulatorOutcome(device: device, event: event ?? SimulatorEvent(at: device.clock, action: "Nothing", rule: "", result: .ignored, message: ""),
+                         uploadedLogs: uploaded, feedbackReport: feedbackReport)
+    }
+
+    mutating func record(_ action: String, rule: String, _ result: SimulatorEvent.Result, _ message: String) {
+        event = SimulatorEvent(at: device.clock, action: action, rule: rule, result: result, message: message)
+    }
+
+    func name(_ bundleID: String) -> String { device.app(bundleID)?.name ?? bundleID }
+
+    /// The app, when it is installed; otherwise records the refusal.
+    mutating func installedApp(_ bundleID: String, for action: String) -> SimulatedApp? {
+        if let app = device.app(bundleID) { return app }
+        record(action, rule: "Only installed apps can run", .refused, "\(bundleID) is not installed on this device.")
+        return nil
+    }
+
+    /// The app, when it is the one on screen; copy, paste, lock requests and logs happen there.
+    mutating func foregroundApp(_ bundleID: String, for action: String) -> SimulatedApp? {
+        guard let app = installedApp(bundleID, for: action) else { return nil }
+        guard device.foregroundApp == bundleID else {
+            record(action, rule: "An app acts only while it is on screen", .refused, "Open \(app.name) first.")
+            return nil
+        }
+        return app
+    }
+
+    // MARK: apps and screen
+
+    mutating func launch(_ bundleID: String) {
+        let action = "Open \(name(bundleID))"
+        guard let app = installedApp(bundleID, for: action) else { return }
+        if let lock = device.lock, lock.app != bundleID {
+            record(action, rule: "\(lock.modeName) keeps the device in one app", .refused,
+                   "The device is locked to \(name(lock.app)); other apps cannot open.")
+            return
+        }
+        device.foregroundApp = bundleID
+        let crashNote = uploadCrashLog(of: app)
+        countConfigurationRead(by: app)
+        let (result, message) = describeScreen()
+        record(action, rule: "Apps open from the home screen", result, message + crashNote)
+    }
+
+    mutating func home() {
+        if let lock = device.lock {
+            record("Home", rule: "\(lock.modeName) ignores the Home button", .ignored,
+                   "Nothing happens: the device stays in \(name(lock.app)).")
+            return
+        }
+        device.foregroundApp = nil
+        record("Home", rule: "Home returns to the home screen", .done, "Back on the home screen.")
+    }
+
+    mutating func signIn(app bundleID: String) {
+        let action = "Sign in to \(name(bundleID))"
+        guard foregroundApp(bundleID, for: action) != nil else { return }
+        guard case .signIn = device.screen else {
+            record(action, rule: "Sign-in shows only when the SDK asks for it", .ignored, "\(name(bundleID)) is not asking for a sign-in.")
+            return
+        }
+        let auth = device.policy.authentication
+        if auth?.singleSignOn == true {
+            let sdkApps = device.apps.filter(\.isSDKBuilt).map(\.bundleID)
+            device.signedInApps = Array(Set(device.signedInApps).union(sdkApps)).sorted()
+            record(action, rule: "Single sign-on shares the session across the organisation's apps", .done,
+                   "Signed in with \(auth?.type.displayName.lowercased() ?? "credentials"); every SDK app on the device shares the session.")
+        } else {
+            device.signedInApps = Array(Set(device.signedInApps).union([bundleID])).sorted()
+            record(action, rule: "Each SDK app signs in by itself", .done, "Signed in to \(name(bundleID)).")
+        }
+    }
+
+    /// The result and words for what the foreground app shows now.
+    func describeScreen() -> (SimulatorEvent.Result, String) {
+        switch device.screen {
+        case .home: (.done, "The home screen shows.")
+        case .app(let app): (.done, "\(name(app)) is open.")
+        case .signIn(let app): (.done, "\(name(app)) shows its sign-in screen.")
+        case .blocked(let app, let reason): (.blocked, "\(name(app)) is blocked. \(reason)")
+        }
+    }
+
+    // MARK: clock, location, network
+
+    mutating func advanceClock(minutes: Int) {
+        let minutes = max(1, min(minutes, 7 * 24 * 60))
+        device.clock = device.clock.addingTimeInterval(TimeInterval(minutes * 60))
+        var message = "The clock moves on \(minutes) minutes."
+        var rule = "Simulated time"
+        if case .assessment(let app, let since)? = device.lock, device.clock.timeIntervalSince(since) >= Self.assessmentLimit {
+            device.lock = nil
+            rule = "An assessment ends itself after 8 hours"
+            message += " \(name(app)) has been in assessment mode for 8 hours, so the device unlocks."
+        }
+        if case .blocked(_, let reason) = device.screen { message += " " + reason }
+        record("Advance clock", rule: rule, .done, message)
+    }
+
+    static let assessmentLimit: TimeInterval = 8 * 60 * 60
+
+    mutating func setLocation(_ point: GeoPoint?) {
+        device.location = point
+        let action = point.map { String(format: "Set location %.4f, %.4f", $0.latitude, $0.longitude) } ?? "Turn location services off"
+        let (result, message) = describeScreen()
+        record(action, rule: device.policy.geofence == nil ? "No geofence applies" : "SDK apps open only inside a geofence area", result, message)
+    }
+
+    mutating func setNetwork(_ network: SimulatedNetwork) {
+        let wasOnline = device.network != .offline
+        device.network = network
+        if network == .offline, wasOnline { device.offlineSince = device.clock }
+        if network != .offline { device.offlineSince = nil }
+        var rule = "Network"
+        if network == .offline, device.policy.geofence != nil { rule = "In airplane mode geofencing stops" }
+        let (result, message) = describeScreen()
+        record("Network: \(network.displayName)", rule: rule, result, message)
+    }
+}

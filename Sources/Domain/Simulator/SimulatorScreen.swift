@@ -1,0 +1,65 @@
+import Foundation
+
+/// What the device shows. Derived from the state every time, never stored, so moving the
+/// clock, the location or the network changes it at once.
+public enum SimulatorScreen: Equatable, Sendable {
+    case home
+    case app(String)
+    /// An SDK app's sign-in screen, in the branding colours.
+    case signIn(String)
+    /// An SDK app's blocker, with the reason the SDK gives.
+    case blocked(String, reason: String)
+}
+
+extension SimulatedDevice {
+    public var screen: SimulatorScreen {
+        guard let bundleID = foregroundApp else { return .home }
+        guard let app = app(bundleID), app.isSDKBuilt else { return .app(bundleID) }
+        if let reason = geofenceBlock() { return .blocked(bundleID, reason: reason) }
+        if let reason = offlineBlock() { return .blocked(bundleID, reason: reason) }
+        if let auth = policy.authentication, auth.type != .disabled, !signedInApps.contains(bundleID) {
+            return .signIn(bundleID)
+        }
+        return .app(bundleID)
+    }
+
+    /// Geofencing needs a location fix; in airplane mode it stops, so nothing is enforced.
+    func geofenceBlock() -> String? {
+        guard let areas = policy.geofence, !areas.isEmpty, network != .offline else { return nil }
+        guard let location else {
+            return "Location services are off. This app opens only inside its allowed areas."
+        }
+        let result = Geofence(areas: areas).test(location)
+        guard !result.isInside else { return nil }
+        return "Outside every allowed area: the nearest, \(result.nearestAreaName), is \(Self.describe(meters: result.distanceToNearestEdgeMeters)) away."
+    }
+
+    /// Offline past the allowed time, the SDK shows its blocker and locks the app.
+    func offlineBlock() -> String? {
+        guard network == .offline, let auth = policy.authentication, auth.type != .disabled else { return nil }
+        guard auth.offlineAccessEnabled else { return "Offline access is off: connect to a network to use this app." }
+        let offlineMinutes = Int(clock.timeIntervalSince(offlineSince ?? clock) / 60)
+        guard offlineMinutes > auth.maximumOfflineMinutes else { return nil }
+        return "Offline for \(offlineMinutes) minutes; this app allows \(auth.maximumOfflineMinutes). Connect to a network to continue."
+    }
+
+    static func describe(meters: Double) -> String {
+        meters >= 1000 ? String(format: "%.1f km", meters / 1000) : "\(Int(meters.rounded())) m"
+    }
+
+    /// The features an assessment turns off while its app holds the lock (DOMAIN.md). Third-party
+    /// keyboards are not among them: the app must refuse keyboard extensions itself.
+    public static let assessmentRestrictions = [
+        "Auto-correction", "Spell check", "Predictive keyboard", "Dictionary lookup", "Keyboard shortcuts", "Sharing",
+        "Universal clipboard", "Dictation", "Siri", "Background apps", "Classroom observation",
+    ]
+
+    /// Messages can upload on Wi-Fi, or on cellular unless logging says Wi-Fi only.
+    public var canUploadLogs: Bool {
+        switch network {
+        case .wifi: true
+        case .cellular: !(policy.logging?.wifiOnly ?? false)
+        case .offline: false
+        }
+    }
+}
