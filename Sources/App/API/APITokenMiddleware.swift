@@ -11,7 +11,8 @@ struct APITokenMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.uri.path.hasPrefix("/api/"),
-              let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ")
+              let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer "),
+              !DeviceTokens.isDeviceToken(header)
         else { return try await next(request, context) }
         guard let token = try tokens.find(String(header.dropFirst(7)).trimmingWhitespace()) else {
             throw APIError(status: .unauthorized, code: "invalid_token", message: "The API token is unknown or revoked.")

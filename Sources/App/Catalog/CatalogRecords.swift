@@ -58,6 +58,8 @@ struct DeviceRecord: Record {
     var installedApps: [String]
     var enrolledAt: Date
     var lastCheckInAt: Date?
+    /// SHA-256 of the token the device checks in with; nil for devices added by hand.
+    var tokenHash: String? = nil
 }
 
 extension DeviceModel: SQLiteValueConvertible {

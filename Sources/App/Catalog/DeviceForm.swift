@@ -103,9 +103,11 @@ struct DeviceForm {
         let errors: [String: String]
         /// Bundle-ID problems are keyed per entry; the form shows the first beside the list.
         let appsError: String?
+        /// Enrolling a simulated device: serial number and UDID are made up by the console.
+        let enrolling: Bool
     }
 
-    func view(groups: [DeviceGroupRecord], apps: [AppRecord]) -> View {
+    func view(groups: [DeviceGroupRecord], apps: [AppRecord], enrolling: Bool = false) -> View {
         let groupOptions = [GroupsController.Option(value: "", label: "No group", selected: groupValue.isEmpty)]
             + GroupsController.treeOrder(groups).map {
                 GroupsController.Option(value: $0.group.id!.description, label: String(repeating: "— ", count: $0.depth) + $0.group.name,
@@ -113,8 +115,8 @@ struct DeviceForm {
             }
         let known = Set(apps.map(\.bundleID))
         return View(
-            title: deviceID == nil ? "Add a device" : "Edit \(name)",
-            action: deviceID.map { "/devices/\($0)" } ?? "/devices",
+            title: enrolling ? "New simulated device" : deviceID == nil ? "Add a device" : "Edit \(name)",
+            action: enrolling ? "/simulator" : deviceID.map { "/devices/\($0)" } ?? "/devices",
             cancel: deviceID.map { "/devices/\($0)" } ?? "/devices",
             name: name, osVersion: osVersion, serialNumber: serialNumber, udid: udid, owner: owner,
             models: DeviceModel.allCases.map { Choice(value: $0.rawValue, label: $0.rawValue, selected: $0.rawValue == model) },
@@ -122,6 +124,7 @@ struct DeviceForm {
             apps: apps.map { Choice(value: $0.bundleID, label: "\($0.name) (\($0.bundleID))", selected: installedApps.contains($0.bundleID)) },
             extraApps: installedApps.filter { !known.contains($0) }.joined(separator: "\n"),
             errors: errors,
-            appsError: errors.filter { $0.key.hasPrefix("installedApps") }.sorted { $0.key < $1.key }.first?.value)
+            appsError: errors.filter { $0.key.hasPrefix("installedApps") }.sorted { $0.key < $1.key }.first?.value,
+            enrolling: enrolling)
     }
 }

@@ -117,16 +117,18 @@ struct DevicesController {
         let lastCheckIn: String
         let canEdit: Bool
         let policy: PolicyView?
+        let commands: DeviceCommandsView
     }
 
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-        let (device, groups, apps, reaching) = try services.database.read { connection in
+        let (device, groups, apps, reaching, commands) = try services.database.read { connection in
             let device = try connection.require(DeviceRecord.self, id: id)
             let loader = PolicyLoader(connection: connection, cache: services.profileContents)
             let groups = try loader.groups()
             return (device, groups, try connection.fetch(AppRecord.query()),
-                    try device.groupID.map { try loader.reachingProfiles(group: $0, groups: groups) })
+                    try device.groupID.map { try loader.reachingProfiles(group: $0, groups: groups) },
+                    try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(20)))
         }
         let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id!, $0.name) })
         let tree = GroupTree(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { g in g.parentID.map { (g.id!, $0) } }))
@@ -142,7 +144,8 @@ struct DevicesController {
             enrolled: DisplayTime.relative(device.enrolledAt, now: now),
             lastCheckIn: device.lastCheckInAt.map { DisplayTime.relative($0, now: now) } ?? "never",
             canEdit: try context.requireUser().role.includes(.admin),
-            policy: reaching.map { PolicyView(EffectivePolicy.compute(from: $0)) })
+            policy: reaching.map { PolicyView(EffectivePolicy.compute(from: $0)) },
+            commands: DeviceCommandsView(deviceID: id, commands: commands, role: context.user?.role, now: now, back: "/devices/\(id)"))
         return services.renderer.page("devices/show", title: device.name, model: view, request: request, context: context)
     }
 
@@ -243,6 +246,7 @@ extension DevicesController.ShowView: MustacheParent {
         case "lastCheckIn": lastCheckIn
         case "canEdit": canEdit
         case "policy": policy
+        case "commands": commands
         default: nil
         }
     }

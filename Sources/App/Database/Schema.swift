@@ -158,5 +158,83 @@ enum Schema {
         Migration(6, "payload kinds on profiles, so the list needs no version JSON", sql: """
             ALTER TABLE profiles ADD COLUMN payloadKinds TEXT NOT NULL DEFAULT '[]';
             """),
+        Migration(7, "device tokens, simulator state, commands and the log store", sql: """
+            -- Devices authenticate check-ins with a token; only its SHA-256 is kept.
+            ALTER TABLE devices ADD COLUMN tokenHash TEXT;
+            CREATE UNIQUE INDEX devices_by_token ON devices(tokenHash) WHERE tokenHash IS NOT NULL;
+
+            -- Bumped by triggers on everything an effective policy is computed from, so the
+            -- check-in cache can tell in one read whether its answers are still good, whoever
+            -- made the change (pages, API, command line).
+            CREATE TABLE policy_generation (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL);
+            INSERT INTO policy_generation VALUES (1, 0);
+            CREATE TRIGGER policy_bump_assign AFTER INSERT ON profile_assignments
+                BEGIN UPDATE policy_generation SET value = value + 1; END;
+            CREATE TRIGGER policy_bump_unassign AFTER DELETE ON profile_assignments
+                BEGIN UPDATE policy_generation SET value = value + 1; END;
+            CREATE TRIGGER policy_bump_version AFTER UPDATE OF version ON profiles
+                BEGIN UPDATE policy_generation SET value = value + 1; END;
+            CREATE TRIGGER policy_bump_nesting AFTER UPDATE OF parentID ON device_groups
+                BEGIN UPDATE policy_generation SET value = value + 1; END;
+            CREATE TRIGGER policy_bump_group_gone AFTER DELETE ON device_groups
+                BEGIN UPDATE policy_generation SET value = value + 1; END;
+
+            -- What a simulated device remembers (JSON of Domain's SimulatedDevice) and the
+            -- policy tag it last applied.
+            CREATE TABLE simulator_states (
+                id INTEGER PRIMARY KEY,
+                deviceID INTEGER NOT NULL UNIQUE REFERENCES devices(id) ON DELETE CASCADE,
+                state TEXT NOT NULL,
+                appliedTag TEXT NOT NULL DEFAULT '',
+                installedProfiles TEXT NOT NULL DEFAULT '{}',
+                revision INTEGER NOT NULL DEFAULT 0,
+                updatedAt REAL NOT NULL
+            );
+
+            CREATE TABLE simulator_events (
+                id INTEGER PRIMARY KEY,
+                deviceID INTEGER NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+                deviceTime REAL NOT NULL,
+                recordedAt REAL NOT NULL,
+                action TEXT NOT NULL,
+                rule TEXT NOT NULL,
+                result TEXT NOT NULL CHECK (result IN ('done', 'refused', 'blocked', 'ignored')),
+                message TEXT NOT NULL
+            );
+            CREATE INDEX simulator_events_by_device ON simulator_events(deviceID, id DESC);
+
+            -- MDM-style commands: queued, then acknowledged, error or not now.
+            CREATE TABLE device_commands (
+                id INTEGER PRIMARY KEY,
+                uuid TEXT NOT NULL UNIQUE,
+                deviceID INTEGER NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+                requestType TEXT NOT NULL,
+                parameters TEXT NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('queued', 'acknowledged', 'error', 'notNow')),
+                queuedAt REAL NOT NULL,
+                queuedBy TEXT NOT NULL,
+                completedAt REAL,
+                resultSummary TEXT NOT NULL DEFAULT '',
+                result TEXT
+            );
+            CREATE INDEX device_commands_by_device ON device_commands(deviceID, id DESC);
+            CREATE INDEX device_commands_queued ON device_commands(deviceID, id) WHERE status IN ('queued', 'notNow');
+
+            -- Uploaded app and crash logs. They outlive the device (an enterprise wipe keeps
+            -- them), so the device's name is copied in.
+            CREATE TABLE device_logs (
+                id INTEGER PRIMARY KEY,
+                deviceID INTEGER REFERENCES devices(id) ON DELETE SET NULL,
+                deviceName TEXT NOT NULL,
+                app TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('application', 'crash')),
+                level TEXT NOT NULL CHECK (level IN ('error', 'warning', 'information', 'debug')),
+                message TEXT NOT NULL,
+                loggedAt REAL NOT NULL,
+                receivedAt REAL NOT NULL
+            );
+            CREATE INDEX device_logs_by_device ON device_logs(deviceID, id DESC);
+            CREATE INDEX device_logs_by_app ON device_logs(app, level, id DESC);
+            """),
     ]
 }

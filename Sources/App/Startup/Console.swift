@@ -42,10 +42,12 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
     let removed = try sessions.deleteExpired()
     if removed > 0 { logger.info("Removed expired sessions", metadata: ["count": "\(removed)"]) }
 
+    let contents = ProfileContentCache()
     let services = Services(
         config: config, database: database, renderer: renderer, cookies: cookies, sessions: sessions,
         hasher: hasher, accounts: AccountService(database: database, hasher: hasher, now: config.now),
-        signing: SigningService(dataDirectory: config.dataDirectory))
+        signing: SigningService(dataDirectory: config.dataDirectory),
+        profileContents: contents, checkIns: CheckInCache(contents: contents))
 
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: LogRequestsMiddleware(.info))
@@ -54,6 +56,7 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
     router.add(middleware: FileMiddleware(config.publicDirectory, searchForIndexHtml: false, logger: logger))
     router.add(middleware: SessionMiddleware(sessions: sessions, cookies: cookies))
     router.add(middleware: APITokenMiddleware(tokens: APITokenStore(database: database, now: config.now)))
+    router.add(middleware: DeviceTokenMiddleware(database: database))
     router.add(middleware: CSRFMiddleware())
     let routes = SecuredRoutes(router: router)
     registerRoutes(on: routes, services: services)
@@ -85,5 +88,7 @@ func registerRoutes(on routes: SecuredRoutes, services: Services) {
     SigningIdentityController(services: services).register(on: routes)
     ProfilesAPIController(services: services).register(on: routes)
     CatalogAPIController(services: services).register(on: routes)
+    DeviceAPIController(services: services).register(on: routes)
+    SimulatorController(services: services).register(on: routes)
     OpenAPIDocument.register(on: routes)
 }

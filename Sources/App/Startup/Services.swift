@@ -12,7 +12,13 @@ struct Services: Sendable {
     let accounts: AccountService
     let signing: SigningService
     /// Decoded profile versions, shared by every effective-policy computation.
-    let profileContents = ProfileContentCache()
+    let profileContents: ProfileContentCache
+    /// Check-in answers per group, for the device API's hot path.
+    let checkIns: CheckInCache
+
+    var simulator: SimulatorService {
+        SimulatorService(database: database, checkIns: checkIns, contents: profileContents, now: config.now)
+    }
 
     var now: Date { config.now() }
 }

@@ -7,6 +7,8 @@ struct AppRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     var user: User?
     var session: UserSession?
+    /// A device that checked in with its token (device API routes only).
+    var device: CheckingInDevice?
     /// The token forms on this page must send back: the session's, or before sign-in the
     /// value of the `pc_csrf` cookie.
     var csrfToken = ""

@@ -8,6 +8,8 @@ enum Access: Sendable, Equatable {
     case anyone
     /// A signed-in user whose role includes this one.
     case role(Role)
+    /// A device presenting its check-in token.
+    case device
 }
 
 /// One registered route, kept so tests can check every route's declared access.
@@ -57,6 +59,10 @@ final class SecuredRoutes {
     }
 
     static func authorize(_ access: Access, request: Request, context: AppRequestContext) throws {
+        if access == .device {
+            guard context.device != nil else { throw AccessDenied.signInRequired }
+            return
+        }
         guard case .role(let required) = access else { return }
         guard let user = context.user else { throw AccessDenied.signInRequired }
         if user.mustChangePassword && !PasswordChangeExemptions.paths.contains(request.uri.path) {

@@ -41,3 +41,20 @@ public struct DevicePolicy: Codable, Equatable, Sendable {
         appConfigurations.first { $0.appIdentifier == app }
     }
 }
+
+extension DevicePolicy {
+    /// The policy as payloads, in the order the device page lists them: what the check-in
+    /// API sends with Apple's and the SDK's key names.
+    public var payloads: [Payload] {
+        var payloads: [Payload] = []
+        if let singleAppMode { payloads.append(.singleAppMode(singleAppMode)) }
+        if let asamAllowlist { payloads.append(.asamAllowlist(ASAMAllowlist(appIdentifiers: asamAllowlist))) }
+        if let dlp { payloads.append(.dlp(dlp)) }
+        if let geofence { payloads.append(.geofence(Geofence(areas: geofence))) }
+        if let logging { payloads.append(.logging(logging)) }
+        if let branding { payloads.append(.branding(branding)) }
+        if let authentication { payloads.append(.authentication(authentication)) }
+        payloads += appConfigurations.map(Payload.managedAppConfig)
+        return payloads
+    }
+}

@@ -162,7 +162,14 @@ extension Step {
                 notes.append("Single App Mode locks the device to \(name(wanted)).")
             }
         }
-        if notes.isEmpty { notes.append(previous == policy ? "Nothing changed." : "Updated settings apply from now on.") }
+        if notes.isEmpty {
+            let kinds = policy.payloads.map(\.kind.displayName)
+            if kinds.isEmpty {
+                notes.append("No profile reaches this device.")
+            } else {
+                notes.append((previous == policy ? "No change. In force: " : "Now in force: ") + kinds.joined(separator: ", ") + ".")
+            }
+        }
         record(action, rule: "The device applies its effective policy", .done, notes.joined(separator: " "))
     }
 }

@@ -1,0 +1,74 @@
+import Domain
+import Foundation
+import Signing
+import Storage
+import Synchronization
+
+/// What a device in a group gets at check-in: the JSON body and its tag (the ETag).
+struct PolicyDocument: Sendable {
+    /// nil when Single App Mode conflicts: the device keeps what it has.
+    let policy: DevicePolicy?
+    let conflict: [String]
+    let body: [UInt8]
+    let tag: String
+}
+
+/// Check-in answers by group, valid for one policy generation.
+///
+/// Every device in a group gets the same policy, and it changes only when the database's
+/// `policy_generation` moves (triggers bump it on assignments, profile versions and group
+/// nesting). So a check-in costs one indexed read plus, at most once per group and change, a
+/// policy computation — the rest is a dictionary lookup.
+final class CheckInCache: Sendable {
+    private struct State {
+        var generation: Int64 = -1
+        var documents: [Int64: PolicyDocument] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let contents: ProfileContentCache
+
+    init(contents: ProfileContentCache) {
+        self.contents = contents
+    }
+
+    /// The key for devices in no group.
+    private static let noGroup: Int64 = 0
+
+    func document(group: RecordID<DeviceGroupRecord>?, generation: Int64, database: Database) throws -> PolicyDocument {
+        let key = group?.rawValue ?? Self.noGroup
+        let cached: PolicyDocument? = state.withLock { state in
+            if state.generation != generation {
+                state.generation = generation
+                state.documents.removeAll(keepingCapacity: true)
+            }
+            return state.documents[key]
+        }
+        if let cached { return cached }
+        let document = try database.read { connection in try Self.compute(group: group, connection: connection, contents: contents) }
+        state.withLock { state in
+            if state.generation == generation { state.documents[key] = document }
+        }
+        return document
+    }
+
+    static func compute(group: RecordID<DeviceGroupRecord>?, connection: Connection, contents: ProfileContentCache) throws -> PolicyDocument {
+        var effective = EffectivePolicy.compute(from: [])
+        if let group {
+            let loader = PolicyLoader(connection: connection, cache: contents)
+            effective = EffectivePolicy.compute(from: try loader.reachingProfiles(group: group, groups: try loader.groups()))
+        }
+        let policy = DevicePolicy(effective)
+        let conflict = Array(Set(effective.singleAppModeConflict.map(\.value.appIdentifier))).sorted()
+        let payloads = try (policy?.payloads ?? []).map { try JSONSerialization.jsonObject(with: PayloadJSON.encode($0)) }
+        let object: [String: Any] = [
+            "payloads": payloads,
+            "conflict": conflict,
+            "warnings": effective.warnings,
+        ]
+        let body = Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+        // The tag covers exactly what the device receives, so equal bodies share a tag.
+        let tag = String(SHA256Digest.hex(of: body).prefix(32))
+        return PolicyDocument(policy: policy, conflict: conflict, body: body, tag: tag)
+    }
+}

@@ -1,0 +1,127 @@
+import Domain
+import Foundation
+import Hummingbird
+import NIOCore
+import Storage
+
+/// What a device calls, authenticated by its token: check-in (the effective policy with an
+/// ETag), the same policy as a `.mobileconfig`, and the MDM-style command channel.
+struct DeviceAPIController {
+    let services: Services
+
+    func register(on routes: SecuredRoutes) {
+        routes.get("/api/v1/device/policy", .device) { request, context in
+            let device = try requireDevice(context)
+            let document = try services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)
+            try noteCheckIn(device)
+            return Self.conditional(request, tag: document.tag, contentType: "application/json; charset=utf-8", body: document.body)
+        }
+        routes.get("/api/v1/device/policy.mobileconfig", .device) { request, context in
+            let device = try requireDevice(context)
+            let document = try services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)
+            try noteCheckIn(device)
+            let xml = DeviceMobileConfig.xml(udid: device.udid, deviceName: device.name, policy: document.policy ?? .empty)
+            return Self.conditional(request, tag: document.tag + "-mc", contentType: "application/x-apple-aspen-config", body: Array(xml.utf8))
+        }
+        routes.get("/api/v1/device/commands", .device) { _, context in
+            let device = try requireDevice(context)
+            let queued = try services.database.read { connection in
+                try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, device.id)
+                    .filter("status", in: [CommandStatus.queued.rawValue, CommandStatus.notNow.rawValue]).order(by: "id"))
+            }
+            return try .jsonObject(["commands": queued.map(Self.envelope)])
+        }
+        routes.post("/api/v1/device/commands/{uuid}", .device) { request, context in
+            let device = try requireDevice(context)
+            let uuid = try context.parameters.require("uuid")
+            let reply = try await APIRequest.object(request)
+            let status = try Self.status(from: reply)
+            let updated = try services.database.write { connection -> DeviceCommandRecord in
+                guard var command = try connection.fetchOne(DeviceCommandRecord.query().filter("uuid", .equal, uuid)
+                    .filter("deviceID", .equal, device.id)) else {
+                    throw APIError(status: .notFound, code: "unknown_command", message: "This device has no command \(uuid).")
+                }
+                guard command.status == .queued || command.status == .notNow else {
+                    throw APIError(status: .conflict, code: "command_finished", message: "The command was already answered.")
+                }
+                command.status = status
+                command.completedAt = status == .notNow ? nil : services.now
+                command.resultSummary = Self.summary(of: reply, status: status)
+                try connection.update(command)
+                return command
+            }
+            return try .jsonObject(["CommandUUID": updated.uuid, "Status": status.mdmName])
+        }
+    }
+
+    private func requireDevice(_ context: AppRequestContext) throws -> CheckingInDevice {
+        guard let device = context.device else { throw AccessDenied.signInRequired }
+        return device
+    }
+
+    /// Records the check-in at most once a minute per device, so frequent check-ins do not
+    /// queue on the single writer.
+    private func noteCheckIn(_ device: CheckingInDevice) throws {
+        let time = services.now
+        guard device.lastCheckInAt.map({ time.timeIntervalSince($0) >= 60 }) ?? true else { return }
+        try services.database.write { try $0.execute("UPDATE devices SET lastCheckInAt = \(time) WHERE id = \(device.id)") }
+    }
+
+    /// `304 Not Modified` when the device already has this tag, else the body with its ETag.
+    static func conditional(_ request: Request, tag: String, contentType: String, body: [UInt8]) -> Response {
+        let etag = "\"\(tag)\""
+        if let sent = request.headers[.ifNoneMatch], sent.split(separator: ",").contains(where: {
+            $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == etag || $0.trimmingCharacters(in: .whitespaces) == "*"
+        }) {
+            return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: "no-cache"])
+        }
+        return Response(status: .ok, headers: [.contentType: contentType, .eTag: etag, .cacheControl: "no-cache"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// Apple's command envelope: `{CommandUUID, Command: {RequestType, …}}`.
+    static func envelope(_ command: DeviceCommandRecord) -> [String: Any] {
+        var inner: [String: Any] = ["RequestType": command.requestType.rawValue]
+        let parameters = command.parameters
+        switch command.requestType {
+        case .managedApplicationFeedback:
+            inner["Identifiers"] = parameters.apps
+            inner["DeleteFeedback"] = parameters.deleteFeedback
+        case .requestLogs:
+            if let minutes = parameters.captureMinutes { inner["CaptureMinutes"] = minutes }
+        case .installProfile, .removeProfile:
+            inner["ProfileName"] = parameters.profileName ?? ""
+        case .settings, .restartDevice, .clearGuidedAccessPasscode:
+            break
+        }
+        return ["CommandUUID": command.uuid, "Command": inner, "Status": command.status.mdmName]
+    }
+
+    static func status(from reply: [String: Any]) throws -> CommandStatus {
+        guard let text = reply["Status"] as? String else {
+            throw APIError(status: .unprocessableContent, code: "validation_failed", message: "Status is required.", field: "Status")
+        }
+        guard let status = CommandStatus.allCases.first(where: { $0.mdmName == text }), status != .queued else {
+            throw APIError(status: .unprocessableContent, code: "validation_failed",
+                           message: "Status must be Acknowledged, Error or NotNow.", field: "Status")
+        }
+        return status
+    }
+
+    static func summary(of reply: [String: Any], status: CommandStatus) -> String {
+        let errors = (reply["ErrorChain"] as? [[String: Any]] ?? []).compactMap { $0["LocalizedDescription"] as? String }
+        return errors.isEmpty ? "Reported \(status.mdmName) by the device." : errors.joined(separator: "; ")
+    }
+}
+
+extension CommandStatus {
+    /// The word MDM uses in replies.
+    var mdmName: String {
+        switch self {
+        case .queued: "Queued"
+        case .acknowledged: "Acknowledged"
+        case .error: "Error"
+        case .notNow: "NotNow"
+        }
+    }
+}

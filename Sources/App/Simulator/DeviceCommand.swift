@@ -1,0 +1,58 @@
+import Domain
+
+/// A command the console queues for a device, named by its MDM `RequestType` where Apple
+/// has one.
+struct DeviceCommand: Codable, Equatable, Sendable {
+    enum RequestType: String, Codable, CaseIterable, Sendable {
+        case installProfile = "InstallProfile"
+        case removeProfile = "RemoveProfile"
+        case restartDevice = "RestartDevice"
+        /// `Settings` with `ApplicationConfiguration` items: sends managed app configuration.
+        case settings = "Settings"
+        case managedApplicationFeedback = "ManagedApplicationFeedback"
+        /// The SDK's log request: what is kept now, or capture for a while.
+        case requestLogs = "RequestLogs"
+        case clearGuidedAccessPasscode = "ClearGuidedAccessPasscode"
+
+        var displayName: String {
+            switch self {
+            case .installProfile: "Install profile"
+            case .removeProfile: "Remove profile"
+            case .restartDevice: "Restart"
+            case .settings: "Send managed app configuration"
+            case .managedApplicationFeedback: "Fetch managed app feedback"
+            case .requestLogs: "Request logs"
+            case .clearGuidedAccessPasscode: "Clear Guided Access passcode"
+            }
+        }
+
+        /// Who may send it: helpdesk asks devices for more; changing a device is an admin's.
+        var role: Role {
+            switch self {
+            case .managedApplicationFeedback, .requestLogs: .helpdesk
+            default: .admin
+            }
+        }
+
+        /// The commands a person queues; install and remove follow assignments by themselves.
+        static let queueable: [RequestType] = [.restartDevice, .settings, .managedApplicationFeedback, .requestLogs, .clearGuidedAccessPasscode]
+    }
+
+    var requestType: RequestType
+    /// Feedback: the apps to ask about (empty: every managed app).
+    var apps: [String] = []
+    var deleteFeedback = false
+    /// Logs: nil sends what is kept now.
+    var captureMinutes: Int?
+    /// Install/remove: which profile, for the history.
+    var profileName: String?
+
+    var summary: String {
+        switch requestType {
+        case .installProfile, .removeProfile: "\(requestType.displayName): \(profileName ?? "")"
+        case .managedApplicationFeedback: requestType.displayName + (deleteFeedback ? ", then delete it" : "")
+        case .requestLogs: captureMinutes.map { "Capture logs for \($0) minutes" } ?? "Send available logs"
+        default: requestType.displayName
+        }
+    }
+}

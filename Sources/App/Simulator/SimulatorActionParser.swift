@@ -1,0 +1,85 @@
+import Domain
+import Foundation
+
+/// Reads a simulator action from named fields — a page's form or the API's JSON — so both
+/// speak the same vocabulary: `{"action": "requestLock", "app": "com.example.exam"}`.
+enum SimulatorActionParser {
+    struct Problem: Error, Equatable {
+        let field: String
+        let message: String
+    }
+
+    /// Every action name, for the API's documentation and error messages.
+    static let names = ["launchApp", "home", "requestLock", "requestUnlock", "startGuidedAccess", "endGuidedAccess", "restart",
+                        "advanceClock", "setLocation", "setNetwork", "setKeyboard", "copy", "paste", "showKeyboard", "signIn",
+                        "emitLog", "crash"]
+
+    static func parse(_ field: (String) -> String?) throws(Problem) -> SimulatorAction {
+        func text(_ name: String) -> String? {
+            field(name).map { $0.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        func required(_ name: String) throws(Problem) -> String {
+            guard let value = text(name) else { throw Problem(field: name, message: "\(name) is required for this action.") }
+            return value
+        }
+        func bool(_ name: String, default fallback: Bool) throws(Problem) -> Bool {
+            guard let value = text(name)?.lowercased() else { return fallback }
+            switch value {
+            case "true", "yes", "on", "1": return true
+            case "false", "no", "off", "0": return false
+            default: throw Problem(field: name, message: "\(name) must be true or false.")
+            }
+        }
+        func number(_ name: String, in range: ClosedRange<Double>) throws(Problem) -> Double {
+            guard let value = Double(try required(name)), range.contains(value) else {
+                throw Problem(field: name, message: "\(name) must be a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)).")
+            }
+            return value
+        }
+
+        guard let action = text("action") else { throw Problem(field: "action", message: "Say which action, such as launchApp.") }
+        switch action {
+        case "launchApp": return .launchApp(try required("app"))
+        case "home": return .home
+        case "requestLock":
+            let modeText = text("mode") ?? LockRequestMode.autonomous.rawValue
+            guard let mode = LockRequestMode(rawValue: modeText) else {
+                throw Problem(field: "mode", message: "mode must be autonomous (ASAM) or assessment (AAC).")
+            }
+            return .requestLock(app: try required("app"), mode: mode, confirm: try bool("confirm", default: true))
+        case "requestUnlock": return .requestUnlock(app: try required("app"))
+        case "startGuidedAccess": return .startGuidedAccess(passcode: try required("passcode"))
+        case "endGuidedAccess": return .endGuidedAccess(passcode: try required("passcode"))
+        case "restart": return .restart
+        case "advanceClock": return .advanceClock(minutes: Int(try number("minutes", in: 1...10_080)))
+        case "setLocation":
+            if text("latitude") == nil && text("longitude") == nil { return .setLocation(nil) }
+            return .setLocation(GeoPoint(latitude: try number("latitude", in: -90...90), longitude: try number("longitude", in: -180...180)))
+        case "setNetwork":
+            guard let network = SimulatedNetwork(rawValue: try required("network")) else {
+                throw Problem(field: "network", message: "network must be wifi, cellular or offline.")
+            }
+            return .setNetwork(network)
+        case "setKeyboard": return .setThirdPartyKeyboard(try bool("thirdParty", default: true))
+        case "copy":
+            let copied = field("text") ?? ""
+            guard !copied.isEmpty else { throw Problem(field: "text", message: "Type the text to copy.") }
+            guard copied.count <= 1_000 else { throw Problem(field: "text", message: "Copy at most 1,000 characters.") }
+            return .copy(app: try required("app"), text: copied)
+        case "paste": return .paste(app: try required("app"))
+        case "showKeyboard": return .showKeyboard(app: try required("app"))
+        case "signIn": return .signIn(app: try required("app"))
+        case "emitLog":
+            guard let level = LogLevel(rawValue: try required("level")) else {
+                throw Problem(field: "level", message: "level must be error, warning, information or debug.")
+            }
+            let message = text("message") ?? "Test message"
+            guard message.count <= 2_000 else { throw Problem(field: "message", message: "Keep a message to 2,000 characters.") }
+            let count = text("count") == nil ? 1 : Int(try number("count", in: 1...Double(SimulatorAction.maximumBurst)))
+            return .emitLog(app: try required("app"), level: level, message: message, count: count)
+        case "crash": return .crash(app: try required("app"))
+        default:
+            throw Problem(field: "action", message: "Unknown action \(action). Use one of: \(names.joined(separator: ", ")).")
+        }
+    }
+}

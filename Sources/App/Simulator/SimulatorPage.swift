@@ -1,0 +1,194 @@
+import Domain
+import Foundation
+import Storage
+
+/// The simulator page's model: the device frame, the controls that make sense right now, the
+/// timeline and the command history.
+struct SimulatorPage {
+    struct AppIcon {
+        let bundleID: String
+        let name: String
+        let color: String
+        let traits: String
+    }
+
+    struct EventRow {
+        let time: String
+        let action: String
+        let rule: String
+        let result: String
+        let message: String
+    }
+
+    struct ConfigRow {
+        let name: String
+        let value: String
+        let note: String?
+    }
+
+    struct Preset {
+        let value: String
+        let label: String
+    }
+
+    struct LockPrompt {
+        let app: String
+        let appName: String
+        let mode: String
+        let modeName: String
+    }
+
+    let id: String
+    let name: String
+    let model: String
+    let osVersion: String
+    let supervised: Bool
+    let revision: Int
+    let canAct: Bool
+    let networkName: String
+    let network: String
+    let clockText: String
+    let lockName: String?
+    let lockApp: String?
+    let assessmentRestrictions: [String]
+    let conflict: String?
+    let isHome: Bool
+    let apps: [AppIcon]
+    let openApp: AppIcon?
+    let isSDKApp: Bool
+    let appContent: Bool
+    let signIn: Bool
+    let blockedReason: String?
+    let brandColor: String
+    let appLogoID: String?
+    let configuration: [ConfigRow]
+    let hasConfiguration: Bool
+    let isAssessmentLocked: Bool
+    let lockPrompt: LockPrompt?
+    let locationText: String
+    let presets: [Preset]
+    let pasteboardText: String?
+    let pendingLogs: Int
+    let uploadedLogs: Int
+    let loggingText: String
+    let keyboardThirdParty: Bool
+    let events: [EventRow]
+    let commands: DeviceCommandsView
+
+    /// Demo sites, so "inside" and "outside" are one click each.
+    static let locationPresets: [(name: String, point: GeoPoint)] = [
+        ("Lobby, Head office (London)", GeoPoint(latitude: 51.5079, longitude: -0.1281)),
+        ("Clinic, Riverside (London)", GeoPoint(latitude: 51.4936, longitude: -0.1004)),
+        ("Exam hall, North campus (Manchester)", GeoPoint(latitude: 53.4668, longitude: -2.2339)),
+        ("Field sales, Lyon", GeoPoint(latitude: 45.7640, longitude: 4.8357)),
+        ("Taveuni, Fiji (across the antimeridian)", GeoPoint(latitude: -16.8000, longitude: -179.9900)),
+    ]
+
+    init(device: DeviceRecord, stored: SimulatorStateRecord, events: [SimulatorEventRecord], commands: DeviceCommandsView,
+         uploadedLogs: Int, catalogColors: [String: String], canAct: Bool, prompt: LockPrompt?) {
+        let state = stored.state
+        id = device.id!.description
+        name = device.name
+        model = device.model.rawValue
+        osVersion = device.osVersion
+        supervised = state.isSupervised
+        revision = stored.revision
+        self.canAct = canAct
+        networkName = state.network.displayName
+        network = state.network.rawValue
+        clockText = Self.clockFormatter.string(from: state.clock)
+        lockName = state.lock?.modeName
+        lockApp = state.lock.map { state.app($0.app)?.name ?? $0.app }
+        if case .assessment? = state.lock { assessmentRestrictions = SimulatedDevice.assessmentRestrictions } else { assessmentRestrictions = [] }
+        conflict = state.policyConflict.isEmpty ? nil
+            : "Single App Mode for \(state.policyConflict.joined(separator: " and ")) reaches this device. It keeps its previous policy until one is removed."
+        let icons = state.apps.map { app in
+            AppIcon(bundleID: app.bundleID, name: app.name, color: catalogColors[app.bundleID] ?? "#5b6b7f",
+                    traits: [app.isManaged ? "managed" : "personal", app.isSDKBuilt ? "SDK" : nil].compactMap { $0 }.joined(separator: ", "))
+        }
+        apps = icons
+        let screen = state.screen
+        isHome = screen == .home
+        openApp = state.foregroundApp.flatMap { bundleID in icons.first { $0.bundleID == bundleID } }
+        isSDKApp = state.foregroundApp.flatMap(state.app)?.isSDKBuilt ?? false
+        switch screen {
+        case .app: (appContent, signIn, blockedReason) = (true, false, nil)
+        case .signIn: (appContent, signIn, blockedReason) = (false, true, nil)
+        case .blocked(_, let reason): (appContent, signIn, blockedReason) = (false, false, reason)
+        case .home: (appContent, signIn, blockedReason) = (false, false, nil)
+        }
+        let branding = state.policy.branding.flatMap { $0.enabled ? $0 : nil }
+        brandColor = branding?.primaryColor.hex ?? "#1f5fbf"
+        appLogoID = branding.flatMap { $0.appLogo2x ?? $0.appLogo1x }?.id
+        configuration = state.foregroundApp.flatMap(state.policy.configuration(for:)).map {
+            ReceivedConfiguration($0).entries.map { ConfigRow(name: $0.name, value: $0.value, note: $0.note) }
+        } ?? []
+        hasConfiguration = !configuration.isEmpty
+        isAssessmentLocked = !assessmentRestrictions.isEmpty
+        lockPrompt = prompt
+        locationText = state.location.map { String(format: "%.4f, %.4f", $0.latitude, $0.longitude) } ?? "Location services off"
+        presets = Self.locationPresets.map { Preset(value: "\($0.point.latitude),\($0.point.longitude)", label: $0.name) }
+        pasteboardText = state.pasteboard.map { "“\($0.text)” from \(state.app($0.sourceApp)?.name ?? $0.sourceApp)" }
+        pendingLogs = state.pendingLogs.count
+        self.uploadedLogs = uploadedLogs
+        loggingText = state.policy.logging.map { $0.enabled ? "\($0.level.displayName) and more severe" + ($0.wifiOnly ? ", Wi-Fi only" : "") : "off" } ?? "off (no logging payload)"
+        keyboardThirdParty = state.prefersThirdPartyKeyboard
+        self.events = events.map { event in
+            EventRow(time: Self.clockFormatter.string(from: event.deviceTime), action: event.action, rule: event.rule,
+                     result: event.result.rawValue, message: event.message)
+        }
+        self.commands = commands
+    }
+
+    static let clockFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "EEE d MMM, HH:mm"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.locale = Locale(identifier: "en_GB")
+        return formatter
+    }()
+}
+
+/// The command history of a device and the form to queue one, shared by the device page and
+/// the simulator.
+struct DeviceCommandsView {
+    struct Row {
+        let name: String
+        let status: String
+        let statusName: String
+        let queued: String
+        let queuedBy: String
+        let result: String
+    }
+
+    struct Kind {
+        let value: String
+        let label: String
+    }
+
+    let deviceID: String
+    let rows: [Row]
+    let hasRows: Bool
+    let kinds: [Kind]
+    let canQueue: Bool
+    /// The page the form returns to.
+    let back: String
+
+    init(deviceID: RecordID<DeviceRecord>, commands: [DeviceCommandRecord], role: Role?, now: Date, back: String) {
+        self.deviceID = deviceID.description
+        self.back = back
+        hasRows = !commands.isEmpty
+        rows = commands.map { command in
+            var result = command.resultSummary
+            if let report = command.result, !report.isEmpty {
+                result += " " + report.sorted { $0.key < $1.key }.map { app, counters in
+                    "\(app): " + (counters.isEmpty ? "no feedback" : counters.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+                }.joined(separator: "; ")
+            }
+            return Row(name: command.parameters.summary, status: command.status.rawValue, statusName: command.status.displayName,
+                       queued: DisplayTime.relative(command.queuedAt, now: now), queuedBy: command.queuedBy, result: result)
+        }
+        kinds = DeviceCommand.RequestType.queueable.filter { role?.includes($0.role) == true }.map { Kind(value: $0.rawValue, label: $0.displayName) }
+        canQueue = !kinds.isEmpty
+    }
+}

@@ -1,0 +1,82 @@
+import Domain
+import Foundation
+import Storage
+
+/// A simulated device's remembered state, one row per device.
+struct SimulatorStateRecord: Record {
+    static let tableName = "simulator_states"
+
+    var id: RecordID<SimulatorStateRecord>?
+    var deviceID: RecordID<DeviceRecord>
+    var state: SimulatedDevice
+    /// The tag of the effective policy the device applied last; a different one means sync.
+    var appliedTag: String
+    /// Profile id → "Name vN" of each profile the device has installed, to tell installs,
+    /// updates and removals apart.
+    var installedProfiles: [String: String]
+    /// Counts every change, so a page can tell whether what it shows is current.
+    var revision: Int
+    var updatedAt: Date
+}
+
+struct SimulatorEventRecord: Record {
+    static let tableName = "simulator_events"
+
+    var id: RecordID<SimulatorEventRecord>?
+    var deviceID: RecordID<DeviceRecord>
+    var deviceTime: Date
+    var recordedAt: Date
+    var action: String
+    var rule: String
+    var result: SimulatorEvent.Result
+    var message: String
+}
+
+enum CommandStatus: String, Codable, Sendable, CaseIterable {
+    case queued
+    case acknowledged
+    case error
+    case notNow
+
+    var displayName: String {
+        switch self {
+        case .queued: "Queued"
+        case .acknowledged: "Acknowledged"
+        case .error: "Error"
+        case .notNow: "Not now"
+        }
+    }
+}
+
+/// One MDM-style command for a device, and what became of it.
+struct DeviceCommandRecord: Record {
+    static let tableName = "device_commands"
+
+    var id: RecordID<DeviceCommandRecord>?
+    var uuid: String
+    var deviceID: RecordID<DeviceRecord>
+    var requestType: DeviceCommand.RequestType
+    var parameters: DeviceCommand
+    var status: CommandStatus
+    var queuedAt: Date
+    var queuedBy: String
+    var completedAt: Date?
+    var resultSummary: String
+    /// The device's answer, such as the feedback it reported (JSON).
+    var result: [String: [String: Int]]?
+}
+
+/// An uploaded log line.
+struct DeviceLogRecord: Record {
+    static let tableName = "device_logs"
+
+    var id: RecordID<DeviceLogRecord>?
+    var deviceID: RecordID<DeviceRecord>?
+    var deviceName: String
+    var app: String
+    var kind: SimulatedLog.Kind
+    var level: LogLevel
+    var message: String
+    var loggedAt: Date
+    var receivedAt: Date
+}

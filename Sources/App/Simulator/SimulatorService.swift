@@ -1,0 +1,211 @@
+import Domain
+import Foundation
+import Storage
+
+/// Runs the simulator against stored device state. Every change is one transaction: the state,
+/// its timeline events, uploaded logs and command results are written together or not at all.
+struct SimulatorService: Sendable {
+    let database: Database
+    let checkIns: CheckInCache
+    let contents: ProfileContentCache
+    let now: @Sendable () -> Date
+
+    /// Timeline events kept per device; older ones are pruned as new ones arrive.
+    static let timelineLength = 500
+
+    /// A device's state with what changed in this step, before it is written.
+    struct Working {
+        var record: SimulatorStateRecord
+        var events: [SimulatorEvent] = []
+        var logs: [SimulatedLog] = []
+        var last: SimulatorOutcome?
+
+        mutating func run(_ action: SimulatorAction) -> SimulatorOutcome {
+            let outcome = Simulator.perform(action, on: record.state)
+            record.state = outcome.device
+            events.append(outcome.event)
+            logs += outcome.uploadedLogs
+            last = outcome
+            return outcome
+        }
+    }
+
+    // MARK: reading
+
+    /// The stored state, created from the device record and the catalog on first use.
+    func state(of deviceID: RecordID<DeviceRecord>) throws -> SimulatorStateRecord {
+        if let stored = try database.read({ try $0.fetchOne(SimulatorStateRecord.query().filter("deviceID", .equal, deviceID)) }) {
+            return stored
+        }
+        return try database.write { try loadOrCreate(deviceID, in: $0) }
+    }
+
+    private func loadOrCreate(_ deviceID: RecordID<DeviceRecord>, in connection: Connection) throws -> SimulatorStateRecord {
+        if let stored = try connection.fetchOne(SimulatorStateRecord.query().filter("deviceID", .equal, deviceID)) { return stored }
+        let device = try connection.require(DeviceRecord.self, id: deviceID)
+        let apps = try Self.simulatedApps(of: device, connection: connection)
+        // Whole seconds: the clock is stored as ISO 8601 text, which keeps no fractions.
+        let clock = Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down))
+        return try connection.insert(SimulatorStateRecord(
+            id: nil, deviceID: deviceID, state: SimulatedDevice(isSupervised: device.isSupervised, apps: apps, clock: clock),
+            appliedTag: "", installedProfiles: [:], revision: 0, updatedAt: now()))
+    }
+
+    // MARK: changing
+
+    /// One control on the page or the API. The device first syncs, so it acts under the
+    /// policy and commands that are current.
+    func perform(_ action: SimulatorAction, on deviceID: RecordID<DeviceRecord>) throws -> (SimulatorOutcome, SimulatorStateRecord) {
+        let document = try currentDocument(for: deviceID)
+        return try database.write { connection in
+            var working = Working(record: try loadOrCreate(deviceID, in: connection))
+            try syncSteps(&working, document: document, connection: connection)
+            let outcome = working.run(action)
+            let saved = try save(working, connection: connection)
+            return (outcome, saved)
+        }
+    }
+
+    /// What a check-in does: apply a changed policy, run queued commands. Answers whether
+    /// anything changed, so callers know to tell an open page.
+    @discardableResult
+    func sync(_ deviceID: RecordID<DeviceRecord>) throws -> Bool {
+        let document = try currentDocument(for: deviceID)
+        return try database.write { connection in
+            var working = Working(record: try loadOrCreate(deviceID, in: connection))
+            try syncSteps(&working, document: document, connection: connection)
+            guard !working.events.isEmpty else { return false }
+            _ = try save(working, connection: connection)
+            return true
+        }
+    }
+
+    /// The device's effective policy now, with the profiles that make it.
+    struct CurrentPolicy {
+        let document: PolicyDocument
+        let profiles: [String: String]
+    }
+
+    private func currentDocument(for deviceID: RecordID<DeviceRecord>) throws -> CurrentPolicy {
+        let (groupID, generation, profiles) = try database.read { connection in
+            let device = try connection.require(DeviceRecord.self, id: deviceID)
+            let generation = try connection.scalar("SELECT value FROM policy_generation", as: Int64.self) ?? 0
+            var profiles: [String: String] = [:]
+            if let group = device.groupID {
+                let loader = PolicyLoader(connection: connection, cache: contents)
+                for reaching in try loader.reachingProfiles(group: group, groups: try loader.groups()) {
+                    profiles[String(reaching.source.profileID)] = "\(reaching.source.profileName) v\(reaching.source.version)"
+                }
+            }
+            return (device.groupID, generation, profiles)
+        }
+        return CurrentPolicy(document: try checkIns.document(group: groupID, generation: generation, database: database), profiles: profiles)
+    }
+
+    /// The apps on the device with their catalog traits; apps missing from the catalog count
+    /// as unmanaged, like anything the user installed.
+    static func simulatedApps(of device: DeviceRecord, connection: Connection) throws -> [SimulatedApp] {
+        let catalog = try connection.fetch(AppRecord.query().filter("bundleID", in: device.installedApps))
+        return device.installedApps.map { bundleID in
+            guard let app = catalog.first(where: { $0.bundleID == bundleID }) else {
+                return SimulatedApp(bundleID: bundleID, name: bundleID, isManaged: false)
+            }
+            return SimulatedApp(bundleID: app.bundleID, name: app.name, isManaged: app.isManaged, isSDKBuilt: app.isSDKBuilt,
+                                hasAssessmentEntitlement: app.hasAssessmentEntitlement)
+        }
+    }
+
+    /// An admin may have edited the device (apps, supervision) since it last ran.
+    private func refreshDeviceFacts(_ working: inout Working, connection: Connection) throws {
+        let device = try connection.require(DeviceRecord.self, id: working.record.deviceID)
+        let apps = try Self.simulatedApps(of: device, connection: connection)
+        var state = working.record.state
+        guard apps != state.apps || device.isSupervised != state.isSupervised else { return }
+        state.apps = apps
+        state.isSupervised = device.isSupervised
+        if let open = state.foregroundApp, state.app(open) == nil { state.foregroundApp = nil }
+        if let lock = state.lock, state.app(lock.app) == nil { state.lock = nil }
+        working.record.state = state
+        // Re-apply the policy: Single App Mode may have been waiting for an app now installed.
+        working.record.appliedTag = ""
+        working.events.append(SimulatorEvent(at: state.clock, action: "Device record changed", rule: "The console's record of the device",
+                                             result: .done, message: "Apps and supervision updated from the device record."))
+    }
+
+    private func syncSteps(_ working: inout Working, document current: CurrentPolicy, connection: Connection) throws {
+        try refreshDeviceFacts(&working, connection: connection)
+        let document = current.document
+        if document.tag != working.record.appliedTag {
+            working.run(.applyPolicy(document.policy, conflict: document.conflict))
+            working.record.appliedTag = document.tag
+            if document.policy != nil {
+                try recordProfileChanges(from: working.record.installedProfiles, to: current.profiles,
+                                         deviceID: working.record.deviceID, connection: connection)
+                working.record.installedProfiles = current.profiles
+            }
+        }
+        try runQueuedCommands(&working, connection: connection)
+    }
+
+    /// Install and remove happen by themselves when assignments change; they go into the
+    /// command history as the MDM commands a real server would have sent.
+    private func recordProfileChanges(from installed: [String: String], to wanted: [String: String],
+                                      deviceID: RecordID<DeviceRecord>, connection: Connection) throws {
+        let time = now()
+        for (profileID, label) in wanted.sorted(by: { $0.key < $1.key }) where installed[profileID] != label {
+            try insertFinished(DeviceCommand(requestType: .installProfile, profileName: label), deviceID: deviceID, at: time, connection: connection)
+        }
+        for (profileID, label) in installed.sorted(by: { $0.key < $1.key }) where wanted[profileID] == nil {
+            try insertFinished(DeviceCommand(requestType: .removeProfile, profileName: label), deviceID: deviceID, at: time, connection: connection)
+        }
+    }
+
+    private func insertFinished(_ command: DeviceCommand, deviceID: RecordID<DeviceRecord>, at time: Date, connection: Connection) throws {
+        _ = try connection.insert(DeviceCommandRecord(
+            id: nil, uuid: UUID().uuidString, deviceID: deviceID, requestType: command.requestType, parameters: command,
+            status: .acknowledged, queuedAt: time, queuedBy: "Assignment change", completedAt: time,
+            resultSummary: command.requestType == .installProfile ? "Installed at check-in." : "Removed at check-in.", result: nil))
+    }
+
+    private func runQueuedCommands(_ working: inout Working, connection: Connection) throws {
+        // An offline device is unreachable: commands wait, as they would for a real one.
+        guard working.record.state.network != .offline else { return }
+        let queued = try connection.fetch(DeviceCommandRecord.query()
+            .filter("deviceID", .equal, working.record.deviceID).filter("status", in: [CommandStatus.queued.rawValue, CommandStatus.notNow.rawValue])
+            .order(by: "id"))
+        for var command in queued {
+            let answer = CommandRunner.run(command.parameters, on: &working)
+            command.status = answer.status
+            command.resultSummary = answer.summary
+            command.result = answer.result
+            command.completedAt = answer.status == .notNow ? nil : now()
+            try connection.update(command)
+        }
+    }
+
+    private func save(_ working: Working, connection: Connection) throws -> SimulatorStateRecord {
+        var record = working.record
+        record.revision += 1
+        record.updatedAt = now()
+        try connection.update(record)
+        let time = now()
+        for event in working.events {
+            _ = try connection.insert(SimulatorEventRecord(
+                id: nil, deviceID: record.deviceID, deviceTime: event.at, recordedAt: time, action: event.action,
+                rule: event.rule, result: event.result, message: event.message))
+        }
+        try connection.execute("""
+            DELETE FROM simulator_events WHERE deviceID = \(record.deviceID) AND id <= (
+                SELECT id FROM simulator_events WHERE deviceID = \(record.deviceID) ORDER BY id DESC LIMIT 1 OFFSET \(Self.timelineLength))
+            """)
+        if !working.logs.isEmpty {
+            let deviceName = try connection.require(DeviceRecord.self, id: record.deviceID).name
+            for log in working.logs {
+                _ = try connection.insert(DeviceLogRecord(
+                    id: nil, deviceID: record.deviceID, deviceName: deviceName, app: log.app, kind: log.kind, level: log.level,
+                    message: log.message, loggedAt: log.loggedAt, receivedAt: time))
+            }
+        }
+        return record
+    }
+}

@@ -1,0 +1,122 @@
+"""The device simulator in a browser: a kiosk locking live when Single App Mode is assigned, and
+an ASAM request refused on an unsupervised device."""
+
+import json
+import subprocess
+import time
+import urllib.request
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from harness import BINARY, BrowserTestCase
+
+
+class SimulatorTests(BrowserTestCase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        created = subprocess.run(
+            [BINARY, "token", "create", "--role", "admin", "--name", "browser tests", "--db", cls.server.database],
+            text=True, check=True, capture_output=True).stdout
+        cls.token = next(word for word in created.split() if word.startswith("pct_"))
+        cls.api("POST", "/api/v1/apps", {"name": "Check-in", "bundleID": "com.example.checkin", "isSDKBuilt": True})
+        cls.api("POST", "/api/v1/apps", {"name": "Exam", "bundleID": "com.example.exam", "hasAssessmentEntitlement": True})
+        cls.lobby = cls.api("POST", "/api/v1/groups", {"name": "Lobby kiosks"})["id"]
+        cls.classroom = cls.api("POST", "/api/v1/groups", {"name": "Classroom"})["id"]
+
+    @classmethod
+    def api(cls, method, path, body=None, headers=None):
+        request = urllib.request.Request(
+            cls.server.base + path, method=method, data=json.dumps(body).encode() if body is not None else None,
+            headers={"Authorization": f"Bearer {cls.token}", "Content-Type": "application/json", **(headers or {})})
+        with urllib.request.urlopen(request) as response:
+            text = response.read()
+            return json.loads(text) if text else None
+
+    def enroll(self, name, group, supervised, app_ids):
+        self.open("/devices")
+        self.click_and_wait(By.ID, "new-simulated-device")
+        self.driver.find_element(By.ID, "device-name").send_keys(name)
+        self.driver.find_element(By.CSS_SELECTOR, "input[name='model'][value='iPad']").click()
+        self.driver.find_element(By.ID, "device-os").send_keys("18.1")
+        self.driver.find_element(By.CSS_SELECTOR, f"input[name='supervised'][value='{'yes' if supervised else 'no'}']").click()
+        Select(self.driver.find_element(By.ID, "device-group")).select_by_visible_text(group)
+        for app in app_ids:
+            self.driver.find_element(By.CSS_SELECTOR, f"input[name='installedApps'][value='{app}']").click()
+        self.click_and_wait(By.ID, "save-device")
+        self.assertEqual(self.heading(), f"Enrolled {name}")
+        self.assertTrue(self.driver.find_element(By.ID, "device-token").get_attribute("value").startswith("pcd_"))
+        self.click_and_wait(By.ID, "open-simulator")
+        self.assertEqual(self.heading(), f"Simulator: {name}")
+
+    def wait_for(self, condition, timeout=5):
+        WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(lambda driver: condition())
+
+    def lock_badges(self):
+        return self.driver.find_elements(By.ID, "sim-lock")
+
+    def test_assigning_single_app_mode_locks_the_open_kiosk_and_removing_it_unlocks(self):
+        self.sign_in("admin@test.example")
+        self.enroll("Lobby iPad 1", "Lobby kiosks", supervised=True, app_ids=["com.example.checkin"])
+        self.assertEqual(self.lock_badges(), [])
+        self.wait_for(lambda: "Live" in self.driver.find_element(By.ID, "live-status").text)
+        self.screenshot("simulator-home")
+
+        profile = self.api("POST", "/api/v1/profiles", {"name": "Lobby lock", "payloads": [
+            {"PayloadType": "com.apple.app.lock", "App": {"Identifier": "com.example.checkin"}}]})
+        self.api("POST", f"/api/v1/profiles/{profile['id']}/assignments", {"groupID": self.lobby})
+        assigned = time.monotonic()
+        self.wait_for(lambda: len(self.lock_badges()) == 1, timeout=5)
+        elapsed = time.monotonic() - assigned
+        print(f"\nsimulator locked {elapsed:.2f} s after the assignment")
+        self.assertLess(elapsed, 1.5, "the open simulator should lock within about a second")
+        self.assertIn("Single App Mode", self.lock_badges()[0].text)
+        self.assertEqual(self.driver.find_element(By.ID, "app-screen").get_attribute("data-app"), "com.example.checkin")
+        self.screenshot("simulator-locked")
+
+        self.click_and_wait(By.ID, "home-button")
+        self.assertIn("Nothing happens", self.driver.find_element(By.CLASS_NAME, "flash").text)
+        self.assertEqual(len(self.lock_badges()), 1)
+        first_event = self.driver.find_element(By.CSS_SELECTOR, "#timeline .event")
+        self.assertIn("Home", first_event.text)
+        self.assertIn("ignored", first_event.text)
+
+        # A new version without the payload: the device unlocks by itself.
+        self.api("PUT", f"/api/v1/profiles/{profile['id']}", {"name": "Lobby lock", "payloads": []}, headers={"If-Match": str(profile["version"])})
+        self.wait_for(lambda: self.lock_badges() == [], timeout=5)
+        self.screenshot("simulator-unlocked")
+        self.click_and_wait(By.ID, "home-button")
+        self.assertTrue(self.driver.find_elements(By.CSS_SELECTOR, ".home-grid"))
+
+        # The command history recorded both installs: the first version and its replacement.
+        history = self.driver.find_element(By.ID, "commands").text
+        self.assertIn(f"Install profile: Lobby lock v{profile['version']}", history)
+        self.assertIn(f"Install profile: Lobby lock v{profile['version'] + 1}", history)
+
+    def test_an_asam_request_on_an_unsupervised_device_is_refused_with_its_reason(self):
+        profile = self.api("POST", "/api/v1/profiles", {"name": "Exam allowlist", "payloads": [
+            {"PayloadType": "com.apple.applicationaccess", "autonomousSingleAppModePermittedAppIDs": ["com.example.exam"]}]})
+        self.api("POST", f"/api/v1/profiles/{profile['id']}/assignments", {"groupID": self.classroom})
+        self.sign_in("admin@test.example")
+        self.enroll("Student iPad", "Classroom", supervised=False, app_ids=["com.example.exam"])
+        self.click_and_wait(By.CSS_SELECTOR, "button.home-app[data-app='com.example.exam']")
+        self.click_and_wait(By.ID, "request-asam")
+        self.assertIn("Allow “Exam” to lock this device", self.driver.find_element(By.ID, "lock-prompt").text)
+        self.screenshot("simulator-asam-prompt")
+        self.click_and_wait(By.ID, "prompt-yes")
+        flash = self.driver.find_element(By.CLASS_NAME, "flash").text
+        self.assertIn("not supervised", flash)
+        self.assertEqual(self.lock_badges(), [])
+        event = self.driver.find_element(By.CSS_SELECTOR, "#timeline .event")
+        self.assertIn("ASAM needs a supervised device", event.text)
+        self.assertIn("refused", event.text)
+        self.screenshot("simulator-asam-refused")
+
+    def test_a_tablet_sized_window_keeps_the_device_and_controls_usable(self):
+        self.driver.set_window_size(820, 1180)
+        self.sign_in("admin@test.example")
+        self.enroll("Clinic iPad", "Lobby kiosks", supervised=True, app_ids=["com.example.exam"])
+        frame = self.driver.find_element(By.CSS_SELECTOR, ".device-frame")
+        self.assertLessEqual(frame.rect["x"] + frame.rect["width"], 820)
+        self.screenshot("simulator-tablet")
