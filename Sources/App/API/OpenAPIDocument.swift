@@ -4,9 +4,9 @@ import Hummingbird
 /// The OpenAPI 3.1 description of every `/api/` route, served at `GET /api/openapi.json`.
 /// A test checks that each API route the router serves is described here.
 enum OpenAPIDocument {
-    private static func ref(_ name: String) -> [String: Any] { ["$ref": "#/components/schemas/\(name)"] }
+    static func ref(_ name: String) -> [String: Any] { ["$ref": "#/components/schemas/\(name)"] }
 
-    private static func json(_ schema: [String: Any]) -> [String: Any] {
+    static func json(_ schema: [String: Any]) -> [String: Any] {
         ["content": ["application/json": ["schema": schema]]]
     }
 
@@ -17,7 +17,7 @@ enum OpenAPIDocument {
         "404": ["description": "No such item (not_found)"].merging(json(ref("Error"))) { $1 },
     ] }
 
-    private static func operation(_ summary: String, role: String, parameters: [String] = [], body: [String: Any]? = nil,
+    static func operation(_ summary: String, role: String, parameters: [String] = [], body: [String: Any]? = nil,
                                   responses: [String: Any], extraErrors: [String: String] = [:]) -> [String: Any] {
         var all = errors
         for (status, description) in extraErrors { all[status] = ["description": description].merging(json(ref("Error"))) { $1 } }
@@ -28,6 +28,8 @@ enum OpenAPIDocument {
             switch name {
             case "signed": ["name": "signed", "in": "query", "required": false, "schema": ["type": "boolean"], "description": "true for a CMS-signed profile"]
             case "after", "limit", "group": ["name": name, "in": "query", "required": false, "schema": ["type": "integer"]]
+            case "udid", "uuid": ["name": name, "in": "path", "required": true, "schema": ["type": "string"]]
+            case "If-None-Match": ["name": "If-None-Match", "in": "header", "required": false, "schema": ["type": "string"], "description": "The ETag of the policy the device has; 304 when it is still current"]
             case "If-Match": ["name": "If-Match", "in": "header", "required": true, "schema": ["type": "string"], "description": "The version you edited, as the ETag gives it"]
             default: ["name": name, "in": "path", "required": true, "schema": ["type": "integer"]]
             }
@@ -36,7 +38,7 @@ enum OpenAPIDocument {
         return op
     }
 
-    private static func ok(_ description: String, _ schema: [String: Any]) -> [String: Any] {
+    static func ok(_ description: String, _ schema: [String: Any]) -> [String: Any] {
         ["200": ["description": description].merging(json(schema)) { $1 }]
     }
 
@@ -49,8 +51,11 @@ enum OpenAPIDocument {
             "info": ["title": "Payload Console API", "version": "1",
                      "description": "Profiles, payloads, assignments and the catalog. Errors are {\"error\": {\"code\", \"message\", \"field\"}}."],
             "components": [
-                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer", "description": "An API token (pct_…) from the console's API tokens page or `payload-console token create`."]],
-                "schemas": [
+                "securitySchemes": [
+                    "bearer": ["type": "http", "scheme": "bearer", "description": "An API token (pct_…) from the console's API tokens page or `payload-console token create`."],
+                    "deviceToken": ["type": "http", "scheme": "bearer", "description": "A device's check-in token (pcd_…), shown once when the device is enrolled."],
+                ],
+                "schemas": deviceSchemas.merging([
                     "Error": ["type": "object", "required": ["error"], "properties": ["error": ["type": "object", "required": ["code", "message"], "properties": [
                         "code": ["type": "string"], "message": ["type": "string"], "field": ["type": ["string", "null"]], "requestID": ["type": ["string", "null"]],
                     ]]]],
@@ -65,9 +70,9 @@ enum OpenAPIDocument {
                         "version": ["type": "integer"], "payloads": ["type": "array", "items": ref("Payload")],
                         "groups": ["type": "array", "items": ["type": "object", "properties": ["id": ["type": "integer"], "name": ["type": "string"]]]],
                     ]],
-                ],
+                ]) { $1 },
             ],
-            "paths": [
+            "paths": devicePaths.merging([
                 "/api/v1/profiles": [
                     "get": operation("List profiles", role: "viewer", responses: ok("Profiles", ["type": "object"])),
                     "post": operation("Create a profile", role: "admin", body: ref("ProfileInput"),
@@ -132,7 +137,7 @@ enum OpenAPIDocument {
                                                                  responses: ["204": ["description": "Moved"]], extraErrors: ["422": "validation_failed"])],
                 "/api/openapi.json": ["get": ["summary": "This document", "security": [[String: [String]]](),
                                               "responses": ["200": ["description": "OpenAPI 3.1"].merging(json(["type": "object"])) { $1 }]]],
-            ],
+            ]) { $1 },
         ]
     }
 

@@ -90,5 +90,6 @@ func registerRoutes(on routes: SecuredRoutes, services: Services) {
     CatalogAPIController(services: services).register(on: routes)
     DeviceAPIController(services: services).register(on: routes)
     SimulatorController(services: services).register(on: routes)
+    SimulatorAPIController(services: services).register(on: routes)
     OpenAPIDocument.register(on: routes)
 }

@@ -1,0 +1,90 @@
+/// The device side (check-in, commands) and the simulator's actions.
+extension OpenAPIDocument {
+    static var deviceSchemas: [String: Any] { [
+        "PolicyDocument": ["type": "object", "required": ["payloads", "conflict", "warnings"], "properties": [
+            "payloads": ["type": "array", "items": ref("Payload"), "description": "The effective policy, with Apple's and the SDK's key names"],
+            "conflict": ["type": "array", "items": ["type": "string"], "description": "Apps of a Single App Mode conflict; when not empty, payloads is empty and the device keeps its previous policy"],
+            "warnings": ["type": "array", "items": ["type": "string"]],
+        ]],
+        "CommandEnvelope": ["type": "object", "properties": [
+            "CommandUUID": ["type": "string"], "Status": ["type": "string", "enum": ["Queued", "NotNow"]],
+            "Command": ["type": "object", "required": ["RequestType"], "properties": [
+                "RequestType": ["type": "string", "enum": DeviceCommand.RequestType.allCases.map(\.rawValue)],
+                "Identifiers": ["type": "array", "items": ["type": "string"]], "DeleteFeedback": ["type": "boolean"],
+                "CaptureMinutes": ["type": "integer"],
+            ]],
+        ]],
+        "CommandReply": ["type": "object", "required": ["Status"], "properties": [
+            "Status": ["type": "string", "enum": ["Acknowledged", "Error", "NotNow"]],
+            "ErrorChain": ["type": "array", "items": ["type": "object", "properties": [
+                "ErrorCode": ["type": "integer"], "ErrorDomain": ["type": "string"], "LocalizedDescription": ["type": "string"]]]],
+        ]],
+        "SimulatorAction": ["type": "object", "required": ["action"], "properties": [
+            "action": ["type": "string", "enum": SimulatorActionParser.names],
+            "app": ["type": "string", "description": "Bundle ID, for app actions (the app must be on screen, except launchApp)"],
+            "mode": ["type": "string", "enum": ["autonomous", "assessment"], "description": "requestLock: ASAM (default) or AAC"],
+            "confirm": ["type": "boolean", "description": "requestLock: the user's answer to the prompt (default true)"],
+            "passcode": ["type": "string", "description": "startGuidedAccess / endGuidedAccess: 4 to 6 digits"],
+            "minutes": ["type": "integer", "minimum": 1, "maximum": 10080, "description": "advanceClock"],
+            "latitude": ["type": "number"], "longitude": ["type": "number"],
+            "network": ["type": "string", "enum": ["wifi", "cellular", "offline"]],
+            "thirdParty": ["type": "boolean", "description": "setKeyboard"],
+            "text": ["type": "string", "maxLength": 1000, "description": "copy"],
+            "level": ["type": "string", "enum": ["error", "warning", "information", "debug"]],
+            "message": ["type": "string", "maxLength": 2000], "count": ["type": "integer", "minimum": 1, "maximum": 1000],
+        ]],
+        "SimulatorEvent": ["type": "object", "properties": [
+            "at": ["type": "string", "format": "date-time"], "action": ["type": "string"], "rule": ["type": "string"],
+            "result": ["type": "string", "enum": ["done", "refused", "blocked", "ignored"]], "message": ["type": "string"],
+        ]],
+        "SimulatorState": ["type": "object", "properties": [
+            "revision": ["type": "integer"], "supervised": ["type": "boolean"], "clock": ["type": "string", "format": "date-time"],
+            "network": ["type": "string"], "location": ["type": ["object", "null"]], "foregroundApp": ["type": ["string", "null"]],
+            "screen": ["type": "object", "properties": ["kind": ["type": "string", "enum": ["home", "app", "signIn", "blocked"]],
+                                                         "app": ["type": "string"], "reason": ["type": "string"]]],
+            "lock": ["type": ["object", "null"], "properties": ["mode": ["type": "string", "enum": ["singleAppMode", "autonomous", "assessment", "guidedAccess"]],
+                                                                 "app": ["type": "string"]]],
+            "apps": ["type": "array", "items": ["type": "object"]], "pasteboard": ["type": ["object", "null"]],
+            "pendingLogs": ["type": "integer"], "policyConflict": ["type": "array", "items": ["type": "string"]],
+        ]],
+    ] }
+
+    private static func deviceOperation(_ summary: String, parameters: [String] = [], body: [String: Any]? = nil,
+                                        responses: [String: Any], extraErrors: [String: String] = [:]) -> [String: Any] {
+        var op = operation(summary, role: "device", parameters: parameters, body: body, responses: responses,
+                           extraErrors: ["401": "No device token (unauthenticated) or an unknown one (invalid_device_token)"].merging(extraErrors) { $1 })
+        op["description"] = "Called by a device with its own token."
+        op["security"] = [["deviceToken": [String]()]]
+        var errors = op["responses"] as? [String: Any] ?? [:]
+        errors["403"] = nil
+        op["responses"] = errors
+        return op
+    }
+
+    static var devicePaths: [String: Any] { [
+        "/api/v1/device/policy": ["get": deviceOperation(
+            "Check in: the device's effective policy (ETag; If-None-Match answers 304 while unchanged)",
+            parameters: ["If-None-Match"],
+            responses: ok("The policy", ref("PolicyDocument")).merging(["304": ["description": "Not modified: the device's policy is current"]]) { $1 })],
+        "/api/v1/device/policy.mobileconfig": ["get": deviceOperation(
+            "Check in for a .mobileconfig of the effective policy (ETag and 304 as for the JSON)", parameters: ["If-None-Match"],
+            responses: ["200": ["description": "The .mobileconfig", "content": ["application/x-apple-aspen-config": ["schema": ["type": "string"]]]],
+                        "304": ["description": "Not modified"]])],
+        "/api/v1/device/commands": ["get": deviceOperation(
+            "Commands waiting for this device, oldest first",
+            responses: ok("Commands", ["type": "object", "properties": ["commands": ["type": "array", "items": ref("CommandEnvelope")]]]))],
+        "/api/v1/device/commands/{uuid}": ["post": deviceOperation(
+            "Answer a command", parameters: ["uuid"], body: ref("CommandReply"),
+            responses: ok("Recorded", ["type": "object"]),
+            extraErrors: ["404": "unknown_command", "409": "command_finished", "413": "payload_too_large", "422": "validation_failed"])],
+        "/api/v1/simulator/{udid}": ["get": operation(
+            "A simulated device's state (after applying policy changes and queued commands)", role: "viewer",
+            parameters: ["udid"], responses: ok("State", ref("SimulatorState")))],
+        "/api/v1/simulator/{udid}/actions": ["post": operation(
+            "Do something on a simulated device, as the page's controls do", role: "helpdesk", parameters: ["udid"],
+            body: ref("SimulatorAction"),
+            responses: ok("The timeline event and the state afterwards", ["type": "object", "properties": [
+                "event": ref("SimulatorEvent"), "state": ref("SimulatorState")]]),
+            extraErrors: ["413": "payload_too_large", "422": "invalid_action, with field"])],
+    ] }
+}

@@ -1,0 +1,87 @@
+import Domain
+import Foundation
+import Hummingbird
+import Storage
+
+/// Every simulator control as JSON, for scripts and tests: `POST /api/v1/simulator/{udid}/actions`
+/// with `{"action": "requestLock", "app": "com.example.exam"}` answers the resulting state and
+/// the timeline event. The page uses the same actions.
+struct SimulatorAPIController {
+    let services: Services
+
+    func register(on routes: SecuredRoutes) {
+        routes.get("/api/v1/simulator/{udid}", .role(.viewer)) { _, context in
+            let id = try device(context)
+            try services.simulator.sync(id)
+            return try .jsonObject(Self.stateJSON(try services.simulator.state(of: id)))
+        }
+        routes.post("/api/v1/simulator/{udid}/actions", .role(.helpdesk)) { request, context in
+            let id = try device(context)
+            let body = try await APIRequest.object(request)
+            let action: SimulatorAction
+            do throws(SimulatorActionParser.Problem) {
+                action = try SimulatorActionParser.parse { name in
+                    switch body[name] {
+                    case let text as String: text
+                    // JSON true/false arrive as NSNumber too, with the "c" (char) type code.
+                    case let number as NSNumber:
+                        String(cString: number.objCType) == "c" ? (number.boolValue ? "true" : "false") : number.stringValue
+                    default: nil
+                    }
+                }
+            } catch {
+                throw APIError(status: .unprocessableContent, code: "invalid_action", message: error.message, field: error.field)
+            }
+            let (outcome, stored) = try services.simulator.perform(action, on: id)
+            return try .jsonObject(["event": Self.eventJSON(outcome.event), "state": Self.stateJSON(stored)])
+        }
+    }
+
+    private func device(_ context: AppRequestContext) throws -> RecordID<DeviceRecord> {
+        let udid = try context.parameters.require("udid").uppercased()
+        guard let device = try services.database.read({ try $0.fetchOne(DeviceRecord.query().filter("udid", .equal, udid)) }), let id = device.id else {
+            throw APIError(status: .notFound, code: "not_found", message: "No device has UDID \(udid).")
+        }
+        return id
+    }
+
+    static func eventJSON(_ event: SimulatorEvent) -> [String: Any] {
+        ["at": event.at.formatted(.iso8601), "action": event.action, "rule": event.rule,
+         "result": event.result.rawValue, "message": event.message]
+    }
+
+    static func stateJSON(_ stored: SimulatorStateRecord) -> [String: Any] {
+        let state = stored.state
+        var screen: [String: Any]
+        switch state.screen {
+        case .home: screen = ["kind": "home"]
+        case .app(let app): screen = ["kind": "app", "app": app]
+        case .signIn(let app): screen = ["kind": "signIn", "app": app]
+        case .blocked(let app, let reason): screen = ["kind": "blocked", "app": app, "reason": reason]
+        }
+        var lock: Any = NSNull()
+        if let held = state.lock {
+            let mode = switch held {
+            case .singleAppMode: "singleAppMode"
+            case .autonomous: "autonomous"
+            case .assessment: "assessment"
+            case .guidedAccess: "guidedAccess"
+            }
+            lock = ["mode": mode, "app": held.app]
+        }
+        return [
+            "revision": stored.revision,
+            "supervised": state.isSupervised,
+            "clock": state.clock.formatted(.iso8601),
+            "network": state.network.rawValue,
+            "location": state.location.map { ["latitude": $0.latitude, "longitude": $0.longitude] as Any } ?? NSNull(),
+            "foregroundApp": state.foregroundApp as Any? ?? NSNull(),
+            "screen": screen,
+            "lock": lock,
+            "apps": state.apps.map { ["bundleID": $0.bundleID, "name": $0.name, "managed": $0.isManaged, "sdk": $0.isSDKBuilt] },
+            "pasteboard": state.pasteboard.map { ["text": $0.text, "sourceApp": $0.sourceApp] as Any } ?? NSNull(),
+            "pendingLogs": state.pendingLogs.count,
+            "policyConflict": state.policyConflict,
+        ]
+    }
+}

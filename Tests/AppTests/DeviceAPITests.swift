@@ -1,0 +1,231 @@
+@testable import App
+import Domain
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Storage
+import Testing
+
+/// The device side: enrollment, check-in with ETags, the command channel, the simulator API.
+@Suite struct DeviceAPITests {
+    let api = APITests()
+
+    struct Enrolled {
+        let id: RecordID<DeviceRecord>
+        let udid: String
+        let token: String
+    }
+
+    /// Enrolls through the page, as an admin would, and reads the one-time token off it.
+    func enroll(_ admin: Browser, name: String, supervised: Bool, group: RecordID<DeviceGroupRecord>?, app: String?, console: TestConsole) async throws -> Enrolled {
+        try await admin.get("/simulator/new")
+        var fields = ["name": name, "model": "iPad", "osVersion": "18.1", "supervised": supervised ? "yes" : "no",
+                      "groupID": group?.description ?? ""]
+        if let app { fields["installedApps"] = app }
+        let page = try await admin.post("/simulator", fields)
+        #expect(page.status == .ok)
+        let token = try #require(page.body.components(separatedBy: #"id="device-token" type="text" readonly value=""#).dropFirst().first?.prefix { $0 != "\"" })
+        let device = try #require(try console.services.database.read { try $0.fetchOne(DeviceRecord.query().filter("name", .equal, name)) })
+        return Enrolled(id: device.id!, udid: device.udid, token: String(token))
+    }
+
+    func setUp(_ console: TestConsole) throws -> (group: RecordID<DeviceGroupRecord>, profile: RecordID<ProfileRecord>) {
+        let group = try console.services.database.write { connection in
+            _ = try connection.insert(AppRecord(id: nil, name: "Check-in", bundleID: "com.example.checkin", isManaged: true, isSDKBuilt: true,
+                                                hasAssessmentEntitlement: false, iconColor: "", createdAt: Date()))
+            return try connection.insert(DeviceGroupRecord(id: nil, name: "Lobby kiosks", parentID: nil, createdAt: Date())).id!
+        }
+        let profile = try ProfileStore(database: console.services.database, now: { Date() }).create(
+            identifier: "com.example.lobby",
+            content: ProfileContent(name: "Lobby").setting(.singleAppMode(SingleAppMode(appIdentifier: "com.example.checkin"))),
+            by: .system)
+        return (group, profile.id!)
+    }
+
+    @Test func checkInAnswersTheEffectivePolicyWithAnETagAnd304WhileUnchanged() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        let (group, profile) = try setUp(console)
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            let device = try await enroll(admin, name: "Lobby iPad", supervised: true, group: group, app: "com.example.checkin", console: console)
+            #expect(device.token.hasPrefix("pcd_"))
+
+            let empty = try await api.call(client, .get, "/api/v1/device/policy", token: device.token)
+            #expect(empty.status == .ok)
+            #expect((empty.json["payloads"] as? [Any])?.isEmpty == true)
+            let emptyTag = try #require(empty.headers[.eTag])
+            let unchanged = try await api.call(client, .get, "/api/v1/device/policy", token: device.token, headers: [.ifNoneMatch: emptyTag])
+            #expect(unchanged.status == .notModified)
+
+            try console.services.database.write { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test")) }
+            let changed = try await api.call(client, .get, "/api/v1/device/policy", token: device.token, headers: [.ifNoneMatch: emptyTag])
+            #expect(changed.status == .ok)
+            #expect(changed.headers[.eTag] != emptyTag)
+            let payload = try #require((changed.json["payloads"] as? [[String: Any]])?.first)
+            #expect(payload["PayloadType"] as? String == "com.apple.app.lock")
+            #expect((payload["App"] as? [String: Any])?["Identifier"] as? String == "com.example.checkin")
+
+            let mobileconfig = try await client.execute(uri: "/api/v1/device/policy.mobileconfig", method: .get,
+                                                        headers: [.authorization: "Bearer \(device.token)"])
+            #expect(mobileconfig.headers[.contentType] == "application/x-apple-aspen-config")
+            #expect(String(buffer: mobileconfig.body).contains("<string>com.apple.app.lock</string>"))
+
+            // Deleting the profile cascades to its assignment, and that too moves the tag.
+            try console.services.database.write { try $0.delete(ProfileRecord.self, id: profile) }
+            let gone = try await api.call(client, .get, "/api/v1/device/policy", token: device.token, headers: [.ifNoneMatch: changed.headers[.eTag]!])
+            #expect(gone.status == .ok)
+            #expect(gone.headers[.eTag] == emptyTag)
+        }
+        let recorded = try console.services.database.read { try $0.fetchOne(DeviceRecord.query().filter("name", .equal, "Lobby iPad")) }
+        #expect(recorded?.lastCheckInAt != nil)
+    }
+
+    @Test func badDeviceRequestsGetStableCodesAndChangeNothing() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            let device = try await enroll(admin, name: "Kiosk", supervised: true, group: nil, app: nil, console: console)
+            try await admin.get("/devices/\(device.id)")
+            try await admin.post("/devices/\(device.id)/commands", ["requestType": "RestartDevice"])
+            let before = try console.services.database.read { try $0.fetch(DeviceCommandRecord.query()) }.map { "\($0.uuid) \($0.status) \($0.resultSummary)" }
+            #expect(before.count == 1 && before[0].contains("queued"))
+
+            let unknown = try await api.call(client, .get, "/api/v1/device/policy", token: "pcd_not-a-real-token")
+            #expect(unknown.status == .unauthorized)
+            #expect(api.errorCode(unknown.json) == "invalid_device_token")
+            let missing = try await api.call(client, .get, "/api/v1/device/policy", token: nil)
+            #expect(api.errorCode(missing.json) == "unauthenticated")
+
+            let commands = try await api.call(client, .get, "/api/v1/device/commands", token: device.token)
+            let envelope = try #require((commands.json["commands"] as? [[String: Any]])?.first)
+            #expect((envelope["Command"] as? [String: Any])?["RequestType"] as? String == "RestartDevice")
+            let uuid = try #require(envelope["CommandUUID"] as? String)
+
+            let malformed = try await api.call(client, .post, "/api/v1/device/commands/\(uuid)", token: device.token, body: "{not json")
+            #expect(malformed.status == .badRequest)
+            #expect(api.errorCode(malformed.json) == "malformed_json")
+            let oversize = try await api.call(client, .post, "/api/v1/device/commands/\(uuid)", token: device.token,
+                                              body: "{\"Status\": \"" + String(repeating: "x", count: 1_100_000) + "\"}")
+            #expect(oversize.status == .contentTooLarge)
+            #expect(api.errorCode(oversize.json) == "payload_too_large")
+            let badStatus = try await api.call(client, .post, "/api/v1/device/commands/\(uuid)", token: device.token, body: #"{"Status": "Done"}"#)
+            #expect(badStatus.status == .unprocessableContent)
+            let unknownCommand = try await api.call(client, .post, "/api/v1/device/commands/\(UUID().uuidString)", token: device.token,
+                                                    body: #"{"Status": "Acknowledged"}"#)
+            #expect(unknownCommand.status == .notFound)
+            #expect(api.errorCode(unknownCommand.json) == "unknown_command")
+            #expect(try console.services.database.read { try $0.fetch(DeviceCommandRecord.query()) }.map { "\($0.uuid) \($0.status) \($0.resultSummary)" } == before)
+
+            let answered = try await api.call(client, .post, "/api/v1/device/commands/\(uuid)", token: device.token,
+                                              body: #"{"Status": "Error", "ErrorChain": [{"ErrorCode": 12, "LocalizedDescription": "Busy"}]}"#)
+            #expect(answered.status == .ok)
+            let after = try console.services.database.read { try $0.fetch(DeviceCommandRecord.query()) }
+            #expect(after.map(\.status) == [.error])
+            #expect(after.first?.resultSummary == "Busy")
+        }
+    }
+
+    @Test func simulatorActionsThroughTheAPIFollowTheRulesAndStoreLogs() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        let helpdesk = try api.token(console, role: .helpdesk)
+        let viewer = try api.token(console, role: .viewer)
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            let device = try await enroll(admin, name: "Student iPad", supervised: false, group: nil, app: nil, console: console)
+            try console.services.database.write { connection in
+                _ = try connection.insert(AppRecord(id: nil, name: "Notes", bundleID: "com.example.notes", isManaged: true, isSDKBuilt: true,
+                                                    hasAssessmentEntitlement: false, iconColor: "", createdAt: Date()))
+                var record = try connection.require(DeviceRecord.self, id: device.id)
+                record.installedApps = ["com.example.notes"]
+                try connection.update(record)
+            }
+            let path = "/api/v1/simulator/\(device.udid)/actions"
+            let refusedForViewer = try await api.call(client, .post, path, token: viewer, body: #"{"action": "home"}"#)
+            #expect(refusedForViewer.status == .forbidden)
+
+            let unknown = try await api.call(client, .post, path, token: helpdesk, body: #"{"action": "fly"}"#)
+            #expect(unknown.status == .unprocessableContent)
+            #expect(api.errorCode(unknown.json) == "invalid_action")
+            let missingApp = try await api.call(client, .post, path, token: helpdesk, body: #"{"action": "launchApp"}"#)
+            #expect((missingApp.json["error"] as? [String: Any])?["field"] as? String == "app")
+
+            let launched = try await api.call(client, .post, path, token: helpdesk, body: #"{"action": "launchApp", "app": "com.example.notes"}"#)
+            #expect(launched.status == .ok)
+            #expect(((launched.json["state"] as? [String: Any])?["screen"] as? [String: Any])?["kind"] as? String == "app")
+
+            let asam = try await api.call(client, .post, path, token: helpdesk,
+                                          body: #"{"action": "requestLock", "app": "com.example.notes", "confirm": true}"#)
+            let event = try #require(asam.json["event"] as? [String: Any])
+            #expect(event["result"] as? String == "refused")
+            #expect(event["rule"] as? String == "ASAM needs a supervised device")
+
+            // No logging payload: nothing kept. The console's log store stays empty.
+            _ = try await api.call(client, .post, path, token: helpdesk, body: #"{"action": "emitLog", "app": "com.example.notes", "level": "error", "count": 3}"#)
+            #expect(try console.services.database.read { try $0.count(DeviceLogRecord.query()) } == 0)
+            let state = try await api.call(client, .get, "/api/v1/simulator/\(device.udid)", token: viewer)
+            #expect(state.json["supervised"] as? Bool == false)
+        }
+    }
+
+    @Test func uploadedLogsReachTheLogStoreAndFeedbackComesBackThroughACommand() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.addUser("hal@example.com", role: .helpdesk)
+        try await console.addUser("val@example.com", role: .viewer)
+        let helpdesk = try api.token(console, role: .helpdesk)
+        let group = try console.services.database.write { connection in
+            _ = try connection.insert(AppRecord(id: nil, name: "Check-in", bundleID: "com.example.checkin", isManaged: true, isSDKBuilt: true,
+                                                hasAssessmentEntitlement: false, iconColor: "", createdAt: Date()))
+            return try connection.insert(DeviceGroupRecord(id: nil, name: "Clinic", parentID: nil, createdAt: Date())).id!
+        }
+        let content = ProfileContent(name: "Clinic logs")
+            .setting(.logging(Logging(level: .warning)))
+            .setting(.managedAppConfig(ManagedAppConfiguration(appIdentifier: "com.example.checkin", keys: [
+                ConfigKey(name: "ward", type: .string, value: .string("North"))])))
+        let profile = try ProfileStore(database: console.services.database, now: { Date() }).create(identifier: "com.example.clinic", content: content, by: .system)
+        try console.services.database.write { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile.id!, groupID: group, assignedAt: Date(), assignedBy: "test")) }
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            let device = try await enroll(admin, name: "Ward iPad", supervised: true, group: group, app: "com.example.checkin", console: console)
+            let path = "/api/v1/simulator/\(device.udid)/actions"
+            _ = try await api.call(client, .post, path, token: helpdesk, body: #"{"action": "launchApp", "app": "com.example.checkin"}"#)
+            for level in ["debug", "information", "warning", "error"] {
+                _ = try await api.call(client, .post, path, token: helpdesk, body: #"{"action": "emitLog", "app": "com.example.checkin", "level": "\#(level)"}"#)
+            }
+            let levels = try console.services.database.read { try $0.fetch(DeviceLogRecord.query().order(by: "id")).map(\.level) }
+            #expect(levels == [.warning, .error])
+
+            // A viewer may read the device but not ask it for anything.
+            let viewer = Browser(client)
+            try await viewer.signIn("val@example.com", password: TestConsole.password)
+            try await viewer.get("/devices/\(device.id)")
+            let refused = try await viewer.post("/devices/\(device.id)/commands", ["requestType": "ManagedApplicationFeedback"])
+            #expect(refused.status == .forbidden)
+
+            let desk = Browser(client)
+            try await desk.signIn("hal@example.com", password: TestConsole.password)
+            try await desk.get("/devices/\(device.id)")
+            let restart = try await desk.post("/devices/\(device.id)/commands", ["requestType": "RestartDevice"])
+            #expect(restart.status == .forbidden)
+            try await desk.get("/devices/\(device.id)")
+            let queued = try await desk.post("/devices/\(device.id)/commands", ["requestType": "ManagedApplicationFeedback", "deleteFeedback": "on"])
+            #expect(queued.status == .seeOther)
+            _ = try await api.call(client, .get, "/api/v1/simulator/\(device.udid)", token: helpdesk)
+            let command = try #require(try console.services.database.read { try $0.fetchOne(DeviceCommandRecord.query()
+                .filter("requestType", .equal, "ManagedApplicationFeedback")) })
+            #expect(command.status == .acknowledged)
+            #expect(command.result?["com.example.checkin"]?["configurationReads"] == 1)
+            let page = try await desk.get("/devices/\(device.id)")
+            #expect(page.body.contains("configurationReads 1"))
+        }
+    }
+}
