@@ -26,9 +26,14 @@ struct BenchCommand: AsyncParsableCommand {
 
         @Option var profiles = 1_000
         @Option var devices = 10_000
+        @Option(help: "Write every device's check-in token to this file, one per line.")
+        var tokensFile: String?
 
         func run() async throws {
-            try BenchmarkSupport.seed(databasePath: database.path, profiles: profiles, devices: devices)
+            let tokens = try BenchmarkSupport.seed(databasePath: database.path, profiles: profiles, devices: devices)
+            if let tokensFile {
+                try (tokens.joined(separator: "\n") + "\n").write(toFile: tokensFile, atomically: true, encoding: .utf8)
+            }
             print("Seeded \(profiles) profiles and \(devices) devices into \(database.path)")
         }
     }

@@ -12,10 +12,14 @@ public enum SHA256Digest {
         }
         // EVP_Digest with a built-in algorithm fails only when memory is exhausted.
         precondition(succeeded, "OpenSSL could not compute SHA-256")
-        return output.prefix(Int(length)).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
-        }.joined()
+        // Built as bytes in one go: this runs on every device check-in and API call.
+        let digits = Array("0123456789abcdef".utf8)
+        var hex = [UInt8](repeating: 0, count: Int(length) * 2)
+        for (index, byte) in output.prefix(Int(length)).enumerated() {
+            hex[index * 2] = digits[Int(byte >> 4)]
+            hex[index * 2 + 1] = digits[Int(byte & 0x0f)]
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     public static func hex(of text: String) -> String { hex(of: Array(text.utf8)) }

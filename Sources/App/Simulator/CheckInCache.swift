@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import NIOCore
 import Signing
 import Storage
 import Synchronization
@@ -10,6 +11,8 @@ struct PolicyDocument: Sendable {
     let policy: DevicePolicy?
     let conflict: [String]
     let body: [UInt8]
+    /// The body ready to send: made once, shared by every answer (copy-on-write).
+    let buffer: ByteBuffer
     let tag: String
 }
 
@@ -69,6 +72,6 @@ final class CheckInCache: Sendable {
         let body = Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
         // The tag covers exactly what the device receives, so equal bodies share a tag.
         let tag = String(SHA256Digest.hex(of: body).prefix(32))
-        return PolicyDocument(policy: policy, conflict: conflict, body: body, tag: tag)
+        return PolicyDocument(policy: policy, conflict: conflict, body: body, buffer: ByteBuffer(bytes: body), tag: tag)
     }
 }

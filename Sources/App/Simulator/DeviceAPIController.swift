@@ -14,14 +14,14 @@ struct DeviceAPIController {
             let device = try requireDevice(context)
             let document = try services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)
             try noteCheckIn(device)
-            return Self.conditional(request, tag: document.tag, contentType: "application/json; charset=utf-8", body: document.body)
+            return Self.conditional(request, tag: document.tag, contentType: "application/json; charset=utf-8", body: document.buffer)
         }
         routes.get("/api/v1/device/policy.mobileconfig", .device) { request, context in
             let device = try requireDevice(context)
             let document = try services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)
             try noteCheckIn(device)
             let xml = DeviceMobileConfig.xml(udid: device.udid, deviceName: device.name, policy: document.policy ?? .empty)
-            return Self.conditional(request, tag: document.tag + "-mc", contentType: "application/x-apple-aspen-config", body: Array(xml.utf8))
+            return Self.conditional(request, tag: document.tag + "-mc", contentType: "application/x-apple-aspen-config", body: ByteBuffer(string: xml))
         }
         routes.get("/api/v1/device/commands", .device) { _, context in
             let device = try requireDevice(context)
@@ -68,15 +68,23 @@ struct DeviceAPIController {
     }
 
     /// `304 Not Modified` when the device already has this tag, else the body with its ETag.
-    static func conditional(_ request: Request, tag: String, contentType: String, body: [UInt8]) -> Response {
+    static func conditional(_ request: Request, tag: String, contentType: String, body: ByteBuffer) -> Response {
         let etag = "\"\(tag)\""
-        if let sent = request.headers[.ifNoneMatch], sent.split(separator: ",").contains(where: {
-            $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == etag || $0.trimmingCharacters(in: .whitespaces) == "*"
-        }) {
+        if let sent = request.headers[.ifNoneMatch], sent == etag || Self.listMatches(sent, etag) {
             return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: "no-cache"])
         }
         return Response(status: .ok, headers: [.contentType: contentType, .eTag: etag, .cacheControl: "no-cache"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
+                        body: .init(byteBuffer: body))
+    }
+
+    /// `If-None-Match` may list several tags, weak ones marked `W/`, or `*`. Devices send back
+    /// the one tag they were given, which the caller compares first without any parsing.
+    static func listMatches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains { candidate in
+            var tag = candidate.trimmingCharacters(in: .whitespaces)
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag || tag == "*"
+        }
     }
 
     /// Apple's command envelope: `{CommandUUID, Command: {RequestType, …}}`.

@@ -31,7 +31,7 @@ enum DeviceTokens {
     static func find(_ token: String, in database: Database) throws -> CheckingInDevice? {
         guard token.hasPrefix(prefix) else { return nil }
         let hash = SecretToken.digest(token)
-        return try database.read { connection in
+        return try database.readSingleStatement { connection in
             try connection.fetchOne(CheckingInDevice.self, """
                 SELECT d.id, d.udid, d.name, d.groupID, d.lastCheckInAt, g.value AS generation
                 FROM devices d, policy_generation g WHERE d.tokenHash = \(hash)

@@ -33,12 +33,15 @@ public enum BenchmarkSupport {
     }
 
     /// Fills a database with `profiles` profiles and `devices` devices in five nested groups,
-    /// for the page benchmarks.
-    public static func seed(databasePath: String, profiles profileCount: Int, devices deviceCount: Int) throws {
+    /// for the page and check-in benchmarks. Every device gets a check-in token; the tokens are
+    /// returned so the check-in benchmark can play the devices.
+    @discardableResult
+    public static func seed(databasePath: String, profiles profileCount: Int, devices deviceCount: Int) throws -> [String] {
         let database = try Database(path: databasePath)
         _ = try Migrator(Schema.migrations).migrate(database)
         let now = Date()
         let store = ProfileStore(database: database, now: { now })
+        let tokens = (0..<deviceCount).map { _ in DeviceTokens.mint() }
         let groups = try database.write { connection -> [RecordID<DeviceGroupRecord>] in
             var ids: [RecordID<DeviceGroupRecord>] = []
             for level in 0..<5 {
@@ -48,7 +51,8 @@ public enum BenchmarkSupport {
                 _ = try connection.insert(DeviceRecord(
                     id: nil, name: String(format: "Bench device %05d", index), model: .iPad, osVersion: "18.1",
                     serialNumber: String(format: "BENCH%07d", index), udid: String(format: "%040d", index), isSupervised: true,
-                    owner: "", groupID: ids[index % ids.count], installedApps: ["com.example.checkin"], enrolledAt: now, lastCheckInAt: nil))
+                    owner: "", groupID: ids[index % ids.count], installedApps: ["com.example.checkin"], enrolledAt: now, lastCheckInAt: nil,
+                    tokenHash: tokens[index].hash))
             }
             return ids
         }
@@ -64,5 +68,6 @@ public enum BenchmarkSupport {
                 }
             }
         }
+        return tokens.map(\.token)
     }
 }
