@@ -31,7 +31,8 @@ def free_port():
 class ConsoleServer:
     """One console process with its own database and data folder."""
 
-    def __init__(self):
+    def __init__(self, demo=False):
+        self.demo = demo
         self.folder = tempfile.mkdtemp(prefix="payload-console-browser-")
         self.database = os.path.join(self.folder, "console.sqlite")
         self.port = free_port()
@@ -48,7 +49,7 @@ class ConsoleServer:
         self.process = subprocess.Popen(
             [BINARY, "serve", "--port", str(self.port), "--db", self.database,
              "--data-dir", self.folder, "--templates", os.path.join(ROOT, "Templates"),
-             "--public", os.path.join(ROOT, "Public"), "--log-level", "warning"],
+             "--public", os.path.join(ROOT, "Public"), "--log-level", "warning"] + (["--demo"] if self.demo else []),
             stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)
         deadline = time.time() + 30
         while time.time() < deadline:

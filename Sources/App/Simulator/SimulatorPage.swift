@@ -75,12 +75,12 @@ struct SimulatorPage {
     let events: [EventRow]
     let commands: DeviceCommandsView
 
-    /// Demo sites, so "inside" and "outside" are one click each.
+    /// The demo's sites (the field-sales geofence), so "inside" and "outside" are one click each.
     static let locationPresets: [(name: String, point: GeoPoint)] = [
-        ("Lobby, Head office (London)", GeoPoint(latitude: 51.5079, longitude: -0.1281)),
-        ("Clinic, Riverside (London)", GeoPoint(latitude: 51.4936, longitude: -0.1004)),
-        ("Exam hall, North campus (Manchester)", GeoPoint(latitude: 53.4668, longitude: -2.2339)),
-        ("Field sales, Lyon", GeoPoint(latitude: 45.7640, longitude: 4.8357)),
+        ("Head office, London", GeoPoint(latitude: 51.5074, longitude: -0.1279)),
+        ("North depot, Manchester", GeoPoint(latitude: 53.4810, longitude: -2.2420)),
+        ("South depot, Southampton", GeoPoint(latitude: 50.9100, longitude: -1.4040)),
+        ("A customer in Lyon (outside every site)", GeoPoint(latitude: 45.7640, longitude: 4.8357)),
         ("Taveuni, Fiji (across the antimeridian)", GeoPoint(latitude: -16.8000, longitude: -179.9900)),
     ]
 

@@ -13,7 +13,7 @@ enum DemoData {
         let actor = Actor(userID: nil, email: "demo@example.com")
         let groups = try database.write { connection -> [String: RecordID<DeviceGroupRecord>] in
             for app in apps {
-                _ = try connection.insert(AppRecord(id: nil, name: app.name, bundleID: app.bundleID, isManaged: true, isSDKBuilt: app.sdk,
+                _ = try connection.insert(AppRecord(id: nil, name: app.name, bundleID: app.bundleID, isManaged: app.managed, isSDKBuilt: app.sdk,
                                                     hasAssessmentEntitlement: app.assessment, iconColor: app.color, createdAt: now))
             }
             var ids: [String: RecordID<DeviceGroupRecord>] = [:]
@@ -49,14 +49,16 @@ enum DemoData {
         return true
     }
 
-    static let apps: [(name: String, bundleID: String, sdk: Bool, assessment: Bool, color: String)] = [
-        ("Lobby Check-In", "com.example.checkin", true, false, "#00897b"),
-        ("Exam Browser", "com.example.exam", false, true, "#5e35b1"),
-        ("Quiz Time", "com.example.quiz", false, false, "#f4511e"),
-        ("Clinic Notes", "com.example.clinicnotes", true, false, "#1e88e5"),
-        ("Field Sales", "com.example.fieldsales", true, false, "#fb8c00"),
-        ("Work Mail", "com.example.mail", true, false, "#3949ab"),
-        ("Work Browser", "com.example.browser", true, false, "#546e7a"),
+    static let apps: [(name: String, bundleID: String, managed: Bool, sdk: Bool, assessment: Bool, color: String)] = [
+        ("Lobby Check-In", "com.example.checkin", true, true, false, "#00897b"),
+        ("Exam Browser", "com.example.exam", true, false, true, "#5e35b1"),
+        ("Quiz Time", "com.example.quiz", true, false, false, "#f4511e"),
+        ("Clinic Notes", "com.example.clinicnotes", true, true, false, "#1e88e5"),
+        ("Field Sales", "com.example.fieldsales", true, true, false, "#fb8c00"),
+        ("Work Mail", "com.example.mail", true, true, false, "#3949ab"),
+        ("Work Browser", "com.example.browser", true, true, false, "#546e7a"),
+        // Installed by staff themselves: the app DLP keeps patient data out of.
+        ("Social Chat", "com.social.chat", false, false, false, "#43a047"),
     ]
 
     static let groupTree: [(String, String?)] = [
@@ -66,7 +68,7 @@ enum DemoData {
 
     static let fleets: [(prefix: String, count: Int, group: String, model: DeviceModel, os: String, supervised: Bool, owner: String, apps: [String])] = [
         ("Lobby kiosk", 6, "Lobby kiosks", .iPad, "18.1", true, "Front desk", ["com.example.checkin"]),
-        ("Clinic iPad", 12, "Clinic iPads", .iPad, "17.6.1", true, "Ward staff", ["com.example.clinicnotes", "com.example.mail", "com.example.browser"]),
+        ("Clinic iPad", 12, "Clinic iPads", .iPad, "17.6.1", true, "Ward staff", ["com.example.clinicnotes", "com.example.mail", "com.example.browser", "com.social.chat"]),
         ("Exam iPad", 16, "Exam iPads", .iPad, "18.0", true, "Exams office", ["com.example.exam", "com.example.quiz"]),
         ("Sales iPhone", 8, "Field sales", .iPhone, "18.1", false, "Sales team", ["com.example.fieldsales", "com.example.mail"]),
     ]
@@ -89,7 +91,12 @@ enum DemoData {
              [.dlp(DataLossPrevention(allowCopyPasteOut: false, allowThirdPartyKeyboards: false, openLinksInManagedBrowser: true,
                                       openMailtoInManagedMail: true)),
               .authentication(Authentication(type: .passcode, singleSignOn: true, offlineAccessEnabled: true, maximumOfflineMinutes: 480)),
-              .logging(Logging(level: .information))], ["Clinics"]),
+              .logging(Logging(level: .information)),
+              .managedAppConfig(ManagedAppConfiguration(appIdentifier: "com.example.clinicnotes", keys: [
+                  ConfigKey(name: "serverURL", type: .string, required: true, value: .string("https://notes.clinic.example")),
+                  ConfigKey(name: "ward", type: .string, allowedValues: ["North", "South", "Day surgery"], value: .string("North")),
+                  ConfigKey(name: "autoLogoutMinutes", type: .integer, minimum: 1, maximum: 60, value: .integer(10)),
+              ]))], ["Clinics"]),
             ("Field sales", "com.example.profiles.field-sales",
              "The sales app works at head office and the two depots, in the company colours.",
              [.geofence(Geofence(areas: [
