@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 import Storage
 
 /// The simulator: enrolling a simulated device, its page, the controls, and the live channel
@@ -161,10 +162,10 @@ struct SimulatorController {
                 var lastRevision = since
                 var lastInputs = ""
                 var quietTicks = 0
-                // Connections end after a minute and the browser reconnects, so a shutdown
-                // never waits long for open pages.
+                // Streams end after a minute, or at once when the console shuts down; the
+                // browser reconnects by itself, and a shutdown never waits for open pages.
                 let deadline = ContinuousClock.now + .seconds(60)
-                while ContinuousClock.now < deadline, !Task.isCancelled {
+                while ContinuousClock.now < deadline, !Task.isCancelled, !Task.isShuttingDownGracefully {
                     guard let probe = try Self.probe(id, database: database) else {
                         try await writer.write(ByteBuffer(string: "event: gone\ndata: removed\n\n"))
                         break
