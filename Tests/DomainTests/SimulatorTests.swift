@@ -407,3 +407,65 @@ struct Run {
         #expect(run.last?.feedbackReport?[Fixture.kiosk.bundleID] == [:])
     }
 }
+
+@Suite struct SimulatorFailureReasonTests {
+    @Test func appsActOnlyWhenInstalledAndOnScreen() {
+        var run = Run(Fixture.device(policy: DevicePolicy(asamAllowlist: [Fixture.kiosk.bundleID])))
+        let missing = run.perform(.launchApp("com.example.absent"))
+        #expect(missing.result == .refused)
+        #expect(missing.message.contains("not installed"))
+        let offScreen = run.perform(.requestLock(app: Fixture.kiosk.bundleID, mode: .autonomous, confirm: true))
+        #expect(offScreen.result == .refused)
+        #expect(offScreen.message == "Open Kiosk first.")
+        #expect(run.perform(.copy(app: Fixture.kiosk.bundleID, text: "x")).result == .refused)
+        #expect(run.device.lock == nil && run.device.pasteboard == nil)
+    }
+
+    @Test func unlockingAnUnlockedDeviceAndGuidedAccessWithoutAnAppAreRefused() {
+        var run = Run(Fixture.device())
+        #expect(run.perform(.startGuidedAccess(passcode: "1234")).message == "Open an app first.")
+        run.perform(.launchApp(Fixture.kiosk.bundleID))
+        #expect(run.perform(.requestUnlock(app: Fixture.kiosk.bundleID)).message == "The device is not locked.")
+        #expect(run.perform(.endGuidedAccess(passcode: "1234")).result == .refused)
+    }
+
+    @Test func guidedAccessIsRefusedWhileAnotherLockHolds() {
+        var run = Run(Fixture.device())
+        run.perform(.applyPolicy(DevicePolicy(singleAppMode: SingleAppMode(appIdentifier: Fixture.kiosk.bundleID)), conflict: []))
+        let refused = run.perform(.startGuidedAccess(passcode: "1234"))
+        #expect(refused.result == .refused)
+        #expect(run.device.lock == .singleAppMode(app: Fixture.kiosk.bundleID))
+        #expect(run.perform(.requestUnlock(app: Fixture.kiosk.bundleID)).result == .refused)
+    }
+
+    @Test func onlySDKAppsSendLogs() {
+        var run = Run(Fixture.device(policy: DevicePolicy(logging: Logging(level: .debug))))
+        run.perform(.launchApp(Fixture.personal.bundleID))
+        let event = run.perform(.emitLog(app: Fixture.personal.bundleID, level: .error, message: "m", count: 1))
+        #expect(event.result == .ignored)
+        #expect(run.uploaded.isEmpty)
+    }
+
+    @Test func singleAppModeWaitsForItsAppToBeInstalled() {
+        var device = Fixture.device()
+        device.apps.removeAll { $0.bundleID == Fixture.kiosk.bundleID }
+        var run = Run(device)
+        let event = run.perform(.applyPolicy(DevicePolicy(singleAppMode: SingleAppMode(appIdentifier: Fixture.kiosk.bundleID)), conflict: []))
+        #expect(run.device.lock == nil)
+        #expect(event.message.contains("waits for com.example.kiosk"))
+    }
+
+    @Test func theStateSurvivesEncodingAsTheServerStoresIt() throws {
+        var run = Run(Fixture.device(policy: DevicePolicy(dlp: DataLossPrevention(allowCopyPasteOut: false), logging: Logging(level: .debug))))
+        run.perform(.launchApp(Fixture.exam.bundleID))
+        run.perform(.requestLock(app: Fixture.exam.bundleID, mode: .assessment, confirm: true))
+        run.perform(.copy(app: Fixture.exam.bundleID, text: "answer"))
+        run.perform(.setLocation(GeoPoint(latitude: 1, longitude: 2)))
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let decoded = try decoder.decode(SimulatedDevice.self, from: encoder.encode(run.device))
+        #expect(decoded == run.device)
+    }
+}
