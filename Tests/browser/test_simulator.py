@@ -70,7 +70,7 @@ class SimulatorTests(BrowserTestCase):
         self.wait_for(lambda: len(self.lock_badges()) == 1, timeout=5)
         elapsed = time.monotonic() - assigned
         print(f"\nsimulator locked {elapsed:.2f} s after the assignment")
-        self.assertLess(elapsed, 1.5, "the open simulator should lock within about a second")
+        self.assertLess(elapsed, 1.0, "the open simulator should lock within a second")
         self.assertIn("Single App Mode", self.lock_badges()[0].text)
         self.assertEqual(self.driver.find_element(By.ID, "app-screen").get_attribute("data-app"), "com.example.checkin")
         self.screenshot("simulator-locked")
