@@ -113,6 +113,20 @@ class SimulatorTests(BrowserTestCase):
         self.assertIn("refused", event.text)
         self.screenshot("simulator-asam-refused")
 
+    def test_without_server_sent_events_the_page_polls_and_still_follows_changes(self):
+        # A browser (or proxy) without EventSource: the page must fall back to polling.
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.EventSource;"})
+        self.sign_in("admin@test.example")
+        self.enroll("Polling iPad", "Classroom", supervised=True, app_ids=["com.example.exam"])
+        self.wait_for(lambda: "every second" in self.driver.find_element(By.ID, "live-status").text)
+        profile = self.api("POST", "/api/v1/profiles", {"name": "Classroom lock", "payloads": [
+            {"PayloadType": "com.apple.app.lock", "App": {"Identifier": "com.example.exam"}}]})
+        self.api("POST", f"/api/v1/profiles/{profile['id']}/assignments", {"groupID": self.classroom})
+        try:
+            self.wait_for(lambda: len(self.lock_badges()) == 1, timeout=4)
+        finally:
+            self.api("DELETE", f"/api/v1/profiles/{profile['id']}/assignments/{self.classroom}")
+
     def test_a_tablet_sized_window_keeps_the_device_and_controls_usable(self):
         self.driver.set_window_size(820, 1180)
         self.sign_in("admin@test.example")
