@@ -228,4 +228,28 @@ import Testing
             #expect(page.body.contains("configurationReads 1"))
         }
     }
+
+    @Test func singleAppModeWaitingForItsAppLocksOnceAnAdminInstallsIt() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        let viewer = try api.token(console, role: .viewer)
+        let (group, profile) = try setUp(console)
+        try console.services.database.write { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test")) }
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            let device = try await enroll(admin, name: "Lobby iPad", supervised: true, group: group, app: nil, console: console)
+            let waiting = try await api.call(client, .get, "/api/v1/simulator/\(device.udid)", token: viewer)
+            #expect(waiting.json["lock"] is NSNull)
+
+            try console.services.database.write { connection in
+                var record = try connection.require(DeviceRecord.self, id: device.id)
+                record.installedApps = ["com.example.checkin"]
+                try connection.update(record)
+            }
+            let locked = try await api.call(client, .get, "/api/v1/simulator/\(device.udid)", token: viewer)
+            #expect((locked.json["lock"] as? [String: Any])?["mode"] as? String == "singleAppMode")
+            #expect(locked.json["foregroundApp"] as? String == "com.example.checkin")
+        }
+    }
 }
