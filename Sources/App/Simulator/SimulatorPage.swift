@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Mustache
 import Storage
 
 /// The simulator page's model: the device frame, the controls that make sense right now, the
@@ -190,5 +191,31 @@ struct DeviceCommandsView {
         }
         kinds = DeviceCommand.RequestType.queueable.filter { role?.includes($0.role) == true }.map { Kind(value: $0.rawValue, label: $0.displayName) }
         canQueue = !kinds.isEmpty
+    }
+}
+
+// The command section is on every device page, a hot page: answer the template engine
+// without reflection.
+extension DeviceCommandsView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "deviceID": deviceID
+        case "rows": rows
+        case "hasRows": hasRows
+        case "kinds": kinds
+        case "canQueue": canQueue
+        case "back": back
+        default: nil
+        }
+    }
+}
+
+extension DeviceCommandsView.Kind: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "value": value
+        case "label": label
+        default: nil
+        }
     }
 }
