@@ -13,8 +13,14 @@
     const active = document.activeElement;
     return active && (active.tagName === "INPUT" || active.tagName === "TEXTAREA") && active.type !== "hidden" && active.value !== active.defaultValue;
   };
+  // The page's own controls change the device too: once a form is on its way, the answer to
+  // it is the next page, and reloading now would cancel that navigation (and its message).
+  let leaving = false;
+  document.addEventListener("submit", () => { leaving = true; });
+  window.addEventListener("beforeunload", () => { leaving = true; });
+
   const changed = (next) => {
-    if (Number(next) === revision) return;
+    if (leaving || Number(next) === revision) return;
     revision = Number(next);
     if (busyTyping()) {
       say("The device changed. Reload to see it.");

@@ -203,16 +203,27 @@ import Testing
             }
             let levels = try console.services.database.read { try $0.fetch(DeviceLogRecord.query().order(by: "id")).map(\.level) }
             #expect(levels == [.warning, .error])
+            _ = try await api.call(client, .post, path, token: helpdesk,
+                                   body: #"{"action": "emitLog", "app": "com.example.checkin", "level": "error", "message": "<b>ward</b> & co"}"#)
 
-            // A viewer may read the device but not ask it for anything.
+            // Helpdesk reads them in the log store, filtered; the message is escaped.
+            let desk = Browser(client)
+            try await desk.signIn("hal@example.com", password: TestConsole.password)
+            let logs = try await desk.get("/logs?device=\(device.id)&level=error")
+            #expect(logs.status == .ok)
+            #expect(logs.body.contains("&lt;b&gt;ward&lt;/b&gt; &amp; co"))
+            #expect(logs.body.components(separatedBy: "<tr class=\"log-").count - 1 == 2)
+            #expect(!logs.body.contains("level-warning\""))
+            #expect(try await desk.get("/logs?device=\(device.id)&level=warning").body.contains("level-warning\""))
+
+            // A viewer may read the device but not its logs, and not ask it for anything.
             let viewer = Browser(client)
             try await viewer.signIn("val@example.com", password: TestConsole.password)
+            #expect(try await viewer.get("/logs").status == .forbidden)
             try await viewer.get("/devices/\(device.id)")
             let refused = try await viewer.post("/devices/\(device.id)/commands", ["requestType": "ManagedApplicationFeedback"])
             #expect(refused.status == .forbidden)
 
-            let desk = Browser(client)
-            try await desk.signIn("hal@example.com", password: TestConsole.password)
             try await desk.get("/devices/\(device.id)")
             let restart = try await desk.post("/devices/\(device.id)/commands", ["requestType": "RestartDevice"])
             #expect(restart.status == .forbidden)

@@ -58,6 +58,21 @@ class DemoSimulatorTests(BrowserTestCase):
         # A third-party keyboard gives way to the system keyboard in SDK apps.
         self.assertIn("system keyboard replaces", self.act("show-keyboard"))
 
+        # Work Mail logs at Information (the clinic's level); Debug is not kept.
+        self.driver.find_element(By.CSS_SELECTOR, "#log-level option[value='debug']").click()
+        self.assertIn("Not kept", self.act("emit-log"))
+        message = self.driver.find_element(By.ID, "log-message")
+        message.clear()
+        message.send_keys("Ward round synced")
+        self.driver.find_element(By.CSS_SELECTOR, "#log-level option[value='warning']").click()
+        self.assertIn("uploading now", self.act("emit-log"))
+        self.click_and_wait(By.LINK_TEXT, "uploaded to the console")
+        self.assertEqual(self.heading(), "App logs")
+        first = self.driver.find_element(By.CSS_SELECTOR, "table.logs tbody tr")
+        self.assertIn("Ward round synced", first.text)
+        self.assertIn("Clinic iPad 01", first.text)
+        self.screenshot("logs")
+
 
 if __name__ == "__main__":
     unittest.main()

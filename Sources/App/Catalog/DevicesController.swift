@@ -118,6 +118,7 @@ struct DevicesController {
         let canEdit: Bool
         let policy: PolicyView?
         let commands: DeviceCommandsView
+        let canReadLogs: Bool
     }
 
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> Response {
@@ -145,7 +146,8 @@ struct DevicesController {
             lastCheckIn: device.lastCheckInAt.map { DisplayTime.relative($0, now: now) } ?? "never",
             canEdit: try context.requireUser().role.includes(.admin),
             policy: reaching.map { PolicyView(EffectivePolicy.compute(from: $0)) },
-            commands: DeviceCommandsView(deviceID: id, commands: commands, role: context.user?.role, now: now, back: "/devices/\(id)"))
+            commands: DeviceCommandsView(deviceID: id, commands: commands, role: context.user?.role, now: now, back: "/devices/\(id)"),
+            canReadLogs: context.user?.role.includes(.helpdesk) == true)
         return services.renderer.page("devices/show", title: device.name, model: view, request: request, context: context)
     }
 
@@ -247,6 +249,7 @@ extension DevicesController.ShowView: MustacheParent {
         case "canEdit": canEdit
         case "policy": policy
         case "commands": commands
+        case "canReadLogs": canReadLogs
         default: nil
         }
     }

@@ -91,5 +91,6 @@ func registerRoutes(on routes: SecuredRoutes, services: Services) {
     DeviceAPIController(services: services).register(on: routes)
     SimulatorController(services: services).register(on: routes)
     SimulatorAPIController(services: services).register(on: routes)
+    LogsController(services: services).register(on: routes)
     OpenAPIDocument.register(on: routes)
 }

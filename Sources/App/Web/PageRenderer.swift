@@ -141,6 +141,7 @@ enum Navigation {
         ("Devices", "/devices", .viewer),
         ("Groups", "/groups", .viewer),
         ("Apps", "/apps", .viewer),
+        ("Logs", "/logs", .helpdesk),
         ("Users", "/users", .admin),
         ("Signing", "/signing", .admin),
         ("API tokens", "/tokens", .admin),
