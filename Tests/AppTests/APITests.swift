@@ -143,4 +143,47 @@ import Testing
             #expect(try await api.call(client, .delete, "/api/v1/devices/\(deviceID)", token: token).status == .notFound)
         }
     }
+
+    @Test func scriptsReplaceAppsGroupsAndDevicesWithTheSameChecks() async throws {
+        let console = try await TestConsole.make()
+        let token = try APITokenStore(database: console.services.database, now: { Date() }).create(name: "s", role: .admin, by: .system).token
+        let api = APITests()
+        try await console.test { client in
+            let exam = try #require(try await api.call(client, .post, "/api/v1/apps", token: token, body: #"{"name": "Exam", "bundleID": "com.example.exam"}"#).json["id"] as? Int)
+            _ = try await api.call(client, .post, "/api/v1/apps", token: token, body: #"{"name": "Quiz", "bundleID": "com.example.quiz"}"#)
+            let renamed = try await api.call(client, .put, "/api/v1/apps/\(exam)", token: token,
+                                             body: #"{"name": "Exam Browser", "bundleID": "com.example.exam", "hasAssessmentEntitlement": true}"#)
+            #expect(renamed.status == .ok)
+            #expect(renamed.json["hasAssessmentEntitlement"] as? Bool == true)
+            let clash = try await api.call(client, .put, "/api/v1/apps/\(exam)", token: token, body: #"{"name": "Exam", "bundleID": "com.example.quiz"}"#)
+            #expect(api.errorCode(clash.json) == "bundle_id_taken")
+
+            let schools = try #require(try await api.call(client, .post, "/api/v1/groups", token: token, body: #"{"name": "Schools"}"#).json["id"] as? Int)
+            let exams = try #require(try await api.call(client, .post, "/api/v1/groups", token: token, body: #"{"name": "Exam iPads", "parentID": \#(schools)}"#).json["id"] as? Int)
+            let cycle = try await api.call(client, .put, "/api/v1/groups/\(schools)", token: token, body: #"{"name": "Schools", "parentID": \#(exams)}"#)
+            #expect(cycle.status == .unprocessableContent)
+            #expect((cycle.json["error"] as? [String: Any])?["field"] as? String == "parentID")
+            let moved = try await api.call(client, .put, "/api/v1/groups/\(exams)", token: token, body: #"{"name": "Exam iPads 2026"}"#)
+            #expect(moved.json["parentID"] is NSNull)
+
+            let device = try #require(try await api.call(client, .post, "/api/v1/devices", token: token, body: """
+                {"name": "Exam 1", "model": "iPad", "osVersion": "18.1", "serialNumber": "F9FXK1Q2W3", "udid": "00008030-001A35E03C8A802E"}
+                """).json["id"] as? Int)
+            let replaced = try await api.call(client, .put, "/api/v1/devices/\(device)", token: token, body: """
+                {"name": "Exam 1", "model": "iPad", "osVersion": "18.2", "serialNumber": "F9FXK1Q2W3", "udid": "00008030-001A35E03C8A802E",
+                 "isSupervised": true, "groupID": \(exams), "installedApps": ["com.example.exam"]}
+                """)
+            #expect(replaced.status == .ok)
+            #expect(replaced.json["installedApps"] as? [String] == ["com.example.exam"])
+            let noGroup = try await api.call(client, .put, "/api/v1/devices/\(device)", token: token, body: """
+                {"name": "Exam 1", "osVersion": "18.2", "serialNumber": "F9FXK1Q2W3", "udid": "00008030-001A35E03C8A802E", "groupID": 999}
+                """)
+            #expect(noGroup.status == .unprocessableContent)
+        }
+        let device = try console.services.database.read { try $0.fetchOne(DeviceRecord.query()) }
+        #expect(device?.osVersion == "18.2")
+        #expect(device?.isSupervised == true)
+        let actions = try console.services.database.read { try $0.fetch(AuditEvent.query()).map(\.action) }
+        #expect(actions.filter { $0.hasSuffix(".updated") }.count == 3)
+    }
 }

@@ -46,6 +46,7 @@ struct CatalogAPIController {
             return Response(status: .noContent)
         }
         routes.put("/api/v1/devices/{id}/group", .role(.admin), use: moveDevice)
+        registerUpdates(on: routes)
         routes.get("/api/v1/groups", .role(.viewer)) { _, _ in
             let groups = try services.database.read { try $0.fetch(DeviceGroupRecord.query().order(by: "name")) }
             return try .jsonObject(["groups": groups.map {
@@ -77,20 +78,14 @@ struct CatalogAPIController {
         }
     }
 
-    private static func refuse(_ errors: ValidationErrors) -> APIError {
+    static func refuse(_ errors: ValidationErrors) -> APIError {
         let (field, message) = errors.messages.sorted { $0.key < $1.key }.first ?? ("", "Invalid")
         return APIError(status: .unprocessableContent, code: "validation_failed", message: message, field: field)
     }
 
     @Sendable func createApp(request: Request, context: AppRequestContext) async throws -> Response {
         let actor = Actor(try context.requireUser())
-        let object = try await APIRequest.object(request)
-        let draft = CatalogAppDraft(
-            name: try APIRequest.string(object, "name", required: true) ?? "", bundleID: try APIRequest.string(object, "bundleID", required: true) ?? "",
-            isManaged: object["isManaged"] as? Bool ?? true, isSDKBuilt: object["isSDKBuilt"] as? Bool ?? false,
-            hasAssessmentEntitlement: object["hasAssessmentEntitlement"] as? Bool ?? false, iconColor: try APIRequest.string(object, "iconColor") ?? "")
-        let errors = draft.validate()
-        guard errors.isEmpty else { throw Self.refuse(errors) }
+        let draft = try Self.appDraft(from: try await APIRequest.object(request))
         do {
             let app = try services.database.write { connection in
                 var record = AppRecord(id: nil, name: "", bundleID: "", isManaged: true, isSDKBuilt: false, hasAssessmentEntitlement: false,
@@ -108,12 +103,7 @@ struct CatalogAPIController {
 
     @Sendable func createGroup(request: Request, context: AppRequestContext) async throws -> Response {
         let actor = Actor(try context.requireUser())
-        let object = try await APIRequest.object(request)
-        let name = (try APIRequest.string(object, "name", required: true) ?? "").trimmingWhitespace()
-        guard !name.isEmpty, name.count <= 80 else {
-            throw APIError(status: .unprocessableContent, code: "validation_failed", message: "Name the group in 1 to 80 characters.", field: "name")
-        }
-        let parentID = (object["parentID"] as? Int).flatMap { RecordID<DeviceGroupRecord>(String($0)) }
+        let (name, parentID) = try Self.groupInput(from: try await APIRequest.object(request))
         do {
             let group = try services.database.write { connection in
                 if let parentID { _ = try connection.require(DeviceGroupRecord.self, id: parentID) }
@@ -161,15 +151,7 @@ struct CatalogAPIController {
 
     @Sendable func createDevice(request: Request, context: AppRequestContext) async throws -> Response {
         let actor = Actor(try context.requireUser())
-        let object = try await APIRequest.object(request)
-        let draft = DeviceDraft(
-            name: try APIRequest.string(object, "name", required: true) ?? "", model: (try APIRequest.string(object, "model")).flatMap(DeviceModel.init(rawValue:)),
-            osVersion: try APIRequest.string(object, "osVersion", required: true) ?? "", serialNumber: try APIRequest.string(object, "serialNumber", required: true) ?? "",
-            udid: try APIRequest.string(object, "udid", required: true) ?? "", isSupervised: object["isSupervised"] as? Bool ?? false,
-            owner: try APIRequest.string(object, "owner") ?? "", installedApps: object["installedApps"] as? [String] ?? []).normalised
-        let errors = draft.validate()
-        guard errors.isEmpty else { throw Self.refuse(errors) }
-        let groupID = (object["groupID"] as? Int).flatMap { RecordID<DeviceGroupRecord>(String($0)) }
+        let (draft, groupID) = try Self.deviceInput(from: try await APIRequest.object(request))
         do {
             let device = try services.database.write { connection in
                 if let groupID { _ = try connection.require(DeviceGroupRecord.self, id: groupID) }

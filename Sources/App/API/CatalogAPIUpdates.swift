@@ -1,0 +1,132 @@
+import Domain
+import Foundation
+import Hummingbird
+import Storage
+
+/// Replacing apps, groups and devices through the API: `PUT` takes the same body as `POST`
+/// and answers the item as it is now, with the same checks and audit as the pages.
+extension CatalogAPIController {
+    func registerUpdates(on routes: SecuredRoutes) {
+        routes.put("/api/v1/apps/{id}", .role(.admin), use: updateApp)
+        routes.put("/api/v1/groups/{id}", .role(.admin), use: updateGroup)
+        routes.put("/api/v1/devices/{id}", .role(.admin), use: updateDevice)
+    }
+
+    // MARK: reading bodies (shared with POST)
+
+    static func appDraft(from object: [String: Any]) throws -> CatalogAppDraft {
+        let draft = CatalogAppDraft(
+            name: try APIRequest.string(object, "name", required: true) ?? "", bundleID: try APIRequest.string(object, "bundleID", required: true) ?? "",
+            isManaged: object["isManaged"] as? Bool ?? true, isSDKBuilt: object["isSDKBuilt"] as? Bool ?? false,
+            hasAssessmentEntitlement: object["hasAssessmentEntitlement"] as? Bool ?? false, iconColor: try APIRequest.string(object, "iconColor") ?? "")
+        let errors = draft.validate()
+        guard errors.isEmpty else { throw refuse(errors) }
+        return draft
+    }
+
+    static func groupInput(from object: [String: Any]) throws -> (name: String, parentID: RecordID<DeviceGroupRecord>?) {
+        let name = (try APIRequest.string(object, "name", required: true) ?? "").trimmingWhitespace()
+        guard !name.isEmpty, name.count <= 80 else {
+            throw APIError(status: .unprocessableContent, code: "validation_failed", message: "Name the group in 1 to 80 characters.", field: "name")
+        }
+        return (name, (object["parentID"] as? Int).flatMap { RecordID<DeviceGroupRecord>(String($0)) })
+    }
+
+    static func deviceInput(from object: [String: Any]) throws -> (draft: DeviceDraft, groupID: RecordID<DeviceGroupRecord>?) {
+        let draft = DeviceDraft(
+            name: try APIRequest.string(object, "name", required: true) ?? "", model: (try APIRequest.string(object, "model")).flatMap(DeviceModel.init(rawValue:)),
+            osVersion: try APIRequest.string(object, "osVersion", required: true) ?? "", serialNumber: try APIRequest.string(object, "serialNumber", required: true) ?? "",
+            udid: try APIRequest.string(object, "udid", required: true) ?? "", isSupervised: object["isSupervised"] as? Bool ?? false,
+            owner: try APIRequest.string(object, "owner") ?? "", installedApps: object["installedApps"] as? [String] ?? []).normalised
+        let errors = draft.validate()
+        guard errors.isEmpty else { throw refuse(errors) }
+        return (draft, (object["groupID"] as? Int).flatMap { RecordID<DeviceGroupRecord>(String($0)) })
+    }
+
+    // MARK: handlers
+
+    @Sendable func updateApp(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
+        let draft = try Self.appDraft(from: try await APIRequest.object(request))
+        do {
+            let app = try services.database.write { connection in
+                var record = try connection.require(AppRecord.self, id: id)
+                let before = AppsController.summary(record)
+                record.apply(draft)
+                try connection.update(record)
+                try connection.audit("app.updated", subject: record.bundleID, by: actor, before: before, after: AppsController.summary(record), at: services.now)
+                return record
+            }
+            return try .jsonObject(["id": app.id!.rawValue, "name": app.name, "bundleID": app.bundleID, "isManaged": app.isManaged,
+                                    "isSDKBuilt": app.isSDKBuilt, "hasAssessmentEntitlement": app.hasAssessmentEntitlement])
+        } catch StorageError.uniqueViolation {
+            throw APIError(status: .conflict, code: "bundle_id_taken", message: "\(draft.normalised.bundleID) is already in the catalog.", field: "bundleID")
+        }
+    }
+
+    @Sendable func updateGroup(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
+        let (name, parentID) = try Self.groupInput(from: try await APIRequest.object(request))
+        do {
+            try services.database.write { connection in
+                var group = try connection.require(DeviceGroupRecord.self, id: id)
+                if let parentID {
+                    guard try connection.find(DeviceGroupRecord.self, id: parentID) != nil else {
+                        throw APIError(status: .unprocessableContent, code: "validation_failed", message: "No group has that parentID.", field: "parentID")
+                    }
+                    let groups = try connection.fetch(DeviceGroupRecord.query())
+                    let tree = GroupTree(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { g in g.parentID.map { (g.id!, $0) } }))
+                    if parentID == id || tree.wouldCreateCycle(settingParentOf: id, to: parentID) {
+                        throw APIError(status: .unprocessableContent, code: "validation_failed",
+                                       message: "A group cannot sit inside itself or one of its own subgroups.", field: "parentID")
+                    }
+                }
+                let before = "\(group.name), parent \(group.parentID?.description ?? "none")"
+                group.name = name
+                group.parentID = parentID
+                try connection.update(group)
+                try connection.audit("group.updated", subject: group.name, by: actor, before: before,
+                                     after: "\(group.name), parent \(group.parentID?.description ?? "none")", at: services.now)
+            }
+        } catch StorageError.uniqueViolation {
+            throw APIError(status: .conflict, code: "group_name_taken", message: "There is already a group called \(name).", field: "name")
+        }
+        return try .jsonObject(["id": id.rawValue, "name": name, "parentID": parentID.map { $0.rawValue as Any } ?? NSNull()])
+    }
+
+    @Sendable func updateDevice(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
+        let (draft, groupID) = try Self.deviceInput(from: try await APIRequest.object(request))
+        do {
+            let device = try services.database.write { connection in
+                var device = try connection.require(DeviceRecord.self, id: id)
+                if let groupID {
+                    guard try connection.find(DeviceGroupRecord.self, id: groupID) != nil else {
+                        throw APIError(status: .unprocessableContent, code: "validation_failed", message: "No group has that groupID.", field: "groupID")
+                    }
+                }
+                let before = DeviceForm.summary(device)
+                device.name = draft.name
+                device.model = draft.model ?? device.model
+                device.osVersion = draft.osVersion
+                device.serialNumber = draft.serialNumber
+                device.udid = draft.udid
+                device.isSupervised = draft.isSupervised
+                device.owner = draft.owner
+                device.groupID = groupID
+                device.installedApps = draft.installedApps
+                try connection.update(device)
+                try connection.audit("device.updated", subject: device.name, by: actor, before: before, after: DeviceForm.summary(device), at: services.now)
+                return device
+            }
+            return try .jsonObject(["id": device.id!.rawValue, "name": device.name, "udid": device.udid,
+                                    "groupID": device.groupID.map { $0.rawValue as Any } ?? NSNull(), "installedApps": device.installedApps])
+        } catch StorageError.uniqueViolation(let constraint) {
+            let field = constraint.contains("udid") ? "udid" : "serialNumber"
+            throw APIError(status: .conflict, code: "device_exists", message: "Another device already has this \(field).", field: field)
+        }
+    }
+}
