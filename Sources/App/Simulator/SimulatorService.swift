@@ -20,6 +20,7 @@ struct SimulatorService: Sendable {
         var logs: [SimulatedLog] = []
         var last: SimulatorOutcome?
 
+        @discardableResult
         mutating func run(_ action: SimulatorAction) -> SimulatorOutcome {
             let outcome = Simulator.perform(action, on: record.state)
             record.state = outcome.device

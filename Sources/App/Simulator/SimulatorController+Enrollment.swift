@@ -1,0 +1,69 @@
+import Domain
+import Foundation
+import Hummingbird
+import NIOCore
+import Storage
+
+/// "New simulated device": a device with a made-up serial number and UDID and a check-in token
+/// shown once.
+extension SimulatorController {
+    func enrollmentForm(_ form: DeviceForm, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
+        let (groups, apps) = try services.database.read { connection in
+            (try connection.fetch(DeviceGroupRecord.query()), try connection.fetch(AppRecord.query().order(by: "name")))
+        }
+        let view = form.view(groups: groups, apps: apps, enrolling: true)
+        return services.renderer.page("devices/form", title: view.title, model: view, request: request, context: context, status: status)
+    }
+
+    struct EnrolledView {
+        let id: String
+        let name: String
+        let udid: String
+        let token: String
+        let checkInExample: String
+    }
+
+    @Sendable func enroll(request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = Actor(try context.requireUser())
+        var submitted = DeviceForm(context.form)
+        submitted.serialNumber = Self.randomSerial()
+        submitted.udid = Self.randomUDID()
+        if let draft = submitted.validDraft() {
+            do {
+                let now = services.now
+                let (token, hash) = DeviceTokens.mint()
+                let device = try services.database.write { connection in
+                    if let group = submitted.groupID { _ = try connection.require(DeviceGroupRecord.self, id: group) }
+                    let device = try connection.insert(DeviceRecord(
+                        id: nil, name: draft.name, model: draft.model ?? .iPad, osVersion: draft.osVersion,
+                        serialNumber: draft.serialNumber, udid: draft.udid, isSupervised: draft.isSupervised, owner: draft.owner,
+                        groupID: submitted.groupID, installedApps: draft.installedApps, enrolledAt: now, lastCheckInAt: nil, tokenHash: hash))
+                    try connection.audit("device.enrolled", subject: device.name, by: actor, after: DeviceForm.summary(device) + ", simulated", at: now)
+                    return device
+                }
+                try simulator.sync(device.id!)
+                let view = EnrolledView(
+                    id: device.id!.description, name: device.name, udid: device.udid, token: token,
+                    checkInExample: "curl -H 'Authorization: Bearer \(token)' \(Self.origin(of: request))/api/v1/device/policy")
+                return services.renderer.page("simulator/enrolled", title: "Enrolled \(device.name)", model: view, request: request, context: context)
+            } catch let error as StorageError {
+                submitted.absorb(error)
+            }
+        }
+        return try enrollmentForm(submitted, request: request, context: context, status: .unprocessableContent)
+    }
+
+    static func randomSerial() -> String {
+        let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ0123456789")
+        return "SIM" + String((0..<9).map { _ in alphabet.randomElement()! })
+    }
+
+    /// The modern UDID shape: 8 hex digits, a dash, 16 hex digits.
+    static func randomUDID() -> String {
+        String(format: "00008030-%016llX", UInt64.random(in: 0...UInt64.max) >> 8)
+    }
+
+    static func origin(of request: Request) -> String {
+        "http://" + (request.head.authority ?? "127.0.0.1:8080")
+    }
+}
