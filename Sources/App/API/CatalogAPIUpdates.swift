@@ -109,15 +109,7 @@ extension CatalogAPIController {
                     }
                 }
                 let before = DeviceForm.summary(device)
-                device.name = draft.name
-                device.model = draft.model ?? device.model
-                device.osVersion = draft.osVersion
-                device.serialNumber = draft.serialNumber
-                device.udid = draft.udid
-                device.isSupervised = draft.isSupervised
-                device.owner = draft.owner
-                device.groupID = groupID
-                device.installedApps = draft.installedApps
+                device.apply(draft, groupID: groupID)
                 try connection.update(device)
                 try connection.audit("device.updated", subject: device.name, by: actor, before: before, after: DeviceForm.summary(device), at: services.now)
                 return device

@@ -60,6 +60,20 @@ struct DeviceRecord: Record {
     var lastCheckInAt: Date?
     /// SHA-256 of the token the device checks in with; nil for devices added by hand.
     var tokenHash: String? = nil
+
+    /// Takes everything a validated form or API body says about the device; the page and the
+    /// API replace devices the same way.
+    mutating func apply(_ draft: DeviceDraft, groupID: RecordID<DeviceGroupRecord>?) {
+        name = draft.name
+        model = draft.model ?? model
+        osVersion = draft.osVersion
+        serialNumber = draft.serialNumber
+        udid = draft.udid
+        isSupervised = draft.isSupervised
+        owner = draft.owner
+        self.groupID = groupID
+        installedApps = draft.installedApps
+    }
 }
 
 extension DeviceModel: SQLiteValueConvertible {

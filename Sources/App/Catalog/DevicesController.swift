@@ -195,15 +195,7 @@ struct DevicesController {
                     if let group = submitted.groupID { _ = try connection.require(DeviceGroupRecord.self, id: group) }
                     var device = try connection.require(DeviceRecord.self, id: id)
                     let before = DeviceForm.summary(device)
-                    device.name = draft.name
-                    device.model = draft.model ?? device.model
-                    device.osVersion = draft.osVersion
-                    device.serialNumber = draft.serialNumber
-                    device.udid = draft.udid
-                    device.isSupervised = draft.isSupervised
-                    device.owner = draft.owner
-                    device.groupID = submitted.groupID
-                    device.installedApps = draft.installedApps
+                    device.apply(draft, groupID: submitted.groupID)
                     try connection.update(device)
                     try connection.audit("device.updated", subject: device.name, by: actor, before: before, after: DeviceForm.summary(device), at: services.now)
                 }
