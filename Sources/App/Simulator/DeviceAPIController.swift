@@ -11,15 +11,11 @@ struct DeviceAPIController {
 
     func register(on routes: SecuredRoutes) {
         routes.get("/api/v1/device/policy", .device) { request, context in
-            let device = try requireDevice(context)
-            let document = try services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)
-            try noteCheckIn(device)
+            let (_, document) = try checkIn(context)
             return Self.conditional(request, tag: document.tag, contentType: "application/json; charset=utf-8", body: document.buffer)
         }
         routes.get("/api/v1/device/policy.mobileconfig", .device) { request, context in
-            let device = try requireDevice(context)
-            let document = try services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)
-            try noteCheckIn(device)
+            let (device, document) = try checkIn(context)
             let xml = DeviceMobileConfig.xml(udid: device.udid, deviceName: device.name, policy: document.policy ?? .empty)
             return Self.conditional(request, tag: document.tag + "-mc", contentType: "application/x-apple-aspen-config", body: ByteBuffer(string: xml))
         }
@@ -57,6 +53,14 @@ struct DeviceAPIController {
     private func requireDevice(_ context: AppRequestContext) throws -> CheckingInDevice {
         guard let device = context.device else { throw AccessDenied.signInRequired }
         return device
+    }
+
+    /// The checking-in device and its group's cached policy; the check-in is recorded.
+    private func checkIn(_ context: AppRequestContext) throws -> (CheckingInDevice, PolicyDocument) {
+        let device = try requireDevice(context)
+        let document = try services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)
+        try noteCheckIn(device)
+        return (device, document)
     }
 
     /// Records the check-in at most once a minute per device, so frequent check-ins do not

@@ -81,26 +81,26 @@ struct SimulatorService: Sendable {
         }
     }
 
-    /// The device's effective policy now, with the profiles that make it.
-    struct CurrentPolicy {
-        let document: PolicyDocument
-        let profiles: [String: String]
+    /// The check-in answer for the device's group: the same cached document the device API
+    /// serves, so an unchanged policy costs a dictionary lookup here too.
+    private func currentDocument(for deviceID: RecordID<DeviceRecord>) throws -> PolicyDocument {
+        let (groupID, generation) = try database.read { connection in
+            (try connection.require(DeviceRecord.self, id: deviceID).groupID,
+             try connection.scalar("SELECT value FROM policy_generation", as: Int64.self) ?? 0)
+        }
+        return try checkIns.document(group: groupID, generation: generation, database: database)
     }
 
-    private func currentDocument(for deviceID: RecordID<DeviceRecord>) throws -> CurrentPolicy {
-        let (groupID, generation, profiles) = try database.read { connection in
-            let device = try connection.require(DeviceRecord.self, id: deviceID)
-            let generation = try connection.scalar("SELECT value FROM policy_generation", as: Int64.self) ?? 0
-            var profiles: [String: String] = [:]
-            if let group = device.groupID {
-                let loader = PolicyLoader(connection: connection, cache: contents)
-                for reaching in try loader.reachingProfiles(group: group, groups: try loader.groups()) {
-                    profiles[String(reaching.source.profileID)] = "\(reaching.source.profileName) v\(reaching.source.version)"
-                }
-            }
-            return (device.groupID, generation, profiles)
+    /// Profile id → "Name vN" of the profiles reaching the device, read only when its policy
+    /// changed, for the install/remove history.
+    private func reachingProfileLabels(of deviceID: RecordID<DeviceRecord>, connection: Connection) throws -> [String: String] {
+        guard let group = try connection.require(DeviceRecord.self, id: deviceID).groupID else { return [:] }
+        let loader = PolicyLoader(connection: connection, cache: contents)
+        var labels: [String: String] = [:]
+        for reaching in try loader.reachingProfiles(group: group, groups: try loader.groups()) {
+            labels[String(reaching.source.profileID)] = "\(reaching.source.profileName) v\(reaching.source.version)"
         }
-        return CurrentPolicy(document: try checkIns.document(group: groupID, generation: generation, database: database), profiles: profiles)
+        return labels
     }
 
     /// The apps on the device with their catalog traits; apps missing from the catalog count
@@ -133,16 +133,16 @@ struct SimulatorService: Sendable {
                                              result: .done, message: "Apps and supervision updated from the device record."))
     }
 
-    private func syncSteps(_ working: inout Working, document current: CurrentPolicy, connection: Connection) throws {
+    private func syncSteps(_ working: inout Working, document: PolicyDocument, connection: Connection) throws {
         try refreshDeviceFacts(&working, connection: connection)
-        let document = current.document
         if document.tag != working.record.appliedTag {
             working.run(.applyPolicy(document.policy, conflict: document.conflict))
             working.record.appliedTag = document.tag
             if document.policy != nil {
-                try recordProfileChanges(from: working.record.installedProfiles, to: current.profiles,
+                let profiles = try reachingProfileLabels(of: working.record.deviceID, connection: connection)
+                try recordProfileChanges(from: working.record.installedProfiles, to: profiles,
                                          deviceID: working.record.deviceID, connection: connection)
-                working.record.installedProfiles = current.profiles
+                working.record.installedProfiles = profiles
             }
         }
         try runQueuedCommands(&working, connection: connection)
