@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import Storage
 
 /// Turns every error into an answer a person or a script can use: a friendly HTML page for
@@ -15,7 +16,10 @@ struct ErrorPageMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            return answer(for: error, request: request, context: context)
+            var response = answer(for: error, request: request, context: context)
+            // Headers the error carries (Allow on a 405, Retry-After) belong on the answer too.
+            if let error = error as? HTTPError { response.headers.append(contentsOf: error.headers) }
+            return response
         }
     }
 
@@ -83,9 +87,9 @@ struct Problem {
         case let error as HTTPError where error.status == .notFound:
             self.init(status: .notFound, code: "not_found", heading: "Page not found",
                       message: "There is nothing at this address. Check the link, or start again from the dashboard.")
-        case let error as HTTPError where error.status == .contentTooLarge:
-            self.init(status: .contentTooLarge, code: "payload_too_large", heading: "Upload too large",
-                      message: "The request body is larger than the console accepts.")
+        case _ where Self.isTooLarge(error):
+            self.init(status: .contentTooLarge, code: "payload_too_large", heading: "Too large to accept",
+                      message: RequestLimits.description)
         case let error as HTTPError where error.status == .badRequest:
             // The framework's own 400s (an id that is not a number) name internal types; say it plainly.
             self.init(status: .badRequest, code: "bad_request", heading: "That address is not valid",
@@ -97,6 +101,11 @@ struct Problem {
             self.init(status: .internalServerError, code: "internal_error", heading: "Something went wrong",
                       message: "The console hit an unexpected fault. It has been logged; quote the request id below when you report it.")
         }
+    }
+
+    /// Hummingbird's `collectBody(upTo:)` throws NIO's own error for a body over the limit.
+    private static func isTooLarge(_ error: any Error) -> Bool {
+        error is NIOTooManyBytesError || (error as? HTTPError)?.status == .contentTooLarge
     }
 
     private static func code(for status: HTTPResponse.Status) -> String {

@@ -1,0 +1,15 @@
+/// The largest bodies the console reads, in one place: the README's Security section quotes
+/// these, and a larger body is answered 413 (a page for browsers, a JSON error for the API)
+/// before any of it is parsed.
+enum RequestLimits {
+    /// A URL-encoded form: the longest is a profile description (20,000 characters) or a
+    /// managed configuration with many keys, far below this.
+    static let formBody = 1 << 20
+    /// A multipart form: four logos of at most 1 MB each, with room for the other fields.
+    static let multipartBody = 5 << 20
+    /// A JSON body of the API.
+    static let jsonBody = 1 << 20
+
+    /// What a person or script is told when a body is over its limit.
+    static let description = "The request is larger than the console accepts: forms up to 1 MB, forms with uploads up to 5 MB, API bodies up to 1 MB."
+}
