@@ -1,31 +1,108 @@
+import Domain
 import Foundation
 import Hummingbird
 import NIOCore
 
+/// A JSON body the console's API accepts, decoded by `Codable` so that a wrong type is refused
+/// rather than read as a default. `CodingKeys` lists every field: a field that is not among
+/// them is refused too (a misspelt `isSupervized` must not be silently dropped), unless the
+/// body speaks a protocol whose clients send more than we read (the device API).
+protocol APIRequestBody: Decodable, Sendable {
+    associatedtype CodingKeys: CodingKey & CaseIterable
+    static var refusesUnknownFields: Bool { get }
+}
+
+extension APIRequestBody {
+    static var refusesUnknownFields: Bool { true }
+}
+
 /// Reading JSON request bodies and writing JSON answers for the API.
 enum APIRequest {
-    static let maxBodySize = 1 << 20
-
-    /// The body as a JSON object; anything else is a 400 with a stable code.
-    static func object(_ request: Request) async throws -> [String: Any] {
+    /// The body as `Body`: over `RequestLimits.jsonBody` is a 413, not JSON or not an object a
+    /// 400, and a missing, unknown or mistyped field a 422 that names it.
+    static func decode<Body: APIRequestBody>(_ type: Body.Type, from request: Request) async throws -> Body {
         var request = request
-        let buffer: ByteBuffer
-        do { buffer = try await request.collectBody(upTo: maxBodySize) } catch {
-            throw APIError(status: .contentTooLarge, code: "payload_too_large", message: "The request body is larger than 1 MB.")
-        }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any] else {
-            throw APIError(status: .badRequest, code: "malformed_json", message: "The body must be a JSON object.")
-        }
-        return object
+        let buffer = try await request.collectBody(upTo: RequestLimits.jsonBody)
+        return try decode(type, from: Data(buffer.readableBytesView))
     }
 
-    static func string(_ object: [String: Any], _ key: String, required: Bool = false) throws -> String? {
-        switch object[key] {
-        case let value as String: return value
-        case nil, is NSNull:
-            if required { throw APIError(status: .unprocessableContent, code: "validation_failed", message: "\(key) is required.", field: key) }
-            return nil
-        default: throw APIError(status: .unprocessableContent, code: "validation_failed", message: "\(key) must be a string.", field: key)
+    static func decode<Body: APIRequestBody>(_ type: Body.Type, from data: Data) throws -> Body {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let fields: [String: JSONValue]
+        do { fields = try decoder.decode([String: JSONValue].self, from: data) } catch {
+            throw APIError(status: .badRequest, code: "malformed_json", message: "The body must be a JSON object.")
+        }
+        if Body.refusesUnknownFields {
+            let known = Set(Body.CodingKeys.allCases.map(\.stringValue))
+            if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
+                throw unknownField(unknown)
+            }
+        }
+        do {
+            return try decoder.decode(Body.self, from: data)
+        } catch let error as DecodingError {
+            throw refusal(error)
+        } catch let error as UnknownField {
+            throw unknownField(error.path)
+        }
+    }
+
+    /// Thrown while decoding a nested object whose fields cannot be listed up front (a payload).
+    struct UnknownField: Error {
+        let path: String
+    }
+
+    static func unknownField(_ field: String) -> APIError {
+        APIError(status: .unprocessableContent, code: "unknown_field",
+                 message: "\(field.clipped(to: 80)) is not a field of this request; check its spelling against the API document.",
+                 field: field.clipped(to: 200))
+    }
+
+    /// A 422 for any field the request names wrongly, with the message a person can act on.
+    static func invalid(_ field: String, _ message: String) -> APIError {
+        APIError(status: .unprocessableContent, code: "validation_failed", message: message, field: field)
+    }
+
+    /// The first problem of `errors` (a domain validation) as a 422, its field under `prefix`.
+    static func refuse(_ errors: ValidationErrors, under prefix: String = "") throws {
+        guard let (field, message) = errors.messages.sorted(by: { $0.key < $1.key }).first else { return }
+        throw invalid(prefix + field, message)
+    }
+
+    /// Turns a decoding failure into a 422 naming the field by its dotted path (`payloads.2`).
+    static func refusal(_ error: DecodingError) -> APIError {
+        switch error {
+        case .keyNotFound(let key, let context):
+            let field = path(context.codingPath + [key])
+            return invalid(field, "\(field) is required.")
+        case .typeMismatch(let type, let context):
+            let field = path(context.codingPath)
+            return invalid(field, "\(field) must be \(noun(for: type)).")
+        case .valueNotFound(let type, let context):
+            let field = path(context.codingPath)
+            return invalid(field, "\(field) must be \(noun(for: type)), not null.")
+        case .dataCorrupted(let context):
+            let field = path(context.codingPath)
+            return invalid(field, "\(field) \(context.debugDescription)")
+        @unknown default:
+            return invalid("", "The body could not be read.")
+        }
+    }
+
+    static func path(_ codingPath: [any CodingKey]) -> String {
+        codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+    }
+
+    private static func noun(for type: Any.Type) -> String {
+        switch type {
+        case is Bool.Type: "true or false"
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type, is Int32.Type: "a whole number"
+        case is Double.Type, is Float.Type: "a number"
+        case is [Any].Type: "an array"
+        case is [String: Any].Type: "an object"
+        default: "a value of another type"
         }
     }
 }

@@ -78,14 +78,9 @@ struct CatalogAPIController {
         }
     }
 
-    static func refuse(_ errors: ValidationErrors) -> APIError {
-        let (field, message) = errors.messages.sorted { $0.key < $1.key }.first ?? ("", "Invalid")
-        return APIError(status: .unprocessableContent, code: "validation_failed", message: message, field: field)
-    }
-
     @Sendable func createApp(request: Request, context: AppRequestContext) async throws -> Response {
         let actor = Actor(try context.requireUser())
-        let draft = try Self.appDraft(from: try await APIRequest.object(request))
+        let draft = try await APIRequest.decode(AppBody.self, from: request).draft()
         do {
             let app = try services.database.write { connection in
                 var record = AppRecord(id: nil, name: "", bundleID: "", isManaged: true, isSDKBuilt: false, hasAssessmentEntitlement: false,
@@ -103,7 +98,8 @@ struct CatalogAPIController {
 
     @Sendable func createGroup(request: Request, context: AppRequestContext) async throws -> Response {
         let actor = Actor(try context.requireUser())
-        let (name, parentID) = try Self.groupInput(from: try await APIRequest.object(request))
+        let body = try await APIRequest.decode(GroupBody.self, from: request)
+        let (name, parentID) = (try body.draft().name, body.parentID)
         do {
             let group = try services.database.write { connection in
                 if let parentID { _ = try connection.require(DeviceGroupRecord.self, id: parentID) }
@@ -123,17 +119,7 @@ struct CatalogAPIController {
     @Sendable func moveDevice(request: Request, context: AppRequestContext) async throws -> Response {
         let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-        let object = try await APIRequest.object(request)
-        let groupID: RecordID<DeviceGroupRecord>?
-        switch object["groupID"] {
-        case let raw as Int:
-            guard let parsed = RecordID<DeviceGroupRecord>(String(raw)) else {
-                throw APIError(status: .unprocessableContent, code: "validation_failed", message: "groupID must be a group id or null.", field: "groupID")
-            }
-            groupID = parsed
-        case is NSNull: groupID = nil
-        default: throw APIError(status: .unprocessableContent, code: "validation_failed", message: "groupID must be a group id or null.", field: "groupID")
-        }
+        let groupID = try await APIRequest.decode(MoveDeviceBody.self, from: request).groupID
         do {
             try services.database.write { connection in
                 var device = try connection.require(DeviceRecord.self, id: id)
@@ -151,7 +137,8 @@ struct CatalogAPIController {
 
     @Sendable func createDevice(request: Request, context: AppRequestContext) async throws -> Response {
         let actor = Actor(try context.requireUser())
-        let (draft, groupID) = try Self.deviceInput(from: try await APIRequest.object(request))
+        let body = try await APIRequest.decode(DeviceBody.self, from: request)
+        let (draft, groupID) = (try body.draft(), body.groupID)
         do {
             let device = try services.database.write { connection in
                 if let groupID { _ = try connection.require(DeviceGroupRecord.self, id: groupID) }

@@ -12,43 +12,12 @@ extension CatalogAPIController {
         routes.put("/api/v1/devices/{id}", .role(.admin), use: updateDevice)
     }
 
-    // MARK: reading bodies (shared with POST)
-
-    static func appDraft(from object: [String: Any]) throws -> CatalogAppDraft {
-        let draft = CatalogAppDraft(
-            name: try APIRequest.string(object, "name", required: true) ?? "", bundleID: try APIRequest.string(object, "bundleID", required: true) ?? "",
-            isManaged: object["isManaged"] as? Bool ?? true, isSDKBuilt: object["isSDKBuilt"] as? Bool ?? false,
-            hasAssessmentEntitlement: object["hasAssessmentEntitlement"] as? Bool ?? false, iconColor: try APIRequest.string(object, "iconColor") ?? "")
-        let errors = draft.validate()
-        guard errors.isEmpty else { throw refuse(errors) }
-        return draft
-    }
-
-    static func groupInput(from object: [String: Any]) throws -> (name: String, parentID: RecordID<DeviceGroupRecord>?) {
-        let name = (try APIRequest.string(object, "name", required: true) ?? "").trimmingWhitespace()
-        guard !name.isEmpty, name.count <= 80 else {
-            throw APIError(status: .unprocessableContent, code: "validation_failed", message: "Name the group in 1 to 80 characters.", field: "name")
-        }
-        return (name, (object["parentID"] as? Int).flatMap { RecordID<DeviceGroupRecord>(String($0)) })
-    }
-
-    static func deviceInput(from object: [String: Any]) throws -> (draft: DeviceDraft, groupID: RecordID<DeviceGroupRecord>?) {
-        let draft = DeviceDraft(
-            name: try APIRequest.string(object, "name", required: true) ?? "", model: (try APIRequest.string(object, "model")).flatMap(DeviceModel.init(rawValue:)),
-            osVersion: try APIRequest.string(object, "osVersion", required: true) ?? "", serialNumber: try APIRequest.string(object, "serialNumber", required: true) ?? "",
-            udid: try APIRequest.string(object, "udid", required: true) ?? "", isSupervised: object["isSupervised"] as? Bool ?? false,
-            owner: try APIRequest.string(object, "owner") ?? "", installedApps: object["installedApps"] as? [String] ?? []).normalised
-        let errors = draft.validate()
-        guard errors.isEmpty else { throw refuse(errors) }
-        return (draft, (object["groupID"] as? Int).flatMap { RecordID<DeviceGroupRecord>(String($0)) })
-    }
-
     // MARK: handlers
 
     @Sendable func updateApp(request: Request, context: AppRequestContext) async throws -> Response {
         let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
-        let draft = try Self.appDraft(from: try await APIRequest.object(request))
+        let draft = try await APIRequest.decode(AppBody.self, from: request).draft()
         do {
             let app = try services.database.write { connection in
                 var record = try connection.require(AppRecord.self, id: id)
@@ -68,7 +37,8 @@ extension CatalogAPIController {
     @Sendable func updateGroup(request: Request, context: AppRequestContext) async throws -> Response {
         let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
-        let (name, parentID) = try Self.groupInput(from: try await APIRequest.object(request))
+        let body = try await APIRequest.decode(GroupBody.self, from: request)
+        let (name, parentID) = (try body.draft().name, body.parentID)
         do {
             try services.database.write { connection in
                 var group = try connection.require(DeviceGroupRecord.self, id: id)
@@ -99,7 +69,8 @@ extension CatalogAPIController {
     @Sendable func updateDevice(request: Request, context: AppRequestContext) async throws -> Response {
         let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-        let (draft, groupID) = try Self.deviceInput(from: try await APIRequest.object(request))
+        let body = try await APIRequest.decode(DeviceBody.self, from: request)
+        let (draft, groupID) = (try body.draft(), body.groupID)
         do {
             let device = try services.database.write { connection in
                 var device = try connection.require(DeviceRecord.self, id: id)

@@ -50,31 +50,18 @@ struct ProfilesAPIController {
     }
 
     /// Name, description and payloads of a request body, validated like the forms.
-    private func content(from object: [String: Any]) throws -> ProfileContent {
-        let name = try APIRequest.string(object, "name", required: true) ?? ""
-        if let problem = ProfileRules.nameProblem(name) {
-            throw APIError(status: .unprocessableContent, code: "validation_failed", message: problem, field: "name")
-        }
-        let description = try APIRequest.string(object, "description") ?? ""
-        var content = ProfileContent(name: name.trimmingWhitespace(), descriptionMarkdown: description)
-        guard let raw = object["payloads"] ?? [Any]() as Any?, let items = raw as? [Any] else {
-            throw APIError(status: .unprocessableContent, code: "validation_failed", message: "payloads must be an array.", field: "payloads")
-        }
-        for (index, item) in items.enumerated() {
-            guard let data = try? JSONSerialization.data(withJSONObject: item) else {
-                throw APIError(status: .unprocessableContent, code: "validation_failed", message: "Each payload must be an object.", field: "payloads.\(index)")
-            }
-            let payload: Payload
-            do { payload = try PayloadJSON.decode(data) } catch {
-                throw APIError(status: .unprocessableContent, code: "validation_failed", message: error.message, field: "payloads.\(index)")
-            }
+    private func content(from body: ProfileBody) throws -> ProfileContent {
+        let description = body.description ?? ""
+        try APIRequest.refuse(ProfileRules.validate(name: body.name, descriptionMarkdown: description))
+        var content = ProfileContent(name: body.name.trimmingWhitespace(), descriptionMarkdown: description)
+        for (index, sent) in (body.payloads ?? []).enumerated() {
+            let payload = sent.payload
             if content.payload(of: payload.kind) != nil {
                 throw APIError(status: .unprocessableContent, code: "duplicate_payload",
                                message: "A profile holds at most one \(payload.kind.displayName) payload.", field: "payloads.\(index)")
             }
-            if let (field, message) = payload.validate().messages.sorted(by: { $0.key < $1.key }).first {
-                throw APIError(status: .unprocessableContent, code: "validation_failed", message: message, field: "payloads.\(index).\(field)")
-            }
+            try APIRequest.refuse(payload.validate(), under: "payloads.\(index).")
+            try APIRequest.refuse(services.database.read { try PayloadCatalogRules.problems(payload, in: $0) }, under: "payloads.\(index).")
             content = content.setting(payload)
         }
         return content
@@ -82,13 +69,10 @@ struct ProfilesAPIController {
 
     @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
         let actor = Actor(try context.requireUser())
-        let object = try await APIRequest.object(request)
-        let content = try content(from: object)
-        let identifier = try APIRequest.string(object, "identifier")
-            ?? ProfileRules.suggestedIdentifier(prefix: ProfilesController.identifierPrefix, name: content.name)
-        if let problem = ProfileRules.identifierProblem(identifier) {
-            throw APIError(status: .unprocessableContent, code: "validation_failed", message: problem, field: "identifier")
-        }
+        let body = try await APIRequest.decode(ProfileBody.self, from: request)
+        let content = try content(from: body)
+        let identifier = body.identifier ?? ProfileRules.suggestedIdentifier(prefix: ProfilesController.identifierPrefix, name: content.name)
+        try APIRequest.refuse(ProfileRules.validate(name: content.name, descriptionMarkdown: content.descriptionMarkdown, identifier: identifier))
         do {
             let profile = try store.create(identifier: identifier, content: ProfileContent(name: content.name, descriptionMarkdown: content.descriptionMarkdown), by: actor)
             if !content.payloads.isEmpty {
@@ -110,7 +94,9 @@ struct ProfilesAPIController {
         guard let base = Int(ifMatch.trimmingCharacters(in: CharacterSet(charactersIn: "\" W/"))) else {
             throw APIError(status: .badRequest, code: "malformed_if_match", message: "If-Match must be a version number such as \"3\".")
         }
-        let content = try content(from: try await APIRequest.object(request))
+        let body = try await APIRequest.decode(ProfileBody.self, from: request)
+        if body.identifier != nil { throw APIRequest.invalid("identifier", "A profile's identifier never changes; leave identifier out when saving a version.") }
+        let content = try content(from: body)
         do {
             try store.saveVersion(of: id, basedOn: base, content: content, note: "Saved through the API", by: actor)
         } catch is ProfileStore.Conflict {
@@ -124,10 +110,7 @@ struct ProfilesAPIController {
     @Sendable func assign(request: Request, context: AppRequestContext) async throws -> Response {
         let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-        let object = try await APIRequest.object(request)
-        guard let rawGroup = object["groupID"] as? Int, let groupID = RecordID<DeviceGroupRecord>(String(rawGroup)) else {
-            throw APIError(status: .unprocessableContent, code: "validation_failed", message: "groupID must be a group id.", field: "groupID")
-        }
+        let groupID = try await APIRequest.decode(AssignmentBody.self, from: request).groupID
         do {
             try services.database.write { connection in
                 let profile = try connection.require(ProfileRecord.self, id: id)
@@ -137,6 +120,8 @@ struct ProfilesAPIController {
             }
         } catch StorageError.uniqueViolation {
             // Already assigned: the request's intent holds, so answer as for a new assignment.
+        } catch StorageError.notFound(let table) where table == DeviceGroupRecord.tableName {
+            throw APIRequest.invalid("groupID", "No group has that groupID.")
         }
         return try detail(id)
     }

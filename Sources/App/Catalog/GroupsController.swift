@@ -122,10 +122,10 @@ struct GroupsController {
         var errors: [String: String] = [:]
 
         init(_ form: FormFields) {
-            name = form["name"].trimmingWhitespace()
+            let draft = GroupDraft(name: form["name"])
+            name = draft.normalised.name
             parentID = RecordID(form["parentID"])
-            if name.isEmpty { errors["name"] = "Enter a name, such as “Lobby kiosks”." }
-            else if name.count > 80 { errors["name"] = "Keep the name to 80 characters or fewer." }
+            errors = draft.validate().messages
             if !form["parentID"].isEmpty && parentID == nil { errors["parentID"] = "Choose a group from the list." }
         }
     }

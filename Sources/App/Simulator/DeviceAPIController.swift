@@ -30,19 +30,19 @@ struct DeviceAPIController {
         routes.post("/api/v1/device/commands/{uuid}", .device) { request, context in
             let device = try requireDevice(context)
             let uuid = try context.parameters.require("uuid")
-            let reply = try await APIRequest.object(request)
-            let status = try Self.status(from: reply)
+            let reply = try await APIRequest.decode(CommandReplyBody.self, from: request)
+            let status = try reply.status()
             let updated = try services.database.write { connection -> DeviceCommandRecord in
                 guard var command = try connection.fetchOne(DeviceCommandRecord.query().filter("uuid", .equal, uuid)
                     .filter("deviceID", .equal, device.id)) else {
-                    throw APIError(status: .notFound, code: "unknown_command", message: "This device has no command \(uuid).")
+                    throw APIError(status: .notFound, code: "unknown_command", message: "This device has no command \(uuid.clipped(to: 60)).")
                 }
                 guard command.status == .queued || command.status == .notNow else {
                     throw APIError(status: .conflict, code: "command_finished", message: "The command was already answered.")
                 }
                 command.status = status
                 command.completedAt = status == .notNow ? nil : services.now
-                command.resultSummary = Self.summary(of: reply, status: status)
+                command.resultSummary = reply.summary(for: status)
                 try connection.update(command)
                 return command
             }
@@ -107,22 +107,6 @@ struct DeviceAPIController {
             break
         }
         return ["CommandUUID": command.uuid, "Command": inner, "Status": command.status.mdmName]
-    }
-
-    static func status(from reply: [String: Any]) throws -> CommandStatus {
-        guard let text = reply["Status"] as? String else {
-            throw APIError(status: .unprocessableContent, code: "validation_failed", message: "Status is required.", field: "Status")
-        }
-        guard let status = CommandStatus.allCases.first(where: { $0.mdmName == text }), status != .queued else {
-            throw APIError(status: .unprocessableContent, code: "validation_failed",
-                           message: "Status must be Acknowledged, Error or NotNow.", field: "Status")
-        }
-        return status
-    }
-
-    static func summary(of reply: [String: Any], status: CommandStatus) -> String {
-        let errors = (reply["ErrorChain"] as? [[String: Any]] ?? []).compactMap { $0["LocalizedDescription"] as? String }
-        return errors.isEmpty ? "Reported \(status.mdmName) by the device." : errors.joined(separator: "; ")
     }
 }
 

@@ -17,18 +17,10 @@ struct SimulatorAPIController {
         }
         routes.post("/api/v1/simulator/{udid}/actions", .role(.helpdesk)) { request, context in
             let id = try device(context)
-            let body = try await APIRequest.object(request)
+            let body = try await APIRequest.decode(SimulatorActionBody.self, from: request)
             let action: SimulatorAction
             do throws(SimulatorActionParser.Problem) {
-                action = try SimulatorActionParser.parse { name in
-                    switch body[name] {
-                    case let text as String: text
-                    // JSON true/false arrive as NSNumber too, with the "c" (char) type code.
-                    case let number as NSNumber:
-                        String(cString: number.objCType) == "c" ? (number.boolValue ? "true" : "false") : number.stringValue
-                    default: nil
-                    }
-                }
+                action = try SimulatorActionParser.parse(body.field)
             } catch {
                 throw APIError(status: .unprocessableContent, code: "invalid_action", message: error.message, field: error.field)
             }
@@ -40,7 +32,7 @@ struct SimulatorAPIController {
     private func device(_ context: AppRequestContext) throws -> RecordID<DeviceRecord> {
         let udid = try context.parameters.require("udid").uppercased()
         guard let device = try services.database.read({ try $0.fetchOne(DeviceRecord.query().filter("udid", .equal, udid)) }), let id = device.id else {
-            throw APIError(status: .notFound, code: "not_found", message: "No device has UDID \(udid).")
+            throw APIError(status: .notFound, code: "not_found", message: "No device has UDID \(udid.clipped(to: 60)).")
         }
         return id
     }

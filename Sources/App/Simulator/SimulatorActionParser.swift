@@ -31,7 +31,7 @@ enum SimulatorActionParser {
             }
         }
         func number(_ name: String, in range: ClosedRange<Double>) throws(Problem) -> Double {
-            guard let value = Double(try required(name)), range.contains(value) else {
+            guard let value = DecimalNumber.parse(try required(name)), range.contains(value) else {
                 throw Problem(field: name, message: "\(name) must be a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)).")
             }
             return value
@@ -79,7 +79,7 @@ enum SimulatorActionParser {
             return .emitLog(app: try required("app"), level: level, message: message, count: count)
         case "crash": return .crash(app: try required("app"))
         default:
-            throw Problem(field: "action", message: "Unknown action \(action). Use one of: \(names.joined(separator: ", ")).")
+            throw Problem(field: "action", message: "Unknown action \(action.clipped(to: 40)). Use one of: \(names.joined(separator: ", ")).")
         }
     }
 }

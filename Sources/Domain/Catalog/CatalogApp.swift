@@ -38,6 +38,8 @@ public struct CatalogAppDraft: Equatable, Sendable {
             errors["name"] = "Enter the app’s name as people know it."
         } else if app.name.count > 80 {
             errors["name"] = "Keep the name to 80 characters or fewer."
+        } else if let problem = PlainText.problem(app.name) {
+            errors["name"] = problem
         }
         if let problem = BundleID.problem(app.bundleID) { errors["bundleID"] = problem }
         if !app.iconColor.isEmpty && !Self.isHexColor(app.iconColor) {
@@ -47,6 +49,6 @@ public struct CatalogAppDraft: Equatable, Sendable {
     }
 
     static func isHexColor(_ text: String) -> Bool {
-        text.count == 7 && text.hasPrefix("#") && text.dropFirst().allSatisfy(\.isHexDigit)
+        text.count == 7 && text.hasPrefix("#") && text.dropFirst().allSatisfy { $0.isASCII && $0.isHexDigit }
     }
 }

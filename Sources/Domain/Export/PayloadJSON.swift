@@ -39,32 +39,39 @@ public enum PayloadJSON {
     public static func decode(_ data: Data) throws(DecodingProblem) -> Payload {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        let type: String
-        do { type = try decoder.decode(TypeOnly.self, from: data).PayloadType } catch {
-            throw DecodingProblem(message: "Each payload needs a PayloadType string.")
-        }
         do {
+            return try decoder.decode(Document.self, from: data).payload
+        } catch let error as DecodingError {
+            throw DecodingProblem(message: "The payload is not in the expected shape: \(describe(error))")
+        } catch {
+            throw DecodingProblem(message: "The payload could not be read.")
+        }
+    }
+
+    /// One payload object as the API shows it, decodable inside a larger body so that a
+    /// problem is reported at its full path (`payloads.2.App.Identifier`).
+    public struct Document: Decodable, Sendable {
+        public let payload: Payload
+
+        private enum Keys: String, CodingKey { case PayloadType }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            let type = try container.decode(String.self, forKey: .PayloadType)
             switch type {
             case "com.apple.app.lock":
-                return .singleAppMode(try decoder.decode(AppleAppLock.self, from: data).payload)
+                payload = .singleAppMode(try AppleAppLock(from: decoder).payload)
             case "com.apple.applicationaccess":
-                let list = try decoder.decode(AppleRestrictions.self, from: data)
-                return .asamAllowlist(ASAMAllowlist(appIdentifiers: list.autonomousSingleAppModePermittedAppIDs))
+                payload = .asamAllowlist(ASAMAllowlist(appIdentifiers: try AppleRestrictions(from: decoder).autonomousSingleAppModePermittedAppIDs))
             case _ where type.hasPrefix(sdkTypePrefix):
-                guard let kind = PayloadKind(rawValue: String(type.dropFirst(sdkTypePrefix.count))), !kind.isApplePayload else { break }
-                let wrapped = try JSONSerialization.data(withJSONObject: [
-                    "kind": kind.rawValue, "settings": try JSONSerialization.jsonObject(with: data),
-                ])
-                return try decoder.decode(Payload.self, from: wrapped)
+                guard let kind = PayloadKind(rawValue: String(type.dropFirst(sdkTypePrefix.count))), !kind.isApplePayload else { fallthrough }
+                payload = try Payload.decodeSettings(of: kind, from: decoder)
             default:
-                break
+                throw DecodingError.dataCorruptedError(
+                    forKey: .PayloadType, in: container,
+                    debugDescription: "is not a payload type this console knows: use com.apple.app.lock, com.apple.applicationaccess or \(sdkTypePrefix)<kind>.")
             }
-        } catch let error as DecodingError {
-            throw DecodingProblem(message: "The \(type) payload is not in the expected shape: \(describe(error))")
-        } catch {
-            throw DecodingProblem(message: "The \(type) payload could not be read.")
         }
-        throw DecodingProblem(message: "Unknown PayloadType \(type). Use com.apple.app.lock, com.apple.applicationaccess or \(sdkTypePrefix)<kind>.")
     }
 
     private static func describe(_ error: DecodingError) -> String {
@@ -77,8 +84,6 @@ public enum PayloadJSON {
     }
 
     // These mirror Apple's key names exactly.
-    private struct TypeOnly: Decodable { let PayloadType: String }
-
     private struct AppleRestrictions: Decodable { let autonomousSingleAppModePermittedAppIDs: [String] }
 
     private struct AppleAppLock: Decodable {

@@ -72,14 +72,22 @@ public indirect enum PropertyList: Equatable, Sendable {
         }
     }
 
+    /// Text as XML character data. Characters XML 1.0 cannot carry at all (control characters
+    /// other than tab and line breaks, U+FFFE, U+FFFF) are left out rather than written: input
+    /// validation refuses them, and this keeps every export well-formed whatever was stored.
+    /// A carriage return is written as `&#13;` because XML readers turn a literal one into `\n`.
     static func escape(_ text: String) -> String {
         var escaped = ""
-        for character in text {
-            switch character {
+        escaped.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": escaped += "&amp;"
             case "<": escaped += "&lt;"
             case ">": escaped += "&gt;"
-            default: escaped.append(character)
+            case "\r": escaped += "&#13;"
+            case "\t", "\n": escaped.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
+            default: escaped.unicodeScalars.append(scalar)
             }
         }
         return escaped

@@ -33,6 +33,7 @@ public struct Geofence: Codable, Equatable, Sendable {
             let name = area.name.trimmingWhitespace()
             if name.isEmpty { errors["areas.\(index).name"] = "Name the area, such as “Head office”." }
             else if name.count > 80 { errors["areas.\(index).name"] = "Keep the name to 80 characters or fewer." }
+            else if let problem = PlainText.problem(name) { errors["areas.\(index).name"] = problem }
             else if !names.insert(name.lowercased()).inserted { errors["areas.\(index).name"] = "Another area is already called \(name)." }
             if !(-90...90).contains(area.latitude) { errors["areas.\(index).latitude"] = "Latitude runs from −90 to 90 degrees." }
             if !(-180...180).contains(area.longitude) { errors["areas.\(index).longitude"] = "Longitude runs from −180 to 180 degrees." }

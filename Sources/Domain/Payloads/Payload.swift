@@ -40,15 +40,22 @@ public enum Payload: Codable, Equatable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        switch try container.decode(PayloadKind.self, forKey: .kind) {
-        case .singleAppMode: self = .singleAppMode(try container.decode(SingleAppMode.self, forKey: .settings))
-        case .asamAllowlist: self = .asamAllowlist(try container.decode(ASAMAllowlist.self, forKey: .settings))
-        case .dlp: self = .dlp(try container.decode(DataLossPrevention.self, forKey: .settings))
-        case .geofence: self = .geofence(try container.decode(Geofence.self, forKey: .settings))
-        case .logging: self = .logging(try container.decode(Logging.self, forKey: .settings))
-        case .branding: self = .branding(try container.decode(Branding.self, forKey: .settings))
-        case .authentication: self = .authentication(try container.decode(Authentication.self, forKey: .settings))
-        case .managedAppConfig: self = .managedAppConfig(try container.decode(ManagedAppConfiguration.self, forKey: .settings))
+        self = try Self.decodeSettings(of: try container.decode(PayloadKind.self, forKey: .kind),
+                                       from: try container.superDecoder(forKey: .settings))
+    }
+
+    /// The settings of one kind, from a decoder positioned at its settings object (the stored
+    /// form's `settings`, or an SDK payload object of the API).
+    public static func decodeSettings(of kind: PayloadKind, from decoder: any Decoder) throws -> Payload {
+        switch kind {
+        case .singleAppMode: .singleAppMode(try SingleAppMode(from: decoder))
+        case .asamAllowlist: .asamAllowlist(try ASAMAllowlist(from: decoder))
+        case .dlp: .dlp(try DataLossPrevention(from: decoder))
+        case .geofence: .geofence(try Geofence(from: decoder))
+        case .logging: .logging(try Logging(from: decoder))
+        case .branding: .branding(try Branding(from: decoder))
+        case .authentication: .authentication(try Authentication(from: decoder))
+        case .managedAppConfig: .managedAppConfig(try ManagedAppConfiguration(from: decoder))
         }
     }
 

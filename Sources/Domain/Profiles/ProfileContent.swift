@@ -41,11 +41,21 @@ public struct ProfileContent: Codable, Equatable, Sendable {
 /// The profile's fixed parts and the rules for them: the identifier is the profile's identity
 /// on a device (installing one with the same identifier replaces it), so it never changes.
 public enum ProfileRules {
+    /// Every problem with a profile's name and description (and, when creating, identifier):
+    /// what the page shows beside each field and the API answers with the field's name.
+    public static func validate(name: String, descriptionMarkdown: String, identifier: String? = nil) -> ValidationErrors {
+        var errors = ValidationErrors()
+        errors["name"] = nameProblem(name)
+        errors["description"] = descriptionProblem(descriptionMarkdown)
+        if let identifier { errors["identifier"] = identifierProblem(identifier) }
+        return errors
+    }
+
     public static func nameProblem(_ name: String) -> String? {
         let trimmed = name.trimmingWhitespace()
         if trimmed.isEmpty { return "Enter a name people will recognise, such as “Lobby kiosk lockdown”." }
         if trimmed.count > 120 { return "Keep the name to 120 characters or fewer." }
-        return nil
+        return PlainText.problem(trimmed)
     }
 
     /// Reverse-DNS like a bundle ID; the console suggests one from the organisation and name.
@@ -56,8 +66,11 @@ public enum ProfileRules {
         return nil
     }
 
+    public static let maximumDescriptionLength = 20_000
+
     public static func descriptionProblem(_ markdown: String) -> String? {
-        markdown.count > 20_000 ? "Keep the description under 20,000 characters." : nil
+        if markdown.count > maximumDescriptionLength { return "Keep the description under 20,000 characters." }
+        return PlainText.problem(markdown, lines: .multiple)
     }
 
     /// "Lobby kiosk lockdown" in organisation "com.example" → "com.example.lobby-kiosk-lockdown".

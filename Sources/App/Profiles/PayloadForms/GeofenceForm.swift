@@ -109,8 +109,8 @@ struct GeofenceForm: PayloadForm {
         var errors = ValidationErrors()
         var areas: [Geofence.Area] = []
         for (index, area) in raw.enumerated() {
-            let latitude = Double(area.1.trimmingWhitespace()), longitude = Double(area.2.trimmingWhitespace())
-            let radius = Double(area.3.trimmingWhitespace())
+            let latitude = DecimalNumber.parse(area.1), longitude = DecimalNumber.parse(area.2)
+            let radius = DecimalNumber.parse(area.3)
             if latitude == nil { errors["areas.\(index).latitude"] = "Enter the latitude in degrees, such as 51.5072." }
             if longitude == nil { errors["areas.\(index).longitude"] = "Enter the longitude in degrees, such as -0.1276." }
             if radius == nil { errors["areas.\(index).radius"] = "Enter the radius in metres, from 50 to 50,000." }
@@ -121,8 +121,8 @@ struct GeofenceForm: PayloadForm {
     }
 
     private static func testPoint(_ form: FormFields) -> GeoPoint? {
-        guard let latitude = Double(form["testLatitude"].trimmingWhitespace()),
-              let longitude = Double(form["testLongitude"].trimmingWhitespace()),
+        guard let latitude = DecimalNumber.parse(form["testLatitude"]),
+              let longitude = DecimalNumber.parse(form["testLongitude"]),
               (-90...90).contains(latitude), (-180...180).contains(longitude)
         else { return nil }
         return GeoPoint(latitude: latitude, longitude: longitude)

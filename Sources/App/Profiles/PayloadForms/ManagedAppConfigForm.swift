@@ -90,7 +90,7 @@ struct ManagedAppConfigForm: PayloadForm {
             func number(_ text: String, _ field: String) -> Double? {
                 let trimmed = text.trimmingWhitespace()
                 guard !trimmed.isEmpty else { return nil }
-                guard let value = Double(trimmed) else {
+                guard let value = DecimalNumber.parse(trimmed) else {
                     errors["keys.\(index).\(field)"] = "Enter a number, or leave it empty."
                     return nil
                 }

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Any JSON value, kept as it was sent: for parts of a body whose shape depends on another
+/// field (a payload's keys depend on its `PayloadType`), and to compare what was sent with
+/// what was understood.
+indirect enum JSONValue: Codable, Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let flag = try? container.decode(Bool.self) { self = .bool(flag) }
+        else if let number = try? container.decode(Double.self) { self = .number(number) }
+        else if let text = try? container.decode(String.self) { self = .string(text) }
+        else if let items = try? container.decode([JSONValue].self) { self = .array(items) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let flag): try container.encode(flag)
+        case .number(let number): try container.encode(number)
+        case .string(let text): try container.encode(text)
+        case .array(let items): try container.encode(items)
+        case .object(let fields): try container.encode(fields)
+        }
+    }
+
+    /// Dotted paths of the object keys in `self` (with a non-null value) that `understood`
+    /// does not have: what a decoder skipped without saying so. Arrays compare item by item.
+    func keysMissing(from understood: JSONValue, at prefix: String = "") -> [String] {
+        switch (self, understood) {
+        case (.object(let sent), .object(let kept)):
+            return sent.keys.sorted().flatMap { key -> [String] in
+                let path = prefix.isEmpty ? key : "\(prefix).\(key)"
+                guard let value = sent[key], value != .null else { return [] }
+                guard let counterpart = kept[key] else { return [path] }
+                return value.keysMissing(from: counterpart, at: path)
+            }
+        case (.array(let sent), .array(let kept)):
+            return zip(sent, kept).enumerated().flatMap { index, pair in
+                pair.0.keysMissing(from: pair.1, at: prefix.isEmpty ? "\(index)" : "\(prefix).\(index)")
+            }
+        default:
+            return []
+        }
+    }
+}

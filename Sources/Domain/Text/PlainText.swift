@@ -1,0 +1,53 @@
+/// What every text field the console stores may contain.
+///
+/// Control characters (U+0000–U+001F and U+007F) cannot be written in XML 1.0 at all, so one
+/// stored in a name made every `.mobileconfig` that carried it unreadable; they also hide in
+/// pasted text and make two names look alike. Tab and line breaks are allowed only where the
+/// field is multi-line text. The noncharacters U+FFFE and U+FFFF are refused for the same XML
+/// reason.
+public enum PlainText {
+    public enum Lines: Sendable {
+        /// A name, identifier or single value: no tab, no line break.
+        case single
+        /// A description or free text: tab, line feed and carriage return allowed.
+        case multiple
+    }
+
+    /// nil when `text` has only characters its field allows, otherwise what to fix.
+    public static func problem(_ text: String, lines: Lines = .single) -> String? {
+        for scalar in text.unicodeScalars where !isAllowed(scalar, lines: lines) {
+            switch scalar {
+            case "\n", "\r": return "Keep this on one line."
+            case "\t": return "Remove the tab character."
+            default: return "Remove the invisible control character (U+\(hex(scalar.value)))."
+            }
+        }
+        return nil
+    }
+
+    public static func isAllowed(_ scalar: Unicode.Scalar, lines: Lines) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: lines == .multiple
+        case 0x00...0x1F, 0x7F, 0xFFFE, 0xFFFF: false
+        default: true
+        }
+    }
+
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
+
+extension Character {
+    /// 0–9 only: `isNumber` also accepts other scripts' digits and fractions such as “½”.
+    public var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension String {
+    /// At most `limit` characters, with "…" when cut: for messages that quote what someone
+    /// sent, so an answer never grows with the input.
+    public func clipped(to limit: Int) -> String {
+        count <= limit ? self : String(prefix(max(0, limit - 1))) + "…"
+    }
+}
