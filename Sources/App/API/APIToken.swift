@@ -40,20 +40,40 @@ struct APITokenStore: Sendable {
         return (token, record)
     }
 
-    /// The live token for a bearer value, or nil. Marks it used at most once a minute.
-    func find(_ token: String) throws -> APITokenRecord? {
+    /// A live token and the role it acts with now.
+    struct Authorised {
+        let record: APITokenRecord
+        /// The token's role, lowered to its creator's current role: a token never does more
+        /// than the person who made it may do today.
+        let role: Role
+    }
+
+    /// The live token for a bearer value, or nil when it is unknown, revoked, or its creator's
+    /// account is gone. Marks it used at most once a minute.
+    func find(_ token: String) throws -> Authorised? {
         guard token.hasPrefix(Self.prefix) else { return nil }
         let hash = SecretToken.digest(token)
-        guard var record = try database.read({ try $0.fetchOne(APITokenRecord.query().filter("tokenHash", .equal, hash)) }),
-              record.revokedAt == nil
-        else { return nil }
+        let found = try database.read { connection -> (APITokenRecord, User?)? in
+            guard let record = try connection.fetchOne(APITokenRecord.query().filter("tokenHash", .equal, hash)) else { return nil }
+            return (record, try connection.fetchOne(User.query().filter("email", .equal, record.createdBy)))
+        }
+        guard let (found, creator) = found, found.revokedAt == nil else { return nil }
+        var record = found
+        // Tokens made on the command line belong to whoever runs the server, not to an account.
+        let role: Role
+        if record.createdBy == Actor.system.email {
+            role = record.role
+        } else {
+            guard let creator else { return nil }
+            role = min(record.role, creator.role)
+        }
         let time = now()
         if record.lastUsedAt.map({ time.timeIntervalSince($0) > 60 }) ?? true {
             record.lastUsedAt = time
             let id = try record.requireID
             try database.write { try $0.execute("UPDATE api_tokens SET lastUsedAt = \(time) WHERE id = \(id)") }
         }
-        return record
+        return Authorised(record: record, role: role)
     }
 
     func revoke(_ id: RecordID<APITokenRecord>, by actor: Actor) throws {

@@ -18,8 +18,8 @@ struct APITokenMiddleware: RouterMiddleware {
             throw APIError(status: .unauthorized, code: "invalid_token", message: "The API token is unknown or revoked.")
         }
         var context = context
-        context.user = User(id: nil, email: "token:\(token.name)", passwordHash: "", role: token.role,
-                            mustChangePassword: false, createdAt: token.createdAt, lastSignInAt: nil)
+        context.user = User(id: nil, email: "token:\(token.record.name)", passwordHash: "", role: token.role,
+                            mustChangePassword: false, createdAt: token.record.createdAt, lastSignInAt: nil)
         return try await next(request, context)
     }
 }

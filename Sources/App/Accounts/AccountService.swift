@@ -59,6 +59,11 @@ struct AccountService: Sendable {
             try connection.delete(User.self, id: userID)
             try connection.audit("user.deleted", subject: user.email, by: actor,
                                  before: "role: \(user.role.rawValue)", at: now())
+            // Their scripts stop too: a token acts for the person who made it.
+            let revoked = try connection.execute("UPDATE api_tokens SET revokedAt = \(now()) WHERE createdBy = \(user.email) AND revokedAt IS NULL")
+            if revoked > 0 {
+                try connection.audit("token.revoked", subject: "\(revoked) token(s) of \(user.email)", by: actor, before: "creator removed", at: now())
+            }
         }
     }
 

@@ -51,15 +51,12 @@ struct SignInController {
         }
 
         let now = services.now
-        let failure = try services.database.read { try $0.fetchOne(SignInFailure.query().filter("email", .equal, email)) }
-        if let failure {
-            let wait = throttle.remainingWait(failures: failure.failureCount, secondsSinceLastFailure: now.timeIntervalSince(failure.lastFailureAt))
-            if wait > 0 {
-                view.error = "Too many failed attempts for this email. Try again in \(Self.describe(seconds: wait))."
-                var response = form(view, request: request, context: context, status: .tooManyRequests)
-                response.headers[.retryAfter] = String(Int(wait.rounded(.up)))
-                return response
-            }
+        let wait = try reserveAttempt(for: email, at: now)
+        if wait > 0 {
+            view.error = "Too many failed attempts for this email. Try again in \(Self.describe(seconds: wait))."
+            var response = form(view, request: request, context: context, status: .tooManyRequests)
+            response.headers[.retryAfter] = String(Int(wait.rounded(.up)))
+            return response
         }
 
         let user = try services.database.read { try $0.fetchOne(User.query().filter("email", .equal, email)) }
@@ -71,13 +68,12 @@ struct SignInController {
             verified = false
         }
         guard let user, verified else {
-            try recordFailure(for: email, at: now)
             view.error = "The email or password is not right. Check both and try again."
             return form(view, request: request, context: context, status: .unprocessableContent)
         }
 
         let token = try services.database.write { connection -> String in
-            if let failure { try connection.delete(SignInFailure.self, id: failure.requireID) }
+            _ = try connection.delete(SignInFailure.query().filter("email", .equal, email))
             var signedIn = user
             signedIn.lastSignInAt = now
             try connection.update(signedIn)
@@ -105,15 +101,21 @@ struct SignInController {
         return response
     }
 
-    private func recordFailure(for email: String, at now: Date) throws {
+    /// Counts this attempt as a failure before the password is checked, in the same write
+    /// that reads the count, so parallel guesses cannot all slip under the limit; a correct
+    /// password then clears the count. Answers the seconds still to wait (0: go ahead).
+    private func reserveAttempt(for email: String, at now: Date) throws -> Double {
         try services.database.write { connection in
-            if var failure = try connection.fetchOne(SignInFailure.query().filter("email", .equal, email)) {
-                failure.failureCount += 1
-                failure.lastFailureAt = now
-                try connection.update(failure)
-            } else {
+            guard var failure = try connection.fetchOne(SignInFailure.query().filter("email", .equal, email)) else {
                 _ = try connection.insert(SignInFailure(id: nil, email: email, failureCount: 1, lastFailureAt: now))
+                return 0
             }
+            let wait = throttle.remainingWait(failures: failure.failureCount, secondsSinceLastFailure: now.timeIntervalSince(failure.lastFailureAt))
+            guard wait == 0 else { return wait }
+            failure.failureCount += 1
+            failure.lastFailureAt = now
+            try connection.update(failure)
+            return 0
         }
     }
 

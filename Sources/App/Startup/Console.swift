@@ -54,11 +54,13 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorPageMiddleware(renderer: renderer))
     router.add(middleware: FileMiddleware(config.publicDirectory, searchForIndexHtml: false, logger: logger))
+    let patterns = RoutePatterns()
+    router.add(middleware: MethodNotAllowedMiddleware(patterns: patterns))
     router.add(middleware: SessionMiddleware(sessions: sessions, cookies: cookies))
     router.add(middleware: APITokenMiddleware(tokens: APITokenStore(database: database, now: config.now)))
     router.add(middleware: DeviceTokenMiddleware(database: database))
     router.add(middleware: CSRFMiddleware())
-    let routes = SecuredRoutes(router: router)
+    let routes = SecuredRoutes(router: router, patterns: patterns)
     registerRoutes(on: routes, services: services)
 
     let application = Application(

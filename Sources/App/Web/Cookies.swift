@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Hummingbird
 
@@ -39,9 +40,13 @@ struct Flash: Sendable, Equatable {
         return "\(kind.rawValue).\(encoded)"
     }
 
+    /// Messages are clipped so the cookie stays far below browsers' 4 KB limit, whatever
+    /// text a message quotes.
+    static let maximumLength = 250
+
     init(kind: Kind, message: String) {
         self.kind = kind
-        self.message = message
+        self.message = message.clipped(to: Self.maximumLength)
     }
 
     init?(cookieValue: String) {
@@ -49,7 +54,7 @@ struct Flash: Sendable, Equatable {
         guard parts.count == 2, let kind = Kind(rawValue: String(parts[0])),
               let message = String(parts[1]).removingPercentEncoding, !message.isEmpty
         else { return nil }
-        self.init(kind: kind, message: String(message.prefix(300)))
+        self.init(kind: kind, message: message)
     }
 }
 

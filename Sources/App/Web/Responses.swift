@@ -27,12 +27,29 @@ extension Response {
     }
 }
 
-/// Keeps "next" parameters on our own site: a path, never a scheme-relative or absolute URL.
+/// Keeps "next" and "back" parameters on our own site.
+///
+/// Only a path is accepted: a single `/` followed by a path character (or nothing), and then
+/// only printable ASCII without `\`. Browsers drop tabs and line breaks from a URL and treat
+/// `\` as `/`, so `/%09/evil.example` or `/\evil.example` would be read as the
+/// scheme-relative `//evil.example`; anything like that goes to the fallback instead.
 enum LocalPath {
     static func sanitised(_ candidate: String, fallback: String = "/dashboard") -> String {
-        guard candidate.hasPrefix("/"), !candidate.hasPrefix("//"), !candidate.contains("\\"),
-              !candidate.contains(where: { $0.isNewline })
-        else { return fallback }
-        return candidate
+        isLocal(candidate) ? candidate : fallback
+    }
+
+    static func isLocal(_ candidate: String) -> Bool {
+        let bytes = Array(candidate.utf8)
+        guard bytes.first == UInt8(ascii: "/"), bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else { return false }
+        guard bytes.count > 1 else { return true }
+        return isPathCharacter(bytes[1])
+    }
+
+    /// RFC 3986 `pchar` without `%` (a percent-encoded second character could decode to `/`).
+    private static func isPathCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "-._~!$&'()*+,;=:@?#".utf8.contains(byte)
+        }
     }
 }

@@ -26,10 +26,12 @@ typealias PageHandler = @Sendable (Request, AppRequestContext) async throws -> R
 /// direct posts as much as for links the page shows.
 final class SecuredRoutes {
     private let router: Router<AppRequestContext>
+    private let patterns: RoutePatterns
     private(set) var entries: [RouteEntry] = []
 
-    init(router: Router<AppRequestContext>) {
+    init(router: Router<AppRequestContext>, patterns: RoutePatterns) {
         self.router = router
+        self.patterns = patterns
     }
 
     func get(_ path: String, _ access: Access, use handler: @escaping PageHandler) {
@@ -50,6 +52,7 @@ final class SecuredRoutes {
 
     private func add(_ method: HTTPRequest.Method, _ path: String, _ access: Access, _ handler: @escaping PageHandler) {
         entries.append(RouteEntry(method: method, path: path, access: access))
+        patterns.add(path, method)
         router.on(RouterPath(path), method: method, use: { @Sendable request, context in
             try Self.authorize(access, request: request, context: context)
             return try await withTaskExecutorPreference(HandlerExecutor.shared) {

@@ -1,0 +1,119 @@
+@testable import App
+import Domain
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Storage
+import Testing
+
+/// Open redirects, the sign-in throttle under parallel guesses, cookie sizes, the power of API
+/// tokens, and methods a path does not take.
+@Suite struct SecurityTests {
+    @Test(arguments: ["/%09/evil.example", "/\t/evil.example", "/\\evil.example", "//evil.example", "/\n/evil.example",
+                      "https://evil.example", "/%2F/evil.example", " /x", "", "javascript:alert(1)", "/\u{7F}/evil.example"])
+    func onlyASameOriginPathIsAPlaceToGoBackTo(_ next: String) {
+        #expect(LocalPath.sanitised(next) == "/dashboard")
+    }
+
+    @Test(arguments: ["/", "/users", "/devices/12?tab=logs#top", "/profiles/3/versions/2", "/logs?q=a%20b"])
+    func ordinaryPathsAreKept(_ next: String) {
+        #expect(LocalPath.sanitised(next) == next)
+    }
+
+    @Test func signingInWithATabbedNextStaysOnThisSite() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.test { client in
+            let browser = Browser(client)
+            let page = try await browser.get("/sign-in?next=/%09/evil.example")
+            #expect(!page.body.contains("evil.example"))
+            let answer = try await browser.post("/sign-in", ["email": "ann@example.com", "password": TestConsole.password, "next": "/\t/evil.example"])
+            #expect(answer.location == "/dashboard")
+        }
+    }
+
+    @Test func parallelGuessesCannotSlipPastTheThrottle() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.test { client in
+            let pages = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for attempt in 0..<30 {
+                    group.addTask {
+                        let browser = Browser(client)
+                        try await browser.get("/sign-in")
+                        return try await browser.post("/sign-in", ["email": "ann@example.com", "password": "guess \(attempt)"]).status
+                    }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            let checked = pages.filter { $0 != .tooManyRequests }
+            #expect(checked.count <= SignInThrottle().freeAttempts + 1, "\(pages)")
+            let browser = Browser(client)
+            let right = try await browser.signIn("ann@example.com", password: TestConsole.password)
+            #expect(right.status == .tooManyRequests)
+        }
+    }
+
+    @Test func aHugeUnknownActionNameLeavesASmallCookie() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        let device = try console.services.database.write { connection in
+            try connection.insert(DeviceRecord(
+                id: nil, name: "Lobby 1", model: .iPad, osVersion: "17.4", serialNumber: "DMPXK2ABCD", udid: "00008101-000A1B2C3D4E5F60",
+                isSupervised: true, owner: "", groupID: nil, installedApps: [], enrolledAt: Date(), lastCheckInAt: nil)).id!
+        }
+        try await console.test { client in
+            let browser = Browser(client)
+            try await browser.signIn("ann@example.com", password: TestConsole.password)
+            try await browser.get("/simulator/\(device)")
+            let answer = try await browser.post("/simulator/\(device)/actions", ["action": String(repeating: "x", count: 200_000)])
+            let cookies = answer.headers[values: .setCookie]
+            #expect(!cookies.isEmpty)
+            #expect(cookies.allSatisfy { $0.utf8.count < 4096 }, "\(cookies.map(\.utf8.count))")
+        }
+    }
+
+    @Test func aTokenActsAtMostWithItsCreatorsCurrentRoleAndDiesWithTheAccount() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("boss@example.com", role: .admin)
+        let ann = try await console.addUser("ann@example.com", role: .admin)
+        let store = APITokenStore(database: console.services.database, now: { Date() })
+        let token = try store.create(name: "ann's script", role: .admin, by: Actor(ann)).token
+        @Sendable func createGroup(_ client: any TestClientProtocol, _ name: String) async throws -> HTTPResponse.Status {
+            try await client.execute(uri: "/api/v1/groups", method: .post,
+                                     headers: [.authorization: "Bearer \(token)", .contentType: "application/json"],
+                                     body: ByteBuffer(string: #"{"name": "\#(name)"}"#)).status
+        }
+        try await console.test { client in
+            let answerOne = try await createGroup(client, "One")
+            #expect(answerOne == .created)
+            try console.services.accounts.changeRole(of: ann.id!, to: .viewer, by: .system)
+            let answerTwo = try await createGroup(client, "Two")
+            #expect(answerTwo == .forbidden)
+            try console.services.accounts.changeRole(of: ann.id!, to: .admin, by: .system)
+            let answerThree = try await createGroup(client, "Three")
+            #expect(answerThree == .created)
+            try console.services.accounts.deleteUser(ann.id!, by: .system)
+            let answerFour = try await createGroup(client, "Four")
+            #expect(answerFour == .unauthorized)
+        }
+        let revoked = try console.services.database.read { try $0.fetch(APITokenRecord.query()) }
+        #expect(revoked.allSatisfy { $0.revokedAt != nil })
+    }
+
+    @Test func aMethodThePathDoesNotTakeIs405WithAllow() async throws {
+        let console = try await TestConsole.make()
+        try await console.test { client in
+            let trace = try await client.execute(uri: "/sign-in", method: .init("TRACE")!)
+            #expect(trace.status == .methodNotAllowed)
+            #expect(trace.headers[.allow] == "GET, HEAD, POST")
+            let patch = try await client.execute(uri: "/api/v1/profiles/1", method: .patch)
+            #expect(patch.status == .methodNotAllowed)
+            #expect(patch.headers[.allow] == "GET, HEAD, PUT")
+            let answered = try await client.execute(uri: "/no-such-page", method: .init("TRACE")!).status
+            #expect(answered == .notFound)
+        }
+    }
+}
