@@ -289,12 +289,36 @@ struct Run {
         #expect(run.perform(.setLocation(GeoPoint(latitude: -16.8, longitude: -179.5))).result == .blocked)
     }
 
-    @Test func withoutLocationTheAppIsBlockedAndOfflineGeofencingStops() {
-        var run = sdkAppOpen(areas: [office])
-        #expect(run.perform(.setLocation(nil)).result == .blocked)
-        let offline = run.perform(.setNetwork(.offline))
+    @Test func locationServicesOffStopsGeofencingLikeAirplaneMode() {
+        let outside = GeoPoint(latitude: 51.6, longitude: -0.12)
+        var turnedOff = sdkAppOpen(areas: [office])
+        #expect(turnedOff.perform(.setLocation(outside)).result == .blocked)
+        let off = turnedOff.perform(.setLocation(nil))
+        #expect(off.result == .done)
+        #expect(off.rule == "With location services off geofencing stops")
+        #expect(off.message.contains("location services are off"))
+        #expect(turnedOff.device.screen == .app(Fixture.kiosk.bundleID))
+
+        var airplane = sdkAppOpen(areas: [office])
+        airplane.perform(.setLocation(outside))
+        let offline = airplane.perform(.setNetwork(.offline))
         #expect(offline.result == .done)
         #expect(offline.rule == "In airplane mode geofencing stops")
+        #expect(offline.message.contains("location services are off"))
+        #expect(airplane.device.screen == turnedOff.device.screen)
+    }
+
+    @Test func anSDKAppOpensWithLocationServicesOffAndTheTimelineSaysWhy() {
+        var run = Run(Fixture.device(policy: DevicePolicy(geofence: [office])))
+        let open = run.perform(.launchApp(Fixture.kiosk.bundleID))
+        #expect(open.result == .done)
+        #expect(open.message.contains("Geofencing stops while location services are off"))
+    }
+
+    @Test func turningLocationServicesBackOnEnforcesTheGeofenceAgain() {
+        var run = sdkAppOpen(areas: [office])
+        #expect(run.perform(.setLocation(nil)).result == .done)
+        #expect(run.perform(.setLocation(GeoPoint(latitude: 51.6, longitude: -0.12))).result == .blocked)
     }
 
     @Test func nonSDKAppsIgnoreTheGeofence() {
@@ -313,8 +337,6 @@ struct Run {
         run.perform(.advanceClock(minutes: 1))
         guard case .blocked(_, let reason) = run.device.screen else { Issue.record("expected a blocker"); return }
         #expect(reason.contains("Offline for 61 minutes"))
-        run.perform(.setNetwork(.wifi))
-        #expect(run.device.screen == .app(Fixture.kiosk.bundleID))
     }
 
     @Test func singleSignOnSignsInEverySDKApp() {

@@ -121,7 +121,7 @@ struct SimulatorPage {
         let branding = state.policy.branding.flatMap { $0.enabled ? $0 : nil }
         brandColor = branding?.primaryColor.hex ?? "#1f5fbf"
         appLogoID = branding.flatMap { $0.appLogo2x ?? $0.appLogo1x }?.id
-        configuration = state.foregroundApp.flatMap(state.policy.configuration(for:)).map {
+        configuration = state.foregroundApp.flatMap(state.deliveredConfiguration(for:)).map {
             ReceivedConfiguration($0).entries.map { ConfigRow(name: $0.name, value: $0.value, note: $0.note) }
         } ?? []
         hasConfiguration = !configuration.isEmpty

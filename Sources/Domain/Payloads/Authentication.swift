@@ -48,3 +48,24 @@ public struct Authentication: Codable, Equatable, Sendable {
         return errors
     }
 }
+
+extension Authentication {
+    /// Sentences for the form when a combination does nothing or surprises; empty when none
+    /// does. Offline access holds whatever the type (DOMAIN.md), which an admin choosing
+    /// Disabled may not expect; and with Disabled no app asks for a sign-in, so single sign-on
+    /// has no session to share (seed 004, "Login Behavior when Disabled is Set").
+    public var warnings: [String] {
+        guard type == .disabled else { return [] }
+        var warnings: [String] = []
+        if singleSignOn {
+            warnings.append("Single sign-on does nothing while authentication is Disabled: no SDK app asks for a sign-in, so there is no session to share.")
+        }
+        if offlineAccessEnabled {
+            let allowance = maximumOfflineMinutes == 1 ? "1 minute" : "\(maximumOfflineMinutes) minutes"
+            warnings.append("Authentication is Disabled, yet after \(allowance) offline SDK apps show a blocker until the device is back online.")
+        } else {
+            warnings.append("Authentication is Disabled, yet with offline access off SDK apps do not open without a network.")
+        }
+        return warnings
+    }
+}

@@ -43,7 +43,7 @@ public enum ConfigValue: Codable, Equatable, Sendable {
         switch type {
         case .string: return .success(.string(text))
         case .integer: return Int(trimmed).map { .success(.integer($0)) } ?? .failure(.init("Enter a whole number, such as 30."))
-        case .real: return Double(trimmed).map { .success(.real($0)) } ?? .failure(.init("Enter a number, such as 2.5."))
+        case .real: return DecimalNumber.parse(trimmed).map { .success(.real($0)) } ?? .failure(.init("Enter a number, such as 2.5."))
         case .boolean:
             switch trimmed.lowercased() {
             case "true", "yes": return .success(.boolean(true))
@@ -132,10 +132,33 @@ public struct ManagedAppConfiguration: Codable, Equatable, Sendable {
             } else if !names.insert(key.name).inserted {
                 errors["\(field).name"] = "Another key is already called \(key.name)."
             }
-            if let pattern = key.pattern, !pattern.isEmpty, (try? NSRegularExpression(pattern: pattern)) == nil {
-                errors["\(field).pattern"] = "This pattern is not a valid regular expression."
+            if let pattern = key.pattern, !pattern.isEmpty {
+                if let problem = PlainText.problem(pattern) { errors["\(field).pattern"] = problem }
+                else if (try? NSRegularExpression(pattern: pattern)) == nil { errors["\(field).pattern"] = "This pattern is not a valid regular expression." }
             }
-            if let problem = Self.valueProblem(key) { errors["\(field).value"] = problem }
+            for (bound, limit) in [("minimum", key.minimum), ("maximum", key.maximum)] where limit.map({ !$0.isFinite }) ?? false {
+                errors["\(field).\(bound)"] = "Enter a finite number, or leave it empty."
+            }
+            if let minimum = key.minimum, let maximum = key.maximum, minimum > maximum {
+                errors["\(field).maximum"] = "The maximum must not be below the minimum."
+            }
+            if let problem = key.allowedValues.lazy.compactMap({ PlainText.problem($0) }).first { errors["\(field).allowed"] = problem }
+            if let problem = Self.valueProblem(key) {
+                errors["\(field).value"] = problem
+            } else if key.value == nil, key.fallback == nil {
+                errors["\(field).value"] = "Enter a value: this key's limits leave the app no default to fall back on."
+            }
+        }
+        return errors
+    }
+
+    /// `validate()`, plus the catalog's word on the app: the configuration reaches managed apps
+    /// only, so an app the catalog lists as unmanaged (user-installed) is refused. Pass nil for
+    /// an app the catalog does not list: the console cannot tell, so it does not refuse it.
+    public func validate(appIsManaged: Bool?) -> ValidationErrors {
+        var errors = validate()
+        if appIsManaged == false, errors["app"] == nil {
+            errors["app"] = "The catalog lists \(appIdentifier) as unmanaged: app configuration reaches managed apps only."
         }
         return errors
     }
@@ -154,14 +177,18 @@ public struct ManagedAppConfiguration: Codable, Equatable, Sendable {
         }
         switch value {
         case .integer(let number): return inRange(Double(number), "The value") ?? allowed(String(number))
-        case .real(let number): return inRange(number, "The value") ?? allowed(Self.format(number))
+        case .real(let number):
+            guard number.isFinite else { return "Enter a finite number." }
+            return inRange(number, "The value") ?? allowed(Self.format(number))
         case .string(let text):
+            if let problem = PlainText.problem(text, lines: .multiple) { return problem }
             if let pattern = key.pattern, !pattern.isEmpty, let regex = try? NSRegularExpression(pattern: "^(?:\(pattern))$") {
                 let range = NSRange(text.startIndex..., in: text)
                 if regex.firstMatch(in: text, range: range) == nil { return "The value must match the pattern \(pattern)." }
             }
             return inRange(Double(text.count), "The length") ?? allowed(text)
         case .stringArray(let items):
+            if let problem = items.lazy.compactMap({ PlainText.problem($0) }).first { return problem }
             return inRange(Double(items.count), "The number of items") ?? items.lazy.compactMap(allowed).first
         case .boolean, .date: return nil
         }

@@ -37,6 +37,8 @@ public struct DevicePolicy: Codable, Equatable, Sendable {
             authentication: policy.authentication?.value, appConfigurations: policy.appConfigurations.map(\.value))
     }
 
+    /// The configuration the policy holds for `app`. What the app actually receives (managed
+    /// apps only) is `SimulatedDevice.deliveredConfiguration(for:)`.
     public func configuration(for app: String) -> ManagedAppConfiguration? {
         appConfigurations.first { $0.appIdentifier == app }
     }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// What a managed app makes of the `com.apple.configuration.managed` dictionary it received:
-/// every key checked for type and range, and a default used for a missing or invalid one — the
-/// behaviour the seed asks of a well-behaved app.
+/// every key checked for type and range, and a default inside the key's own limits used for a
+/// missing or invalid one (`ConfigKey.fallback`) — the behaviour the seed asks of a well-behaved app.
 public struct ReceivedConfiguration: Equatable, Sendable {
     public struct Entry: Equatable, Sendable {
         public let name: String
@@ -19,19 +19,14 @@ public struct ReceivedConfiguration: Equatable, Sendable {
             if let value = key.value, ManagedAppConfiguration.valueProblem(key) == nil {
                 return Entry(name: key.name, value: Self.describe(value), usedDefault: false, note: nil)
             }
-            let note = key.value == nil ? "missing, so the app's default is used" : "invalid, so the app's default is used"
-            return Entry(name: key.name, value: Self.describe(Self.defaultValue(for: key.type)), usedDefault: true, note: note)
-        }
-    }
-
-    static func defaultValue(for type: ConfigValueType) -> ConfigValue {
-        switch type {
-        case .string: .string("")
-        case .integer: .integer(0)
-        case .real: .real(0)
-        case .boolean: .boolean(false)
-        case .date: .date(Date(timeIntervalSince1970: 0))
-        case .stringArray: .stringArray([])
+            let why = key.value == nil ? "missing" : "invalid"
+            guard let fallback = key.fallback else {
+                // Only a key saved before the console asked for a value gets here.
+                return Entry(name: key.name, value: "(not set)", usedDefault: true,
+                             note: "\(why), and its limits leave no default, so the app leaves it unset")
+            }
+            return Entry(name: key.name, value: Self.describe(fallback.value), usedDefault: true,
+                         note: "\(why), so the app falls back to \(fallback.reason)")
         }
     }
 
@@ -44,5 +39,14 @@ public struct ReceivedConfiguration: Equatable, Sendable {
         case .date(let date): ISO8601DateFormatter().string(from: date)
         case .stringArray(let items): items.isEmpty ? "(no items)" : items.joined(separator: ", ")
         }
+    }
+}
+
+extension SimulatedDevice {
+    /// The configuration `bundleID` receives: iOS hands `com.apple.configuration.managed` to
+    /// managed apps only, so a user-installed (or absent) app gets nil whatever the policy holds.
+    public func deliveredConfiguration(for bundleID: String) -> ManagedAppConfiguration? {
+        guard app(bundleID)?.isManaged == true else { return nil }
+        return policy.configuration(for: bundleID)
     }
 }

@@ -63,13 +63,20 @@ extension Step {
     /// A managed app reads its configuration at launch and counts how that went in its
     /// feedback dictionary, which the console can fetch.
     mutating func countConfigurationRead(by app: SimulatedApp) {
-        guard app.isManaged, let configuration = device.policy.configuration(for: app.bundleID) else { return }
+        guard let configuration = device.deliveredConfiguration(for: app.bundleID) else { return }
         let received = ReceivedConfiguration(configuration)
         var counters = device.feedback[app.bundleID] ?? [:]
         counters["configurationReads", default: 0] += 1
         counters["keysApplied", default: 0] += received.entries.count - received.defaultedCount
         counters["keysDefaulted", default: 0] += received.defaultedCount
         device.feedback[app.bundleID] = counters
+    }
+
+    /// Words for the timeline when a configuration names an app the user installed: it never
+    /// reaches it, and the admin should see why.
+    func unmanagedConfigurationNote(for app: SimulatedApp) -> String {
+        guard !app.isManaged, device.policy.configuration(for: app.bundleID) != nil else { return "" }
+        return " \(app.name) was installed by the user, so it receives no managed app configuration."
     }
 
     mutating func fetchFeedback(apps: [String], delete: Bool) {

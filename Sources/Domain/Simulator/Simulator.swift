@@ -83,7 +83,7 @@ struct Step {
         let crashNote = uploadCrashLog(of: app)
         countConfigurationRead(by: app)
         let (result, message) = describeScreen()
-        record(action, rule: "Apps open from the home screen", result, message + crashNote)
+        record(action, rule: "Apps open from the home screen", result, message + crashNote + unmanagedConfigurationNote(for: app))
     }
 
     mutating func home() {
@@ -115,12 +115,14 @@ struct Step {
         }
     }
 
-    /// The result and words for what the foreground app shows now.
+    /// The result and words for what the foreground app shows now; an SDK app that opens
+    /// although a geofence applies says why.
     func describeScreen() -> (SimulatorEvent.Result, String) {
-        switch device.screen {
+        let geofenceNote = device.geofencingStoppedReason.map { " " + $0 } ?? ""
+        return switch device.screen {
         case .home: (.done, "The home screen shows.")
-        case .app(let app): (.done, "\(name(app)) is open.")
-        case .signIn(let app): (.done, "\(name(app)) shows its sign-in screen.")
+        case .app(let app): (.done, "\(name(app)) is open." + (device.app(app)?.isSDKBuilt == true ? geofenceNote : ""))
+        case .signIn(let app): (.done, "\(name(app)) shows its sign-in screen." + geofenceNote)
         case .blocked(let app, let reason): (.blocked, "\(name(app)) is blocked. \(reason)")
         }
     }
@@ -146,18 +148,42 @@ struct Step {
     mutating func setLocation(_ point: GeoPoint?) {
         device.location = point
         let action = point.map { String(format: "Set location %.4f, %.4f", $0.latitude, $0.longitude) } ?? "Turn location services off"
+        let rule = if device.policy.geofence?.isEmpty ?? true {
+            "No geofence applies"
+        } else if point == nil {
+            "With location services off geofencing stops"
+        } else if device.network == .offline {
+            "In airplane mode geofencing stops"
+        } else {
+            "SDK apps open only inside a geofence area"
+        }
         let (result, message) = describeScreen()
-        record(action, rule: device.policy.geofence == nil ? "No geofence applies" : "SDK apps open only inside a geofence area", result, message)
+        record(action, rule: rule, result, message)
     }
 
     mutating func setNetwork(_ network: SimulatedNetwork) {
         let wasOnline = device.network != .offline
+        // Read before the network changes: the blocker is what ends the session.
+        let offlineBlockerShown = device.offlineBlock() != nil
         device.network = network
         if network == .offline, wasOnline { device.offlineSince = device.clock }
         if network != .offline { device.offlineSince = nil }
         var rule = "Network"
-        if network == .offline, device.policy.geofence != nil { rule = "In airplane mode geofencing stops" }
+        var note = ""
+        if network == .offline, !(device.policy.geofence?.isEmpty ?? true) { rule = "In airplane mode geofencing stops" }
+        if network != .offline, !wasOnline, offlineBlockerShown {
+            // The SDK locked its apps at the blocker; with single sign-on the shared session
+            // goes too, so no SDK app keeps a sign-in.
+            device.signedInApps = []
+            if device.policy.authentication?.type == .disabled {
+                rule = "After the offline blocker the app reopens: authentication is Disabled"
+                note = "Back online, SDK apps open again without a sign-in. "
+            } else {
+                rule = "After the offline blocker the user signs in again"
+                note = "Back online, SDK apps ask for a sign-in again. "
+            }
+        }
         let (result, message) = describeScreen()
-        record("Network: \(network.displayName)", rule: rule, result, message)
+        record("Network: \(network.displayName)", rule: rule, result, note + message)
     }
 }

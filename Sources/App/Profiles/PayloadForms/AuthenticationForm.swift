@@ -13,6 +13,8 @@ struct AuthenticationForm: PayloadForm {
     var offlineAccessEnabled = false
     var maximumOffline = ""
     var errors: [String: String] = [:]
+    /// Combinations that do nothing or surprise (single sign-on with authentication Disabled).
+    var warnings: [String] = []
 
     init(_ payload: Payload?) {
         guard case .authentication(let auth)? = payload else {
@@ -27,6 +29,7 @@ struct AuthenticationForm: PayloadForm {
         singleSignOn = auth.singleSignOn
         offlineAccessEnabled = auth.offlineAccessEnabled
         maximumOffline = String(auth.maximumOfflineMinutes)
+        warnings = auth.warnings
     }
 
     init(_ form: FormFields) {
@@ -34,6 +37,10 @@ struct AuthenticationForm: PayloadForm {
         singleSignOn = form.isChecked("singleSignOn")
         offlineAccessEnabled = form.isChecked("offlineAccessEnabled")
         maximumOffline = form["maximumOffline"]
+        if let type = AuthenticationType(rawValue: form["type"]) {
+            warnings = Authentication(type: type, singleSignOn: singleSignOn, offlineAccessEnabled: offlineAccessEnabled,
+                                      maximumOfflineMinutes: Int(maximumOffline.trimmingWhitespace()) ?? 1440).warnings
+        }
     }
 
     private static func choices(selected: String) -> [Choice] {

@@ -76,6 +76,9 @@ struct PayloadFormsController {
         } else {
             submission = type.submitted(fields)
         }
+        if let payload = submission.payload {
+            submission.errors.merge(try services.database.read { try PayloadCatalogRules.problems(payload, in: $0) })
+        }
         guard submission.isValid, let payload = submission.payload else {
             let (baseVersion, latest) = try services.database.read { connection in
                 (try? store.version(base, of: id, in: connection), try store.latestVersion(of: id, in: connection))

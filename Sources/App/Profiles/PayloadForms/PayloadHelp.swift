@@ -27,7 +27,7 @@ enum PayloadHelp {
         case .geofence:
             [
                 "SDK apps work only inside one of these areas; outside every area they show a blocker.",
-                "Geofencing needs location services, and stops working in airplane mode.",
+                "Geofencing needs location services: when they are off (airplane mode, or turned off) it stops working and the areas are not enforced.",
                 "Areas from every profile that reaches a device are combined.",
             ]
         case .logging:
