@@ -30,3 +30,14 @@ document.addEventListener("DOMContentLoaded", () => {
     paint();
   }));
 });
+
+// Enter in a box that belongs to a side action (the geofence's "test a point") runs that
+// action instead of saving the whole form. Without scripts Enter saves, which loses nothing.
+document.addEventListener("keydown", (event) => {
+  const target = event.target;
+  if (event.key !== "Enter" || !(target instanceof HTMLInputElement) || !target.dataset.enterClicks) return;
+  const button = document.getElementById(target.dataset.enterClicks);
+  if (!button) return;
+  event.preventDefault();
+  button.click();
+});
