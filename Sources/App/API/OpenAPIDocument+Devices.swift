@@ -14,12 +14,13 @@ extension OpenAPIDocument {
                 "CaptureMinutes": ["type": "integer"],
             ]],
         ]],
-        "CommandReply": ["type": "object", "required": ["Status"], "properties": [
+        "CommandReply": ["type": "object", "required": ["Status"], "additionalProperties": true,
+                         "description": "Keys other than Status and ErrorChain (UDID, CommandUUID, results) are accepted and ignored, as MDM clients send them.", "properties": [
             "Status": ["type": "string", "enum": ["Acknowledged", "Error", "NotNow"]],
             "ErrorChain": ["type": "array", "items": ["type": "object", "properties": [
                 "ErrorCode": ["type": "integer"], "ErrorDomain": ["type": "string"], "LocalizedDescription": ["type": "string"]]]],
         ]],
-        "SimulatorAction": ["type": "object", "required": ["action"], "properties": [
+        "SimulatorAction": ["type": "object", "required": ["action"], "additionalProperties": false, "properties": [
             "action": ["type": "string", "enum": SimulatorActionParser.names],
             "app": ["type": "string", "description": "Bundle ID, for app actions (the app must be on screen, except launchApp)"],
             "mode": ["type": "string", "enum": ["autonomous", "assessment"], "description": "requestLock: ASAM (default) or AAC"],
@@ -76,7 +77,7 @@ extension OpenAPIDocument {
         "/api/v1/device/commands/{uuid}": ["post": deviceOperation(
             "Answer a command", parameters: ["uuid"], body: ref("CommandReply"),
             responses: ok("Recorded", ["type": "object"]),
-            extraErrors: ["404": "unknown_command", "409": "command_finished", "413": "payload_too_large", "422": "validation_failed"])],
+            extraErrors: ["404": "unknown_command", "409": "command_finished"])],
         "/api/v1/simulator/{udid}": ["get": operation(
             "A simulated device's state (after applying policy changes and queued commands)", role: "viewer",
             parameters: ["udid"], responses: ok("State", ref("SimulatorState")))],
@@ -85,6 +86,6 @@ extension OpenAPIDocument {
             body: ref("SimulatorAction"),
             responses: ok("The timeline event and the state afterwards", ["type": "object", "properties": [
                 "event": ref("SimulatorEvent"), "state": ref("SimulatorState")]]),
-            extraErrors: ["413": "payload_too_large", "422": "invalid_action, with field"])],
+            extraErrors: ["422": "invalid_action or validation_failed, with field"])],
     ] }
 }

@@ -17,9 +17,26 @@ enum OpenAPIDocument {
         "404": ["description": "No such item (not_found)"].merging(json(ref("Error"))) { $1 },
     ] }
 
+    /// What every operation with a JSON body may also answer.
+    private static var bodyErrors: [String: Any] { [
+        "413": ["description": "The body is over 1 MB (payload_too_large)"].merging(json(ref("Error"))) { $1 },
+        "422": ["description": "A field is missing, unknown (unknown_field), of the wrong type or breaks a rule (validation_failed); field names it"]
+            .merging(json(ref("Error"))) { $1 },
+    ] }
+
+    /// Ids are positive integers, in paths as in bodies.
+    static var id: [String: Any] { ["type": "integer", "format": "int64", "minimum": 1] }
+    static var optionalID: [String: Any] { ["type": ["integer", "null"], "format": "int64", "minimum": 1] }
+
+    /// A body object exactly as the server decodes it: the listed fields, no others.
+    static func object(required: [String], _ properties: [String: Any]) -> [String: Any] {
+        ["type": "object", "required": required, "properties": properties, "additionalProperties": false]
+    }
+
     static func operation(_ summary: String, role: String, parameters: [String] = [], body: [String: Any]? = nil,
                                   responses: [String: Any], extraErrors: [String: String] = [:]) -> [String: Any] {
         var all = errors
+        if body != nil { all.merge(bodyErrors) { $1 } }
         for (status, description) in extraErrors { all[status] = ["description": description].merging(json(ref("Error"))) { $1 } }
         for (status, response) in responses { all[status] = response }
         var op: [String: Any] = ["summary": summary, "description": "Requires the \(role) role.", "responses": all,
@@ -27,11 +44,12 @@ enum OpenAPIDocument {
         op["parameters"] = parameters.map { name -> [String: Any] in
             switch name {
             case "signed": ["name": "signed", "in": "query", "required": false, "schema": ["type": "boolean"], "description": "true for a CMS-signed profile"]
-            case "after", "limit", "group": ["name": name, "in": "query", "required": false, "schema": ["type": "integer"]]
+            case "after", "limit": ["name": name, "in": "query", "required": false, "schema": id]
+            case "group filter": ["name": "group", "in": "query", "required": false, "schema": id, "description": "Only devices in this group"]
             case "udid", "uuid": ["name": name, "in": "path", "required": true, "schema": ["type": "string"]]
             case "If-None-Match": ["name": "If-None-Match", "in": "header", "required": false, "schema": ["type": "string"], "description": "The ETag of the policy the device has; 304 when it is still current"]
             case "If-Match": ["name": "If-Match", "in": "header", "required": true, "schema": ["type": "string"], "description": "The version you edited, as the ETag gives it"]
-            default: ["name": name, "in": "path", "required": true, "schema": ["type": "integer"]]
+            default: ["name": name, "in": "path", "required": true, "schema": id]
             }
         }
         if let body { op["requestBody"] = ["required": true].merging(json(body)) { $1 } }
@@ -49,7 +67,7 @@ enum OpenAPIDocument {
         return [
             "openapi": "3.1.0",
             "info": ["title": "Payload Console API", "version": "1",
-                     "description": "Profiles, payloads, assignments and the catalog. Errors are {\"error\": {\"code\", \"message\", \"field\"}}."],
+                     "description": "Profiles, payloads, assignments and the catalog. Errors are {\"error\": {\"code\", \"message\", \"field\"}}. Request bodies are refused (422 unknown_field) when they carry a field the operation does not list, so a misspelt field is never silently dropped; inside a payload, Apple's envelope keys (PayloadUUID, PayloadIdentifier, PayloadVersion, PayloadDisplayName, PayloadDescription, PayloadOrganization) are accepted and ignored. The one exception is a device's command reply, which may carry whatever MDM clients send. A method a path does not take answers 405 with Allow."],
             "components": [
                 "securitySchemes": [
                     "bearer": ["type": "http", "scheme": "bearer", "description": "An API token (pct_…) from the console's API tokens page or `payload-console token create`."],
@@ -61,10 +79,20 @@ enum OpenAPIDocument {
                     ]]]],
                     "Payload": ["type": "object", "required": ["PayloadType"], "description": "Apple payloads use Apple's keys (com.apple.app.lock with App.Identifier, App.Options, App.UserEnabledOptions; com.apple.applicationaccess with autonomousSingleAppModePermittedAppIDs). SDK payloads use PayloadType com.payloadconsole.sdk.<kind> (dlp, geofence, logging, branding, authentication, managed-app-config).",
                                 "properties": ["PayloadType": ["type": "string"]], "additionalProperties": true],
-                    "ProfileInput": ["type": "object", "required": ["name"], "properties": [
-                        "name": ["type": "string"], "identifier": ["type": "string"], "description": ["type": "string"],
-                        "payloads": ["type": "array", "items": ref("Payload")],
-                    ]],
+                    "ProfileInput": object(required: ["name"], [
+                        "name": ["type": "string", "maxLength": 120], "identifier": ["type": "string", "description": "Only when creating; it never changes"],
+                        "description": ["type": "string", "maxLength": 20000], "payloads": ["type": "array", "items": ref("Payload")],
+                    ]),
+                    "AppInput": object(required: ["name", "bundleID"], [
+                        "name": ["type": "string", "maxLength": 80], "bundleID": ["type": "string"], "isManaged": ["type": "boolean"],
+                        "isSDKBuilt": ["type": "boolean"], "hasAssessmentEntitlement": ["type": "boolean"], "iconColor": ["type": "string"],
+                    ]),
+                    "GroupInput": object(required: ["name"], ["name": ["type": "string", "maxLength": 80], "parentID": optionalID]),
+                    "DeviceInput": object(required: ["name", "model", "osVersion", "serialNumber", "udid"], [
+                        "name": ["type": "string", "maxLength": 80], "model": ["type": "string", "enum": ["iPad", "iPhone"]], "osVersion": ["type": "string"],
+                        "serialNumber": ["type": "string"], "udid": ["type": "string"], "isSupervised": ["type": "boolean"],
+                        "owner": ["type": "string", "maxLength": 120], "groupID": optionalID, "installedApps": ["type": "array", "items": ["type": "string"]],
+                    ]),
                     "Profile": ["type": "object", "properties": [
                         "id": ["type": "integer"], "identifier": ["type": "string"], "name": ["type": "string"], "description": ["type": "string"],
                         "version": ["type": "integer"], "payloads": ["type": "array", "items": ref("Payload")],
@@ -87,8 +115,8 @@ enum OpenAPIDocument {
                 ],
                 "/api/v1/profiles/{id}/assignments": [
                     "post": operation("Assign to a group", role: "admin", parameters: profileIDs,
-                                      body: ["type": "object", "required": ["groupID"], "properties": ["groupID": ["type": "integer"]]],
-                                      responses: ok("The profile", ref("Profile")), extraErrors: ["422": "validation_failed"]),
+                                      body: object(required: ["groupID"], ["groupID": id]),
+                                      responses: ok("The profile", ref("Profile"))),
                 ],
                 "/api/v1/profiles/{id}/assignments/{group}": [
                     "delete": operation("Unassign from a group", role: "admin", parameters: ["id", "group"], responses: ok("The profile", ref("Profile"))),
@@ -102,49 +130,44 @@ enum OpenAPIDocument {
                 "/api/v1/groups": [
                     "get": operation("List device groups", role: "viewer", responses: ok("Groups", ["type": "object"])),
                     "post": operation("Create a group", role: "admin",
-                                      body: ["type": "object", "required": ["name"], "properties": ["name": ["type": "string"], "parentID": ["type": "integer"]]],
+                                      body: ref("GroupInput"),
                                       responses: ["201": ["description": "Created"].merging(json(["type": "object"])) { $1 }],
-                                      extraErrors: ["409": "group_name_taken", "422": "validation_failed"]),
+                                      extraErrors: ["409": "group_name_taken"]),
                 ],
                 "/api/v1/apps": [
                     "get": operation("List catalog apps", role: "viewer", responses: ok("Apps", ["type": "object"])),
                     "post": operation("Add an app", role: "admin",
-                                      body: ["type": "object", "required": ["name", "bundleID"], "properties": [
-                                          "name": ["type": "string"], "bundleID": ["type": "string"], "isManaged": ["type": "boolean"],
-                                          "isSDKBuilt": ["type": "boolean"], "hasAssessmentEntitlement": ["type": "boolean"], "iconColor": ["type": "string"]]],
+                                      body: ref("AppInput"),
                                       responses: ["201": ["description": "Created"].merging(json(["type": "object"])) { $1 }],
                                       extraErrors: ["409": "bundle_id_taken", "422": "validation_failed"]),
                 ],
                 "/api/v1/devices": [
                     "get": operation("List devices, a page at a time (follow next)", role: "viewer",
-                                     parameters: ["after", "limit", "group"], responses: ok("Devices", ["type": "object"])),
+                                     parameters: ["after", "limit", "group filter"], responses: ok("Devices", ["type": "object"])),
                     "post": operation("Add a device", role: "admin",
-                                      body: ["type": "object", "required": ["name", "osVersion", "serialNumber", "udid"], "properties": [
-                                          "name": ["type": "string"], "model": ["type": "string", "enum": ["iPad", "iPhone"]], "osVersion": ["type": "string"],
-                                          "serialNumber": ["type": "string"], "udid": ["type": "string"], "isSupervised": ["type": "boolean"],
-                                          "owner": ["type": "string"], "groupID": ["type": "integer"], "installedApps": ["type": "array", "items": ["type": "string"]]]],
+                                      body: ref("DeviceInput"),
                                       responses: ["201": ["description": "Created"].merging(json(["type": "object"])) { $1 }],
                                       extraErrors: ["409": "device_exists", "422": "validation_failed"]),
                 ],
                 "/api/v1/apps/{id}": [
                     "delete": operation("Remove an app from the catalog", role: "admin", parameters: ["id"], responses: ["204": ["description": "Removed"]]),
-                    "put": operation("Replace an app (same body as POST)", role: "admin", parameters: ["id"], body: ["type": "object"],
+                    "put": operation("Replace an app (same body as POST)", role: "admin", parameters: ["id"], body: ref("AppInput"),
                                      responses: ok("The app", ["type": "object"]), extraErrors: ["409": "bundle_id_taken", "422": "validation_failed"]),
                 ],
                 "/api/v1/groups/{id}": [
                     "delete": operation("Remove an empty group", role: "admin", parameters: ["id"],
                                         responses: ["204": ["description": "Removed"]], extraErrors: ["409": "group_not_empty"]),
                     "put": operation("Rename or move a group (same body as POST; a group cannot move inside itself)", role: "admin", parameters: ["id"],
-                                     body: ["type": "object", "required": ["name"], "properties": ["name": ["type": "string"], "parentID": ["type": "integer"]]],
+                                     body: ref("GroupInput"),
                                      responses: ok("The group", ["type": "object"]), extraErrors: ["409": "group_name_taken", "422": "validation_failed"]),
                 ],
                 "/api/v1/devices/{id}": [
                     "delete": operation("Remove a device", role: "admin", parameters: ["id"], responses: ["204": ["description": "Removed"]]),
-                    "put": operation("Replace a device (same body as POST)", role: "admin", parameters: ["id"], body: ["type": "object"],
+                    "put": operation("Replace a device (same body as POST; fields left out take their defaults)", role: "admin", parameters: ["id"], body: ref("DeviceInput"),
                                      responses: ok("The device", ["type": "object"]), extraErrors: ["409": "device_exists", "422": "validation_failed"]),
                 ],
                 "/api/v1/devices/{id}/group": ["put": operation("Move a device to a group (groupID null: no group)", role: "admin", parameters: ["id"],
-                                                                 body: ["type": "object", "required": ["groupID"], "properties": ["groupID": ["type": ["integer", "null"]]]],
+                                                                 body: object(required: ["groupID"], ["groupID": optionalID]),
                                                                  responses: ["204": ["description": "Moved"]], extraErrors: ["422": "validation_failed"])],
                 "/api/openapi.json": ["get": ["summary": "This document", "security": [[String: [String]]](),
                                               "responses": ["200": ["description": "OpenAPI 3.1"].merging(json(["type": "object"])) { $1 }]]],
