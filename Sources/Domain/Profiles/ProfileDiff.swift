@@ -61,26 +61,6 @@ public enum ProfileDiff {
     }
 }
 
-/// Any JSON value, decoded without Foundation's `Any` so booleans stay booleans on Linux.
-enum JSONValue: Decodable {
-    case object([String: JSONValue])
-    case array([JSONValue])
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case null
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let flag = try? container.decode(Bool.self) { self = .bool(flag) }
-        else if let number = try? container.decode(Double.self) { self = .number(number) }
-        else if let text = try? container.decode(String.self) { self = .string(text) }
-        else if let array = try? container.decode([JSONValue].self) { self = .array(array) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
-    }
-}
-
 extension JSONEncoder {
     static var sorted: JSONEncoder {
         let encoder = JSONEncoder()

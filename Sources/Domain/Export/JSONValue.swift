@@ -1,9 +1,9 @@
 import Foundation
 
-/// Any JSON value, kept as it was sent: for parts of a body whose shape depends on another
-/// field (a payload's keys depend on its `PayloadType`), and to compare what was sent with
-/// what was understood.
-indirect enum JSONValue: Codable, Equatable, Sendable {
+/// Any JSON value: for comparing payloads field by field (the profile diff), and for parts
+/// of an API body whose shape depends on another field, to compare what was sent with what
+/// was understood.
+public indirect enum JSONValue: Codable, Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -11,7 +11,7 @@ indirect enum JSONValue: Codable, Equatable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null }
         else if let flag = try? container.decode(Bool.self) { self = .bool(flag) }
@@ -21,7 +21,7 @@ indirect enum JSONValue: Codable, Equatable, Sendable {
         else { self = .object(try container.decode([String: JSONValue].self)) }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -35,7 +35,7 @@ indirect enum JSONValue: Codable, Equatable, Sendable {
 
     /// Dotted paths of the object keys in `self` (with a non-null value) that `understood`
     /// does not have: what a decoder skipped without saying so. Arrays compare item by item.
-    func keysMissing(from understood: JSONValue, at prefix: String = "") -> [String] {
+    public func keysMissing(from understood: JSONValue, at prefix: String = "") -> [String] {
         switch (self, understood) {
         case (.object(let sent), .object(let kept)):
             return sent.keys.sorted().flatMap { key -> [String] in
