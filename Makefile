@@ -2,10 +2,12 @@
 
 BUILD_PACKAGES := libsqlite3-dev libmarkdown2-dev libssl-dev pkg-config
 BROWSER_PACKAGES := chromium chromium-driver
+# The robustness suite makes a certificate to upload with the openssl command.
+ROBUSTNESS_PACKAGES := openssl
 PORT ?= 8080
 DATA ?= data
 
-.PHONY: run test build-deps test-deps swift-test browser-test release
+.PHONY: run test build-deps test-deps swift-test browser-test robustness-test robustness-full release
 
 ## Build a release binary and serve the console with demo data on http://127.0.0.1:$(PORT)
 run: build-deps release
@@ -15,8 +17,8 @@ run: build-deps release
 release:
 	swift build -c release --product payload-console
 
-## Unit and integration tests, then the browser tests against the binary those built
-test: build-deps test-deps swift-test browser-test
+## Unit and integration tests, then the browser and robustness tests against the binary those built
+test: build-deps test-deps swift-test browser-test robustness-test
 
 swift-test:
 	swift test
@@ -25,10 +27,21 @@ swift-test:
 browser-test:
 	python3 -m unittest discover -s Tests/browser -p 'test_*.py' -v
 
+## A parallel sign-in burst and kill -9 crash safety against the binary (CONSOLE_BINARY to use another)
+robustness-test:
+	cd Tests/robustness && python3 -m unittest -v test_sign_in_burst test_crash_safety
+
+## The whole robustness suite, with the bad-input sweep of every route and schemathesis; not yet
+## in `make test` because it still finds the open cases listed in issue 11's note
+robustness-full:
+	python3 -m unittest discover -s Tests/robustness -p 'test_*.py' -v
+
 build-deps:
 	@scripts/ensure-apt-packages $(BUILD_PACKAGES)
 
 test-deps:
-	@scripts/ensure-apt-packages $(BROWSER_PACKAGES)
+	@scripts/ensure-apt-packages $(BROWSER_PACKAGES) $(ROBUSTNESS_PACKAGES)
 	@python3 -c 'import selenium' 2>/dev/null || python3 -m pip install --quiet selenium \
 		|| python3 -m pip install --quiet --break-system-packages selenium
+	@python3 -c 'import requests, schemathesis' 2>/dev/null || python3 -m pip install --quiet requests schemathesis \
+		|| python3 -m pip install --quiet --break-system-packages requests schemathesis
