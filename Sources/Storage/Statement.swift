@@ -41,7 +41,13 @@ final class Statement {
             case .real(let real):
                 code = sqlite3_bind_double(handle, index, real)
             case .text(let text):
-                code = sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
+                // The byte length, not -1: with -1 SQLite stops at the first NUL, so "a\0b"
+                // would be stored (and matched) as "a".
+                var copy = text
+                code = copy.withUTF8 { bytes in
+                    sqlite3_bind_text(handle, index, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
+                                      Int32(bytes.count), csqlite_transient())
+                }
             case .blob(let bytes):
                 code = bytes.withUnsafeBytes { buffer in
                     sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), csqlite_transient())
@@ -78,7 +84,9 @@ final class Statement {
             return .real(sqlite3_column_double(handle, column))
         case SQLITE_TEXT:
             guard let text = sqlite3_column_text(handle, column) else { return .text("") }
-            return .text(String(cString: text))
+            // By byte count, as stored: String(cString:) would stop at an embedded NUL.
+            let count = Int(sqlite3_column_bytes(handle, column))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(handle, column))
             guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return .blob([]) }

@@ -113,6 +113,8 @@ struct AccountService: Sendable {
         if password.utf8.count > 72 {
             return "Use at most 72 bytes (bcrypt ignores anything longer)."
         }
+        // bcrypt also stops at a NUL, and control characters cannot be typed back reliably.
+        if let problem = PlainText.problem(password) { return problem }
         return nil
     }
 

@@ -27,7 +27,8 @@ public struct EmailAddress: Hashable, Sendable, CustomStringConvertible {
               !parts[0].isEmpty,
               parts[1].contains("."),
               !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-              !trimmed.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" || $0 == "\"" })
+              !trimmed.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" || $0 == "\"" }),
+              PlainText.problem(trimmed) == nil
         else { throw .malformed }
         value = trimmed
     }

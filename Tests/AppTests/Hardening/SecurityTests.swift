@@ -117,3 +117,33 @@ import Testing
         }
     }
 }
+
+/// NUL bytes must not truncate what is stored or compared: SQLite's text binding with length
+/// -1 and bcrypt both stop at the first NUL.
+@Suite struct NULTests {
+    @Test func aNULCannotShortenAnEmailOrPasswordAtSignIn() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.test { client in
+            let byEmail = Browser(client)
+            try await byEmail.get("/sign-in")
+            let email = try await byEmail.post("/sign-in", ["email": "ann@example.com\u{0}junk", "password": TestConsole.password])
+            #expect(email.status == .unprocessableContent)
+            let byPassword = Browser(client)
+            try await byPassword.get("/sign-in")
+            let password = try await byPassword.post("/sign-in", ["email": "ann@example.com", "password": TestConsole.password + "\u{0}anything"])
+            #expect(password.status == .unprocessableContent)
+        }
+    }
+
+    @Test func textWithANULIsStoredWhole() throws {
+        let database = try Storage.Database(path: ":memory:")
+        struct Stored: Decodable { let v: String }
+        let stored = try database.write { connection -> String? in
+            _ = try connection.execute("CREATE TABLE t (v TEXT)")
+            _ = try connection.execute("INSERT INTO t (v) VALUES (\("a\u{0}b"))")
+            return try connection.fetchOne(Stored.self, "SELECT v FROM t WHERE v = \("a\u{0}b")")?.v
+        }
+        #expect(stored == "a\u{0}b")
+    }
+}
