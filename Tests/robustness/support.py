@@ -67,14 +67,25 @@ class Console(harness.ConsoleServer):
         os.replace(self.log.name, f"{self.log.name}.{self.restarts}")
         self.start()
 
-    def revive(self):
-        """Restarts a console that died, so the cases after a crash still run. Returns how it
-        died (exit status, negative for a signal, and the end of its log), or None when alive."""
-        if self.is_alive():
+    def check_health(self, grace=30):
+        """None while /healthz answers 200. Otherwise what went wrong, after giving the console
+        `grace` seconds to finish dying (a crashing Swift process prints its backtrace first),
+        killing it if it hangs instead, and starting it again so the cases after still run."""
+        health = self.healthz()
+        if health == 200:
             return None
-        death = f"exit status {self.process.returncode}; log: {self.log_tail()}"
+        if self.is_alive():
+            try:
+                self.process.wait(timeout=grace)
+            except subprocess.TimeoutExpired:
+                self.kill()
+                return self.restarted(f"/healthz answered {health} and the console hung for {grace} s, so it was killed")
+        return self.restarted(f"/healthz answered {health}: the console exited with status {self.process.returncode}")
+
+    def restarted(self, what_happened):
+        report = f"{what_happened} (restarted; log: {printable(self.log_tail())})"
         self.restart()
-        return death
+        return report
 
     def log_tail(self, lines=6):
         with open(self.log.name, errors="replace") as log:

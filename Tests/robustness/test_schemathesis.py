@@ -72,8 +72,7 @@ class SchemathesisTest(unittest.TestCase):
         log = os.path.join(REPORTS, f"schemathesis-{name}.log")
         with open(log, "w") as file:
             file.write(" ".join(command).replace(token, "<token>") + "\n\n" + output)
-        death = self.console.revive()
-        self.assertIsNone(death, f"the console died during the run: {death}")
+        self.assertIsNone(self.console.check_health(), "the console did not survive the run")
         self.assertEqual(result.returncode, 0, f"schemathesis found problems (full output in {log}):\n{failures_section(output)}")
 
 
