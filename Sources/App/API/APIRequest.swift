@@ -33,6 +33,9 @@ enum APIRequest {
         do { fields = try decoder.decode([String: JSONValue].self, from: data) } catch {
             throw APIError(status: .badRequest, code: "malformed_json", message: "The body must be a JSON object.")
         }
+        if let path = JSONValue.object(fields).pathOfControlCharacter() {
+            throw invalid(path.clipped(to: 200), "\(path.clipped(to: 80)) holds an invisible control character; only tab and line breaks are allowed in text.")
+        }
         if Body.refusesUnknownFields {
             let known = Set(Body.CodingKeys.allCases.map(\.stringValue))
             if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {

@@ -28,6 +28,7 @@ struct APITokenStore: Sendable {
         guard !trimmed.isEmpty, trimmed.count <= 80 else {
             throw FieldErrors("name", "Name the token after the script that uses it, in 80 characters or fewer.")
         }
+        if let problem = PlainText.problem(trimmed) { throw FieldErrors("name", problem) }
         let token = Self.prefix + SecretToken.generate()
         let time = now()
         let record = try database.write { connection in

@@ -61,9 +61,12 @@ struct ProfilesAPIController {
                                message: "A profile holds at most one \(payload.kind.displayName) payload.", field: "payloads.\(index)")
             }
             try APIRequest.refuse(payload.validate(), under: "payloads.\(index).")
-            try APIRequest.refuse(services.database.read { try PayloadCatalogRules.problems(payload, in: $0) }, under: "payloads.\(index).")
             content = content.setting(payload)
         }
+        let catalogProblems = try services.database.read { connection in
+            try (body.payloads ?? []).map { try PayloadCatalogRules.problems($0.payload, in: connection) }
+        }
+        for (index, problems) in catalogProblems.enumerated() { try APIRequest.refuse(problems, under: "payloads.\(index).") }
         return content
     }
 

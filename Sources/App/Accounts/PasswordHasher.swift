@@ -21,8 +21,11 @@ struct PasswordHasher: Sendable {
         return await offPool { Bcrypt.hash(password, cost: cost) }
     }
 
+    /// False for a password holding a NUL whatever the hash: bcrypt reads only up to the
+    /// first NUL, so "secret\0anything" would otherwise match "secret".
     func verify(_ password: String, against hash: String) async -> Bool {
-        await offPool { Bcrypt.verify(password, hash: hash) }
+        let matches = await offPool { Bcrypt.verify(password, hash: hash) }
+        return matches && !password.unicodeScalars.contains("\0")
     }
 
     /// Spends the same time as a real check, so an unknown email answers as slowly as a known one.

@@ -46,8 +46,6 @@ struct SignInController {
             view.emailError = error.message
         }
         if password.isEmpty { view.passwordError = "Enter your password." }
-        // bcrypt reads a password up to its first NUL, so "secret\0anything" would match "secret".
-        else if password.unicodeScalars.contains("\0") { view.passwordError = "A password cannot contain a NUL character." }
         guard view.emailError == nil, view.passwordError == nil else {
             return form(view, request: request, context: context, status: .unprocessableContent)
         }

@@ -14,16 +14,21 @@ enum SimulatorActionParser {
                         "advanceClock", "setLocation", "setNetwork", "setKeyboard", "copy", "paste", "showKeyboard", "signIn",
                         "emitLog", "crash"]
 
-    static func parse(_ field: (String) -> String?) throws(Problem) -> SimulatorAction {
-        func text(_ name: String) -> String? {
-            field(name).map { $0.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
+    static func parse(_ sent: (String) -> String?) throws(Problem) -> SimulatorAction {
+        func field(_ name: String) throws(Problem) -> String? {
+            guard let value = sent(name) else { return nil }
+            if let problem = PlainText.problem(value, lines: .multiple) { throw Problem(field: name, message: "\(name): \(problem)") }
+            return value
+        }
+        func text(_ name: String) throws(Problem) -> String? {
+            try field(name).map { $0.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
         }
         func required(_ name: String) throws(Problem) -> String {
-            guard let value = text(name) else { throw Problem(field: name, message: "\(name) is required for this action.") }
+            guard let value = try text(name) else { throw Problem(field: name, message: "\(name) is required for this action.") }
             return value
         }
         func bool(_ name: String, default fallback: Bool) throws(Problem) -> Bool {
-            guard let value = text(name)?.lowercased() else { return fallback }
+            guard let value = try text(name)?.lowercased() else { return fallback }
             switch value {
             case "true", "yes", "on", "1": return true
             case "false", "no", "off", "0": return false
@@ -37,12 +42,12 @@ enum SimulatorActionParser {
             return value
         }
 
-        guard let action = text("action") else { throw Problem(field: "action", message: "Say which action, such as launchApp.") }
+        guard let action = try text("action") else { throw Problem(field: "action", message: "Say which action, such as launchApp.") }
         switch action {
         case "launchApp": return .launchApp(try required("app"))
         case "home": return .home
         case "requestLock":
-            let modeText = text("mode") ?? LockRequestMode.autonomous.rawValue
+            let modeText = try text("mode") ?? LockRequestMode.autonomous.rawValue
             guard let mode = LockRequestMode(rawValue: modeText) else {
                 throw Problem(field: "mode", message: "mode must be autonomous (ASAM) or assessment (AAC).")
             }
@@ -53,7 +58,8 @@ enum SimulatorActionParser {
         case "restart": return .restart
         case "advanceClock": return .advanceClock(minutes: Int(try number("minutes", in: 1...10_080)))
         case "setLocation":
-            if text("latitude") == nil && text("longitude") == nil { return .setLocation(nil) }
+            let (latitude, longitude) = (try text("latitude"), try text("longitude"))
+            if latitude == nil && longitude == nil { return .setLocation(nil) }
             return .setLocation(GeoPoint(latitude: try number("latitude", in: -90...90), longitude: try number("longitude", in: -180...180)))
         case "setNetwork":
             guard let network = SimulatedNetwork(rawValue: try required("network")) else {
@@ -62,7 +68,7 @@ enum SimulatorActionParser {
             return .setNetwork(network)
         case "setKeyboard": return .setThirdPartyKeyboard(try bool("thirdParty", default: true))
         case "copy":
-            let copied = field("text") ?? ""
+            let copied = try field("text") ?? ""
             guard !copied.isEmpty else { throw Problem(field: "text", message: "Type the text to copy.") }
             guard copied.count <= 1_000 else { throw Problem(field: "text", message: "Copy at most 1,000 characters.") }
             return .copy(app: try required("app"), text: copied)
@@ -73,9 +79,9 @@ enum SimulatorActionParser {
             guard let level = LogLevel(rawValue: try required("level")) else {
                 throw Problem(field: "level", message: "level must be error, warning, information or debug.")
             }
-            let message = text("message") ?? "Test message"
+            let message = try text("message") ?? "Test message"
             guard message.count <= 2_000 else { throw Problem(field: "message", message: "Keep a message to 2,000 characters.") }
-            let count = text("count") == nil ? 1 : Int(try number("count", in: 1...Double(SimulatorAction.maximumBurst)))
+            let count = try text("count") == nil ? 1 : Int(try number("count", in: 1...Double(SimulatorAction.maximumBurst)))
             return .emitLog(app: try required("app"), level: level, message: message, count: count)
         case "crash": return .crash(app: try required("app"))
         default:

@@ -18,6 +18,9 @@ extension SimulatorController {
         switch type {
         case .managedApplicationFeedback:
             command.apps = context.form["apps"].split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
+            if let problem = command.apps.lazy.compactMap(BundleID.problem).first {
+                return .seeOther(back, flash: .error(problem), cookies: services.cookies, request: request)
+            }
             command.deleteFeedback = context.form["deleteFeedback"] == "on"
         case .requestLogs:
             let minutes = context.form["captureMinutes"].trimmingWhitespace()

@@ -5,6 +5,8 @@ import Domain
 /// clients do, so unknown keys are ignored here — the one API body where they are.
 struct CommandReplyBody: APIRequestBody {
     struct ErrorItem: Decodable, Sendable {
+        let ErrorCode: Int?
+        let ErrorDomain: String?
         let LocalizedDescription: String?
     }
 

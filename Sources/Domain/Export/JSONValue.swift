@@ -33,6 +33,27 @@ public indirect enum JSONValue: Codable, Equatable, Sendable {
         }
     }
 
+    /// The dotted path of the first string (value or key) holding a character no stored text
+    /// may hold (`PlainText`, multi-line rules), or nil: one check for every field of every body.
+    public func pathOfControlCharacter(at prefix: String = "") -> String? {
+        let isClean = { (text: String) in PlainText.problem(text, lines: .multiple) == nil }
+        switch self {
+        case .string(let text): return isClean(text) ? nil : prefix
+        case .array(let items):
+            return items.enumerated().lazy.compactMap { index, item in
+                item.pathOfControlCharacter(at: prefix.isEmpty ? "\(index)" : "\(prefix).\(index)")
+            }.first
+        case .object(let fields):
+            for key in fields.keys.sorted() {
+                let path = prefix.isEmpty ? key : "\(prefix).\(key)"
+                if !isClean(key) { return path }
+                if let found = fields[key]?.pathOfControlCharacter(at: path) { return found }
+            }
+            return nil
+        case .null, .bool, .number: return nil
+        }
+    }
+
     /// Dotted paths of the object keys in `self` (with a non-null value) that `understood`
     /// does not have: what a decoder skipped without saying so. Arrays compare item by item.
     public func keysMissing(from understood: JSONValue, at prefix: String = "") -> [String] {

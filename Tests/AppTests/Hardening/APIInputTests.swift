@@ -86,6 +86,9 @@ import Testing
         ("POST", "/api/v1/profiles", #"{"name": "x", "payloads": [{"PayloadType": "com.apple.app.lock", "App": {"Identifier": "com.example.exam", "Options": {"DisableTuoch": true}}}]}"#, "payloads.0.App.Options.DisableTuoch"),
         ("POST", "/api/v1/profiles", #"{"name": "x", "payloads": [{"PayloadType": "com.payloadconsole.sdk.managed-app-config", "appIdentifier": "com.example.mail", "keys": []}]}"#, "payloads.0.app"),
         ("POST", "/api/v1/profiles/1/assignments", #"{"groupID": "1"}"#, "groupID"),
+        ("POST", "/api/v1/simulator/00008101-000A1B2C3D4E5F60/actions", #"{"action": "launchApp", "app": "com.example.mail\u0001"}"#, "app"),
+        ("POST", "/api/v1/simulator/00008101-000A1B2C3D4E5F60/actions", #"{"action": "copy", "app": "com.example.mail", "text": "a\u0000b"}"#, "text"),
+        ("POST", "/api/v1/profiles", #"{"name": "x", "payloads": [{"PayloadType": "com.apple.app.lock", "App": {"Identifier": "com.example.exam\u001b"}}]}"#, "payloads.0.App.Identifier"),
     ])
     func aWrongFieldIsRefusedByNameAndChangesNothing(_ case: (method: String, path: String, body: String, field: String)) async throws {
         let (console, token) = try await fixture()

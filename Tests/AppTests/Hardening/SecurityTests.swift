@@ -136,6 +136,26 @@ import Testing
         }
     }
 
+    @Test func aNULAfterTheCurrentPasswordDoesNotChangeIt() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.test { client in
+            let browser = Browser(client)
+            try await browser.signIn("ann@example.com", password: TestConsole.password)
+            try await browser.get("/account/password")
+            let answer = try await browser.post("/account/password", [
+                "current": TestConsole.password + "\u{0}x", "new": "a brand new passphrase", "confirmation": "a brand new passphrase"])
+            #expect(answer.status == .unprocessableContent)
+        }
+    }
+
+    @Test func aTokenNameWithAControlCharacterIsRefused() async throws {
+        let console = try await TestConsole.make()
+        let store = APITokenStore(database: console.services.database, now: { Date() })
+        #expect(throws: FieldErrors.self) { try store.create(name: "tok\u{1}en", role: .viewer, by: .system) }
+        #expect(try console.services.database.read { try $0.count(APITokenRecord.query()) } == 0)
+    }
+
     @Test func textWithANULIsStoredWhole() throws {
         let database = try Storage.Database(path: ":memory:")
         struct Stored: Decodable { let v: String }
