@@ -37,9 +37,11 @@ struct AuthenticationForm: PayloadForm {
         singleSignOn = form.isChecked("singleSignOn")
         offlineAccessEnabled = form.isChecked("offlineAccessEnabled")
         maximumOffline = form["maximumOffline"]
-        if let type = AuthenticationType(rawValue: form["type"]) {
+        // Warnings quote the offline allowance, so they wait for one that reads as a number.
+        let minutes = Int(maximumOffline.trimmingWhitespace())
+        if let type = AuthenticationType(rawValue: form["type"]), !offlineAccessEnabled || minutes != nil {
             warnings = Authentication(type: type, singleSignOn: singleSignOn, offlineAccessEnabled: offlineAccessEnabled,
-                                      maximumOfflineMinutes: Int(maximumOffline.trimmingWhitespace()) ?? 1440).warnings
+                                      maximumOfflineMinutes: minutes ?? 1440).warnings
         }
     }
 
