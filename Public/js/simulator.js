@@ -24,6 +24,9 @@
     revision = Number(next);
     if (busyTyping()) {
       say("The device changed. Reload to see it.");
+    } else if (window.location.pathname !== `/simulator/${device}`) {
+      // A refused action shows this page at the form's address; reloading that would send it again.
+      window.location.assign(`/simulator/${device}`);
     } else {
       window.location.reload();
     }

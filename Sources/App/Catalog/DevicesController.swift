@@ -122,7 +122,12 @@ struct DevicesController {
     }
 
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
+        try page(try context.parameters.require("id", as: RecordID<DeviceRecord>.self), request: request, context: context)
+    }
+
+    /// The device page; after a refused command, with that command form and its messages.
+    func page(_ id: RecordID<DeviceRecord>, request: Request, context: AppRequestContext, commandForm: CommandForm = CommandForm(),
+              status: HTTPResponse.Status = .ok) throws -> Response {
         let (device, groups, apps, reaching, commands) = try services.database.read { connection in
             let device = try connection.require(DeviceRecord.self, id: id)
             let loader = PolicyLoader(connection: connection, cache: services.profileContents)
@@ -146,9 +151,10 @@ struct DevicesController {
             lastCheckIn: device.lastCheckInAt.map { DisplayTime.relative($0, now: now) } ?? "never",
             canEdit: try context.requireUser().role.includes(.admin),
             policy: reaching.map { PolicyView(EffectivePolicy.compute(from: $0)) },
-            commands: DeviceCommandsView(deviceID: id, commands: commands, role: context.user?.role, now: now, back: "/devices/\(id)"),
+            commands: DeviceCommandsView(deviceID: id, commands: commands, role: context.user?.role, now: now, back: "/devices/\(id)",
+                                         form: commandForm),
             canReadLogs: context.user?.role.includes(.helpdesk) == true)
-        return services.renderer.page("devices/show", title: device.name, model: view, request: request, context: context)
+        return services.renderer.page("devices/show", title: device.name, model: view, request: request, context: context, status: status)
     }
 
     // MARK: forms

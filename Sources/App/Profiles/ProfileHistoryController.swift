@@ -85,8 +85,14 @@ struct ProfileHistoryController {
     @Sendable func assign(request: Request, context: AppRequestContext) async throws -> Response {
         let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-        guard let groupID = RecordID<DeviceGroupRecord>(context.form["groupID"]) else {
-            return .seeOther("/profiles/\(id)", flash: .error("Choose a group to assign the profile to."), cookies: services.cookies, request: request)
+        let chosen = RecordID<DeviceGroupRecord>(context.form["groupID"])
+        let exists = try chosen.map { group in try services.database.read { try $0.find(DeviceGroupRecord.self, id: group) != nil } } ?? false
+        guard let groupID = chosen, exists else {
+            // The select offers only real groups: anything else is a stale page or a forged form.
+            return try ProfilesController(services: services).show(
+                request: request, context: context, number: nil,
+                assignError: chosen == nil ? "Choose a group to assign the profile to." : "That group does not exist (any more); choose one from the list.",
+                status: .unprocessableContent)
         }
         let now = services.now
         do {

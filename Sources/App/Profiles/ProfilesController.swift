@@ -171,12 +171,14 @@ struct ProfilesController {
         let versions: [VersionLink]
         let assignments: AssignmentsView
         let detailsErrors: [String: String]
+        /// Why the group chosen in the assign form was refused.
+        let assignError: String?
         /// Problems this profile causes together with others, per group it reaches.
         let policyProblems: [String]
     }
 
     func show(request: Request, context: AppRequestContext, number: Int?, detailsErrors: [String: String] = [:],
-              status: HTTPResponse.Status = .ok) throws -> Response {
+              assignError: String? = nil, status: HTTPResponse.Status = .ok) throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let canEdit = try context.requireUser().role.includes(.admin)
         let now = services.now
@@ -207,6 +209,7 @@ struct ProfilesController {
             },
             assignments: assignments.with(canEdit: canEdit),
             detailsErrors: detailsErrors,
+            assignError: assignError,
             policyProblems: problems)
         return services.renderer.page("profiles/show", title: content.name, model: view, request: request, context: context, status: status)
     }

@@ -27,6 +27,11 @@ enum SimulatorActionParser {
             guard let value = try text(name) else { throw Problem(field: name, message: "\(name) is required for this action.") }
             return value
         }
+        func app() throws(Problem) -> String {
+            let bundleID = try required("app")
+            if let problem = BundleID.problem(bundleID) { throw Problem(field: "app", message: "app: \(problem)") }
+            return bundleID
+        }
         func bool(_ name: String, default fallback: Bool) throws(Problem) -> Bool {
             guard let value = try text(name)?.lowercased() else { return fallback }
             switch value {
@@ -44,15 +49,15 @@ enum SimulatorActionParser {
 
         guard let action = try text("action") else { throw Problem(field: "action", message: "Say which action, such as launchApp.") }
         switch action {
-        case "launchApp": return .launchApp(try required("app"))
+        case "launchApp": return .launchApp(try app())
         case "home": return .home
         case "requestLock":
             let modeText = try text("mode") ?? LockRequestMode.autonomous.rawValue
             guard let mode = LockRequestMode(rawValue: modeText) else {
                 throw Problem(field: "mode", message: "mode must be autonomous (ASAM) or assessment (AAC).")
             }
-            return .requestLock(app: try required("app"), mode: mode, confirm: try bool("confirm", default: true))
-        case "requestUnlock": return .requestUnlock(app: try required("app"))
+            return .requestLock(app: try app(), mode: mode, confirm: try bool("confirm", default: true))
+        case "requestUnlock": return .requestUnlock(app: try app())
         case "startGuidedAccess": return .startGuidedAccess(passcode: try required("passcode"))
         case "endGuidedAccess": return .endGuidedAccess(passcode: try required("passcode"))
         case "restart": return .restart
@@ -71,10 +76,10 @@ enum SimulatorActionParser {
             let copied = try field("text") ?? ""
             guard !copied.isEmpty else { throw Problem(field: "text", message: "Type the text to copy.") }
             guard copied.count <= 1_000 else { throw Problem(field: "text", message: "Copy at most 1,000 characters.") }
-            return .copy(app: try required("app"), text: copied)
-        case "paste": return .paste(app: try required("app"))
-        case "showKeyboard": return .showKeyboard(app: try required("app"))
-        case "signIn": return .signIn(app: try required("app"))
+            return .copy(app: try app(), text: copied)
+        case "paste": return .paste(app: try app())
+        case "showKeyboard": return .showKeyboard(app: try app())
+        case "signIn": return .signIn(app: try app())
         case "emitLog":
             guard let level = LogLevel(rawValue: try required("level")) else {
                 throw Problem(field: "level", message: "level must be error, warning, information or debug.")
@@ -82,8 +87,8 @@ enum SimulatorActionParser {
             let message = try text("message") ?? "Test message"
             guard message.count <= 2_000 else { throw Problem(field: "message", message: "Keep a message to 2,000 characters.") }
             let count = try text("count") == nil ? 1 : Int(try number("count", in: 1...Double(SimulatorAction.maximumBurst)))
-            return .emitLog(app: try required("app"), level: level, message: message, count: count)
-        case "crash": return .crash(app: try required("app"))
+            return .emitLog(app: try app(), level: level, message: message, count: count)
+        case "crash": return .crash(app: try app())
         default:
             throw Problem(field: "action", message: "Unknown action \(action.clipped(to: 40)). Use one of: \(names.joined(separator: ", ")).")
         }

@@ -29,7 +29,13 @@ struct SimulatorController {
     // MARK: page
 
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
+        try page(try context.parameters.require("id", as: RecordID<DeviceRecord>.self), request: request, context: context)
+    }
+
+    /// The simulator page; after a refused action or command, with what was sent and why not.
+    func page(_ id: RecordID<DeviceRecord>, request: Request, context: AppRequestContext,
+              controls: SimulatorControlInputs = SimulatorControlInputs(), commandForm: CommandForm = CommandForm(),
+              status: HTTPResponse.Status = .ok) throws -> Response {
         let user = try context.requireUser()
         try simulator.sync(id)
         let stored = try simulator.state(of: id)
@@ -43,10 +49,12 @@ struct SimulatorController {
         let colors = Dictionary(catalog.map { ($0.bundleID, AppsController.row($0).color) }, uniquingKeysWith: { first, _ in first })
         let page = SimulatorPage(
             device: device, stored: stored, events: events,
-            commands: DeviceCommandsView(deviceID: id, commands: commands, role: user.role, now: services.now, back: "/simulator/\(id)"),
+            commands: DeviceCommandsView(deviceID: id, commands: commands, role: user.role, now: services.now, back: "/simulator/\(id)",
+                                         form: commandForm),
             uploadedLogs: uploaded, catalogColors: colors, canAct: user.role.includes(.helpdesk),
-            prompt: Self.prompt(request, state: stored.state))
-        return services.renderer.page("simulator/show", title: "Simulator: \(device.name)", model: page, request: request, context: context)
+            prompt: Self.prompt(request, state: stored.state), controls: controls)
+        return services.renderer.page("simulator/show", title: "Simulator: \(device.name)", model: page, request: request, context: context,
+                                      status: status)
     }
 
     /// The confirmation iOS shows before an app may lock the device: asked by a link, answered
@@ -72,7 +80,8 @@ struct SimulatorController {
                 return context.form[name]
             }
         } catch {
-            return .seeOther(back, flash: .error(error.message), cookies: services.cookies, request: request)
+            return try page(id, request: request, context: context, controls: SimulatorControlInputs(refused: context.form, problem: error),
+                            status: .unprocessableContent)
         }
         let (outcome, _) = try simulator.perform(action, on: id)
         let flash: Flash = outcome.event.result == .done ? .notice(outcome.event.message) : .error(outcome.event.message)

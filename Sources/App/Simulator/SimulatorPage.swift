@@ -75,6 +75,7 @@ struct SimulatorPage {
     let keyboardThirdParty: Bool
     let events: [EventRow]
     let commands: DeviceCommandsView
+    let controls: SimulatorControlInputs
 
     /// The demo's sites (the field-sales geofence), so "inside" and "outside" are one click each.
     static let locationPresets: [(name: String, point: GeoPoint)] = [
@@ -86,7 +87,8 @@ struct SimulatorPage {
     ]
 
     init(device: DeviceRecord, stored: SimulatorStateRecord, events: [SimulatorEventRecord], commands: DeviceCommandsView,
-         uploadedLogs: Int, catalogColors: [String: String], canAct: Bool, prompt: LockPrompt?) {
+         uploadedLogs: Int, catalogColors: [String: String], canAct: Bool, prompt: LockPrompt?,
+         controls: SimulatorControlInputs = SimulatorControlInputs()) {
         let state = stored.state
         id = device.id!.description
         name = device.name
@@ -139,6 +141,7 @@ struct SimulatorPage {
                      result: event.result.rawValue, message: event.message)
         }
         self.commands = commands
+        self.controls = controls
     }
 
     static let clockFormatter: DateFormatter = {
@@ -165,6 +168,7 @@ struct DeviceCommandsView {
     struct Kind {
         let value: String
         let label: String
+        let selected: Bool
     }
 
     let deviceID: String
@@ -174,10 +178,14 @@ struct DeviceCommandsView {
     let canQueue: Bool
     /// The page the form returns to.
     let back: String
+    /// What the form shows: empty, or a refused command with its messages.
+    let form: CommandForm
 
-    init(deviceID: RecordID<DeviceRecord>, commands: [DeviceCommandRecord], role: Role?, now: Date, back: String) {
+    init(deviceID: RecordID<DeviceRecord>, commands: [DeviceCommandRecord], role: Role?, now: Date, back: String,
+         form: CommandForm = CommandForm()) {
         self.deviceID = deviceID.description
         self.back = back
+        self.form = form
         hasRows = !commands.isEmpty
         rows = commands.map { command in
             var result = command.resultSummary
@@ -189,7 +197,9 @@ struct DeviceCommandsView {
             return Row(name: command.parameters.summary, status: command.status.rawValue, statusName: command.status.displayName,
                        queued: DisplayTime.relative(command.queuedAt, now: now), queuedBy: command.queuedBy, result: result)
         }
-        kinds = DeviceCommand.RequestType.queueable.filter { role?.includes($0.role) == true }.map { Kind(value: $0.rawValue, label: $0.displayName) }
+        kinds = DeviceCommand.RequestType.queueable.filter { role?.includes($0.role) == true }.map {
+            Kind(value: $0.rawValue, label: $0.displayName, selected: $0.rawValue == form.requestType)
+        }
         canQueue = !kinds.isEmpty
     }
 }
@@ -205,6 +215,12 @@ extension DeviceCommandsView: MustacheParent {
         case "kinds": kinds
         case "canQueue": canQueue
         case "back": back
+        case "apps": form.apps
+        case "deleteFeedback": form.deleteFeedback
+        case "captureMinutes": form.captureMinutes
+        case "requestTypeError": form.errors["requestType"]
+        case "appsError": form.errors["apps"]
+        case "captureMinutesError": form.errors["captureMinutes"]
         default: nil
         }
     }
@@ -215,6 +231,7 @@ extension DeviceCommandsView.Kind: MustacheParent {
         switch name {
         case "value": value
         case "label": label
+        case "selected": selected
         default: nil
         }
     }

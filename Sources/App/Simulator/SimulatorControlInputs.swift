@@ -1,0 +1,54 @@
+import Mustache
+
+/// What the simulator's typed controls hold: their starting values, or after a refused action
+/// the values that were sent and the message beside the field that was wrong.
+struct SimulatorControlInputs: Sendable {
+    var copyText = "Patient 4711, room 3"
+    var logMessage = "Check-in screen shown"
+    var logCount = "1"
+    var latitude = ""
+    var longitude = ""
+    var minutes = "60"
+    /// Messages keyed by the control's field name (`text`, `message`, `count`, `latitude`, …).
+    private(set) var errors = FieldErrors()
+    /// A message about a field the page does not show as a box (the action, the app, a choice).
+    private(set) var generalError: String?
+
+    /// The fields a person types into; a problem with any other field is about the page itself.
+    private static let typedFields: Set = ["text", "message", "count", "latitude", "longitude", "minutes", "passcode"]
+
+    init() {}
+
+    /// The controls as a refused action sent them. The passcode is never sent back.
+    init(refused form: FormFields, problem: SimulatorActionParser.Problem) {
+        let fields: [(String, WritableKeyPath<Self, String>)] = [
+            ("text", \.copyText), ("message", \.logMessage), ("count", \.logCount),
+            ("latitude", \.latitude), ("longitude", \.longitude), ("minutes", \.minutes),
+        ]
+        for (name, keyPath) in fields where form.all(name).first != nil {
+            self[keyPath: keyPath] = form[name]
+        }
+        if Self.typedFields.contains(problem.field) {
+            errors[problem.field] = problem.message
+        } else {
+            generalError = problem.message
+        }
+    }
+}
+
+extension SimulatorControlInputs: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "copyText": copyText
+        case "logMessage": logMessage
+        case "logCount": logCount
+        case "latitude": latitude
+        case "longitude": longitude
+        case "minutes": minutes
+        case "generalError": generalError
+        default:
+            // `textError`, `latitudeError`, …: the message beside that field.
+            name.hasSuffix("Error") ? errors[String(name.dropLast("Error".count))] : nil
+        }
+    }
+}
