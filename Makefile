@@ -7,7 +7,7 @@ ROBUSTNESS_PACKAGES := openssl
 PORT ?= 8080
 DATA ?= data
 
-.PHONY: run test build-deps test-deps swift-test browser-test robustness-test robustness-full release
+.PHONY: run test build-deps test-deps swift-test browser-test robustness-test release
 
 ## Build a release binary and serve the console with demo data on http://127.0.0.1:$(PORT)
 run: build-deps release
@@ -27,13 +27,9 @@ swift-test:
 browser-test:
 	python3 -m unittest discover -s Tests/browser -p 'test_*.py' -v
 
-## A parallel sign-in burst and kill -9 crash safety against the binary (CONSOLE_BINARY to use another)
+## Every route with malformed input, schemathesis over the OpenAPI document, a parallel sign-in
+## burst and kill -9 crash safety, against the binary (CONSOLE_BINARY to use another)
 robustness-test:
-	cd Tests/robustness && python3 -m unittest -v test_sign_in_burst test_crash_safety
-
-## The whole robustness suite, with the bad-input sweep of every route and schemathesis; not yet
-## in `make test` because it still finds the open cases listed in issue 11's note
-robustness-full:
 	python3 -m unittest discover -s Tests/robustness -p 'test_*.py' -v
 
 build-deps:

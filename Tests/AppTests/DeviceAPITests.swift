@@ -123,11 +123,12 @@ import Testing
             #expect(try console.services.database.read { try $0.fetch(DeviceCommandRecord.query()) }.map { "\($0.uuid) \($0.status) \($0.resultSummary)" } == before)
 
             let answered = try await api.call(client, .post, "/api/v1/device/commands/\(uuid)", token: device.token,
-                                              body: #"{"Status": "Error", "ErrorChain": [{"ErrorCode": 12, "LocalizedDescription": "Busy"}]}"#)
+                                              body: #"{"Status": "Error", "UDID": "x\u0007", "ErrorChain": [{"ErrorCode": 12, "LocalizedDescription": "Busy\u0000now", "USEnglishDescription": "\u001b"}]}"#)
             #expect(answered.status == .ok)
             let after = try console.services.database.read { try $0.fetch(DeviceCommandRecord.query()) }
             #expect(after.map(\.status) == [.error])
-            #expect(after.first?.resultSummary == "Busy")
+            // What the console does not read may hold anything; what it keeps holds no control character.
+            #expect(after.first?.resultSummary == "Busy now")
         }
     }
 

@@ -8,7 +8,7 @@ with the token of an enrolled simulated device.
 
 The commands, as run (port and tokens differ per run):
 
-    python3 -m schemathesis.cli run http://127.0.0.1:PORT/api/openapi.json --checks all --max-examples 25 --seed 1 \\
+    python3 -m schemathesis.cli --config-file Tests/robustness/schemathesis.toml run http://127.0.0.1:PORT/api/openapi.json --checks all --max-examples 25 --seed 1 \\
         --workers 1 --request-timeout 10 --generation-database none --no-color \\
         --header 'Authorization: Bearer <admin API token>' --exclude-path-regex '^/api/v1/device/'
     python3 -m schemathesis.cli run … (the same) --header 'Authorization: Bearer <device token>' --include-path-regex '^/api/v1/device/'
@@ -30,9 +30,12 @@ DEVICE_PATHS = "^/api/v1/device/"
 RUN_LIMIT = 240
 
 
+CONFIG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemathesis.toml")
+
+
 def schemathesis_command(schema_url, token, *selection):
     # The module rather than the `schemathesis` script, which a --user install may leave off PATH.
-    return [sys.executable, "-m", "schemathesis.cli", "run", schema_url, "--checks", "all", "--max-examples", "25", "--seed", "1",
+    return [sys.executable, "-m", "schemathesis.cli", "--config-file", CONFIG, "run", schema_url, "--checks", "all", "--max-examples", "25", "--seed", "1",
             "--workers", "1", "--request-timeout", "10", "--generation-database", "none", "--no-color",
             "--header", f"Authorization: Bearer {token}", *selection]
 

@@ -61,9 +61,9 @@ struct CatalogAPIController {
             }])
         }
         routes.get("/api/v1/devices", .role(.viewer)) { request, _ in
-            let after = request.uri.queryParameters["after"].flatMap { RecordID<DeviceRecord>(String($0)) }
-            let group = request.uri.queryParameters["group"].flatMap { RecordID<DeviceGroupRecord>(String($0)) }
-            let limit = min(500, max(1, request.uri.queryParameters["limit"].flatMap { Int(String($0)) } ?? 100))
+            let after: RecordID<DeviceRecord>? = try APIQuery.id("after", of: request)
+            let group: RecordID<DeviceGroupRecord>? = try APIQuery.id("group", of: request)
+            let limit = try APIQuery.limit(of: request)
             let devices = try services.database.read {
                 try $0.fetch(DeviceRecord.self, DevicesController.pageQuery(group: group, after: after, limit: limit + 1))
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Domain
 
 /// The OpenAPI 3.1 description of every `/api/` route, served at `GET /api/openapi.json`.
 /// A test checks that each API route the router serves is described here.
@@ -11,7 +12,7 @@ enum OpenAPIDocument {
     }
 
     private static var errors: [String: Any] { [
-        "400": ["description": "Malformed request (code malformed_json, malformed_if_match)"].merging(json(ref("Error"))) { $1 },
+        "400": ["description": "Malformed request (code malformed_json, malformed_if_match, invalid_query with field)"].merging(json(ref("Error"))) { $1 },
         "401": ["description": "No or unknown token (unauthenticated, invalid_token)"].merging(json(ref("Error"))) { $1 },
         "403": ["description": "The token's role does not allow this (forbidden)"].merging(json(ref("Error"))) { $1 },
         "404": ["description": "No such item (not_found)"].merging(json(ref("Error"))) { $1 },
@@ -44,11 +45,14 @@ enum OpenAPIDocument {
         op["parameters"] = parameters.map { name -> [String: Any] in
             switch name {
             case "signed": ["name": "signed", "in": "query", "required": false, "schema": ["type": "boolean"], "description": "true for a CMS-signed profile"]
-            case "after", "limit": ["name": name, "in": "query", "required": false, "schema": id]
+            case "after": ["name": name, "in": "query", "required": false, "schema": id, "description": "The last id of the previous page"]
+            case "limit": ["name": name, "in": "query", "required": false, "schema": ["type": "integer", "minimum": 1, "maximum": APIQuery.maximumLimit],
+                           "description": "Items per page (default \(APIQuery.defaultLimit))"]
             case "group filter": ["name": "group", "in": "query", "required": false, "schema": id, "description": "Only devices in this group"]
             case "udid", "uuid": ["name": name, "in": "path", "required": true, "schema": ["type": "string"]]
             case "If-None-Match": ["name": "If-None-Match", "in": "header", "required": false, "schema": ["type": "string"], "description": "The ETag of the policy the device has; 304 when it is still current"]
-            case "If-Match": ["name": "If-Match", "in": "header", "required": true, "schema": ["type": "string"], "description": "The version you edited, as the ETag gives it"]
+            case "If-Match": ["name": "If-Match", "in": "header", "required": true, "schema": ["type": "string", "pattern": #"^(?:\*|(?:W/)?(?:"[0-9]{1,18}"|[0-9]{1,18}))$"#],
+                              "description": "The version you edited, as the ETag gives it (\"3\"); * saves over whatever version is current"]
             default: ["name": name, "in": "path", "required": true, "schema": id]
             }
         }
@@ -73,25 +77,22 @@ enum OpenAPIDocument {
                     "bearer": ["type": "http", "scheme": "bearer", "description": "An API token (pct_…) from the console's API tokens page or `payload-console token create`."],
                     "deviceToken": ["type": "http", "scheme": "bearer", "description": "A device's check-in token (pcd_…), shown once when the device is enrolled."],
                 ],
-                "schemas": deviceSchemas.merging([
+                "schemas": deviceSchemas.merging(textSchemas) { $1 }.merging([
                     "Error": ["type": "object", "required": ["error"], "properties": ["error": ["type": "object", "required": ["code", "message"], "properties": [
                         "code": ["type": "string"], "message": ["type": "string"], "field": ["type": ["string", "null"]], "requestID": ["type": ["string", "null"]],
                     ]]]],
                     "Payload": ["type": "object", "required": ["PayloadType"], "description": "Apple payloads use Apple's keys (com.apple.app.lock with App.Identifier, App.Options, App.UserEnabledOptions; com.apple.applicationaccess with autonomousSingleAppModePermittedAppIDs). SDK payloads use PayloadType com.payloadconsole.sdk.<kind> (dlp, geofence, logging, branding, authentication, managed-app-config).",
-                                "properties": ["PayloadType": ["type": "string"]], "additionalProperties": true],
+                                "properties": ["PayloadType": ["type": "string", "enum": PayloadKind.allCases.map(PayloadJSON.payloadType(of:))]],
+                                "additionalProperties": true],
                     "ProfileInput": object(required: ["name"], [
-                        "name": ["type": "string", "maxLength": 120], "identifier": ["type": "string", "description": "Only when creating; it never changes"],
-                        "description": ["type": "string", "maxLength": 20000], "payloads": ["type": "array", "items": ref("Payload")],
+                        "name": singleLine(1...120), "description": optional(multiLine, default: ""),
+                        "payloads": optional(["type": "array", "items": ref("Payload")], default: [String]()),
+                        "identifier": optional(["type": "string", "pattern": "^\(bundleIDPattern)$", "maxLength": BundleID.maximumLength,
+                                                "description": "Reverse-DNS; left out, one is made from the name. It never changes."]),
                     ]),
-                    "AppInput": object(required: ["name", "bundleID"], [
-                        "name": ["type": "string", "maxLength": 80], "bundleID": ["type": "string"], "isManaged": ["type": "boolean"],
-                        "isSDKBuilt": ["type": "boolean"], "hasAssessmentEntitlement": ["type": "boolean"], "iconColor": ["type": "string"],
-                    ]),
-                    "GroupInput": object(required: ["name"], ["name": ["type": "string", "maxLength": 80], "parentID": optionalID]),
-                    "DeviceInput": object(required: ["name", "model", "osVersion", "serialNumber", "udid"], [
-                        "name": ["type": "string", "maxLength": 80], "model": ["type": "string", "enum": ["iPad", "iPhone"]], "osVersion": ["type": "string"],
-                        "serialNumber": ["type": "string"], "udid": ["type": "string"], "isSupervised": ["type": "boolean"],
-                        "owner": ["type": "string", "maxLength": 120], "groupID": optionalID, "installedApps": ["type": "array", "items": ["type": "string"]],
+                    "ProfileVersionInput": object(required: ["name"], [
+                        "name": singleLine(1...120), "description": optional(multiLine, default: ""),
+                        "payloads": optional(["type": "array", "items": ref("Payload")], default: [String]()),
                     ]),
                     "Profile": ["type": "object", "properties": [
                         "id": ["type": "integer"], "identifier": ["type": "string"], "name": ["type": "string"], "description": ["type": "string"],
@@ -109,7 +110,7 @@ enum OpenAPIDocument {
                 ],
                 "/api/v1/profiles/{id}": [
                     "get": operation("Read a profile's latest version (ETag: its version)", role: "viewer", parameters: profileIDs, responses: ok("Profile", ref("Profile"))),
-                    "put": operation("Save a new version", role: "admin", parameters: profileIDs + ["If-Match"], body: ref("ProfileInput"),
+                    "put": operation("Save a new version", role: "admin", parameters: profileIDs + ["If-Match"], body: ref("ProfileVersionInput"),
                                      responses: ok("The new version", ref("Profile")),
                                      extraErrors: ["412": "version_conflict: a newer version exists", "428": "if_match_required", "422": "validation_failed"]),
                 ],

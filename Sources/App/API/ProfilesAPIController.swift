@@ -94,21 +94,24 @@ struct ProfilesAPIController {
             throw APIError(status: .preconditionRequired, code: "if_match_required",
                            message: "Send If-Match with the version you edited, as the ETag of GET /api/v1/profiles/{id} gives it.")
         }
-        guard let base = Int(ifMatch.trimmingCharacters(in: CharacterSet(charactersIn: "\" W/"))) else {
-            throw APIError(status: .badRequest, code: "malformed_if_match", message: "If-Match must be a version number such as \"3\".")
+        guard let precondition = IfMatch(ifMatch) else {
+            throw APIError(status: .badRequest, code: "malformed_if_match", message: "If-Match must be a version such as \"3\", as the ETag gives it, or *.")
         }
         let body = try await APIRequest.decode(ProfileBody.self, from: request)
         if body.identifier != nil { throw APIRequest.invalid("identifier", "A profile's identifier never changes; leave identifier out when saving a version.") }
         let content = try content(from: body)
         do {
-            try store.saveVersion(of: id, basedOn: base, content: content, note: "Saved through the API", by: actor)
+            try store.saveVersion(of: id, basedOn: precondition.baseVersion, content: content, note: "Saved through the API", by: actor)
         } catch is ProfileStore.Conflict {
-            throw APIError(status: .preconditionFailed, code: "version_conflict", message: "The profile has a newer version than \(base). Read it again and reapply your change.")
+            throw Self.versionConflict
         } catch StorageError.versionConflict {
-            throw APIError(status: .preconditionFailed, code: "version_conflict", message: "The profile has a newer version than \(base). Read it again and reapply your change.")
+            throw Self.versionConflict
         }
         return try detail(id)
     }
+
+    static let versionConflict = APIError(status: .preconditionFailed, code: "version_conflict",
+                                          message: "The profile has a newer version than the one you edited. Read it again and reapply your change.")
 
     @Sendable func assign(request: Request, context: AppRequestContext) async throws -> Response {
         let actor = Actor(try context.requireUser())
@@ -154,7 +157,7 @@ struct ProfilesAPIController {
 
     @Sendable func mobileconfig(request: Request, context: AppRequestContext) async throws -> Response {
         let xml = Array(MobileConfig.xml(for: try exportInput(context)).utf8)
-        let bytes = request.uri.queryParameters["signed"] == "true" ? try services.signing.sign(xml) : xml
+        let bytes = try APIQuery.bool("signed", of: request) == true ? try services.signing.sign(xml) : xml
         return Response(status: .ok, headers: [.contentType: "application/x-apple-aspen-config"],
                         body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }

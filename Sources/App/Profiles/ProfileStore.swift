@@ -29,15 +29,16 @@ struct ProfileStore: Sendable {
         }
     }
 
-    /// Saves `content` as the next version, if the latest is still `baseVersion`.
+    /// Saves `content` as the next version, if the latest is still `baseVersion` (a newer one
+    /// is a `Conflict`); nil saves over whatever is current.
     @discardableResult
-    func saveVersion(of profileID: RecordID<ProfileRecord>, basedOn baseVersion: Int, content: ProfileContent,
+    func saveVersion(of profileID: RecordID<ProfileRecord>, basedOn baseVersion: Int?, content: ProfileContent,
                      note: String, action: String = "profile.edited", by actor: Actor) throws -> ProfileVersionRecord {
         let time = now()
         return try database.write { connection in
             var profile = try connection.require(ProfileRecord.self, id: profileID)
             let previous = try latestVersion(of: profileID, in: connection)
-            guard profile.version == baseVersion else { throw Conflict(latest: previous) }
+            if let baseVersion, profile.version != baseVersion { throw Conflict(latest: previous) }
             profile.name = content.name
             profile.payloadUUIDs = Self.uuids(for: content, keeping: profile.payloadUUIDs)
             profile.payloadKinds = content.payloads.map(\.kind)

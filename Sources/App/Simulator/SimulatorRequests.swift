@@ -2,7 +2,8 @@ import Domain
 
 /// A device's answer to a command (`POST /api/v1/device/commands/{uuid}`), in MDM's shape.
 /// Devices send more than the console reads (UDID, CommandUUID, command results), as MDM
-/// clients do, so unknown keys are ignored here — the one API body where they are.
+/// clients do, so unknown keys are ignored here — the one API body where they are — and control
+/// characters in the error descriptions it keeps become spaces rather than a refusal.
 struct CommandReplyBody: APIRequestBody {
     struct ErrorItem: Decodable, Sendable {
         let ErrorCode: Int?
@@ -28,7 +29,7 @@ struct CommandReplyBody: APIRequestBody {
     }
 
     func summary(for status: CommandStatus) -> String {
-        let errors = (ErrorChain ?? []).compactMap(\.LocalizedDescription).map { String($0.prefix(500)) }
+        let errors = (ErrorChain ?? []).compactMap(\.LocalizedDescription).map { PlainText.withoutControlCharacters(String($0.prefix(500))) }
         return errors.isEmpty ? "Reported \(status.mdmName) by the device." : errors.joined(separator: "; ")
     }
 }

@@ -27,15 +27,22 @@ public struct DeviceDraft: Equatable, Sendable {
         self.installedApps = installedApps
     }
 
-    /// Trimmed, with the serial number upper-cased as Apple prints it.
+    /// Trimmed, with the serial number and UDID upper-cased as Apple prints them. Only a–z
+    /// change case: `uppercased()` would turn “ı” into “I” and “ﬀ” into “FF”, letting a
+    /// lookalike pass as a serial number.
     public var normalised: DeviceDraft {
         var copy = self
         copy.name = name.trimmingWhitespace()
         copy.osVersion = osVersion.trimmingWhitespace()
-        copy.serialNumber = serialNumber.trimmingWhitespace().uppercased()
-        copy.udid = udid.trimmingWhitespace().uppercased()
+        copy.serialNumber = Self.asciiUppercased(serialNumber.trimmingWhitespace())
+        copy.udid = Self.asciiUppercased(udid.trimmingWhitespace())
         copy.owner = owner.trimmingWhitespace()
+        copy.installedApps = installedApps.map { $0.trimmingWhitespace() }
         return copy
+    }
+
+    static func asciiUppercased(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { ("a"..."z").contains($0) ? Unicode.Scalar($0.value - 32)! : $0 }))
     }
 
     public func validate() -> ValidationErrors {

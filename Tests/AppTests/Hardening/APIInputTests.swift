@@ -150,4 +150,52 @@ import Testing
         let device = try console.services.database.read { try $0.require(DeviceRecord.self, id: RecordID(1)) }
         #expect(device.groupID == nil)
     }
+
+    @Test func aQueryParameterOutOfRangeIs400NotADefault() async throws {
+        let (console, token) = try await fixture()
+        try await console.test { client in
+            for query in ["limit=9223372036854775808", "limit=0", "limit=501", "limit=ten", "limit=", "after=-1", "group=0", "after=1e3"] {
+                let answer = try await call(client, .get, "/api/v1/devices?\(query)", token: token, body: "")
+                #expect(answer.status == .badRequest, "\(query)")
+                #expect(answer.code == "invalid_query", "\(query)")
+                #expect(answer.field == String(query.prefix { $0 != "=" }), "\(query)")
+            }
+            let page = try await call(client, .get, "/api/v1/devices?limit=500&after=1", token: token, body: "")
+            #expect(page.status == .ok)
+            let created = try await call(client, .post, "/api/v1/profiles", token: token, body: #"{"name": "Lobby"}"#)
+            let id = try #require(created.json["id"] as? Int)
+            let signed = try await call(client, .get, "/api/v1/profiles/\(id)/versions/1/mobileconfig?signed=yes", token: token, body: "")
+            #expect(signed.status == .badRequest)
+            #expect(signed.field == "signed")
+        }
+    }
+
+    @Test func ifMatchStarSavesOverTheCurrentVersionAndAHalfQuotedOneIsRefused() async throws {
+        let (console, token) = try await fixture()
+        try await console.test { client in
+            let created = try await call(client, .post, "/api/v1/profiles", token: token, body: #"{"name": "Lobby"}"#)
+            let id = try #require(created.json["id"] as? Int)
+            let halfQuoted = try await call(client, .put, "/api/v1/profiles/\(id)", token: token, body: #"{"name": "Lobby 2"}"#, headers: [.ifMatch: "\"1"])
+            #expect(halfQuoted.status == .badRequest)
+            #expect(halfQuoted.code == "malformed_if_match")
+            let star = try await call(client, .put, "/api/v1/profiles/\(id)", token: token, body: #"{"name": "Lobby 2"}"#, headers: [.ifMatch: "*"])
+            #expect(star.status == .ok)
+            #expect(star.json["version"] as? Int == 2)
+            let stale = try await call(client, .put, "/api/v1/profiles/\(id)", token: token, body: #"{"name": "Lobby 3"}"#, headers: [.ifMatch: "W/\"1\""])
+            #expect(stale.status == .preconditionFailed)
+        }
+    }
+
+    /// The document says so: an optional field sent as null is as if it were left out.
+    @Test func nullInAnOptionalFieldTakesItsDefault() async throws {
+        let (console, token) = try await fixture()
+        try await console.test { client in
+            let app = try await call(client, .post, "/api/v1/apps", token: token,
+                                     body: #"{"name": "Notes", "bundleID": "com.example.notes", "isManaged": null, "isSDKBuilt": null, "iconColor": null}"#)
+            #expect(app.status == .created)
+            let stored = try console.services.database.read { try $0.fetchOne(AppRecord.query().filter("bundleID", .equal, "com.example.notes")) }
+            #expect(stored?.isManaged == true)
+            #expect(stored?.isSDKBuilt == false)
+        }
+    }
 }

@@ -1,0 +1,66 @@
+import Domain
+
+/// JSON Schemas for the text fields of API bodies, written to accept what the domain rules
+/// (`CatalogAppDraft`, `DeviceDraft`, `GroupDraft`, `ProfileRules`, `PlainText`, `BundleID`)
+/// accept, so that a client can check a body before sending it and the robustness suite can
+/// hold the server to its document.
+extension OpenAPIDocument {
+    /// Unicode's White_Space characters: trimmed from both ends of a field before it is checked.
+    static let whitespace = #"\t\n\u000B\u000C\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000"#
+    /// What no stored text may hold (`PlainText`): C0 controls, DEL and the XML noncharacters.
+    static let controls = #"\u0000-\u001F\u007F\uFFFE\uFFFF"#
+
+    /// One line of text, trimmed, then `range` characters long with no control character.
+    static func singleLine(_ range: ClosedRange<Int>) -> [String: Any] {
+        let edge = "[^\(whitespace)\(controls)]"
+        let inner = "[^\(controls)]"
+        let body = "\(edge)(?:\(inner){0,\(max(0, range.upperBound - 2))}\(edge))?"
+        let text = range.lowerBound == 0 ? "(?:\(body))?" : body
+        return ["type": "string", "pattern": "^[\(whitespace)]*\(text)[\(whitespace)]*$",
+                "description": "\(range.lowerBound == 0 ? "Up to" : "1 to") \(range.upperBound) characters after trimming; no control characters"]
+    }
+
+    /// A field that must match `core` once trimmed.
+    static func trimmed(_ core: String, maxLength: Int? = nil, description: String) -> [String: Any] {
+        var schema: [String: Any] = ["type": "string", "pattern": "^[\(whitespace)]*\(core)[\(whitespace)]*$", "description": description]
+        if let maxLength { schema["maxLength"] = maxLength }
+        return schema
+    }
+
+    /// A field that may be left out; null means the same.
+    static func optional(_ schema: [String: Any], default value: Any? = nil) -> [String: Any] {
+        var copy = schema
+        if let type = schema["type"] as? String { copy["type"] = [type, "null"] }
+        if let value { copy["default"] = value }
+        return copy
+    }
+
+    static let bundleIDPattern = #"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"#
+
+    static var bundleID: [String: Any] {
+        trimmed(bundleIDPattern, maxLength: BundleID.maximumLength, description: "Reverse-DNS, such as com.example.app")
+    }
+
+    static var multiLine: [String: Any] {
+        ["type": "string", "maxLength": ProfileRules.maximumDescriptionLength,
+         "pattern": #"^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFE\uFFFF]*$"#,
+         "description": "Markdown; tab and line breaks allowed, other control characters not"]
+    }
+
+    static var textSchemas: [String: Any] { [
+        "AppInput": object(required: ["name", "bundleID"], [
+            "name": singleLine(1...80), "bundleID": bundleID, "isManaged": optional(["type": "boolean"], default: true),
+            "isSDKBuilt": optional(["type": "boolean"], default: false), "hasAssessmentEntitlement": optional(["type": "boolean"], default: false),
+            "iconColor": optional(trimmed("(?:#[0-9A-Fa-f]{6})?", description: "#rrggbb, or empty for a colour from the name"), default: ""),
+        ]),
+        "GroupInput": object(required: ["name"], ["name": singleLine(1...GroupDraft.maximumNameLength), "parentID": optionalID]),
+        "DeviceInput": object(required: ["name", "model", "osVersion", "serialNumber", "udid"], [
+            "name": singleLine(1...80), "model": ["type": "string", "enum": DeviceModel.allCases.map(\.rawValue)],
+            "osVersion": trimmed(#"[0-9]{1,3}(?:\.[0-9]{1,3}){1,2}"#, description: "Such as 17.4 or 18.1.2"),
+            "serialNumber": trimmed("[A-Za-z0-9]{8,14}", description: "8 to 14 letters and digits"),
+            "udid": trimmed("(?:[0-9A-Fa-f]{40}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{16})", description: "40 hex digits, or 8 and 16 joined by a hyphen"),
+            "isSupervised": optional(["type": "boolean"], default: false), "owner": optional(singleLine(0...120), default: ""),
+            "groupID": optionalID, "installedApps": optional(["type": "array", "items": bundleID], default: [String]()),
+        ]),
+    ] }
+}
