@@ -122,13 +122,19 @@ import Testing
             #expect(api.errorCode(unknownCommand.json) == "unknown_command")
             #expect(try console.services.database.read { try $0.fetch(DeviceCommandRecord.query()) }.map { "\($0.uuid) \($0.status) \($0.resultSummary)" } == before)
 
+            let controlCharacter = try await api.call(client, .post, "/api/v1/device/commands/\(uuid)", token: device.token,
+                                                      body: #"{"Status": "Error", "ErrorChain": [{"LocalizedDescription": "Busy\u0000"}]}"#)
+            #expect(controlCharacter.status == .unprocessableContent)
+            #expect((controlCharacter.json["error"] as? [String: Any])?["field"] as? String == "ErrorChain.0.LocalizedDescription")
+            #expect(try console.services.database.read { try $0.fetch(DeviceCommandRecord.query()) }.map { "\($0.uuid) \($0.status) \($0.resultSummary)" } == before)
+
+            // What the console does not read may hold anything.
             let answered = try await api.call(client, .post, "/api/v1/device/commands/\(uuid)", token: device.token,
-                                              body: #"{"Status": "Error", "UDID": "x\u0007", "ErrorChain": [{"ErrorCode": 12, "LocalizedDescription": "Busy\u0000now", "USEnglishDescription": "\u001b"}]}"#)
+                                              body: #"{"Status": "Error", "UDID": "x\u0007", "ErrorChain": [{"ErrorCode": 12, "LocalizedDescription": "Busy", "USEnglishDescription": "\u001b"}]}"#)
             #expect(answered.status == .ok)
             let after = try console.services.database.read { try $0.fetch(DeviceCommandRecord.query()) }
             #expect(after.map(\.status) == [.error])
-            // What the console does not read may hold anything; what it keeps holds no control character.
-            #expect(after.first?.resultSummary == "Busy now")
+            #expect(after.first?.resultSummary == "Busy")
         }
     }
 

@@ -33,7 +33,7 @@ enum APIRequest {
         do { fields = try decoder.decode([String: JSONValue].self, from: data) } catch {
             throw APIError(status: .badRequest, code: "malformed_json", message: "The body must be a JSON object.")
         }
-        // A body that ignores what it does not read cleans the text it keeps itself; refusing a
+        // A body that ignores what it does not read checks the text it keeps itself; refusing a
         // control character in a field it ignores would refuse a valid request.
         if Body.refusesUnknownFields, let path = JSONValue.object(fields).pathOfControlCharacter() {
             throw invalid(path.clipped(to: 200), "\(path.clipped(to: 80)) holds an invisible control character; only tab and line breaks are allowed in text.")

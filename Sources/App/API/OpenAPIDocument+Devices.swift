@@ -18,7 +18,7 @@ extension OpenAPIDocument {
                          "description": "Keys other than Status and ErrorChain (UDID, CommandUUID, results) are accepted and ignored, as MDM clients send them.", "properties": [
             "Status": ["type": "string", "enum": ["Acknowledged", "Error", "NotNow"]],
             "ErrorChain": ["type": "array", "items": ["type": "object", "properties": [
-                "ErrorCode": ["type": "integer"], "ErrorDomain": ["type": "string"], "LocalizedDescription": ["type": "string"]]]],
+                "ErrorCode": ["type": "integer"], "ErrorDomain": plainText, "LocalizedDescription": plainText]]],
         ]],
         "SimulatorAction": ["type": "object", "required": ["action"], "additionalProperties": false, "properties": [
             "action": ["type": "string", "enum": SimulatorActionParser.names],

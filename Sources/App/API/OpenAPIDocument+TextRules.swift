@@ -41,10 +41,14 @@ extension OpenAPIDocument {
         trimmed(bundleIDPattern, maxLength: BundleID.maximumLength, description: "Reverse-DNS, such as com.example.app")
     }
 
+    /// Text of any length in which tab and line breaks are the only control characters.
+    static var plainText: [String: Any] {
+        ["type": "string", "pattern": #"^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFE\uFFFF]*$"#,
+         "description": "Tab and line breaks allowed, other control characters not"]
+    }
+
     static var multiLine: [String: Any] {
-        ["type": "string", "maxLength": ProfileRules.maximumDescriptionLength,
-         "pattern": #"^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFE\uFFFF]*$"#,
-         "description": "Markdown; tab and line breaks allowed, other control characters not"]
+        plainText.merging(["maxLength": ProfileRules.maximumDescriptionLength, "description": "Markdown; tab and line breaks allowed, other control characters not"]) { $1 }
     }
 
     static var textSchemas: [String: Any] { [

@@ -2,8 +2,7 @@ import Domain
 
 /// A device's answer to a command (`POST /api/v1/device/commands/{uuid}`), in MDM's shape.
 /// Devices send more than the console reads (UDID, CommandUUID, command results), as MDM
-/// clients do, so unknown keys are ignored here — the one API body where they are — and control
-/// characters in the error descriptions it keeps become spaces rather than a refusal.
+/// clients do, so unknown keys are ignored here, whatever they hold: the one API body where they are.
 struct CommandReplyBody: APIRequestBody {
     struct ErrorItem: Decodable, Sendable {
         let ErrorCode: Int?
@@ -20,8 +19,16 @@ struct CommandReplyBody: APIRequestBody {
 
     static var refusesUnknownFields: Bool { false }
 
-    /// Acknowledged, Error or NotNow; a device never reports a command as still queued.
+    /// Acknowledged, Error or NotNow; a device never reports a command as still queued. The
+    /// error texts the console reads must be plain text like any other it keeps.
     func status() throws -> CommandStatus {
+        for (index, item) in (ErrorChain ?? []).enumerated() {
+            for (key, text) in [("ErrorDomain", item.ErrorDomain), ("LocalizedDescription", item.LocalizedDescription)] {
+                if let text, let problem = PlainText.problem(text, lines: .multiple) {
+                    throw APIRequest.invalid("ErrorChain.\(index).\(key)", "ErrorChain.\(index).\(key): \(problem)")
+                }
+            }
+        }
         guard let status = CommandStatus.allCases.first(where: { $0.mdmName == Status }), status != .queued else {
             throw APIRequest.invalid("Status", "Status must be Acknowledged, Error or NotNow.")
         }
@@ -29,7 +36,7 @@ struct CommandReplyBody: APIRequestBody {
     }
 
     func summary(for status: CommandStatus) -> String {
-        let errors = (ErrorChain ?? []).compactMap(\.LocalizedDescription).map { PlainText.withoutControlCharacters(String($0.prefix(500))) }
+        let errors = (ErrorChain ?? []).compactMap(\.LocalizedDescription).map { String($0.prefix(500)) }
         return errors.isEmpty ? "Reported \(status.mdmName) by the device." : errors.joined(separator: "; ")
     }
 }

@@ -33,12 +33,6 @@ public enum PlainText {
         }
     }
 
-    /// `text` with every character its field does not allow replaced by a space: for text the
-    /// console keeps but did not ask for, such as a device's error description.
-    public static func withoutControlCharacters(_ text: String, lines: Lines = .single) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { isAllowed($0, lines: lines) ? $0 : " " }))
-    }
-
     private static func hex(_ value: UInt32) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
