@@ -42,7 +42,7 @@ public struct DeviceDraft: Equatable, Sendable {
     }
 
     static func asciiUppercased(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { ("a"..."z").contains($0) ? Unicode.Scalar($0.value - 32)! : $0 }))
+        String(String.UnicodeScalarView(text.unicodeScalars.map { ("a"..."z").contains($0) ? Unicode.Scalar(UInt8(truncatingIfNeeded: $0.value) - 32) : $0 }))
     }
 
     public func validate() -> ValidationErrors {
