@@ -14,12 +14,10 @@ struct AppBody: APIRequestBody {
         case name, bundleID, isManaged, isSDKBuilt, hasAssessmentEntitlement, iconColor
     }
 
-    /// The draft the page would build, validated the same way.
-    func draft() throws -> CatalogAppDraft {
-        let draft = CatalogAppDraft(name: name, bundleID: bundleID, isManaged: isManaged ?? true, isSDKBuilt: isSDKBuilt ?? false,
-                                    hasAssessmentEntitlement: hasAssessmentEntitlement ?? false, iconColor: iconColor ?? "")
-        try APIRequest.refuse(draft.validate())
-        return draft.normalised
+    /// The draft the page would build; `CatalogService` validates it the same way.
+    var draft: CatalogAppDraft {
+        CatalogAppDraft(name: name, bundleID: bundleID, isManaged: isManaged ?? true, isSDKBuilt: isSDKBuilt ?? false,
+                        hasAssessmentEntitlement: hasAssessmentEntitlement ?? false, iconColor: iconColor ?? "")
     }
 }
 
@@ -32,11 +30,7 @@ struct GroupBody: APIRequestBody {
         case name, parentID
     }
 
-    func draft() throws -> GroupDraft {
-        let draft = GroupDraft(name: name)
-        try APIRequest.refuse(draft.validate())
-        return draft.normalised
-    }
+    var draft: GroupDraft { GroupDraft(name: name) }
 }
 
 /// `POST /api/v1/devices` and `PUT /api/v1/devices/{id}`. PUT replaces the device: a field
@@ -61,10 +55,8 @@ struct DeviceBody: APIRequestBody {
         guard let parsedModel = DeviceModel(rawValue: model) else {
             throw APIRequest.invalid("model", "model must be one of: \(DeviceModel.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
-        let draft = DeviceDraft(name: name, model: parsedModel, osVersion: osVersion, serialNumber: serialNumber, udid: udid,
-                                isSupervised: isSupervised ?? false, owner: owner ?? "", installedApps: installedApps ?? [])
-        try APIRequest.refuse(draft.validate())
-        return draft.normalised
+        return DeviceDraft(name: name, model: parsedModel, osVersion: osVersion, serialNumber: serialNumber, udid: udid,
+                           isSupervised: isSupervised ?? false, owner: owner ?? "", installedApps: installedApps ?? [])
     }
 }
 

@@ -28,14 +28,14 @@ struct AppsController {
 
         init() {}
 
-        init(_ draft: CatalogAppDraft, errors: ValidationErrors = ValidationErrors()) {
+        init(_ draft: CatalogAppDraft, errors: [String: String] = [:]) {
             name = draft.name
             bundleID = draft.bundleID
             isManaged = draft.isManaged
             isSDKBuilt = draft.isSDKBuilt
             hasAssessmentEntitlement = draft.hasAssessmentEntitlement
             iconColor = draft.iconColor.isEmpty ? "#1e88e5" : draft.iconColor
-            self.errors = errors.messages
+            self.errors = errors
         }
     }
 
@@ -96,75 +96,30 @@ struct AppsController {
     }
 
     @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
         let draft = Self.draft(from: context.form)
         do {
-            try Self.requireValid(draft)
-            let now = services.now
-            let app = try services.database.write { connection in
-                var record = AppRecord(id: nil, name: "", bundleID: "", isManaged: true, isSDKBuilt: false,
-                                       hasAssessmentEntitlement: false, iconColor: "", createdAt: now)
-                record.apply(draft)
-                let saved = try connection.insert(record)
-                try connection.audit("app.created", subject: saved.bundleID, by: actor, after: Self.summary(saved), at: now)
-                return saved
-            }
+            let app = try services.catalog.addApp(draft, by: Actor(try context.requireUser()))
             return .seeOther("/apps", flash: .notice("Added \(app.name)."), cookies: services.cookies, request: request)
-        } catch StorageError.uniqueViolation {
-            return try index(form: FormView(draft, errors: Self.duplicate(draft)), request: request, context: context, status: .unprocessableContent)
-        } catch let errors as ValidationErrors {
-            return try index(form: FormView(draft, errors: errors), request: request, context: context, status: .unprocessableContent)
+        } catch let refusal as CatalogRefusal {
+            return try index(form: FormView(draft, errors: refusal.messages), request: request, context: context, status: .unprocessableContent)
         }
     }
 
     @Sendable func update(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
         let draft = Self.draft(from: context.form)
-        let existing = try services.database.read { try $0.require(AppRecord.self, id: id) }
         do {
-            try Self.requireValid(draft)
-            let now = services.now
-            try services.database.write { connection in
-                var record = try connection.require(AppRecord.self, id: id)
-                let before = Self.summary(record)
-                record.apply(draft)
-                try connection.update(record)
-                try connection.audit("app.updated", subject: record.bundleID, by: actor, before: before, after: Self.summary(record), at: now)
-            }
-            return .seeOther("/apps", flash: .notice("Saved \(draft.normalised.name)."), cookies: services.cookies, request: request)
-        } catch StorageError.uniqueViolation {
-            return edit(existing, form: FormView(draft, errors: Self.duplicate(draft)), request: request, context: context, status: .unprocessableContent)
-        } catch let errors as ValidationErrors {
-            return edit(existing, form: FormView(draft, errors: errors), request: request, context: context, status: .unprocessableContent)
+            let app = try services.catalog.updateApp(id, to: draft, by: Actor(try context.requireUser()))
+            return .seeOther("/apps", flash: .notice("Saved \(app.name)."), cookies: services.cookies, request: request)
+        } catch let refusal as CatalogRefusal {
+            let existing = try services.database.read { try $0.require(AppRecord.self, id: id) }
+            return edit(existing, form: FormView(draft, errors: refusal.messages), request: request, context: context, status: .unprocessableContent)
         }
     }
 
     @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
-        let app = try services.database.write { connection in
-            let app = try connection.require(AppRecord.self, id: id)
-            try connection.delete(AppRecord.self, id: id)
-            try connection.audit("app.deleted", subject: app.bundleID, by: actor, before: Self.summary(app), at: services.now)
-            return app
-        }
+        let app = try services.catalog.removeApp(id, by: Actor(try context.requireUser()))
         return .seeOther("/apps", flash: .notice("Removed \(app.name) from the catalog."), cookies: services.cookies, request: request)
-    }
-
-    /// Validates, and turns a duplicate bundle ID into a message on that field.
-    private static func requireValid(_ draft: CatalogAppDraft) throws {
-        let errors = draft.validate()
-        if !errors.isEmpty { throw errors }
-    }
-
-    private static func duplicate(_ draft: CatalogAppDraft) -> ValidationErrors {
-        var errors = ValidationErrors()
-        errors["bundleID"] = "\(draft.normalised.bundleID) is already in the catalog."
-        return errors
-    }
-
-    static func summary(_ app: AppRecord) -> String {
-        "\(app.name) (\(app.bundleID)); \(row(app).traits.joined(separator: ", "))"
     }
 }

@@ -59,25 +59,6 @@ struct DeviceForm {
         return errors.isEmpty ? draft : nil
     }
 
-    /// Turns constraint failures into messages on the fields they concern.
-    mutating func absorb(_ error: StorageError) {
-        switch error {
-        case .uniqueViolation(let constraint) where constraint.contains("serialNumber"):
-            errors["serialNumber"] = "Another device already has this serial number."
-        case .uniqueViolation(let constraint) where constraint.contains("udid"):
-            errors["udid"] = "Another device already has this UDID."
-        case .notFound:
-            errors["groupID"] = "That group no longer exists. Choose another."
-        default:
-            errors["form"] = "The device could not be saved: \(error.description)"
-        }
-    }
-
-    static func summary(_ device: DeviceRecord) -> String {
-        "\(device.name): \(device.model.rawValue) iOS \(device.osVersion), serial \(device.serialNumber), "
-            + (device.isSupervised ? "supervised" : "not supervised") + ", group \(device.groupID?.description ?? "none")"
-    }
-
     // MARK: view
 
     struct Choice {

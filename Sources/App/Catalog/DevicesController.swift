@@ -168,60 +168,36 @@ struct DevicesController {
     }
 
     @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
         var submitted = DeviceForm(context.form)
         if let draft = submitted.validDraft() {
             do {
-                let now = services.now
-                let device = try services.database.write { connection in
-                    if let group = submitted.groupID { _ = try connection.require(DeviceGroupRecord.self, id: group) }
-                    let device = try connection.insert(DeviceRecord(
-                        id: nil, name: draft.name, model: draft.model ?? .iPad, osVersion: draft.osVersion,
-                        serialNumber: draft.serialNumber, udid: draft.udid, isSupervised: draft.isSupervised, owner: draft.owner,
-                        groupID: submitted.groupID, installedApps: draft.installedApps, enrolledAt: now, lastCheckInAt: nil))
-                    try connection.audit("device.created", subject: device.name, by: actor, after: DeviceForm.summary(device), at: now)
-                    return device
-                }
+                let device = try services.catalog.addDevice(draft, groupID: submitted.groupID, by: Actor(try context.requireUser()))
                 return .seeOther("/devices/\(device.id!)", flash: .notice("Added \(device.name)."), cookies: services.cookies, request: request)
-            } catch let error as StorageError {
-                submitted.absorb(error)
+            } catch let refusal as CatalogRefusal {
+                submitted.errors.merge(refusal.messages) { $1 }
             }
         }
         return try form(submitted, request: request, context: context, status: .unprocessableContent)
     }
 
     @Sendable func update(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
         var submitted = DeviceForm(context.form)
         submitted.deviceID = id
         if let draft = submitted.validDraft() {
             do {
-                try services.database.write { connection in
-                    if let group = submitted.groupID { _ = try connection.require(DeviceGroupRecord.self, id: group) }
-                    var device = try connection.require(DeviceRecord.self, id: id)
-                    let before = DeviceForm.summary(device)
-                    device.apply(draft, groupID: submitted.groupID)
-                    try connection.update(device)
-                    try connection.audit("device.updated", subject: device.name, by: actor, before: before, after: DeviceForm.summary(device), at: services.now)
-                }
-                return .seeOther("/devices/\(id)", flash: .notice("Saved \(draft.name)."), cookies: services.cookies, request: request)
-            } catch let error as StorageError {
-                submitted.absorb(error)
+                let device = try services.catalog.updateDevice(id, to: draft, groupID: submitted.groupID, by: Actor(try context.requireUser()))
+                return .seeOther("/devices/\(id)", flash: .notice("Saved \(device.name)."), cookies: services.cookies, request: request)
+            } catch let refusal as CatalogRefusal {
+                submitted.errors.merge(refusal.messages) { $1 }
             }
         }
         return try form(submitted, request: request, context: context, status: .unprocessableContent)
     }
 
     @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-        let device = try services.database.write { connection in
-            let device = try connection.require(DeviceRecord.self, id: id)
-            try connection.delete(DeviceRecord.self, id: id)
-            try connection.audit("device.deleted", subject: device.name, by: actor, before: DeviceForm.summary(device), at: services.now)
-            return device
-        }
+        let device = try services.catalog.removeDevice(id, by: Actor(try context.requireUser()))
         return .seeOther("/devices", flash: .notice("Removed \(device.name)."), cookies: services.cookies, request: request)
     }
 }

@@ -131,21 +131,14 @@ struct GroupsController {
     }
 
     @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
         var submitted = Submitted(context.form)
         if submitted.errors.isEmpty {
             do {
-                let now = services.now
-                try services.database.write { connection in
-                    if let parent = submitted.parentID { _ = try connection.require(DeviceGroupRecord.self, id: parent) }
-                    let group = try connection.insert(DeviceGroupRecord(id: nil, name: submitted.name, parentID: submitted.parentID, createdAt: now))
-                    try connection.audit("group.created", subject: group.name, by: actor, at: now)
-                }
-                return .seeOther("/groups", flash: .notice("Added the group \(submitted.name)."), cookies: services.cookies, request: request)
-            } catch StorageError.uniqueViolation {
-                submitted.errors["name"] = "There is already a group called \(submitted.name)."
-            } catch StorageError.notFound {
-                submitted.errors["parentID"] = "That parent group no longer exists. Choose another."
+                let group = try services.catalog.addGroup(GroupDraft(name: submitted.name), parentID: submitted.parentID,
+                                                          by: Actor(try context.requireUser()))
+                return .seeOther("/groups", flash: .notice("Added the group \(group.name)."), cookies: services.cookies, request: request)
+            } catch let refusal as CatalogRefusal {
+                submitted.errors.merge(refusal.messages) { $1 }
             }
         }
         let form = FormView(name: submitted.name, errors: submitted.errors)
@@ -153,51 +146,29 @@ struct GroupsController {
     }
 
     @Sendable func update(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
         var submitted = Submitted(context.form)
-        let existing = try services.database.read { try $0.require(DeviceGroupRecord.self, id: id) }
         if submitted.errors.isEmpty {
             do {
-                try services.database.write { connection in
-                    let groups = try connection.fetch(DeviceGroupRecord.query())
-                    let tree = GroupTree(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { g in g.parentID.map { (g.id!, $0) } }))
-                    if let parent = submitted.parentID, parent == id || tree.wouldCreateCycle(settingParentOf: id, to: parent) {
-                        throw FieldErrors("parentID", "A group cannot sit inside itself or one of its own subgroups.")
-                    }
-                    var group = try connection.require(DeviceGroupRecord.self, id: id)
-                    let before = "\(group.name), parent \(group.parentID?.description ?? "none")"
-                    group.name = submitted.name
-                    group.parentID = submitted.parentID
-                    try connection.update(group)
-                    try connection.audit("group.updated", subject: group.name, by: actor, before: before,
-                                         after: "\(group.name), parent \(group.parentID?.description ?? "none")", at: services.now)
-                }
-                return .seeOther("/groups", flash: .notice("Saved the group \(submitted.name)."), cookies: services.cookies, request: request)
-            } catch StorageError.uniqueViolation {
-                submitted.errors["name"] = "There is already a group called \(submitted.name)."
-            } catch let errors as FieldErrors {
-                submitted.errors.merge(errors.messages) { $1 }
+                let group = try services.catalog.updateGroup(id, to: GroupDraft(name: submitted.name), parentID: submitted.parentID,
+                                                             by: Actor(try context.requireUser()))
+                return .seeOther("/groups", flash: .notice("Saved the group \(group.name)."), cookies: services.cookies, request: request)
+            } catch let refusal as CatalogRefusal {
+                submitted.errors.merge(refusal.messages) { $1 }
             }
         }
+        let existing = try services.database.read { try $0.require(DeviceGroupRecord.self, id: id) }
         return try edit(existing, name: submitted.name, parentID: submitted.parentID, errors: submitted.errors,
                         request: request, context: context, status: .unprocessableContent)
     }
 
     @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
         do {
-            let group = try services.database.write { connection in
-                let group = try connection.require(DeviceGroupRecord.self, id: id)
-                try connection.delete(DeviceGroupRecord.self, id: id)
-                try connection.audit("group.deleted", subject: group.name, by: actor, at: services.now)
-                return group
-            }
+            let group = try services.catalog.removeGroup(id, by: Actor(try context.requireUser()))
             return .seeOther("/groups", flash: .notice("Removed the group \(group.name)."), cookies: services.cookies, request: request)
-        } catch StorageError.foreignKeyViolation {
-            return .seeOther("/groups", flash: .error("That group still holds devices or subgroups. Move them to another group first."),
-                             cookies: services.cookies, request: request)
+        } catch let refusal as CatalogRefusal {
+            return .seeOther("/groups", flash: .error(refusal.firstField.message), cookies: services.cookies, request: request)
         }
     }
 }

@@ -24,30 +24,20 @@ extension SimulatorController {
     }
 
     @Sendable func enroll(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
         var submitted = DeviceForm(context.form)
         submitted.serialNumber = Self.randomSerial()
         submitted.udid = Self.randomUDID()
         if let draft = submitted.validDraft() {
             do {
-                let now = services.now
                 let (token, hash) = DeviceTokens.mint()
-                let device = try services.database.write { connection in
-                    if let group = submitted.groupID { _ = try connection.require(DeviceGroupRecord.self, id: group) }
-                    let device = try connection.insert(DeviceRecord(
-                        id: nil, name: draft.name, model: draft.model ?? .iPad, osVersion: draft.osVersion,
-                        serialNumber: draft.serialNumber, udid: draft.udid, isSupervised: draft.isSupervised, owner: draft.owner,
-                        groupID: submitted.groupID, installedApps: draft.installedApps, enrolledAt: now, lastCheckInAt: nil, tokenHash: hash))
-                    try connection.audit("device.enrolled", subject: device.name, by: actor, after: DeviceForm.summary(device) + ", simulated", at: now)
-                    return device
-                }
+                let device = try services.catalog.addDevice(draft, groupID: submitted.groupID, tokenHash: hash, by: Actor(try context.requireUser()))
                 try simulator.sync(device.id!)
                 let view = EnrolledView(
                     id: device.id!.description, name: device.name, udid: device.udid, token: token,
                     checkInExample: "curl -H 'Authorization: Bearer \(token)' \(Self.origin(of: request))/api/v1/device/policy")
                 return services.renderer.page("simulator/enrolled", title: "Enrolled \(device.name)", model: view, request: request, context: context)
-            } catch let error as StorageError {
-                submitted.absorb(error)
+            } catch let refusal as CatalogRefusal {
+                submitted.errors.merge(refusal.messages) { $1 }
             }
         }
         return try enrollmentForm(submitted, request: request, context: context, status: .unprocessableContent)

@@ -16,6 +16,8 @@ struct Services: Sendable {
     /// Check-in answers per group, for the device API's hot path.
     let checkIns: CheckInCache
 
+    var catalog: CatalogService { CatalogService(database: database, now: config.now) }
+
     var simulator: SimulatorService {
         SimulatorService(database: database, checkIns: checkIns, contents: profileContents, now: config.now)
     }

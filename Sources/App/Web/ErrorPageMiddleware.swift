@@ -69,6 +69,10 @@ struct Problem {
         switch error {
         case let error as APIError:
             self.init(status: error.status, code: error.code, heading: "Request refused", message: error.message, field: error.field)
+        case let refusal as CatalogRefusal:
+            let (field, message) = refusal.firstField
+            self.init(status: refusal.reason == .conflict ? .conflict : .unprocessableContent, code: refusal.code,
+                      heading: "Not saved", message: message, field: field)
         case AccessDenied.signInRequired:
             self.init(status: .unauthorized, code: "unauthenticated", heading: "Sign in required",
                       message: "Sign in, or send a valid API token.")

@@ -1,0 +1,242 @@
+import Domain
+import Foundation
+import Storage
+
+/// Every change to the catalog — apps, device groups, devices — made once for the pages, the
+/// API and the simulator alike: the draft's own rules, then the rules across records (a group
+/// exists, no group inside itself, names, serial numbers, UDIDs and bundle IDs unique), the
+/// write and its audit entry, all in one transaction. Refusals are `CatalogRefusal`s.
+struct CatalogService: Sendable {
+    let database: Database
+    let now: @Sendable () -> Date
+
+    // MARK: apps
+
+    func addApp(_ draft: CatalogAppDraft, by actor: Actor) throws -> AppRecord {
+        let app = try valid(draft)
+        let time = now()
+        return try refusingDuplicates(of: app) {
+            try database.write { connection in
+                var record = AppRecord(id: nil, name: "", bundleID: "", isManaged: true, isSDKBuilt: false,
+                                       hasAssessmentEntitlement: false, iconColor: "", createdAt: time)
+                record.apply(app)
+                let saved = try connection.insert(record)
+                try connection.audit("app.created", subject: saved.bundleID, by: actor, after: saved.auditSummary, at: time)
+                return saved
+            }
+        }
+    }
+
+    func updateApp(_ id: RecordID<AppRecord>, to draft: CatalogAppDraft, by actor: Actor) throws -> AppRecord {
+        let app = try valid(draft)
+        return try refusingDuplicates(of: app) {
+            try database.write { connection in
+                var record = try connection.require(AppRecord.self, id: id)
+                let before = record.auditSummary
+                record.apply(app)
+                try connection.update(record)
+                try connection.audit("app.updated", subject: record.bundleID, by: actor, before: before, after: record.auditSummary, at: now())
+                return record
+            }
+        }
+    }
+
+    @discardableResult
+    func removeApp(_ id: RecordID<AppRecord>, by actor: Actor) throws -> AppRecord {
+        try database.write { connection in
+            let app = try connection.require(AppRecord.self, id: id)
+            try connection.delete(AppRecord.self, id: id)
+            try connection.audit("app.deleted", subject: app.bundleID, by: actor, before: app.auditSummary, at: now())
+            return app
+        }
+    }
+
+    private func valid(_ draft: CatalogAppDraft) throws(CatalogRefusal) -> CatalogAppDraft {
+        let errors = draft.validate()
+        guard errors.isEmpty else { throw .invalid(errors) }
+        return draft.normalised
+    }
+
+    private func refusingDuplicates<T>(of app: CatalogAppDraft, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch StorageError.uniqueViolation {
+            throw CatalogRefusal.conflict("bundle_id_taken", "bundleID", "\(app.bundleID) is already in the catalog.")
+        }
+    }
+
+    // MARK: groups
+
+    func addGroup(_ draft: GroupDraft, parentID: RecordID<DeviceGroupRecord>?, by actor: Actor) throws -> DeviceGroupRecord {
+        let name = try valid(draft)
+        let time = now()
+        return try refusingDuplicates(ofGroup: name) {
+            try database.write { connection in
+                try requireParent(parentID, in: connection)
+                let group = try connection.insert(DeviceGroupRecord(id: nil, name: name, parentID: parentID, createdAt: time))
+                try connection.audit("group.created", subject: group.name, by: actor, after: group.auditSummary, at: time)
+                return group
+            }
+        }
+    }
+
+    /// Renames the group and moves it under `parentID` (nil: to the top).
+    func updateGroup(_ id: RecordID<DeviceGroupRecord>, to draft: GroupDraft, parentID: RecordID<DeviceGroupRecord>?,
+                     by actor: Actor) throws -> DeviceGroupRecord {
+        let name = try valid(draft)
+        return try refusingDuplicates(ofGroup: name) {
+            try database.write { connection in
+                var group = try connection.require(DeviceGroupRecord.self, id: id)
+                try requireParent(parentID, in: connection)
+                if let parentID {
+                    let groups = try connection.fetch(DeviceGroupRecord.query())
+                    let tree = GroupTree(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { g in g.parentID.map { (g.id!, $0) } }))
+                    if parentID == id || tree.wouldCreateCycle(settingParentOf: id, to: parentID) {
+                        throw CatalogRefusal.invalid("parentID", "A group cannot sit inside itself or one of its own subgroups.")
+                    }
+                }
+                let before = group.auditSummary
+                group.name = name
+                group.parentID = parentID
+                try connection.update(group)
+                try connection.audit("group.updated", subject: group.name, by: actor, before: before, after: group.auditSummary, at: now())
+                return group
+            }
+        }
+    }
+
+    /// Only an empty group goes: devices and subgroups must move first, so none loses its policy by accident.
+    @discardableResult
+    func removeGroup(_ id: RecordID<DeviceGroupRecord>, by actor: Actor) throws -> DeviceGroupRecord {
+        do {
+            return try database.write { connection in
+                let group = try connection.require(DeviceGroupRecord.self, id: id)
+                try connection.delete(DeviceGroupRecord.self, id: id)
+                try connection.audit("group.deleted", subject: group.name, by: actor, before: group.auditSummary, at: now())
+                return group
+            }
+        } catch StorageError.foreignKeyViolation {
+            throw CatalogRefusal.conflict("group_not_empty", "id", "That group still holds devices or subgroups. Move them to another group first.")
+        }
+    }
+
+    private func valid(_ draft: GroupDraft) throws(CatalogRefusal) -> String {
+        let errors = draft.validate()
+        guard errors.isEmpty else { throw .invalid(errors) }
+        return draft.normalised.name
+    }
+
+    private func requireParent(_ parentID: RecordID<DeviceGroupRecord>?, in connection: Connection) throws {
+        if let parentID, try connection.find(DeviceGroupRecord.self, id: parentID) == nil {
+            throw CatalogRefusal.invalid("parentID", "That parent group does not exist (any more). Choose another.")
+        }
+    }
+
+    private func refusingDuplicates<T>(ofGroup name: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch StorageError.uniqueViolation {
+            throw CatalogRefusal.conflict("group_name_taken", "name", "There is already a group called \(name).")
+        }
+    }
+
+    // MARK: devices
+
+    /// A device entered by hand (`tokenHash` nil) or enrolled by the simulator with the hash of
+    /// the token it will check in with.
+    func addDevice(_ draft: DeviceDraft, groupID: RecordID<DeviceGroupRecord>?, tokenHash: String? = nil,
+                   by actor: Actor) throws -> DeviceRecord {
+        let device = try valid(draft)
+        let time = now()
+        return try refusingDuplicates {
+            try database.write { connection in
+                try requireGroup(groupID, in: connection)
+                let saved = try connection.insert(DeviceRecord(
+                    id: nil, name: device.name, model: device.model ?? .iPad, osVersion: device.osVersion,
+                    serialNumber: device.serialNumber, udid: device.udid, isSupervised: device.isSupervised, owner: device.owner,
+                    groupID: groupID, installedApps: device.installedApps, enrolledAt: time, lastCheckInAt: nil, tokenHash: tokenHash))
+                let enrolled = tokenHash != nil
+                try connection.audit(enrolled ? "device.enrolled" : "device.created", subject: saved.name, by: actor,
+                                     after: saved.auditSummary + (enrolled ? ", simulated" : ""), at: time)
+                return saved
+            }
+        }
+    }
+
+    /// Replaces what an admin can say about the device; its token and history stay.
+    func updateDevice(_ id: RecordID<DeviceRecord>, to draft: DeviceDraft, groupID: RecordID<DeviceGroupRecord>?,
+                      by actor: Actor) throws -> DeviceRecord {
+        let device = try valid(draft)
+        return try refusingDuplicates {
+            try change(id, by: actor) { record, connection in
+                try requireGroup(groupID, in: connection)
+                record.apply(device, groupID: groupID)
+            }
+        }
+    }
+
+    /// Moves the device to `groupID` (nil: out of every group).
+    @discardableResult
+    func moveDevice(_ id: RecordID<DeviceRecord>, to groupID: RecordID<DeviceGroupRecord>?, by actor: Actor) throws -> DeviceRecord {
+        try change(id, by: actor) { record, connection in
+            try requireGroup(groupID, in: connection)
+            record.groupID = groupID
+        }
+    }
+
+    /// Removes the device; its uploaded logs stay (see DOMAIN.md, Logging).
+    @discardableResult
+    func removeDevice(_ id: RecordID<DeviceRecord>, by actor: Actor) throws -> DeviceRecord {
+        try database.write { connection in
+            let device = try connection.require(DeviceRecord.self, id: id)
+            try connection.delete(DeviceRecord.self, id: id)
+            try connection.audit("device.deleted", subject: device.name, by: actor, before: device.auditSummary, at: now())
+            return device
+        }
+    }
+
+    private func change(_ id: RecordID<DeviceRecord>, by actor: Actor,
+                        _ edit: (inout DeviceRecord, Connection) throws -> Void) throws -> DeviceRecord {
+        try database.write { connection in
+            var device = try connection.require(DeviceRecord.self, id: id)
+            let before = device.auditSummary
+            try edit(&device, connection)
+            try connection.update(device)
+            try connection.audit("device.updated", subject: device.name, by: actor, before: before, after: device.auditSummary, at: now())
+            return device
+        }
+    }
+
+    private func valid(_ draft: DeviceDraft) throws(CatalogRefusal) -> DeviceDraft {
+        let errors = draft.validate()
+        guard errors.isEmpty else { throw .invalid(errors) }
+        return draft.normalised
+    }
+
+    private func requireGroup(_ groupID: RecordID<DeviceGroupRecord>?, in connection: Connection) throws {
+        if let groupID, try connection.find(DeviceGroupRecord.self, id: groupID) == nil {
+            throw CatalogRefusal.invalid("groupID", "That group does not exist (any more). Choose another.")
+        }
+    }
+
+    private func refusingDuplicates<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch StorageError.uniqueViolation(let constraint) {
+            let (field, name) = constraint.contains("udid") ? ("udid", "UDID") : ("serialNumber", "serial number")
+            throw CatalogRefusal.conflict("device_exists", field, "Another device already has this \(name).")
+        }
+    }
+}
+
+extension AppRecord {
+    /// How the audit log describes the app before and after a change.
+    var auditSummary: String {
+        "\(name) (\(bundleID)); \(AppsController.row(self).traits.joined(separator: ", "))"
+    }
+}
+
+extension DeviceGroupRecord {
+    var auditSummary: String { "\(name), parent \(parentID?.description ?? "none")" }
+}
+
+extension DeviceRecord {
+    var auditSummary: String {
+        "\(name): \(model.rawValue) iOS \(osVersion), serial \(serialNumber), "
+            + (isSupervised ? "supervised" : "not supervised") + ", group \(groupID?.description ?? "none")"
+    }
+}
