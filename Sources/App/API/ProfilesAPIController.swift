@@ -114,35 +114,16 @@ struct ProfilesAPIController {
                                           message: "The profile has a newer version than the one you edited. Read it again and reapply your change.")
 
     @Sendable func assign(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let groupID = try await APIRequest.decode(AssignmentBody.self, from: request).groupID
-        do {
-            try services.database.write { connection in
-                let profile = try connection.require(ProfileRecord.self, id: id)
-                let group = try connection.require(DeviceGroupRecord.self, id: groupID)
-                _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: id, groupID: groupID, assignedAt: services.now, assignedBy: actor.email))
-                try connection.audit("profile.assigned", subject: "\(profile.name) (\(profile.identifier))", by: actor, after: "assigned to \(group.name)", at: services.now)
-            }
-        } catch StorageError.uniqueViolation {
-            // Already assigned: the request's intent holds, so answer as for a new assignment.
-        } catch StorageError.notFound(let table) where table == DeviceGroupRecord.tableName {
-            throw APIRequest.invalid("groupID", "No group has that groupID.")
-        }
+        _ = try services.assignments.assign(id, to: groupID, by: Actor(try context.requireUser()))
         return try detail(id)
     }
 
     @Sendable func unassign(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
-        try services.database.write { connection in
-            let profile = try connection.require(ProfileRecord.self, id: id)
-            let group = try connection.require(DeviceGroupRecord.self, id: groupID)
-            if try connection.delete(ProfileAssignmentRecord.query().filter("profileID", .equal, id).filter("groupID", .equal, groupID)) > 0 {
-                try connection.audit("profile.unassigned", subject: "\(profile.name) (\(profile.identifier))", by: actor, before: "assigned to \(group.name)", at: services.now)
-            }
-        }
+        _ = try services.assignments.unassign(id, from: groupID, by: Actor(try context.requireUser()))
         return try detail(id)
     }
 

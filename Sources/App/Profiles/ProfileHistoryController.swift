@@ -83,47 +83,26 @@ struct ProfileHistoryController {
     }
 
     @Sendable func assign(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-        let chosen = RecordID<DeviceGroupRecord>(context.form["groupID"])
-        let exists = try chosen.map { group in try services.database.read { try $0.find(DeviceGroupRecord.self, id: group) != nil } } ?? false
-        guard let groupID = chosen, exists else {
-            // The select offers only real groups: anything else is a stale page or a forged form.
-            return try ProfilesController(services: services).show(
-                request: request, context: context, number: nil,
-                assignError: chosen == nil ? "Choose a group to assign the profile to." : "That group does not exist (any more); choose one from the list.",
-                status: .unprocessableContent)
-        }
-        let now = services.now
         do {
-            let (profile, group) = try services.database.write { connection in
-                let profile = try connection.require(ProfileRecord.self, id: id)
-                let group = try connection.require(DeviceGroupRecord.self, id: groupID)
-                _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: id, groupID: groupID, assignedAt: now, assignedBy: actor.email))
-                try connection.audit("profile.assigned", subject: "\(profile.name) (\(profile.identifier))", by: actor,
-                                     after: "assigned to \(group.name)", at: now)
-                return (profile, group)
+            // The select offers only real groups: anything else is a stale page or a forged form.
+            guard let groupID = RecordID<DeviceGroupRecord>(context.form["groupID"]) else {
+                throw CatalogRefusal.invalid("groupID", "Choose a group to assign the profile to.")
             }
-            return .seeOther("/profiles/\(id)", flash: .notice("\(profile.name) now reaches \(group.name)."), cookies: services.cookies, request: request)
-        } catch StorageError.uniqueViolation {
-            return .seeOther("/profiles/\(id)", flash: .notice("The profile was already assigned to that group."), cookies: services.cookies, request: request)
+            let change = try services.assignments.assign(id, to: groupID, by: Actor(try context.requireUser()))
+            let message = change.changed ? "\(change.profile.name) now reaches \(change.group.name)." : "The profile was already assigned to that group."
+            return .seeOther("/profiles/\(id)", flash: .notice(message), cookies: services.cookies, request: request)
+        } catch let refusal as CatalogRefusal {
+            return try ProfilesController(services: services).show(request: request, context: context, number: nil,
+                                                                    assignError: refusal.firstField.message, status: .unprocessableContent)
         }
     }
 
     @Sendable func unassign(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
-        let (profile, group) = try services.database.write { connection in
-            let profile = try connection.require(ProfileRecord.self, id: id)
-            let group = try connection.require(DeviceGroupRecord.self, id: groupID)
-            let removed = try connection.delete(ProfileAssignmentRecord.query().filter("profileID", .equal, id).filter("groupID", .equal, groupID))
-            if removed > 0 {
-                try connection.audit("profile.unassigned", subject: "\(profile.name) (\(profile.identifier))", by: actor,
-                                     before: "assigned to \(group.name)", at: services.now)
-            }
-            return (profile, group)
-        }
-        return .seeOther("/profiles/\(id)", flash: .notice("\(profile.name) no longer reaches \(group.name)."), cookies: services.cookies, request: request)
+        let change = try services.assignments.unassign(id, from: groupID, by: Actor(try context.requireUser()))
+        return .seeOther("/profiles/\(id)", flash: .notice("\(change.profile.name) no longer reaches \(change.group.name)."),
+                         cookies: services.cookies, request: request)
     }
 }

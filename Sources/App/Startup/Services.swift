@@ -17,6 +17,7 @@ struct Services: Sendable {
     let checkIns: CheckInCache
 
     var catalog: CatalogService { CatalogService(database: database, now: config.now) }
+    var assignments: AssignmentService { AssignmentService(database: database, now: config.now) }
 
     var simulator: SimulatorService {
         SimulatorService(database: database, checkIns: checkIns, contents: profileContents, now: config.now)
