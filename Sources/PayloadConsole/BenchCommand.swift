@@ -30,7 +30,7 @@ struct BenchCommand: AsyncParsableCommand {
         var tokensFile: String?
 
         func run() async throws {
-            let tokens = try BenchmarkSupport.seed(databasePath: database.path, profiles: profiles, devices: devices)
+            let tokens = try await BenchmarkSupport.seed(databasePath: database.path, profiles: profiles, devices: devices)
             if let tokensFile {
                 try (tokens.joined(separator: "\n") + "\n").write(toFile: tokensFile, atomically: true, encoding: .utf8)
             }

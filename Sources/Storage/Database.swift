@@ -1,17 +1,20 @@
 import Foundation
 import Synchronization
 
-/// One SQLite database file: a single serialised writer and a small pool of readers.
+/// One SQLite database file: a single serialised writer and a pool of readers, each
+/// connection on a thread of its own.
 ///
 /// WAL mode lets readers run while the writer writes; writes queue on one connection so they
 /// never fight over SQLite's lock. Every `write` is a transaction that rolls back when its
-/// closure throws; every `read` sees one consistent snapshot.
+/// closure throws; every `read` sees one consistent snapshot. `read` and `write` suspend the
+/// calling task while the work runs on the connection's thread, so a slow query never holds a
+/// thread of Swift's cooperative pool. The `…Blocking` forms are for start-up, the command
+/// line and tests.
 public final class Database: Sendable {
     /// The path given at open, or `:memory:`.
     public let path: String
-    private let writer: GuardedConnection
-    private let readers: [GuardedConnection]
-    private let nextReader = Atomic<Int>(0)
+    private let writer: Worker
+    private let readers: ReaderPool?
 
     /// Opens the database at `path` (created when missing). `:memory:` gives a private
     /// in-memory database, used by tests, where reads share the writer's connection.
@@ -27,49 +30,75 @@ public final class Database: Sendable {
                 chmod(path, 0o600)
             }
         }
-        writer = GuardedConnection(writerConnection)
-        readers = inMemory ? [] : try (0..<max(1, readerCount)).map { _ in
-            GuardedConnection(try Connection(path: path, busyTimeout: busyTimeout, queryOnly: true))
-        }
+        writer = Worker(writerConnection, name: "sqlite-writer")
+        readers = inMemory ? nil : ReaderPool(try (0..<max(1, readerCount)).map { index in
+            Worker(try Connection(path: path, busyTimeout: busyTimeout, queryOnly: true), name: "sqlite-reader-\(index)")
+        })
     }
 
+    deinit {
+        writer.thread.stop()
+        readers?.stop()
+    }
+
+    // MARK: suspending
+
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): committed when it returns,
-    /// rolled back when it throws. Writers run one at a time.
+    /// rolled back when it throws. Writers run one at a time, in the order they arrive.
     @discardableResult
-    public func write<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
-        try writer.withLock { connection in
-            try Self.transaction(on: connection, begin: "BEGIN IMMEDIATE", body)
-        }
+    public func write<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
+        try await writer.run { connection in try Self.transaction(on: connection, begin: "BEGIN IMMEDIATE", body) }
     }
 
     /// Runs `body` with a reading connection inside one snapshot. Writes through it fail.
-    public func read<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
-        if readers.isEmpty {
-            return try writer.withLock { connection in
-                try Self.transaction(on: connection, begin: "BEGIN", body)
-            }
-        }
-        let index = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % readers.count
-        return try readers[index].withLock { connection in
-            try Self.transaction(on: connection, begin: "BEGIN", body)
-        }
+    public func read<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
+        try await reading { connection in try Self.transaction(on: connection, begin: "BEGIN", body) }
     }
 
     /// Runs one statement on a reading connection without `BEGIN`/`COMMIT`: a single statement
     /// is its own snapshot, and on hot paths (device check-in) the two extra round trips
     /// were a measurable share of the request. Use `read` for anything with two statements.
-    public func readSingleStatement<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
-        if readers.isEmpty {
-            return try writer.withLock { connection in try body(connection) }
-        }
-        let index = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % readers.count
-        return try readers[index].withLock { connection in try body(connection) }
+    public func readSingleStatement<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
+        try await reading(body)
     }
 
     /// Runs `body` on the writer outside any transaction: for statements SQLite refuses
     /// inside one, such as `VACUUM` or some pragmas.
-    public func withWriterOutsideTransaction<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
-        try writer.withLock { connection in try body(connection) }
+    public func withWriterOutsideTransaction<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
+        try await writer.run(body)
+    }
+
+    private func reading<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
+        guard let readers else { return try await writer.run(body) }
+        return try await readers.withIdleReader { reader in try await reader.run(body) }
+    }
+
+    // MARK: blocking
+
+    /// `write`, blocking the calling thread. A write or read inside another one's closure
+    /// would wait for itself forever; it throws `nestedAccess` instead.
+    @discardableResult
+    public func writeBlocking<T>(_ body: (Connection) throws -> T) throws -> T {
+        try refuseNesting()
+        return try writer.thread.runBlocking { try Self.transaction(on: writer.connection, begin: "BEGIN IMMEDIATE", body) }
+    }
+
+    /// `read`, blocking the calling thread.
+    public func readBlocking<T>(_ body: (Connection) throws -> T) throws -> T {
+        try refuseNesting()
+        let worker = readers?.anyReader ?? writer
+        return try worker.thread.runBlocking { try Self.transaction(on: worker.connection, begin: "BEGIN", body) }
+    }
+
+    /// `withWriterOutsideTransaction`, blocking the calling thread: for migrations, which
+    /// manage their own transactions.
+    public func withWriterOutsideTransactionBlocking<T>(_ body: (Connection) throws -> T) throws -> T {
+        try refuseNesting()
+        return try writer.thread.runBlocking { try body(writer.connection) }
+    }
+
+    private func refuseNesting() throws {
+        if writer.thread.isCurrent || readers?.isCurrent == true { throw StorageError.nestedAccess }
     }
 
     private static func transaction<T>(on connection: Connection, begin: SQL, _ body: (Connection) throws -> T) throws -> T {
@@ -87,19 +116,77 @@ public final class Database: Sendable {
     }
 }
 
-/// A connection behind its own lock. SQLite connections are not thread-safe; the lock is the
-/// only way to reach this one, so it is used by one thread at a time.
-private final class GuardedConnection: @unchecked Sendable {
-    private let lock = NSLock()
-    private let connection: Connection
+/// A connection and the thread that alone uses it.
+final class Worker: Sendable {
+    // Only touched inside jobs on `thread`.
+    nonisolated(unsafe) let connection: Connection
+    let thread: WorkerThread
 
-    init(_ connection: Connection) {
+    init(_ connection: Connection, name: String) {
         self.connection = connection
+        thread = WorkerThread(name: name)
     }
 
-    func withLock<T>(_ body: (Connection) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(connection)
+    func run<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
+        try await thread.run { try body(connection) }
+    }
+}
+
+/// The reading connections, lent out one `read` at a time so a read waits only when every
+/// reader is busy, never behind one busy reader while another is idle.
+final class ReaderPool: Sendable {
+    private struct State {
+        var idle: [Int]
+        var waiting: [CheckedContinuation<Int, Never>] = []
+    }
+
+    private let readers: [Worker]
+    private let state: Mutex<State>
+    private let nextBlocking = Atomic<Int>(0)
+
+    init(_ readers: [Worker]) {
+        self.readers = readers
+        state = Mutex(State(idle: Array(readers.indices)))
+    }
+
+    func withIdleReader<T: Sendable>(_ body: (Worker) async throws -> T) async throws -> T {
+        let index = await checkOut()
+        defer { checkIn(index) }
+        return try await body(readers[index])
+    }
+
+    /// Any reader, for a blocking read: its thread runs jobs one at a time, so sharing it is safe.
+    var anyReader: Worker {
+        readers[nextBlocking.wrappingAdd(1, ordering: .relaxed).oldValue % readers.count]
+    }
+
+    var isCurrent: Bool { readers.contains { $0.thread.isCurrent } }
+
+    func stop() {
+        for reader in readers { reader.thread.stop() }
+    }
+
+    private func checkOut() async -> Int {
+        if let index = state.withLock({ $0.idle.popLast() }) { return index }
+        return await withCheckedContinuation { continuation in
+            let index: Int? = state.withLock { state in
+                // A reader may have come back between the two locks.
+                if let index = state.idle.popLast() { return index }
+                state.waiting.append(continuation)
+                return nil
+            }
+            if let index { continuation.resume(returning: index) }
+        }
+    }
+
+    private func checkIn(_ index: Int) {
+        let next: CheckedContinuation<Int, Never>? = state.withLock { state in
+            if state.waiting.isEmpty {
+                state.idle.append(index)
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume(returning: index)
     }
 }

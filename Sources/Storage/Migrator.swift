@@ -21,8 +21,10 @@ public struct Migration: Sendable {
 
 /// Applies pending migrations in order, recording each in `schema_migrations`.
 ///
-/// All pending migrations run in one transaction: if any fails, the database is left exactly
-/// as it was and the error names the migration.
+/// Each migration runs in its own transaction with foreign keys off, as SQLite's advice for
+/// rebuilding a table requires (with them on, dropping the old table would cascade-delete the
+/// rows that point at it), and `PRAGMA foreign_key_check` must find nothing before it commits.
+/// A failed migration is rolled back and named in the error; the ones before it stay applied.
 public struct Migrator: Sendable {
     public let migrations: [Migration]
 
@@ -35,7 +37,8 @@ public struct Migrator: Sendable {
     public func migrate(_ database: Database) throws -> [Migration] {
         try validate()
         let migrations = migrations
-        return try database.write { connection in
+        // Outside a transaction: SQLite ignores `PRAGMA foreign_keys` inside one.
+        return try database.withWriterOutsideTransactionBlocking { connection in
             try connection.execute(script: """
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     version INTEGER PRIMARY KEY,
@@ -52,20 +55,35 @@ public struct Migrator: Sendable {
             }
             let pending = migrations.filter { !applied.contains($0.version) }
             for migration in pending {
-                do {
-                    try migration.apply(connection)
-                    try connection.execute("INSERT INTO schema_migrations (version, name, appliedAt) VALUES (\(migration.version), \(migration.name), \(Date()))")
-                } catch {
-                    throw StorageError.migrationFailed(version: migration.version, name: migration.name, message: "\(error)")
-                }
+                try apply(migration, on: connection)
             }
             return pending
         }
     }
 
+    private func apply(_ migration: Migration, on connection: Connection) throws {
+        try connection.execute("PRAGMA foreign_keys = OFF")
+        defer { _ = try? connection.execute("PRAGMA foreign_keys = ON") }
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            try migration.apply(connection)
+            if let broken = try connection.rows("PRAGMA foreign_key_check").first {
+                let table = (try? broken.first(as: String.self)) ?? "a table"
+                throw StorageError.migrationFailed(version: migration.version, name: migration.name,
+                                                   message: "it leaves rows in \(table) pointing at rows that do not exist")
+            }
+            try connection.execute("INSERT INTO schema_migrations (version, name, appliedAt) VALUES (\(migration.version), \(migration.name), \(Date()))")
+            try connection.execute("COMMIT")
+        } catch {
+            if connection.isInTransaction { _ = try? connection.execute("ROLLBACK") }
+            if case StorageError.migrationFailed = error { throw error }
+            throw StorageError.migrationFailed(version: migration.version, name: migration.name, message: "\(error)")
+        }
+    }
+
     /// The versions already recorded in the database.
     public func appliedVersions(in database: Database) throws -> [Int] {
-        try database.read { connection in
+        try database.readBlocking { connection in
             let exists = try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'", as: Int.self) ?? 0
             guard exists > 0 else { return [] }
             return try connection.rows("SELECT version FROM schema_migrations ORDER BY version").map { try $0.first(as: Int.self) }

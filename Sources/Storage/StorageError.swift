@@ -27,6 +27,9 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidQuery(String)
     /// Any other SQLite failure, with its extended result code.
     case sqlite(code: Int32, message: String)
+    /// A blocking read or write was started inside another's closure, where it would wait
+    /// for itself forever.
+    case nestedAccess
 
     public var description: String {
         switch self {
@@ -43,6 +46,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .conversion(let column, let message): "column \(column): \(message)"
         case .invalidQuery(let message): "invalid query: \(message)"
         case .sqlite(let code, let message): "SQLite error \(code): \(message)"
+        case .nestedAccess: "a database read or write was started inside another one"
         }
     }
 }

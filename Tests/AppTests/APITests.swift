@@ -9,8 +9,8 @@ import Storage
 import Testing
 
 @Suite struct APITests {
-    func token(_ console: TestConsole, role: Role) throws -> String {
-        try APITokenStore(database: console.services.database, now: { Date() }).create(name: "script", role: role, by: .system).token
+    func token(_ console: TestConsole, role: Role) async throws -> String {
+        try await APITokenStore(database: console.services.database, now: { Date() }).create(name: "script", role: role, by: .system).token
     }
 
     func call(_ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ path: String, token: String?,
@@ -27,7 +27,7 @@ import Testing
 
     @Test func aScriptCreatesAndVersionsAProfileWithAppleKeys() async throws {
         let console = try await TestConsole.make()
-        let admin = try token(console, role: .admin)
+        let admin = try await token(console, role: .admin)
         try await console.test { client in
             let body = """
                 {"name": "Exam lock", "payloads": [
@@ -61,8 +61,8 @@ import Testing
 
     @Test func badRequestsGetStableErrorCodesAndChangeNothing() async throws {
         let console = try await TestConsole.make()
-        let admin = try token(console, role: .admin)
-        let viewer = try token(console, role: .viewer)
+        let admin = try await token(console, role: .admin)
+        let viewer = try await token(console, role: .viewer)
         try await console.test { client in
             #expect(errorCode(try await call(client, .get, "/api/v1/profiles", token: nil).json) == "unauthenticated")
             #expect(errorCode(try await call(client, .get, "/api/v1/profiles", token: "pct_nope").json) == "invalid_token")
@@ -80,7 +80,7 @@ import Testing
             #expect(errorCode(unknown.json) == "validation_failed")
             #expect(try await call(client, .get, "/api/v1/profiles/999", token: admin).status == .notFound)
         }
-        #expect(try console.services.database.read { try $0.count(ProfileRecord.query()) } == 0)
+        #expect(try console.services.database.readBlocking { try $0.count(ProfileRecord.query()) } == 0)
     }
 
     @Test func everyAPIRouteIsDescribedInTheOpenAPIDocument() async throws {
@@ -100,10 +100,10 @@ import Testing
     @Test func revokedTokensStopWorking() async throws {
         let console = try await TestConsole.make()
         let store = APITokenStore(database: console.services.database, now: { Date() })
-        let (token, record) = try store.create(name: "nightly", role: .viewer, by: .system)
+        let (token, record) = try await store.create(name: "nightly", role: .viewer, by: .system)
         try await console.test { client in
             #expect(try await call(client, .get, "/api/v1/groups", token: token).status == .ok)
-            try store.revoke(record.id!, by: .system)
+            try await store.revoke(record.id!, by: .system)
             #expect(try await call(client, .get, "/api/v1/groups", token: token).status == .unauthorized)
         }
     }
@@ -112,7 +112,7 @@ import Testing
 @Suite struct CatalogAPITests {
     @Test func scriptsAddAppsGroupsAndDevicesWithTheFormsRules() async throws {
         let console = try await TestConsole.make()
-        let token = try APITokenStore(database: console.services.database, now: { Date() }).create(name: "s", role: .admin, by: .system).token
+        let token = try await APITokenStore(database: console.services.database, now: { Date() }).create(name: "s", role: .admin, by: .system).token
         let api = APITests()
         try await console.test { client in
             let app = try await api.call(client, .post, "/api/v1/apps", token: token, body: #"{"name": "Exam", "bundleID": "com.example.exam"}"#)
@@ -146,7 +146,7 @@ import Testing
 
     @Test func scriptsReplaceAppsGroupsAndDevicesWithTheSameChecks() async throws {
         let console = try await TestConsole.make()
-        let token = try APITokenStore(database: console.services.database, now: { Date() }).create(name: "s", role: .admin, by: .system).token
+        let token = try await APITokenStore(database: console.services.database, now: { Date() }).create(name: "s", role: .admin, by: .system).token
         let api = APITests()
         try await console.test { client in
             let exam = try #require(try await api.call(client, .post, "/api/v1/apps", token: token, body: #"{"name": "Exam", "bundleID": "com.example.exam"}"#).json["id"] as? Int)
@@ -180,10 +180,10 @@ import Testing
                 """)
             #expect(noGroup.status == .unprocessableContent)
         }
-        let device = try console.services.database.read { try $0.fetchOne(DeviceRecord.query()) }
+        let device = try console.services.database.readBlocking { try $0.fetchOne(DeviceRecord.query()) }
         #expect(device?.osVersion == "18.2")
         #expect(device?.isSupervised == true)
-        let actions = try console.services.database.read { try $0.fetch(AuditEvent.query()).map(\.action) }
+        let actions = try console.services.database.readBlocking { try $0.fetch(AuditEvent.query()).map(\.action) }
         #expect(actions.filter { $0.hasSuffix(".updated") }.count == 3)
     }
 }

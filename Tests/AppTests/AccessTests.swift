@@ -39,7 +39,7 @@ import Testing
                 let browser = Browser(client)
                 try await browser.signIn(email, password: TestConsole.password)
                 try await browser.get("/dashboard")
-                let token = try APITokenStore(database: console.services.database, now: { Date() })
+                let token = try await APITokenStore(database: console.services.database, now: { Date() })
                     .create(name: "script", role: role, by: .system).token
                 for route in adminRoutes {
                     let path = Self.concrete(route.path, id: admin.id!.description)
@@ -56,7 +56,7 @@ import Testing
                 }
             }
         }
-        let users = try console.services.database.read { try $0.fetch(User.query()) }
+        let users = try console.services.database.readBlocking { try $0.fetch(User.query()) }
         #expect(users.count == 3)
         #expect(users.first { $0.email == "ann@example.com" }?.role == .admin)
     }

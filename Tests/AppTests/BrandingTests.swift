@@ -42,7 +42,7 @@ import Testing
             let image = try await admin.get("/images/\(fixed["appLogo1x.current"]!)")
             #expect(image.headers[.contentType] == "image/png")
         }
-        let latest = try console.services.database.read { try $0.fetchOne(ProfileVersionRecord.query().order(by: "number", .descending)) }
+        let latest = try console.services.database.readBlocking { try $0.fetchOne(ProfileVersionRecord.query().order(by: "number", .descending)) }
         guard case .branding(let branding)? = latest?.content.payload(of: .branding) else {
             Issue.record("branding was not saved")
             return
@@ -107,7 +107,7 @@ import Testing
             let saved = try await admin.post("/profiles/\(id)/payloads/managed-app-config", fields)
             #expect(saved.status == .seeOther)
         }
-        let latest = try console.services.database.read { try $0.fetchOne(ProfileVersionRecord.query().order(by: "number", .descending)) }
+        let latest = try console.services.database.readBlocking { try $0.fetchOne(ProfileVersionRecord.query().order(by: "number", .descending)) }
         guard case .managedAppConfig(let config)? = latest?.content.payload(of: .managedAppConfig) else {
             Issue.record("the configuration was not saved")
             return

@@ -13,8 +13,8 @@ import Testing
     func fixture() async throws -> (TestConsole, token: String, top: RecordID<DeviceGroupRecord>, child: RecordID<DeviceGroupRecord>) {
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)
-        let token = try APITokenStore(database: console.services.database, now: { Date() }).create(name: "script", role: .admin, by: .system).token
-        let (top, child) = try console.services.database.write { connection in
+        let token = try await APITokenStore(database: console.services.database, now: { Date() }).create(name: "script", role: .admin, by: .system).token
+        let (top, child) = try console.services.database.writeBlocking { connection in
             let top = try connection.insert(DeviceGroupRecord(id: nil, name: "Clinics", parentID: nil, createdAt: Date()))
             let child = try connection.insert(DeviceGroupRecord(id: nil, name: "Ward 3", parentID: top.id, createdAt: Date()))
             return (top.id!, child.id!)
@@ -52,7 +52,7 @@ import Testing
             #expect(apiMissing.status == .unprocessableContent)
             #expect(apiMissing.field == "parentID")
         }
-        let groups = try console.services.database.read { try $0.fetch(DeviceGroupRecord.query().order(by: "id")) }
+        let groups = try console.services.database.readBlocking { try $0.fetch(DeviceGroupRecord.query().order(by: "id")) }
         #expect(groups.map(\.parentID) == [nil, top])
     }
 
@@ -79,7 +79,7 @@ import Testing
             #expect(duplicate.code == "device_exists")
             #expect(duplicate.field == "serialNumber")
         }
-        let audit = try console.services.database.read { try $0.fetch(AuditEvent.query().filter("action", .equal, "device.created").order(by: "id")) }
+        let audit = try console.services.database.readBlocking { try $0.fetch(AuditEvent.query().filter("action", .equal, "device.created").order(by: "id")) }
         #expect(audit.map(\.after) == [
             "Ward iPad: iPad iOS 17.4, serial DMPXK2ABCD, supervised, group \(child)",
             "Ward iPhone: iPhone iOS 18.1, serial F9FXK1Q2W3, supervised, group \(child)",

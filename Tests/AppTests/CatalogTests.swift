@@ -25,7 +25,7 @@ import Testing
             #expect(list.body.contains("Assessment entitlement"))
             #expect(!list.body.contains("Add an app"))
         }
-        let app = try console.services.database.read { try $0.fetchOne(AppRecord.query()) }
+        let app = try console.services.database.readBlocking { try $0.fetchOne(AppRecord.query()) }
         #expect(app?.bundleID == "com.example.exam")
         #expect(app?.hasAssessmentEntitlement == true)
         #expect(app?.isSDKBuilt == false)
@@ -50,7 +50,7 @@ import Testing
             #expect(duplicate.status == .unprocessableContent)
             #expect(duplicate.body.contains("com.example.kiosk is already in the catalog."))
         }
-        #expect(try console.services.database.read { try $0.count(AppRecord.query()) } == 1)
+        #expect(try console.services.database.readBlocking { try $0.count(AppRecord.query()) } == 1)
     }
 }
 
@@ -63,10 +63,10 @@ import Testing
             try await admin.signIn("ann@example.com", password: TestConsole.password)
             try await admin.get("/groups")
             try await admin.post("/groups", ["name": "Clinics", "parentID": ""])
-            let clinics = try #require(try console.services.database.read { try $0.fetchOne(DeviceGroupRecord.query()) })
+            let clinics = try #require(try console.services.database.readBlocking { try $0.fetchOne(DeviceGroupRecord.query()) })
             try await admin.get("/groups")
             try await admin.post("/groups", ["name": "Clinic iPads", "parentID": clinics.id!.description])
-            let child = try #require(try console.services.database.read {
+            let child = try #require(try console.services.database.readBlocking {
                 try $0.fetchOne(DeviceGroupRecord.query().filter("name", .equal, "Clinic iPads"))
             })
             #expect(child.parentID == clinics.id)
@@ -87,7 +87,7 @@ import Testing
             #expect(refused.status == .seeOther)
             #expect(try await admin.get("/groups").body.contains("still holds devices or subgroups"))
         }
-        #expect(try console.services.database.read { try $0.count(DeviceGroupRecord.query()) } == 2)
+        #expect(try console.services.database.readBlocking { try $0.count(DeviceGroupRecord.query()) } == 2)
     }
 
     @Test func anAdminAddsADeviceAndABadFormComesBackAsTyped() async throws {
@@ -118,7 +118,7 @@ import Testing
             #expect(page.body.contains("F9FXK1Q2W3"))
             #expect(page.body.contains("com.example.kiosk"))
         }
-        let device = try console.services.database.read { try $0.fetchOne(DeviceRecord.query()) }
+        let device = try console.services.database.readBlocking { try $0.fetchOne(DeviceRecord.query()) }
         #expect(device?.installedApps == ["com.example.kiosk"])
         #expect(device?.isSupervised == true)
     }
@@ -127,7 +127,7 @@ import Testing
         let console = try await TestConsole.make()
         try await console.addUser("val@example.com", role: .viewer)
         let now = Date()
-        try console.services.database.write { connection in
+        try console.services.database.writeBlocking { connection in
             for index in 0..<120 {
                 _ = try connection.insert(DeviceRecord(
                     id: nil, name: "Kiosk \(String(format: "%03d", index % 60))", model: .iPad, osVersion: "18.1",

@@ -27,17 +27,17 @@ import Testing
         let page = try await admin.post("/simulator", fields)
         #expect(page.status == .ok)
         let token = try #require(page.body.components(separatedBy: #"id="device-token" type="text" readonly value=""#).dropFirst().first?.prefix { $0 != "\"" })
-        let device = try #require(try console.services.database.read { try $0.fetchOne(DeviceRecord.query().filter("name", .equal, name)) })
+        let device = try #require(try console.services.database.readBlocking { try $0.fetchOne(DeviceRecord.query().filter("name", .equal, name)) })
         return Enrolled(id: device.id!, udid: device.udid, token: String(token))
     }
 
-    func setUp(_ console: TestConsole) throws -> (group: RecordID<DeviceGroupRecord>, profile: RecordID<ProfileRecord>) {
-        let group = try console.services.database.write { connection in
+    func setUp(_ console: TestConsole) async throws -> (group: RecordID<DeviceGroupRecord>, profile: RecordID<ProfileRecord>) {
+        let group = try console.services.database.writeBlocking { connection in
             _ = try connection.insert(AppRecord(id: nil, name: "Check-in", bundleID: "com.example.checkin", isManaged: true, isSDKBuilt: true,
                                                 hasAssessmentEntitlement: false, iconColor: "", createdAt: Date()))
             return try connection.insert(DeviceGroupRecord(id: nil, name: "Lobby kiosks", parentID: nil, createdAt: Date())).id!
         }
-        let profile = try ProfileStore(database: console.services.database, now: { Date() }).create(
+        let profile = try await ProfileStore(database: console.services.database, now: { Date() }).create(
             identifier: "com.example.lobby",
             content: ProfileContent(name: "Lobby").setting(.singleAppMode(SingleAppMode(appIdentifier: "com.example.checkin"))),
             by: .system)
@@ -47,7 +47,7 @@ import Testing
     @Test func checkInAnswersTheEffectivePolicyWithAnETagAnd304WhileUnchanged() async throws {
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)
-        let (group, profile) = try setUp(console)
+        let (group, profile) = try await setUp(console)
         try await console.test { client in
             let admin = Browser(client)
             try await admin.signIn("ann@example.com", password: TestConsole.password)
@@ -61,7 +61,7 @@ import Testing
             let unchanged = try await api.call(client, .get, "/api/v1/device/policy", token: device.token, headers: [.ifNoneMatch: emptyTag])
             #expect(unchanged.status == .notModified)
 
-            try console.services.database.write { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test")) }
+            try console.services.database.writeBlocking { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test")) }
             let changed = try await api.call(client, .get, "/api/v1/device/policy", token: device.token, headers: [.ifNoneMatch: emptyTag])
             #expect(changed.status == .ok)
             #expect(changed.headers[.eTag] != emptyTag)
@@ -75,12 +75,12 @@ import Testing
             #expect(String(buffer: mobileconfig.body).contains("<string>com.apple.app.lock</string>"))
 
             // Deleting the profile cascades to its assignment, and that too moves the tag.
-            try console.services.database.write { try $0.delete(ProfileRecord.self, id: profile) }
+            try console.services.database.writeBlocking { try $0.delete(ProfileRecord.self, id: profile) }
             let gone = try await api.call(client, .get, "/api/v1/device/policy", token: device.token, headers: [.ifNoneMatch: changed.headers[.eTag]!])
             #expect(gone.status == .ok)
             #expect(gone.headers[.eTag] == emptyTag)
         }
-        let recorded = try console.services.database.read { try $0.fetchOne(DeviceRecord.query().filter("name", .equal, "Lobby iPad")) }
+        let recorded = try console.services.database.readBlocking { try $0.fetchOne(DeviceRecord.query().filter("name", .equal, "Lobby iPad")) }
         #expect(recorded?.lastCheckInAt != nil)
     }
 
@@ -93,7 +93,7 @@ import Testing
             let device = try await enroll(admin, name: "Kiosk", supervised: true, group: nil, app: nil, console: console)
             try await admin.get("/devices/\(device.id)")
             try await admin.post("/devices/\(device.id)/commands", ["requestType": "RestartDevice"])
-            let before = try console.services.database.read { try $0.fetch(DeviceCommandRecord.query()) }.map { "\($0.uuid) \($0.status) \($0.resultSummary)" }
+            let before = try console.services.database.readBlocking { try $0.fetch(DeviceCommandRecord.query()) }.map { "\($0.uuid) \($0.status) \($0.resultSummary)" }
             #expect(before.count == 1 && before[0].contains("queued"))
 
             let unknown = try await api.call(client, .get, "/api/v1/device/policy", token: "pcd_not-a-real-token")
@@ -120,19 +120,19 @@ import Testing
                                                     body: #"{"Status": "Acknowledged"}"#)
             #expect(unknownCommand.status == .notFound)
             #expect(api.errorCode(unknownCommand.json) == "unknown_command")
-            #expect(try console.services.database.read { try $0.fetch(DeviceCommandRecord.query()) }.map { "\($0.uuid) \($0.status) \($0.resultSummary)" } == before)
+            #expect(try console.services.database.readBlocking { try $0.fetch(DeviceCommandRecord.query()) }.map { "\($0.uuid) \($0.status) \($0.resultSummary)" } == before)
 
             let controlCharacter = try await api.call(client, .post, "/api/v1/device/commands/\(uuid)", token: device.token,
                                                       body: #"{"Status": "Error", "ErrorChain": [{"LocalizedDescription": "Busy\u0000"}]}"#)
             #expect(controlCharacter.status == .unprocessableContent)
             #expect((controlCharacter.json["error"] as? [String: Any])?["field"] as? String == "ErrorChain.0.LocalizedDescription")
-            #expect(try console.services.database.read { try $0.fetch(DeviceCommandRecord.query()) }.map { "\($0.uuid) \($0.status) \($0.resultSummary)" } == before)
+            #expect(try console.services.database.readBlocking { try $0.fetch(DeviceCommandRecord.query()) }.map { "\($0.uuid) \($0.status) \($0.resultSummary)" } == before)
 
             // What the console does not read may hold anything.
             let answered = try await api.call(client, .post, "/api/v1/device/commands/\(uuid)", token: device.token,
                                               body: #"{"Status": "Error", "UDID": "x\u0007", "ErrorChain": [{"ErrorCode": 12, "LocalizedDescription": "Busy", "USEnglishDescription": "\u001b"}]}"#)
             #expect(answered.status == .ok)
-            let after = try console.services.database.read { try $0.fetch(DeviceCommandRecord.query()) }
+            let after = try console.services.database.readBlocking { try $0.fetch(DeviceCommandRecord.query()) }
             #expect(after.map(\.status) == [.error])
             #expect(after.first?.resultSummary == "Busy")
         }
@@ -141,13 +141,13 @@ import Testing
     @Test func simulatorActionsThroughTheAPIFollowTheRulesAndStoreLogs() async throws {
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)
-        let helpdesk = try api.token(console, role: .helpdesk)
-        let viewer = try api.token(console, role: .viewer)
+        let helpdesk = try await api.token(console, role: .helpdesk)
+        let viewer = try await api.token(console, role: .viewer)
         try await console.test { client in
             let admin = Browser(client)
             try await admin.signIn("ann@example.com", password: TestConsole.password)
             let device = try await enroll(admin, name: "Student iPad", supervised: false, group: nil, app: nil, console: console)
-            try console.services.database.write { connection in
+            try console.services.database.writeBlocking { connection in
                 _ = try connection.insert(AppRecord(id: nil, name: "Notes", bundleID: "com.example.notes", isManaged: true, isSDKBuilt: true,
                                                     hasAssessmentEntitlement: false, iconColor: "", createdAt: Date()))
                 var record = try connection.require(DeviceRecord.self, id: device.id)
@@ -176,7 +176,7 @@ import Testing
 
             // No logging payload: nothing kept. The console's log store stays empty.
             _ = try await api.call(client, .post, path, token: helpdesk, body: #"{"action": "emitLog", "app": "com.example.notes", "level": "error", "count": 3}"#)
-            #expect(try console.services.database.read { try $0.count(DeviceLogRecord.query()) } == 0)
+            #expect(try console.services.database.readBlocking { try $0.count(DeviceLogRecord.query()) } == 0)
             let state = try await api.call(client, .get, "/api/v1/simulator/\(device.udid)", token: viewer)
             #expect(state.json["supervised"] as? Bool == false)
         }
@@ -187,8 +187,8 @@ import Testing
         try await console.addUser("ann@example.com", role: .admin)
         try await console.addUser("hal@example.com", role: .helpdesk)
         try await console.addUser("val@example.com", role: .viewer)
-        let helpdesk = try api.token(console, role: .helpdesk)
-        let group = try console.services.database.write { connection in
+        let helpdesk = try await api.token(console, role: .helpdesk)
+        let group = try console.services.database.writeBlocking { connection in
             _ = try connection.insert(AppRecord(id: nil, name: "Check-in", bundleID: "com.example.checkin", isManaged: true, isSDKBuilt: true,
                                                 hasAssessmentEntitlement: false, iconColor: "", createdAt: Date()))
             return try connection.insert(DeviceGroupRecord(id: nil, name: "Clinic", parentID: nil, createdAt: Date())).id!
@@ -197,8 +197,8 @@ import Testing
             .setting(.logging(Logging(level: .warning)))
             .setting(.managedAppConfig(ManagedAppConfiguration(appIdentifier: "com.example.checkin", keys: [
                 ConfigKey(name: "ward", type: .string, value: .string("North"))])))
-        let profile = try ProfileStore(database: console.services.database, now: { Date() }).create(identifier: "com.example.clinic", content: content, by: .system)
-        try console.services.database.write { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile.id!, groupID: group, assignedAt: Date(), assignedBy: "test")) }
+        let profile = try await ProfileStore(database: console.services.database, now: { Date() }).create(identifier: "com.example.clinic", content: content, by: .system)
+        try console.services.database.writeBlocking { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile.id!, groupID: group, assignedAt: Date(), assignedBy: "test")) }
         try await console.test { client in
             let admin = Browser(client)
             try await admin.signIn("ann@example.com", password: TestConsole.password)
@@ -208,7 +208,7 @@ import Testing
             for level in ["debug", "information", "warning", "error"] {
                 _ = try await api.call(client, .post, path, token: helpdesk, body: #"{"action": "emitLog", "app": "com.example.checkin", "level": "\#(level)"}"#)
             }
-            let levels = try console.services.database.read { try $0.fetch(DeviceLogRecord.query().order(by: "id")).map(\.level) }
+            let levels = try console.services.database.readBlocking { try $0.fetch(DeviceLogRecord.query().order(by: "id")).map(\.level) }
             #expect(levels == [.warning, .error])
             _ = try await api.call(client, .post, path, token: helpdesk,
                                    body: #"{"action": "emitLog", "app": "com.example.checkin", "level": "error", "message": "<b>ward</b> & co"}"#)
@@ -238,7 +238,7 @@ import Testing
             let queued = try await desk.post("/devices/\(device.id)/commands", ["requestType": "ManagedApplicationFeedback", "deleteFeedback": "on"])
             #expect(queued.status == .seeOther)
             _ = try await api.call(client, .get, "/api/v1/simulator/\(device.udid)", token: helpdesk)
-            let command = try #require(try console.services.database.read { try $0.fetchOne(DeviceCommandRecord.query()
+            let command = try #require(try console.services.database.readBlocking { try $0.fetchOne(DeviceCommandRecord.query()
                 .filter("requestType", .equal, "ManagedApplicationFeedback")) })
             #expect(command.status == .acknowledged)
             #expect(command.result?["com.example.checkin"]?["configurationReads"] == 1)
@@ -250,9 +250,9 @@ import Testing
     @Test func singleAppModeWaitingForItsAppLocksOnceAnAdminInstallsIt() async throws {
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)
-        let viewer = try api.token(console, role: .viewer)
-        let (group, profile) = try setUp(console)
-        try console.services.database.write { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test")) }
+        let viewer = try await api.token(console, role: .viewer)
+        let (group, profile) = try await setUp(console)
+        try console.services.database.writeBlocking { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test")) }
         try await console.test { client in
             let admin = Browser(client)
             try await admin.signIn("ann@example.com", password: TestConsole.password)
@@ -260,7 +260,7 @@ import Testing
             let waiting = try await api.call(client, .get, "/api/v1/simulator/\(device.udid)", token: viewer)
             #expect(waiting.json["lock"] is NSNull)
 
-            try console.services.database.write { connection in
+            try console.services.database.writeBlocking { connection in
                 var record = try connection.require(DeviceRecord.self, id: device.id)
                 record.installedApps = ["com.example.checkin"]
                 try connection.update(record)

@@ -67,7 +67,7 @@ import Testing
             #expect(fence.body.contains(#"id="area-0-longitude-error""#))
             #expect(fence.body.contains(#"value="91""#))
         }
-        let versions = try console.services.database.read { try $0.count(ProfileVersionRecord.query()) }
+        let versions = try console.services.database.readBlocking { try $0.count(ProfileVersionRecord.query()) }
         #expect(versions == 1)
     }
 
@@ -95,9 +95,9 @@ import Testing
             #expect(restored.status == .seeOther)
             #expect(!(try await admin.get("/profiles/\(id)").body.contains("Locks to com.example.kiosk")))
         }
-        let numbers = try console.services.database.read { try $0.fetch(ProfileVersionRecord.query().order(by: "number")).map(\.number) }
+        let numbers = try console.services.database.readBlocking { try $0.fetch(ProfileVersionRecord.query().order(by: "number")).map(\.number) }
         #expect(numbers == [1, 2, 3])
-        let actions = try console.services.database.read { try $0.fetch(AuditEvent.query()).map(\.action) }
+        let actions = try console.services.database.readBlocking { try $0.fetch(AuditEvent.query()).map(\.action) }
         #expect(actions.contains("profile.edited"))
         #expect(actions.contains("profile.restored"))
     }
@@ -121,7 +121,7 @@ import Testing
             #expect(second.body.contains("<td class=\"after\">warning</td>"))
             #expect(second.body.contains("<td class=\"after\">debug</td>"))
         }
-        let latest = try console.services.database.read {
+        let latest = try console.services.database.readBlocking {
             try $0.fetchOne(ProfileVersionRecord.query().order(by: "number", .descending))
         }
         #expect(latest?.number == 2)
@@ -178,7 +178,7 @@ import Testing
     @Test func assigningAProfileToAGroupIsRecordedAndAudited() async throws {
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)
-        let group = try console.services.database.write {
+        let group = try console.services.database.writeBlocking {
             try $0.insert(DeviceGroupRecord(id: nil, name: "Lobby kiosks", parentID: nil, createdAt: Date()))
         }
         try await console.test { client in
@@ -201,7 +201,7 @@ import Testing
         let admin = try await console.addUser("ann@example.com", role: .admin)
         let store = ProfileStore(database: console.services.database, now: { Date() })
         let actor = Actor(admin)
-        let (device, kioskProfile) = try console.services.database.write { connection in
+        let (device, kioskProfile) = try console.services.database.writeBlocking { connection in
             let parent = try connection.insert(DeviceGroupRecord(id: nil, name: "Kiosks", parentID: nil, createdAt: Date()))
             let child = try connection.insert(DeviceGroupRecord(id: nil, name: "Lobby kiosks", parentID: parent.id, createdAt: Date()))
             let device = try connection.insert(DeviceRecord(
@@ -209,13 +209,13 @@ import Testing
                 isSupervised: true, owner: "", groupID: child.id, installedApps: [], enrolledAt: Date(), lastCheckInAt: nil))
             return (device, (parent.id!, child.id!))
         }
-        let lobby = try store.create(identifier: "com.example.lobby", content: ProfileContent(name: "Lobby lock")
+        let lobby = try await store.create(identifier: "com.example.lobby", content: ProfileContent(name: "Lobby lock")
             .setting(.singleAppMode(SingleAppMode(appIdentifier: "com.example.checkin")))
             .setting(.logging(Logging(level: .debug))), by: actor)
-        let all = try store.create(identifier: "com.example.all", content: ProfileContent(name: "All kiosks")
+        let all = try await store.create(identifier: "com.example.all", content: ProfileContent(name: "All kiosks")
             .setting(.logging(Logging(level: .error)))
             .setting(.dlp(DataLossPrevention(allowCopyPasteOut: false))), by: actor)
-        try console.services.database.write { connection in
+        try console.services.database.writeBlocking { connection in
             _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: lobby.id!, groupID: kioskProfile.1, assignedAt: Date(), assignedBy: "test"))
             _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: all.id!, groupID: kioskProfile.0, assignedAt: Date(), assignedBy: "test"))
         }
@@ -231,7 +231,7 @@ import Testing
             #expect(!page.body.contains(#"id="policy-conflict""#))
 
             // A second Single App Mode app through the parent group is a conflict.
-            try store.saveVersion(of: all.id!, basedOn: 1, content: ProfileContent(name: "All kiosks")
+            try await store.saveVersion(of: all.id!, basedOn: 1, content: ProfileContent(name: "All kiosks")
                 .setting(.singleAppMode(SingleAppMode(appIdentifier: "com.example.other"))), note: "test", by: actor)
             let conflicted = try await browser.get("/devices/\(device.id!)")
             #expect(conflicted.body.contains(#"id="policy-conflict""#))

@@ -87,7 +87,7 @@ import Testing
 
     @Test func demoStartCreatesTheThreeDemoAccountsAndPrintsTheirPasswords() async throws {
         let console = try await TestConsole.make(demo: true)
-        let lobbyKiosk = try #require(try console.services.database.read {
+        let lobbyKiosk = try #require(try console.services.database.readBlocking {
             try $0.fetchOne(DeviceRecord.query().filter("name", .equal, "Lobby kiosk 01"))
         })
         let notes = console.console.startupNotes.joined(separator: "\n")

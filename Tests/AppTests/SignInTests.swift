@@ -27,7 +27,7 @@ import Testing
             let signOut = try await browser.post("/sign-out")
             #expect(signOut.location == "/sign-in")
             #expect(browser.cookies["pc_session"] == nil)
-            #expect(try console.services.database.read { try $0.count(UserSession.query()) } == 0)
+            #expect(try console.services.database.readBlocking { try $0.count(UserSession.query()) } == 0)
 
             // The old cookie no longer opens anything.
             let replay = try await browser.send("/dashboard", method: .get, headers: [.cookie: "pc_session=\(sessionToken)"])
@@ -87,7 +87,7 @@ import Testing
             console.clock.advance(by: 31)
             let allowed = try await browser.signIn("ann@example.com", password: TestConsole.password)
             #expect(allowed.status == .seeOther)
-            #expect(try console.services.database.read { try $0.count(SignInFailure.query().filter("email", .equal, "ann@example.com")) } == 0)
+            #expect(try console.services.database.readBlocking { try $0.count(SignInFailure.query().filter("email", .equal, "ann@example.com")) } == 0)
         }
     }
 

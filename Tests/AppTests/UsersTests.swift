@@ -28,10 +28,10 @@ import Testing
             #expect(changed.location == "/dashboard")
             #expect(try await bob.get("/dashboard").status == .ok)
         }
-        let bob = try console.services.database.read { try $0.fetchOne(User.query().filter("email", .equal, "bob@example.com")) }
+        let bob = try console.services.database.readBlocking { try $0.fetchOne(User.query().filter("email", .equal, "bob@example.com")) }
         #expect(bob?.role == .helpdesk)
         #expect(bob?.mustChangePassword == false)
-        let actions = try console.services.database.read { try $0.fetch(AuditEvent.query()).map(\.action) }
+        let actions = try console.services.database.readBlocking { try $0.fetch(AuditEvent.query()).map(\.action) }
         #expect(actions.contains("user.created"))
         #expect(actions.contains("user.password_changed"))
     }
@@ -57,7 +57,7 @@ import Testing
             #expect(noRole.status == .unprocessableContent)
             #expect(noRole.body.contains("Choose a role."))
         }
-        #expect(try console.services.database.read { try $0.count(User.query()) } == 1)
+        #expect(try console.services.database.readBlocking { try $0.count(User.query()) } == 1)
     }
 
     @Test func theLastAdminCannotBeDemotedOrRemoved() async throws {
@@ -88,7 +88,7 @@ import Testing
             #expect(after.body.contains("Removed bob@example.com."))
             #expect(!after.body.contains("<td>bob@example.com"))
         }
-        let users = try console.services.database.read { try $0.fetch(User.query()) }
+        let users = try console.services.database.readBlocking { try $0.fetch(User.query()) }
         #expect(users.map(\.email) == ["ann@example.com"])
         #expect(users.first?.role == .admin)
     }

@@ -3,38 +3,38 @@ import Storage
 import Testing
 
 @Suite struct ConstraintAndTransactionTests {
-    @Test func aDuplicateUniqueValueNamesTheConstraint() throws {
+    @Test func aDuplicateUniqueValueNamesTheConstraint() async throws {
         let database = try makeDatabase()
-        _ = try database.write { try $0.insert(Gadget.sample("same")) }
-        #expect(throws: StorageError.uniqueViolation(constraint: "gadgets.name")) {
-            _ = try database.write { try $0.insert(Gadget.sample("same")) }
+        _ = try await database.write { try $0.insert(Gadget.sample("same")) }
+        await #expect(throws: StorageError.uniqueViolation(constraint: "gadgets.name")) {
+            _ = try await database.write { try $0.insert(Gadget.sample("same")) }
         }
     }
 
-    @Test func aMissingParentIsAForeignKeyViolation() throws {
+    @Test func aMissingParentIsAForeignKeyViolation() async throws {
         let database = try makeDatabase()
-        #expect(throws: StorageError.foreignKeyViolation(constraint: "foreign key")) {
-            _ = try database.write { try $0.insert(Loan(ownerID: RecordID(42), gadgetName: "x")) }
+        await #expect(throws: StorageError.foreignKeyViolation(constraint: "foreign key")) {
+            _ = try await database.write { try $0.insert(Loan(ownerID: RecordID(42), gadgetName: "x")) }
         }
     }
 
-    @Test func deletingAReferencedParentIsRefused() throws {
+    @Test func deletingAReferencedParentIsRefused() async throws {
         let database = try makeDatabase()
-        let owner = try database.write { connection in
+        let owner = try await database.write { connection in
             let owner = try connection.insert(Owner(name: "Clinic"))
             _ = try connection.insert(Loan(ownerID: try owner.requireID, gadgetName: "iPad"))
             return owner
         }
-        #expect(throws: StorageError.foreignKeyViolation(constraint: "foreign key")) {
-            try database.write { try $0.delete(Owner.self, id: owner.requireID) }
+        await #expect(throws: StorageError.foreignKeyViolation(constraint: "foreign key")) {
+            try await database.write { try $0.delete(Owner.self, id: owner.requireID) }
         }
     }
 
-    @Test func aCheckConstraintFailureIsTyped() throws {
+    @Test func aCheckConstraintFailureIsTyped() async throws {
         let database = try makeDatabase()
-        _ = try database.write { try $0.insert(Gadget.sample()) }
+        _ = try await database.write { try $0.insert(Gadget.sample()) }
         do {
-            try database.write { try $0.execute("UPDATE gadgets SET kind = 'watch'") }
+            try await database.write { try $0.execute("UPDATE gadgets SET kind = 'watch'") }
             Issue.record("expected a constraint violation")
         } catch let error as StorageError {
             guard case .constraintViolation = error else {
@@ -44,78 +44,78 @@ import Testing
         }
     }
 
-    @Test func aThrowingTransactionLeavesNothingBehind() throws {
+    @Test func aThrowingTransactionLeavesNothingBehind() async throws {
         struct Abort: Error {}
         let database = try makeDatabase()
-        #expect(throws: Abort.self) {
-            try database.write { connection in
+        await #expect(throws: Abort.self) {
+            try await database.write { connection in
                 _ = try connection.insert(Gadget.sample("one"))
                 _ = try connection.insert(Gadget.sample("two"))
                 throw Abort()
             }
         }
-        #expect(try database.read { try $0.count(Gadget.query()) } == 0)
+        #expect(try await database.read { try $0.count(Gadget.query()) } == 0)
     }
 
-    @Test func aConstraintFailureMidTransactionRollsBackEarlierWrites() throws {
+    @Test func aConstraintFailureMidTransactionRollsBackEarlierWrites() async throws {
         let database = try makeDatabase()
-        #expect(throws: StorageError.self) {
-            try database.write { connection in
+        await #expect(throws: StorageError.self) {
+            try await database.write { connection in
                 _ = try connection.insert(Gadget.sample("first"))
                 _ = try connection.insert(Gadget.sample("first"))
             }
         }
-        #expect(try database.read { try $0.count(Gadget.query()) } == 0)
+        #expect(try await database.read { try $0.count(Gadget.query()) } == 0)
     }
 
-    @Test func aFailedSavepointUndoesOnlyItsOwnWork() throws {
+    @Test func aFailedSavepointUndoesOnlyItsOwnWork() async throws {
         struct Abort: Error {}
         let database = try makeDatabase()
-        try database.write { connection in
+        try await database.write { connection in
             _ = try connection.insert(Gadget.sample("kept"))
             _ = try? connection.savepoint {
                 _ = try connection.insert(Gadget.sample("dropped"))
                 throw Abort()
             }
         }
-        #expect(try database.read { try $0.fetch(Gadget.query()) }.map(\.name) == ["kept"])
+        #expect(try await database.read { try $0.fetch(Gadget.query()) }.map(\.name) == ["kept"])
     }
 
-    @Test func aStaleVersionIsAConflictAndTheFirstSaveSurvives() throws {
+    @Test func aStaleVersionIsAConflictAndTheFirstSaveSurvives() async throws {
         let database = try makeDatabase()
-        let original = try database.write { try $0.insert(Gadget.sample()) }
+        let original = try await database.write { try $0.insert(Gadget.sample()) }
         var first = original
         first.count = 100
         var second = original
         second.count = 200
-        let saved = try database.write { [first] in try $0.update(checkingVersion: first) }
+        let saved = try await database.write { [first] in try $0.update(checkingVersion: first) }
         #expect(saved.version == 2)
-        #expect(throws: StorageError.versionConflict(table: "gadgets", expected: 1, actual: 2)) {
-            _ = try database.write { [second] in try $0.update(checkingVersion: second) }
+        await #expect(throws: StorageError.versionConflict(table: "gadgets", expected: 1, actual: 2)) {
+            _ = try await database.write { [second] in try $0.update(checkingVersion: second) }
         }
-        let stored = try database.read { try $0.require(Gadget.self, id: original.requireID) }
+        let stored = try await database.read { try $0.require(Gadget.self, id: original.requireID) }
         #expect(stored.count == 100)
         #expect(stored.version == 2)
     }
 
-    @Test func updatingADeletedRowIsNotFound() throws {
+    @Test func updatingADeletedRowIsNotFound() async throws {
         let database = try makeDatabase()
-        let saved = try database.write { try $0.insert(Gadget.sample()) }
-        try database.write { try $0.delete(Gadget.self, id: saved.requireID) }
-        #expect(throws: StorageError.notFound(table: "gadgets")) {
-            try database.write { try $0.update(saved) }
+        let saved = try await database.write { try $0.insert(Gadget.sample()) }
+        try await database.write { try $0.delete(Gadget.self, id: saved.requireID) }
+        await #expect(throws: StorageError.notFound(table: "gadgets")) {
+            try await database.write { try $0.update(saved) }
         }
-        #expect(throws: StorageError.notFound(table: "gadgets")) {
-            _ = try database.write { try $0.update(checkingVersion: saved) }
+        await #expect(throws: StorageError.notFound(table: "gadgets")) {
+            _ = try await database.write { try $0.update(checkingVersion: saved) }
         }
     }
 
-    @Test func readsCannotWrite() throws {
+    @Test func readsCannotWrite() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try makeDatabase(path: directory.appendingPathComponent("db.sqlite").path)
-        #expect(throws: StorageError.self) {
-            _ = try database.read { try $0.insert(Gadget.sample()) }
+        await #expect(throws: StorageError.self) {
+            _ = try await database.read { try $0.insert(Gadget.sample()) }
         }
     }
 

@@ -3,9 +3,9 @@ import Storage
 import Testing
 
 @Suite struct QueryTests {
-    private func seeded() throws -> Database {
+    private func seeded() async throws -> Database {
         let database = try makeDatabase()
-        try database.write { connection in
+        try await database.write { connection in
             for index in 1...10 {
                 var gadget = Gadget.sample(String(format: "device-%02d", index))
                 gadget.count = index
@@ -17,20 +17,20 @@ import Testing
         return database
     }
 
-    @Test func filtersOrderAndLimitCombine() throws {
-        let database = try seeded()
-        let names = try database.read { connection in
+    @Test func filtersOrderAndLimitCombine() async throws {
+        let database = try await seeded()
+        let names = try await database.read { connection in
             try connection.fetch(Gadget.query().filter("kind", .equal, "phone").filter("count", .greater, 3).order(by: "count", .descending).limit(2))
         }.map(\.name)
         #expect(names == ["device-10", "device-08"])
     }
 
-    @Test func keysetPaginationWalksEveryRowOnce() throws {
-        let database = try seeded()
+    @Test func keysetPaginationWalksEveryRowOnce() async throws {
+        let database = try await seeded()
         var seen: [String] = []
         var after = ""
         while true {
-            let page = try database.read { [after] in try $0.fetch(Gadget.query().filter("name", .greater, after).order(by: "name").limit(3)) }
+            let page = try await database.read { [after] in try $0.fetch(Gadget.query().filter("name", .greater, after).order(by: "name").limit(3)) }
             guard let last = page.last else { break }
             seen += page.map(\.name)
             after = last.name
@@ -38,41 +38,41 @@ import Testing
         #expect(seen == (1...10).map { String(format: "device-%02d", $0) })
     }
 
-    @Test func nilFiltersMeanIsNull() throws {
-        let database = try seeded()
-        let withNickname = try database.read { try $0.count(Gadget.query().filter("nickname", .notEqual, String?.none)) }
-        let withoutNickname = try database.read { try $0.count(Gadget.query().filter("nickname", .equal, String?.none)) }
+    @Test func nilFiltersMeanIsNull() async throws {
+        let database = try await seeded()
+        let withNickname = try await database.read { try $0.count(Gadget.query().filter("nickname", .notEqual, String?.none)) }
+        let withoutNickname = try await database.read { try $0.count(Gadget.query().filter("nickname", .equal, String?.none)) }
         #expect(withNickname == 1)
         #expect(withoutNickname == 9)
     }
 
-    @Test func inListAndCustomConditionsBindTheirValues() throws {
-        let database = try seeded()
-        let found = try database.read { connection in
+    @Test func inListAndCustomConditionsBindTheirValues() async throws {
+        let database = try await seeded()
+        let found = try await database.read { connection in
             try connection.fetch(Gadget.query().filter("count", in: [1, 2, 5]).filter("name LIKE \("%0%")").order(by: "count"))
         }
         #expect(found.map(\.count) == [1, 2, 5])
     }
 
-    @Test func hostileInputIsBoundNeverExecuted() throws {
-        let database = try seeded()
+    @Test func hostileInputIsBoundNeverExecuted() async throws {
+        let database = try await seeded()
         let hostile = "x'; DROP TABLE gadgets; --"
-        let found = try database.read { try $0.fetch(Gadget.query().filter("name", .equal, hostile)) }
+        let found = try await database.read { try $0.fetch(Gadget.query().filter("name", .equal, hostile)) }
         #expect(found.isEmpty)
-        #expect(try database.read { try $0.count(Gadget.query()) } == 10)
+        #expect(try await database.read { try $0.count(Gadget.query()) } == 10)
     }
 
-    @Test func anUnsafeColumnNameFailsInsteadOfReachingSQL() throws {
-        let database = try seeded()
-        #expect(throws: StorageError.self) {
-            _ = try database.read { try $0.fetch(Gadget.query().filter("name = name OR 1", .equal, "x")) }
+    @Test func anUnsafeColumnNameFailsInsteadOfReachingSQL() async throws {
+        let database = try await seeded()
+        await #expect(throws: StorageError.self) {
+            _ = try await database.read { try $0.fetch(Gadget.query().filter("name = name OR 1", .equal, "x")) }
         }
     }
 
-    @Test func deleteByQueryRemovesOnlyMatchingRows() throws {
-        let database = try seeded()
-        let removed = try database.write { try $0.delete(Gadget.query().filter("kind", .equal, "phone")) }
+    @Test func deleteByQueryRemovesOnlyMatchingRows() async throws {
+        let database = try await seeded()
+        let removed = try await database.write { try $0.delete(Gadget.query().filter("kind", .equal, "phone")) }
         #expect(removed == 5)
-        #expect(try database.read { try $0.count(Gadget.query()) } == 5)
+        #expect(try await database.read { try $0.count(Gadget.query()) } == 5)
     }
 }

@@ -3,46 +3,46 @@ import Storage
 import Testing
 
 @Suite struct RecordRoundTripTests {
-    @Test func everyColumnKindSurvivesAnInsertAndFind() throws {
+    @Test func everyColumnKindSurvivesAnInsertAndFind() async throws {
         let database = try makeDatabase()
         var gadget = Gadget.sample()
         gadget.nickname = "Front desk"
         gadget.retiredAt = Date(timeIntervalSince1970: 1_800_000_000.5)
-        let saved = try database.write { try $0.insert(gadget) }
+        let saved = try await database.write { try $0.insert(gadget) }
         let id = try #require(saved.id)
-        let found = try database.read { try $0.find(Gadget.self, id: id) }
+        let found = try await database.read { try $0.find(Gadget.self, id: id) }
         var expected = gadget
         expected.id = id
         #expect(found == expected)
     }
 
-    @Test func nilOptionalsAreStoredAsNullAndReadBackAsNil() throws {
+    @Test func nilOptionalsAreStoredAsNullAndReadBackAsNil() async throws {
         let database = try makeDatabase()
-        let saved = try database.write { try $0.insert(Gadget.sample()) }
-        let row = try database.read { try $0.row("SELECT nickname, retiredAt FROM gadgets") }
+        let saved = try await database.write { try $0.insert(Gadget.sample()) }
+        let row = try await database.read { try $0.row("SELECT nickname, retiredAt FROM gadgets") }
         #expect(row?["nickname"] == .null)
         #expect(row?["retiredAt"] == .null)
-        let found = try database.read { try $0.require(Gadget.self, id: saved.requireID) }
+        let found = try await database.read { try $0.require(Gadget.self, id: saved.requireID) }
         #expect(found.nickname == nil && found.retiredAt == nil)
     }
 
-    @Test func updateClearsAnOptionalThatBecameNil() throws {
+    @Test func updateClearsAnOptionalThatBecameNil() async throws {
         let database = try makeDatabase()
         var gadget = Gadget.sample()
         gadget.nickname = "Lobby"
-        var saved = try database.write { try $0.insert(gadget) }
+        var saved = try await database.write { try $0.insert(gadget) }
         saved.nickname = nil
         saved.count = 9
-        try database.write { [saved] in try $0.update(saved) }
-        let found = try database.read { try $0.require(Gadget.self, id: saved.requireID) }
+        try await database.write { [saved] in try $0.update(saved) }
+        let found = try await database.read { try $0.require(Gadget.self, id: saved.requireID) }
         #expect(found.nickname == nil)
         #expect(found.count == 9)
     }
 
-    @Test func columnsUseTheirNaturalSQLiteTypes() throws {
+    @Test func columnsUseTheirNaturalSQLiteTypes() async throws {
         let database = try makeDatabase()
-        _ = try database.write { try $0.insert(Gadget.sample()) }
-        let row = try #require(try database.read { try $0.row("SELECT typeof(count) AS c, typeof(weight) AS w, typeof(supervised) AS s, typeof(enrolledAt) AS e, typeof(token) AS t, typeof(kind) AS k, typeof(settings) AS j, typeof(payload) AS p, kind, settings FROM gadgets") })
+        _ = try await database.write { try $0.insert(Gadget.sample()) }
+        let row = try #require(try await database.read { try $0.row("SELECT typeof(count) AS c, typeof(weight) AS w, typeof(supervised) AS s, typeof(enrolledAt) AS e, typeof(token) AS t, typeof(kind) AS k, typeof(settings) AS j, typeof(payload) AS p, kind, settings FROM gadgets") })
         #expect(row["c"] == .text("integer"))
         #expect(row["w"] == .text("real"))
         #expect(row["s"] == .text("integer"))
@@ -55,33 +55,33 @@ import Testing
         #expect(row["p"] == .text("blob"))
     }
 
-    @Test func aValueOfTheWrongTypeIsAConversionErrorNotACrash() throws {
+    @Test func aValueOfTheWrongTypeIsAConversionErrorNotACrash() async throws {
         let database = try makeDatabase()
-        _ = try database.write { try $0.insert(Gadget.sample()) }
-        try database.write { try $0.execute("UPDATE gadgets SET kind = 'tablet', count = 'many'") }
-        #expect(throws: StorageError.self) {
-            _ = try database.read { try $0.fetch(Gadget.query()) }
+        _ = try await database.write { try $0.insert(Gadget.sample()) }
+        try await database.write { try $0.execute("UPDATE gadgets SET kind = 'tablet', count = 'many'") }
+        await #expect(throws: StorageError.self) {
+            _ = try await database.read { try $0.fetch(Gadget.query()) }
         }
     }
 
-    @Test func deleteRemovesTheRowAndReportsAMissingOne() throws {
+    @Test func deleteRemovesTheRowAndReportsAMissingOne() async throws {
         let database = try makeDatabase()
-        let saved = try database.write { try $0.insert(Gadget.sample()) }
+        let saved = try await database.write { try $0.insert(Gadget.sample()) }
         let id = try saved.requireID
-        try database.write { try $0.delete(Gadget.self, id: id) }
-        #expect(try database.read { try $0.find(Gadget.self, id: id) } == nil)
-        #expect(throws: StorageError.notFound(table: "gadgets")) {
-            try database.write { try $0.delete(Gadget.self, id: id) }
+        try await database.write { try $0.delete(Gadget.self, id: id) }
+        #expect(try await database.read { try $0.find(Gadget.self, id: id) } == nil)
+        await #expect(throws: StorageError.notFound(table: "gadgets")) {
+            try await database.write { try $0.delete(Gadget.self, id: id) }
         }
     }
 
-    @Test func arbitraryRowsDecodeIntoAnyDecodableStruct() throws {
+    @Test func arbitraryRowsDecodeIntoAnyDecodableStruct() async throws {
         struct Summary: Decodable, Sendable { var kind: Gadget.Kind; var total: Int }
         let database = try makeDatabase()
-        try database.write { connection in
+        try await database.write { connection in
             for name in ["a", "b", "c"] { _ = try connection.insert(Gadget.sample(name)) }
         }
-        let summaries = try database.read { try $0.fetch(Summary.self, "SELECT kind, count(*) AS total FROM gadgets GROUP BY kind") }
+        let summaries = try await database.read { try $0.fetch(Summary.self, "SELECT kind, count(*) AS total FROM gadgets GROUP BY kind") }
         #expect(summaries.count == 1)
         #expect(summaries.first?.kind == .tablet)
         #expect(summaries.first?.total == 3)

@@ -23,7 +23,7 @@ struct APITokenStore: Sendable {
     /// Tokens start with this, so a leaked one is easy to recognise in logs and scanners.
     static let prefix = "pct_"
 
-    func create(name: String, role: Role, by actor: Actor) throws -> (token: String, record: APITokenRecord) {
+    func create(name: String, role: Role, by actor: Actor) async throws -> (token: String, record: APITokenRecord) {
         let trimmed = name.trimmingWhitespace()
         guard !trimmed.isEmpty, trimmed.count <= 80 else {
             throw FieldErrors("name", "Name the token after the script that uses it, in 80 characters or fewer.")
@@ -31,7 +31,7 @@ struct APITokenStore: Sendable {
         if let problem = PlainText.problem(trimmed) { throw FieldErrors("name", problem) }
         let token = Self.prefix + SecretToken.generate()
         let time = now()
-        let record = try database.write { connection in
+        let record = try await database.write { connection in
             let record = try connection.insert(APITokenRecord(
                 id: nil, name: trimmed, tokenHash: SecretToken.digest(token), role: role,
                 createdBy: actor.email, createdAt: time, lastUsedAt: nil, revokedAt: nil))
@@ -51,10 +51,10 @@ struct APITokenStore: Sendable {
 
     /// The live token for a bearer value, or nil when it is unknown, revoked, or its creator's
     /// account is gone. Marks it used at most once a minute.
-    func find(_ token: String) throws -> Authorised? {
+    func find(_ token: String) async throws -> Authorised? {
         guard token.hasPrefix(Self.prefix) else { return nil }
         let hash = SecretToken.digest(token)
-        let found = try database.read { connection -> (APITokenRecord, User?)? in
+        let found = try await database.read { connection -> (APITokenRecord, User?)? in
             guard let record = try connection.fetchOne(APITokenRecord.query().filter("tokenHash", .equal, hash)) else { return nil }
             return (record, try connection.fetchOne(User.query().filter("email", .equal, record.createdBy)))
         }
@@ -72,14 +72,14 @@ struct APITokenStore: Sendable {
         if record.lastUsedAt.map({ time.timeIntervalSince($0) > 60 }) ?? true {
             record.lastUsedAt = time
             let id = try record.requireID
-            try database.write { try $0.execute("UPDATE api_tokens SET lastUsedAt = \(time) WHERE id = \(id)") }
+            try await database.write { try $0.execute("UPDATE api_tokens SET lastUsedAt = \(time) WHERE id = \(id)") }
         }
         return Authorised(record: record, role: role)
     }
 
-    func revoke(_ id: RecordID<APITokenRecord>, by actor: Actor) throws {
+    func revoke(_ id: RecordID<APITokenRecord>, by actor: Actor) async throws {
         let time = now()
-        try database.write { connection in
+        try await database.write { connection in
             var record = try connection.require(APITokenRecord.self, id: id)
             guard record.revokedAt == nil else { return }
             record.revokedAt = time

@@ -14,7 +14,7 @@ struct APITokenMiddleware: RouterMiddleware {
               let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer "),
               !DeviceTokens.isDeviceToken(header)
         else { return try await next(request, context) }
-        guard let token = try tokens.find(String(header.dropFirst(7)).trimmingWhitespace()) else {
+        guard let token = try await tokens.find(String(header.dropFirst(7)).trimmingWhitespace()) else {
             throw APIError(status: .unauthorized, code: "invalid_token", message: "The API token is unknown or revoked.")
         }
         var context = context

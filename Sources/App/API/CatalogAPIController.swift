@@ -12,29 +12,29 @@ struct CatalogAPIController {
         routes.post("/api/v1/groups", .role(.admin), use: createGroup)
         routes.post("/api/v1/devices", .role(.admin), use: createDevice)
         routes.delete("/api/v1/apps/{id}", .role(.admin)) { _, context in
-            try services.catalog.removeApp(try context.parameters.require("id", as: RecordID<AppRecord>.self), by: Actor(try context.requireUser()))
+            try await services.catalog.removeApp(try context.parameters.require("id", as: RecordID<AppRecord>.self), by: Actor(try context.requireUser()))
             return Response(status: .noContent)
         }
         routes.delete("/api/v1/groups/{id}", .role(.admin)) { _, context in
             let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
-            try services.catalog.removeGroup(id, by: Actor(try context.requireUser()))
+            try await services.catalog.removeGroup(id, by: Actor(try context.requireUser()))
             return Response(status: .noContent)
         }
         routes.delete("/api/v1/devices/{id}", .role(.admin)) { _, context in
             let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-            try services.catalog.removeDevice(id, by: Actor(try context.requireUser()))
+            try await services.catalog.removeDevice(id, by: Actor(try context.requireUser()))
             return Response(status: .noContent)
         }
         routes.put("/api/v1/devices/{id}/group", .role(.admin), use: moveDevice)
         registerUpdates(on: routes)
         routes.get("/api/v1/groups", .role(.viewer)) { _, _ in
-            let groups = try services.database.read { try $0.fetch(DeviceGroupRecord.query().order(by: "name")) }
+            let groups = try await services.database.read { try $0.fetch(DeviceGroupRecord.query().order(by: "name")) }
             return try .jsonObject(["groups": groups.map {
                 ["id": $0.id!.rawValue, "name": $0.name, "parentID": $0.parentID.map { $0.rawValue as Any } ?? NSNull()] as [String: Any]
             }])
         }
         routes.get("/api/v1/apps", .role(.viewer)) { _, _ in
-            let apps = try services.database.read { try $0.fetch(AppRecord.query().order(by: "name")) }
+            let apps = try await services.database.read { try $0.fetch(AppRecord.query().order(by: "name")) }
             return try .jsonObject(["apps": apps.map {
                 ["id": $0.id!.rawValue, "name": $0.name, "bundleID": $0.bundleID, "isManaged": $0.isManaged,
                  "isSDKBuilt": $0.isSDKBuilt, "hasAssessmentEntitlement": $0.hasAssessmentEntitlement] as [String: Any]
@@ -44,7 +44,7 @@ struct CatalogAPIController {
             let after: RecordID<DeviceRecord>? = try APIQuery.id("after", of: request)
             let group: RecordID<DeviceGroupRecord>? = try APIQuery.id("group", of: request)
             let limit = try APIQuery.limit(of: request)
-            let devices = try services.database.read {
+            let devices = try await services.database.read {
                 try $0.fetch(DeviceRecord.self, DevicesController.pageQuery(group: group, after: after, limit: limit + 1))
             }
             let page = devices.prefix(limit)
@@ -60,13 +60,13 @@ struct CatalogAPIController {
 
     @Sendable func createApp(request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await APIRequest.decode(AppBody.self, from: request)
-        let app = try services.catalog.addApp(body.draft, by: Actor(try context.requireUser()))
+        let app = try await services.catalog.addApp(body.draft, by: Actor(try context.requireUser()))
         return try .jsonObject(["id": app.id!.rawValue, "name": app.name, "bundleID": app.bundleID], status: .created)
     }
 
     @Sendable func createGroup(request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await APIRequest.decode(GroupBody.self, from: request)
-        let group = try services.catalog.addGroup(body.draft, parentID: body.parentID, by: Actor(try context.requireUser()))
+        let group = try await services.catalog.addGroup(body.draft, parentID: body.parentID, by: Actor(try context.requireUser()))
         return try .jsonObject(Self.json(group), status: .created)
     }
 
@@ -74,13 +74,13 @@ struct CatalogAPIController {
     @Sendable func moveDevice(request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
         let groupID = try await APIRequest.decode(MoveDeviceBody.self, from: request).groupID
-        try services.catalog.moveDevice(id, to: groupID, by: Actor(try context.requireUser()))
+        try await services.catalog.moveDevice(id, to: groupID, by: Actor(try context.requireUser()))
         return Response(status: .noContent)
     }
 
     @Sendable func createDevice(request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await APIRequest.decode(DeviceBody.self, from: request)
-        let device = try services.catalog.addDevice(try body.draft(), groupID: body.groupID, by: Actor(try context.requireUser()))
+        let device = try await services.catalog.addDevice(try body.draft(), groupID: body.groupID, by: Actor(try context.requireUser()))
         return try .jsonObject(["id": device.id!.rawValue, "name": device.name, "udid": device.udid], status: .created)
     }
 }

@@ -1,3 +1,4 @@
+import Domain
 /// The version an `If-Match` header names, for saving a profile without losing someone
 /// else's change: `"3"` as the ETag gives it, `W/"3"`, `3`, or `*` for whatever version is
 /// current (RFC 9110: the client knowingly saves over it).

@@ -21,7 +21,7 @@ struct ProfilesAPIController {
     }
 
     @Sendable func list(request: Request, context: AppRequestContext) async throws -> Response {
-        let profiles = try services.database.read { try $0.fetch(ProfileRecord.self, "SELECT * FROM profiles ORDER BY name COLLATE NOCASE, id") }
+        let profiles = try await services.database.read { try $0.fetch(ProfileRecord.self, "SELECT * FROM profiles ORDER BY name COLLATE NOCASE, id") }
         return try .jsonObject(["profiles": profiles.map { profile in
             ["id": profile.id!.rawValue, "identifier": profile.identifier, "name": profile.name, "version": profile.version,
              "updatedAt": DisplayTime.iso(profile.updatedAt)] as [String: Any]
@@ -30,11 +30,11 @@ struct ProfilesAPIController {
 
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-        return try detail(id)
+        return try await detail(id)
     }
 
-    private func detail(_ id: RecordID<ProfileRecord>, status: HTTPResponse.Status = .ok) throws -> Response {
-        let (profile, version, groups) = try services.database.read { connection in
+    private func detail(_ id: RecordID<ProfileRecord>, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let (profile, version, groups) = try await services.database.read { connection in
             (try connection.require(ProfileRecord.self, id: id), try store.latestVersion(of: id, in: connection),
              try connection.fetch(DeviceGroupRecord.self, """
                 SELECT g.* FROM device_groups g JOIN profile_assignments a ON a.groupID = g.id WHERE a.profileID = \(id) ORDER BY g.name
@@ -50,7 +50,7 @@ struct ProfilesAPIController {
     }
 
     /// Name, description and payloads of a request body, validated like the forms.
-    private func content(from body: ProfileBody) throws -> ProfileContent {
+    private func content(from body: ProfileBody) async throws -> ProfileContent {
         let description = body.description ?? ""
         try APIRequest.refuse(ProfileRules.validate(name: body.name, descriptionMarkdown: description))
         var content = ProfileContent(name: body.name.trimmingWhitespace(), descriptionMarkdown: description)
@@ -63,7 +63,7 @@ struct ProfilesAPIController {
             try APIRequest.refuse(payload.validate(), under: "payloads.\(index).")
             content = content.setting(payload)
         }
-        let catalogProblems = try services.database.read { connection in
+        let catalogProblems = try await services.database.read { connection in
             try (body.payloads ?? []).map { try PayloadCatalogRules.problems($0.payload, in: connection) }
         }
         for (index, problems) in catalogProblems.enumerated() { try APIRequest.refuse(problems, under: "payloads.\(index).") }
@@ -73,15 +73,15 @@ struct ProfilesAPIController {
     @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
         let actor = Actor(try context.requireUser())
         let body = try await APIRequest.decode(ProfileBody.self, from: request)
-        let content = try content(from: body)
+        let content = try await content(from: body)
         let identifier = body.identifier ?? ProfileRules.suggestedIdentifier(prefix: ProfilesController.identifierPrefix, name: content.name)
         try APIRequest.refuse(ProfileRules.validate(name: content.name, descriptionMarkdown: content.descriptionMarkdown, identifier: identifier))
         do {
-            let profile = try store.create(identifier: identifier, content: ProfileContent(name: content.name, descriptionMarkdown: content.descriptionMarkdown), by: actor)
+            let profile = try await store.create(identifier: identifier, content: ProfileContent(name: content.name, descriptionMarkdown: content.descriptionMarkdown), by: actor)
             if !content.payloads.isEmpty {
-                try store.saveVersion(of: profile.id!, basedOn: 1, content: content, note: "Created with payloads through the API", by: actor)
+                try await store.saveVersion(of: profile.id!, basedOn: 1, content: content, note: "Created with payloads through the API", by: actor)
             }
-            return try detail(profile.id!, status: .created)
+            return try await detail(profile.id!, status: .created)
         } catch StorageError.uniqueViolation {
             throw APIError(status: .conflict, code: "identifier_taken", message: "Another profile uses the identifier \(identifier).", field: "identifier")
         }
@@ -99,15 +99,15 @@ struct ProfilesAPIController {
         }
         let body = try await APIRequest.decode(ProfileBody.self, from: request)
         if body.identifier != nil { throw APIRequest.invalid("identifier", "A profile's identifier never changes; leave identifier out when saving a version.") }
-        let content = try content(from: body)
+        let content = try await content(from: body)
         do {
-            try store.saveVersion(of: id, basedOn: precondition.baseVersion, content: content, note: "Saved through the API", by: actor)
+            try await store.saveVersion(of: id, basedOn: precondition.baseVersion, content: content, note: "Saved through the API", by: actor)
         } catch is ProfileStore.Conflict {
             throw Self.versionConflict
         } catch StorageError.versionConflict {
             throw Self.versionConflict
         }
-        return try detail(id)
+        return try await detail(id)
     }
 
     static let versionConflict = APIError(status: .preconditionFailed, code: "version_conflict",
@@ -116,35 +116,35 @@ struct ProfilesAPIController {
     @Sendable func assign(request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let groupID = try await APIRequest.decode(AssignmentBody.self, from: request).groupID
-        _ = try services.assignments.assign(id, to: groupID, by: Actor(try context.requireUser()))
-        return try detail(id)
+        _ = try await services.assignments.assign(id, to: groupID, by: Actor(try context.requireUser()))
+        return try await detail(id)
     }
 
     @Sendable func unassign(request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
-        _ = try services.assignments.unassign(id, from: groupID, by: Actor(try context.requireUser()))
-        return try detail(id)
+        _ = try await services.assignments.unassign(id, from: groupID, by: Actor(try context.requireUser()))
+        return try await detail(id)
     }
 
-    private func exportInput(_ context: AppRequestContext) throws -> ProfileExportInput {
+    private func exportInput(_ context: AppRequestContext) async throws -> ProfileExportInput {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let number = try context.parameters.require("number", as: Int.self)
-        let (profile, version) = try services.database.read { connection in
+        let (profile, version) = try await services.database.read { connection in
             (try connection.require(ProfileRecord.self, id: id), try store.version(number, of: id, in: connection))
         }
         return ProfileExportController.exportInput(profile: profile, version: version)
     }
 
     @Sendable func mobileconfig(request: Request, context: AppRequestContext) async throws -> Response {
-        let xml = Array(MobileConfig.xml(for: try exportInput(context)).utf8)
+        let xml = await Array(MobileConfig.xml(for: try exportInput(context)).utf8)
         let bytes = try APIQuery.bool("signed", of: request) == true ? try services.signing.sign(xml) : xml
         return Response(status: .ok, headers: [.contentType: "application/x-apple-aspen-config"],
                         body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     @Sendable func sdkProfile(request: Request, context: AppRequestContext) async throws -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+        await Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
                  body: .init(byteBuffer: ByteBuffer(bytes: SDKProfile.json(for: try exportInput(context)))))
     }
 }

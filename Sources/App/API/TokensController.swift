@@ -28,30 +28,30 @@ struct TokensController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/tokens", .role(.admin)) { request, context in try page(View(), request: request, context: context) }
+        routes.get("/tokens", .role(.admin)) { request, context in try await page(View(), request: request, context: context) }
         routes.post("/tokens", .role(.admin)) { request, context in
             let actor = Actor(try context.requireUser())
             let role = Role(rawValue: context.form["role"]) ?? .viewer
             var view = View(name: context.form["name"], roles: UsersController.RoleOption.all(selected: role))
             do {
-                let (token, record) = try tokens.create(name: context.form["name"], role: role, by: actor)
+                let (token, record) = try await tokens.create(name: context.form["name"], role: role, by: actor)
                 // Shown in this response only; only its hash is stored.
                 view = View(created: token, createdName: record.name)
-                return try page(view, request: request, context: context, status: .created)
+                return try await page(view, request: request, context: context, status: .created)
             } catch let errors as FieldErrors {
                 view.nameError = errors["name"]
-                return try page(view, request: request, context: context, status: .unprocessableContent)
+                return try await page(view, request: request, context: context, status: .unprocessableContent)
             }
         }
         routes.post("/tokens/{id}/revoke", .role(.admin)) { request, context in
-            try tokens.revoke(try context.parameters.require("id", as: RecordID<APITokenRecord>.self), by: Actor(try context.requireUser()))
+            try await tokens.revoke(try context.parameters.require("id", as: RecordID<APITokenRecord>.self), by: Actor(try context.requireUser()))
             return .seeOther("/tokens", flash: .notice("The token is revoked; scripts using it now get 401."), cookies: services.cookies, request: request)
         }
     }
 
-    private func page(_ view: View, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
+    private func page(_ view: View, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let now = services.now
-        let records = try services.database.read { try $0.fetch(APITokenRecord.query().order(by: "id", .descending)) }
+        let records = try await services.database.read { try $0.fetch(APITokenRecord.query().order(by: "id", .descending)) }
         var view = view
         view.rows = records.map {
             Row(id: $0.id!.description, name: $0.name, role: $0.role.displayName, createdBy: $0.createdBy,

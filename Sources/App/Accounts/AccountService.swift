@@ -23,7 +23,7 @@ struct AccountService: Sendable {
         let hash = await hasher.hash(password ?? oneTimePassword!)
         let time = now()
         do {
-            let user = try database.write { connection in
+            let user = try await database.write { connection in
                 let user = try connection.insert(User(
                     id: nil, email: email, passwordHash: hash, role: role,
                     mustChangePassword: oneTimePassword != nil, createdAt: time, lastSignInAt: nil))
@@ -36,8 +36,8 @@ struct AccountService: Sendable {
         }
     }
 
-    func changeRole(of userID: RecordID<User>, to role: Role, by actor: Actor) throws {
-        try database.write { connection in
+    func changeRole(of userID: RecordID<User>, to role: Role, by actor: Actor) async throws {
+        try await database.write { connection in
             var user = try connection.require(User.self, id: userID)
             guard user.role != role else { return }
             if user.role == .admin { try Self.requireAnotherAdmin(besides: user, in: connection) }
@@ -49,8 +49,8 @@ struct AccountService: Sendable {
         }
     }
 
-    func deleteUser(_ userID: RecordID<User>, by actor: Actor) throws {
-        try database.write { connection in
+    func deleteUser(_ userID: RecordID<User>, by actor: Actor) async throws {
+        try await database.write { connection in
             let user = try connection.require(User.self, id: userID)
             if user.id == actor.userID {
                 throw FieldErrors("user", "You cannot remove your own account while signed in with it.")
@@ -91,7 +91,7 @@ struct AccountService: Sendable {
         let hash = await hasher.hash(new)
         let time = now()
         let userID = try user.requireID
-        try database.write { connection in
+        try await database.write { connection in
             var stored = try connection.require(User.self, id: userID)
             stored.passwordHash = hash
             stored.mustChangePassword = false

@@ -1,8 +1,8 @@
-import Dispatch
 import HummingbirdBcrypt
+import NIOPosix
 
 /// bcrypt with a configurable cost (12 in production, 4 in tests). Hashing takes tens of
-/// milliseconds by design, so it runs on a Dispatch queue rather than blocking Swift's
+/// milliseconds by design, so it runs on NIO's pool for blocking work rather than on Swift's
 /// cooperative thread pool, which serves every other request.
 struct PasswordHasher: Sendable {
     let cost: UInt8
@@ -34,8 +34,8 @@ struct PasswordHasher: Sendable {
     }
 
     private func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: work()) }
-        }
+        // The singleton pool is never shut down, so `runIfActive` cannot throw here; should it
+        // ever, the work still runs, on the caller's thread.
+        (try? await NIOThreadPool.singleton.runIfActive(work)) ?? work()
     }
 }

@@ -20,9 +20,9 @@ struct SessionStore: Sendable {
     }
 
     /// The live session and its user for a cookie token, or nil when unknown or expired.
-    func load(token: String) throws -> (session: UserSession, user: User)? {
+    func load(token: String) async throws -> (session: UserSession, user: User)? {
         let time = now()
-        let found = try database.read { connection -> (UserSession, User)? in
+        let found = try await database.read { connection -> (UserSession, User)? in
             guard let session = try connection.fetchOne(
                 UserSession.query().filter("tokenHash", .equal, SecretToken.digest(token))),
                 session.expiresAt > time,
@@ -36,7 +36,7 @@ struct SessionStore: Sendable {
         if time.timeIntervalSince(session.lastSeenAt) > 60 {
             session.lastSeenAt = time
             let touched = session
-            try database.write { try $0.execute("UPDATE sessions SET lastSeenAt = \(touched.lastSeenAt) WHERE id = \(touched.requireID)") }
+            try await database.write { try $0.execute("UPDATE sessions SET lastSeenAt = \(touched.lastSeenAt) WHERE id = \(touched.requireID)") }
         }
         return (session, user)
     }
@@ -54,8 +54,8 @@ struct SessionStore: Sendable {
         }
     }
 
-    func deleteExpired() throws -> Int {
+    func deleteExpired() async throws -> Int {
         let time = now()
-        return try database.write { try $0.execute("DELETE FROM sessions WHERE expiresAt <= \(time)") }
+        return try await database.write { try $0.execute("DELETE FROM sessions WHERE expiresAt <= \(time)") }
     }
 }

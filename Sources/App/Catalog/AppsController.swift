@@ -53,19 +53,19 @@ struct AppsController {
 
     func register(on routes: SecuredRoutes) {
         routes.get("/apps", .role(.viewer)) { request, context in
-            try index(form: FormView(), request: request, context: context)
+            try await index(form: FormView(), request: request, context: context)
         }
         routes.post("/apps", .role(.admin), use: create)
         routes.get("/apps/{id}/edit", .role(.admin)) { request, context in
-            let app = try services.database.read { try $0.require(AppRecord.self, id: context.parameters.require("id", as: RecordID<AppRecord>.self)) }
+            let app = try await services.database.read { try $0.require(AppRecord.self, id: context.parameters.require("id", as: RecordID<AppRecord>.self)) }
             return edit(app, form: FormView(app.draft), request: request, context: context)
         }
         routes.post("/apps/{id}", .role(.admin), use: update)
         routes.post("/apps/{id}/delete", .role(.admin), use: delete)
     }
 
-    private func index(form: FormView, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
-        let apps = try services.database.read { try $0.fetch(AppRecord.query().order(by: "name").order(by: "id")) }
+    private func index(form: FormView, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let apps = try await services.database.read { try $0.fetch(AppRecord.query().order(by: "name").order(by: "id")) }
         let view = IndexView(
             rows: apps.map(Self.row), isEmpty: apps.isEmpty,
             canEdit: try context.requireUser().role.includes(.admin), form: form)
@@ -98,10 +98,10 @@ struct AppsController {
     @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
         let draft = Self.draft(from: context.form)
         do {
-            let app = try services.catalog.addApp(draft, by: Actor(try context.requireUser()))
+            let app = try await services.catalog.addApp(draft, by: Actor(try context.requireUser()))
             return .seeOther("/apps", flash: .notice("Added \(app.name)."), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
-            return try index(form: FormView(draft, errors: refusal.messages), request: request, context: context, status: .unprocessableContent)
+            return try await index(form: FormView(draft, errors: refusal.messages), request: request, context: context, status: .unprocessableContent)
         }
     }
 
@@ -109,17 +109,17 @@ struct AppsController {
         let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
         let draft = Self.draft(from: context.form)
         do {
-            let app = try services.catalog.updateApp(id, to: draft, by: Actor(try context.requireUser()))
+            let app = try await services.catalog.updateApp(id, to: draft, by: Actor(try context.requireUser()))
             return .seeOther("/apps", flash: .notice("Saved \(app.name)."), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
-            let existing = try services.database.read { try $0.require(AppRecord.self, id: id) }
+            let existing = try await services.database.read { try $0.require(AppRecord.self, id: id) }
             return edit(existing, form: FormView(draft, errors: refusal.messages), request: request, context: context, status: .unprocessableContent)
         }
     }
 
     @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
-        let app = try services.catalog.removeApp(id, by: Actor(try context.requireUser()))
+        let app = try await services.catalog.removeApp(id, by: Actor(try context.requireUser()))
         return .seeOther("/apps", flash: .notice("Removed \(app.name) from the catalog."), cookies: services.cookies, request: request)
     }
 }

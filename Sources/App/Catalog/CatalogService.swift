@@ -12,11 +12,11 @@ struct CatalogService: Sendable {
 
     // MARK: apps
 
-    func addApp(_ draft: CatalogAppDraft, by actor: Actor) throws -> AppRecord {
+    func addApp(_ draft: CatalogAppDraft, by actor: Actor) async throws -> AppRecord {
         let app = try valid(draft)
         let time = now()
-        return try refusingDuplicates(of: app) {
-            try database.write { connection in
+        return try await refusingDuplicates(of: app) {
+            try await database.write { connection in
                 var record = AppRecord(id: nil, name: "", bundleID: "", isManaged: true, isSDKBuilt: false,
                                        hasAssessmentEntitlement: false, iconColor: "", createdAt: time)
                 record.apply(app)
@@ -27,10 +27,10 @@ struct CatalogService: Sendable {
         }
     }
 
-    func updateApp(_ id: RecordID<AppRecord>, to draft: CatalogAppDraft, by actor: Actor) throws -> AppRecord {
+    func updateApp(_ id: RecordID<AppRecord>, to draft: CatalogAppDraft, by actor: Actor) async throws -> AppRecord {
         let app = try valid(draft)
-        return try refusingDuplicates(of: app) {
-            try database.write { connection in
+        return try await refusingDuplicates(of: app) {
+            try await database.write { connection in
                 var record = try connection.require(AppRecord.self, id: id)
                 let before = record.auditSummary
                 record.apply(app)
@@ -42,8 +42,8 @@ struct CatalogService: Sendable {
     }
 
     @discardableResult
-    func removeApp(_ id: RecordID<AppRecord>, by actor: Actor) throws -> AppRecord {
-        try database.write { connection in
+    func removeApp(_ id: RecordID<AppRecord>, by actor: Actor) async throws -> AppRecord {
+        try await database.write { connection in
             let app = try connection.require(AppRecord.self, id: id)
             try connection.delete(AppRecord.self, id: id)
             try connection.audit("app.deleted", subject: app.bundleID, by: actor, before: app.auditSummary, at: now())
@@ -57,19 +57,19 @@ struct CatalogService: Sendable {
         return draft.normalised
     }
 
-    private func refusingDuplicates<T>(of app: CatalogAppDraft, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch StorageError.uniqueViolation {
+    private func refusingDuplicates<T>(of app: CatalogAppDraft, _ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch StorageError.uniqueViolation {
             throw CatalogRefusal.conflict("bundle_id_taken", "bundleID", "\(app.bundleID) is already in the catalog.")
         }
     }
 
     // MARK: groups
 
-    func addGroup(_ draft: GroupDraft, parentID: RecordID<DeviceGroupRecord>?, by actor: Actor) throws -> DeviceGroupRecord {
+    func addGroup(_ draft: GroupDraft, parentID: RecordID<DeviceGroupRecord>?, by actor: Actor) async throws -> DeviceGroupRecord {
         let name = try valid(draft)
         let time = now()
-        return try refusingDuplicates(ofGroup: name) {
-            try database.write { connection in
+        return try await refusingDuplicates(ofGroup: name) {
+            try await database.write { connection in
                 try requireParent(parentID, in: connection)
                 let group = try connection.insert(DeviceGroupRecord(id: nil, name: name, parentID: parentID, createdAt: time))
                 try connection.audit("group.created", subject: group.name, by: actor, after: group.auditSummary, at: time)
@@ -80,10 +80,10 @@ struct CatalogService: Sendable {
 
     /// Renames the group and moves it under `parentID` (nil: to the top).
     func updateGroup(_ id: RecordID<DeviceGroupRecord>, to draft: GroupDraft, parentID: RecordID<DeviceGroupRecord>?,
-                     by actor: Actor) throws -> DeviceGroupRecord {
+                     by actor: Actor) async throws -> DeviceGroupRecord {
         let name = try valid(draft)
-        return try refusingDuplicates(ofGroup: name) {
-            try database.write { connection in
+        return try await refusingDuplicates(ofGroup: name) {
+            try await database.write { connection in
                 var group = try connection.require(DeviceGroupRecord.self, id: id)
                 try requireParent(parentID, in: connection)
                 if let parentID {
@@ -105,9 +105,9 @@ struct CatalogService: Sendable {
 
     /// Only an empty group goes: devices and subgroups must move first, so none loses its policy by accident.
     @discardableResult
-    func removeGroup(_ id: RecordID<DeviceGroupRecord>, by actor: Actor) throws -> DeviceGroupRecord {
+    func removeGroup(_ id: RecordID<DeviceGroupRecord>, by actor: Actor) async throws -> DeviceGroupRecord {
         do {
-            return try database.write { connection in
+            return try await database.write { connection in
                 let group = try connection.require(DeviceGroupRecord.self, id: id)
                 try connection.delete(DeviceGroupRecord.self, id: id)
                 try connection.audit("group.deleted", subject: group.name, by: actor, before: group.auditSummary, at: now())
@@ -130,8 +130,8 @@ struct CatalogService: Sendable {
         }
     }
 
-    private func refusingDuplicates<T>(ofGroup name: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch StorageError.uniqueViolation {
+    private func refusingDuplicates<T>(ofGroup name: String, _ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch StorageError.uniqueViolation {
             throw CatalogRefusal.conflict("group_name_taken", "name", "There is already a group called \(name).")
         }
     }
@@ -141,11 +141,11 @@ struct CatalogService: Sendable {
     /// A device entered by hand (`tokenHash` nil) or enrolled by the simulator with the hash of
     /// the token it will check in with.
     func addDevice(_ draft: DeviceDraft, groupID: RecordID<DeviceGroupRecord>?, tokenHash: String? = nil,
-                   by actor: Actor) throws -> DeviceRecord {
+                   by actor: Actor) async throws -> DeviceRecord {
         let device = try valid(draft)
         let time = now()
-        return try refusingDuplicates {
-            try database.write { connection in
+        return try await refusingDuplicates {
+            try await database.write { connection in
                 try requireGroup(groupID, in: connection)
                 let saved = try connection.insert(DeviceRecord(
                     id: nil, name: device.name, model: device.model ?? .iPad, osVersion: device.osVersion,
@@ -161,10 +161,10 @@ struct CatalogService: Sendable {
 
     /// Replaces what an admin can say about the device; its token and history stay.
     func updateDevice(_ id: RecordID<DeviceRecord>, to draft: DeviceDraft, groupID: RecordID<DeviceGroupRecord>?,
-                      by actor: Actor) throws -> DeviceRecord {
+                      by actor: Actor) async throws -> DeviceRecord {
         let device = try valid(draft)
-        return try refusingDuplicates {
-            try change(id, by: actor) { record, connection in
+        return try await refusingDuplicates {
+            try await change(id, by: actor) { record, connection in
                 try requireGroup(groupID, in: connection)
                 record.apply(device, groupID: groupID)
             }
@@ -173,8 +173,8 @@ struct CatalogService: Sendable {
 
     /// Moves the device to `groupID` (nil: out of every group).
     @discardableResult
-    func moveDevice(_ id: RecordID<DeviceRecord>, to groupID: RecordID<DeviceGroupRecord>?, by actor: Actor) throws -> DeviceRecord {
-        try change(id, by: actor) { record, connection in
+    func moveDevice(_ id: RecordID<DeviceRecord>, to groupID: RecordID<DeviceGroupRecord>?, by actor: Actor) async throws -> DeviceRecord {
+        try await change(id, by: actor) { record, connection in
             try requireGroup(groupID, in: connection)
             record.groupID = groupID
         }
@@ -182,8 +182,8 @@ struct CatalogService: Sendable {
 
     /// Removes the device; its uploaded logs stay (see DOMAIN.md, Logging).
     @discardableResult
-    func removeDevice(_ id: RecordID<DeviceRecord>, by actor: Actor) throws -> DeviceRecord {
-        try database.write { connection in
+    func removeDevice(_ id: RecordID<DeviceRecord>, by actor: Actor) async throws -> DeviceRecord {
+        try await database.write { connection in
             let device = try connection.require(DeviceRecord.self, id: id)
             try connection.delete(DeviceRecord.self, id: id)
             try connection.audit("device.deleted", subject: device.name, by: actor, before: device.auditSummary, at: now())
@@ -192,8 +192,8 @@ struct CatalogService: Sendable {
     }
 
     private func change(_ id: RecordID<DeviceRecord>, by actor: Actor,
-                        _ edit: (inout DeviceRecord, Connection) throws -> Void) throws -> DeviceRecord {
-        try database.write { connection in
+                        _ edit: (inout DeviceRecord, Connection) throws -> Void) async throws -> DeviceRecord {
+        try await database.write { connection in
             var device = try connection.require(DeviceRecord.self, id: id)
             let before = device.auditSummary
             try edit(&device, connection)
@@ -215,8 +215,8 @@ struct CatalogService: Sendable {
         }
     }
 
-    private func refusingDuplicates<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch StorageError.uniqueViolation(let constraint) {
+    private func refusingDuplicates<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch StorageError.uniqueViolation(let constraint) {
             let (field, name) = constraint.contains("udid") ? ("udid", "UDID") : ("serialNumber", "serial number")
             throw CatalogRefusal.conflict("device_exists", field, "Another device already has this \(name).")
         }

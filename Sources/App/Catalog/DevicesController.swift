@@ -42,13 +42,13 @@ struct DevicesController {
     func register(on routes: SecuredRoutes) {
         routes.get("/devices", .role(.viewer), use: index)
         routes.get("/devices/new", .role(.admin)) { request, context in
-            try form(DeviceForm(), request: request, context: context)
+            try await form(DeviceForm(), request: request, context: context)
         }
         routes.post("/devices", .role(.admin), use: create)
         routes.get("/devices/{id}", .role(.viewer), use: show)
         routes.get("/devices/{id}/edit", .role(.admin)) { request, context in
-            let device = try services.database.read { try $0.require(DeviceRecord.self, id: context.parameters.require("id", as: RecordID<DeviceRecord>.self)) }
-            return try form(DeviceForm(device), request: request, context: context)
+            let device = try await services.database.read { try $0.require(DeviceRecord.self, id: context.parameters.require("id", as: RecordID<DeviceRecord>.self)) }
+            return try await form(DeviceForm(device), request: request, context: context)
         }
         routes.post("/devices/{id}", .role(.admin), use: update)
         routes.post("/devices/{id}/delete", .role(.admin), use: delete)
@@ -59,7 +59,7 @@ struct DevicesController {
     @Sendable func index(request: Request, context: AppRequestContext) async throws -> Response {
         let groupID = request.uri.queryParameters["group"].flatMap { RecordID<DeviceGroupRecord>(String($0)) }
         let after = request.uri.queryParameters["after"].flatMap { RecordID<DeviceRecord>(String($0)) }
-        let (devices, groups, total) = try services.database.read { connection in
+        let (devices, groups, total) = try await services.database.read { connection in
             (try connection.fetch(DeviceRecord.self, Self.pageQuery(group: groupID, after: after, limit: Self.pageSize + 1)),
              try connection.fetch(DeviceGroupRecord.query()),
              try connection.count(groupID.map { DeviceRecord.query().filter("groupID", .equal, $0) } ?? DeviceRecord.query()))
@@ -122,13 +122,13 @@ struct DevicesController {
     }
 
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> Response {
-        try page(try context.parameters.require("id", as: RecordID<DeviceRecord>.self), request: request, context: context)
+        try await page(try context.parameters.require("id", as: RecordID<DeviceRecord>.self), request: request, context: context)
     }
 
     /// The device page; after a refused command, with that command form and its messages.
     func page(_ id: RecordID<DeviceRecord>, request: Request, context: AppRequestContext, commandForm: CommandForm = CommandForm(),
-              status: HTTPResponse.Status = .ok) throws -> Response {
-        let (device, groups, apps, reaching, commands) = try services.database.read { connection in
+              status: HTTPResponse.Status = .ok) async throws -> Response {
+        let (device, groups, apps, reaching, commands) = try await services.database.read { connection in
             let device = try connection.require(DeviceRecord.self, id: id)
             let loader = PolicyLoader(connection: connection, cache: services.profileContents)
             let groups = try loader.groups()
@@ -159,8 +159,8 @@ struct DevicesController {
 
     // MARK: forms
 
-    private func form(_ form: DeviceForm, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
-        let (groups, apps) = try services.database.read { connection in
+    private func form(_ form: DeviceForm, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let (groups, apps) = try await services.database.read { connection in
             (try connection.fetch(DeviceGroupRecord.query()), try connection.fetch(AppRecord.query().order(by: "name")))
         }
         let view = form.view(groups: groups, apps: apps)
@@ -171,13 +171,13 @@ struct DevicesController {
         var submitted = DeviceForm(context.form)
         if let draft = submitted.validDraft() {
             do {
-                let device = try services.catalog.addDevice(draft, groupID: submitted.groupID, by: Actor(try context.requireUser()))
+                let device = try await services.catalog.addDevice(draft, groupID: submitted.groupID, by: Actor(try context.requireUser()))
                 return .seeOther("/devices/\(device.id!)", flash: .notice("Added \(device.name)."), cookies: services.cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
             }
         }
-        return try form(submitted, request: request, context: context, status: .unprocessableContent)
+        return try await form(submitted, request: request, context: context, status: .unprocessableContent)
     }
 
     @Sendable func update(request: Request, context: AppRequestContext) async throws -> Response {
@@ -186,18 +186,18 @@ struct DevicesController {
         submitted.deviceID = id
         if let draft = submitted.validDraft() {
             do {
-                let device = try services.catalog.updateDevice(id, to: draft, groupID: submitted.groupID, by: Actor(try context.requireUser()))
+                let device = try await services.catalog.updateDevice(id, to: draft, groupID: submitted.groupID, by: Actor(try context.requireUser()))
                 return .seeOther("/devices/\(id)", flash: .notice("Saved \(device.name)."), cookies: services.cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
             }
         }
-        return try form(submitted, request: request, context: context, status: .unprocessableContent)
+        return try await form(submitted, request: request, context: context, status: .unprocessableContent)
     }
 
     @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-        let device = try services.catalog.removeDevice(id, by: Actor(try context.requireUser()))
+        let device = try await services.catalog.removeDevice(id, by: Actor(try context.requireUser()))
         return .seeOther("/devices", flash: .notice("Removed \(device.name)."), cookies: services.cookies, request: request)
     }
 }

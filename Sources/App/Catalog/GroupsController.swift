@@ -45,13 +45,13 @@ struct GroupsController {
 
     func register(on routes: SecuredRoutes) {
         routes.get("/groups", .role(.viewer)) { request, context in
-            try index(form: FormView(), parentID: nil, request: request, context: context)
+            try await index(form: FormView(), parentID: nil, request: request, context: context)
         }
         routes.post("/groups", .role(.admin), use: create)
         routes.get("/groups/{id}/edit", .role(.admin)) { request, context in
             let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
-            let group = try services.database.read { try $0.require(DeviceGroupRecord.self, id: id) }
-            return try edit(group, name: group.name, parentID: group.parentID, errors: [:], request: request, context: context)
+            let group = try await services.database.read { try $0.require(DeviceGroupRecord.self, id: id) }
+            return try await edit(group, name: group.name, parentID: group.parentID, errors: [:], request: request, context: context)
         }
         routes.post("/groups/{id}", .role(.admin), use: update)
         routes.post("/groups/{id}/delete", .role(.admin), use: delete)
@@ -84,8 +84,8 @@ struct GroupsController {
         }
     }
 
-    private func index(form: FormView, parentID: RecordID<DeviceGroupRecord>?, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
-        let (groups, counts) = try services.database.read { connection in
+    private func index(form: FormView, parentID: RecordID<DeviceGroupRecord>?, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let (groups, counts) = try await services.database.read { connection in
             (try connection.fetch(DeviceGroupRecord.query()),
              try connection.fetch(GroupCount.self, "SELECT groupID, count(*) AS devices FROM devices WHERE groupID IS NOT NULL GROUP BY groupID"))
         }
@@ -103,8 +103,8 @@ struct GroupsController {
     }
 
     private func edit(_ group: DeviceGroupRecord, name: String, parentID: RecordID<DeviceGroupRecord>?, errors: [String: String],
-                      request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
-        let groups = try services.database.read { try $0.fetch(DeviceGroupRecord.query()) }
+                      request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let groups = try await services.database.read { try $0.fetch(DeviceGroupRecord.query()) }
         let form = FormView(action: "/groups/\(group.id!)", submitLabel: "Save group", name: name,
                             parents: parentOptions(groups, selected: parentID, excluding: group.id), errors: errors)
         return services.renderer.page("groups/edit", title: "Edit \(group.name)", model: EditView(name: group.name, form: form),
@@ -134,7 +134,7 @@ struct GroupsController {
         var submitted = Submitted(context.form)
         if submitted.errors.isEmpty {
             do {
-                let group = try services.catalog.addGroup(GroupDraft(name: submitted.name), parentID: submitted.parentID,
+                let group = try await services.catalog.addGroup(GroupDraft(name: submitted.name), parentID: submitted.parentID,
                                                           by: Actor(try context.requireUser()))
                 return .seeOther("/groups", flash: .notice("Added the group \(group.name)."), cookies: services.cookies, request: request)
             } catch let refusal as CatalogRefusal {
@@ -142,7 +142,7 @@ struct GroupsController {
             }
         }
         let form = FormView(name: submitted.name, errors: submitted.errors)
-        return try index(form: form, parentID: submitted.parentID, request: request, context: context, status: .unprocessableContent)
+        return try await index(form: form, parentID: submitted.parentID, request: request, context: context, status: .unprocessableContent)
     }
 
     @Sendable func update(request: Request, context: AppRequestContext) async throws -> Response {
@@ -150,22 +150,22 @@ struct GroupsController {
         var submitted = Submitted(context.form)
         if submitted.errors.isEmpty {
             do {
-                let group = try services.catalog.updateGroup(id, to: GroupDraft(name: submitted.name), parentID: submitted.parentID,
+                let group = try await services.catalog.updateGroup(id, to: GroupDraft(name: submitted.name), parentID: submitted.parentID,
                                                              by: Actor(try context.requireUser()))
                 return .seeOther("/groups", flash: .notice("Saved the group \(group.name)."), cookies: services.cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
             }
         }
-        let existing = try services.database.read { try $0.require(DeviceGroupRecord.self, id: id) }
-        return try edit(existing, name: submitted.name, parentID: submitted.parentID, errors: submitted.errors,
+        let existing = try await services.database.read { try $0.require(DeviceGroupRecord.self, id: id) }
+        return try await edit(existing, name: submitted.name, parentID: submitted.parentID, errors: submitted.errors,
                         request: request, context: context, status: .unprocessableContent)
     }
 
     @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
         do {
-            let group = try services.catalog.removeGroup(id, by: Actor(try context.requireUser()))
+            let group = try await services.catalog.removeGroup(id, by: Actor(try context.requireUser()))
             return .seeOther("/groups", flash: .notice("Removed the group \(group.name)."), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
             return .seeOther("/groups", flash: .error(refusal.firstField.message), cookies: services.cookies, request: request)

@@ -50,7 +50,7 @@ struct DashboardController {
         routes.get("/dashboard", .role(.viewer)) { request, context in
             let user = try context.requireUser()
             let now = services.now
-            let (counts, events) = try services.database.read { connection in
+            let (counts, events) = try await services.database.read { connection in
                 (
                     Counts(
                         users: try connection.count(User.query()),

@@ -51,7 +51,7 @@ struct SignInController {
         }
 
         let now = services.now
-        let wait = try reserveAttempt(for: email, at: now)
+        let wait = try await reserveAttempt(for: email, at: now)
         if wait > 0 {
             view.error = "Too many failed attempts for this email. Try again in \(Self.describe(seconds: wait))."
             var response = form(view, request: request, context: context, status: .tooManyRequests)
@@ -59,7 +59,7 @@ struct SignInController {
             return response
         }
 
-        let user = try services.database.read { try $0.fetchOne(User.query().filter("email", .equal, email)) }
+        let user = try await services.database.read { try $0.fetchOne(User.query().filter("email", .equal, email)) }
         let verified: Bool
         if let user {
             verified = await services.hasher.verify(password, against: user.passwordHash)
@@ -72,7 +72,7 @@ struct SignInController {
             return form(view, request: request, context: context, status: .unprocessableContent)
         }
 
-        let token = try services.database.write { connection -> String in
+        let token = try await services.database.write { connection -> String in
             _ = try connection.delete(SignInFailure.query().filter("email", .equal, email))
             var signedIn = user
             signedIn.lastSignInAt = now
@@ -89,7 +89,7 @@ struct SignInController {
 
     @Sendable func signOut(request: Request, context: AppRequestContext) async throws -> Response {
         if let session = context.session {
-            try services.database.write { connection in
+            try await services.database.write { connection in
                 try? services.sessions.delete(session, in: connection)
                 if let user = context.user {
                     try connection.audit("user.signed_out", subject: user.email, by: Actor(user), at: services.now)
@@ -104,8 +104,8 @@ struct SignInController {
     /// Counts this attempt as a failure before the password is checked, in the same write
     /// that reads the count, so parallel guesses cannot all slip under the limit; a correct
     /// password then clears the count. Answers the seconds still to wait (0: go ahead).
-    private func reserveAttempt(for email: String, at now: Date) throws -> Double {
-        try services.database.write { connection in
+    private func reserveAttempt(for email: String, at now: Date) async throws -> Double {
+        try await services.database.write { connection in
             guard var failure = try connection.fetchOne(SignInFailure.query().filter("email", .equal, email)) else {
                 _ = try connection.insert(SignInFailure(id: nil, email: email, failureCount: 1, lastFailureAt: now))
                 return 0

@@ -48,17 +48,17 @@ struct UsersController {
 
     func register(on routes: SecuredRoutes) {
         routes.get("/users", .role(.admin)) { request, context in
-            try page(View(), request: request, context: context)
+            try await page(View(), request: request, context: context)
         }
         routes.post("/users", .role(.admin), use: add)
         routes.post("/users/{id}/role", .role(.admin), use: changeRole)
         routes.post("/users/{id}/delete", .role(.admin), use: delete)
     }
 
-    private func page(_ view: View, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
+    private func page(_ view: View, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let me = try context.requireUser()
         let now = services.now
-        let users = try services.database.read { try $0.fetch(User.query().order(by: "email")) }
+        let users = try await services.database.read { try $0.fetch(User.query().order(by: "email")) }
         var view = view
         view.rows = users.map { user in
             Row(id: user.id?.description ?? "", email: user.email, roleName: user.role.displayName,
@@ -79,11 +79,11 @@ struct UsersController {
             guard let role else { throw FieldErrors("role", "Choose a role.") }
             let (user, password) = try await services.accounts.createUser(email: fields["email"], role: role, password: nil, by: Actor(me))
             // Shown in this response only: the password never travels in a redirect or a cookie.
-            return try page(View(created: .init(email: user.email, password: password ?? "")), request: request, context: context, status: .created)
+            return try await page(View(created: .init(email: user.email, password: password ?? "")), request: request, context: context, status: .created)
         } catch let errors as FieldErrors {
             view.emailError = errors["email"]
             view.roleError = errors["role"]
-            return try page(view, request: request, context: context, status: .unprocessableContent)
+            return try await page(view, request: request, context: context, status: .unprocessableContent)
         }
     }
 
@@ -91,14 +91,14 @@ struct UsersController {
         let me = try context.requireUser()
         let id = try context.parameters.require("id", as: RecordID<User>.self)
         guard let role = Role(rawValue: context.form["role"]) else {
-            return try page(View(rowError: "Choose one of the roles."), request: request, context: context, status: .unprocessableContent)
+            return try await page(View(rowError: "Choose one of the roles."), request: request, context: context, status: .unprocessableContent)
         }
         do {
-            try services.accounts.changeRole(of: id, to: role, by: Actor(me))
-            let email = try services.database.read { try $0.require(User.self, id: id).email }
+            try await services.accounts.changeRole(of: id, to: role, by: Actor(me))
+            let email = try await services.database.read { try $0.require(User.self, id: id).email }
             return .seeOther("/users", flash: .notice("\(email) is now \(role.displayName)."), cookies: services.cookies, request: request)
         } catch let errors as FieldErrors {
-            return try page(View(rowError: errors["user"]), request: request, context: context, status: .conflict)
+            return try await page(View(rowError: errors["user"]), request: request, context: context, status: .conflict)
         }
     }
 
@@ -106,11 +106,11 @@ struct UsersController {
         let me = try context.requireUser()
         let id = try context.parameters.require("id", as: RecordID<User>.self)
         do {
-            let email = try services.database.read { try $0.require(User.self, id: id).email }
-            try services.accounts.deleteUser(id, by: Actor(me))
+            let email = try await services.database.read { try $0.require(User.self, id: id).email }
+            try await services.accounts.deleteUser(id, by: Actor(me))
             return .seeOther("/users", flash: .notice("Removed \(email)."), cookies: services.cookies, request: request)
         } catch let errors as FieldErrors {
-            return try page(View(rowError: errors["user"]), request: request, context: context, status: .conflict)
+            return try await page(View(rowError: errors["user"]), request: request, context: context, status: .conflict)
         }
     }
 }

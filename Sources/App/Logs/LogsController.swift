@@ -71,7 +71,7 @@ struct LogsController {
     func register(on routes: SecuredRoutes) {
         routes.get("/logs", .role(.helpdesk)) { request, context in
             let filter = Filter(request.uri.queryParameters)
-            let (logs, deviceName, catalog) = try services.database.read { connection in
+            let (logs, deviceName, catalog) = try await services.database.read { connection in
                 (try connection.fetch(filter.query),
                  try filter.device.flatMap { try connection.find(DeviceRecord.self, id: $0)?.name },
                  try connection.fetch(AppRecord.query().order(by: "name")))

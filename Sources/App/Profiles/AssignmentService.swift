@@ -17,9 +17,9 @@ struct AssignmentService: Sendable {
         let changed: Bool
     }
 
-    func assign(_ profileID: RecordID<ProfileRecord>, to groupID: RecordID<DeviceGroupRecord>, by actor: Actor) throws -> Change {
+    func assign(_ profileID: RecordID<ProfileRecord>, to groupID: RecordID<DeviceGroupRecord>, by actor: Actor) async throws -> Change {
         let time = now()
-        return try database.write { connection in
+        return try await database.write { connection in
             let profile = try connection.require(ProfileRecord.self, id: profileID)
             guard let group = try connection.find(DeviceGroupRecord.self, id: groupID) else {
                 throw CatalogRefusal.invalid("groupID", "That group does not exist (any more); choose one from the list.")
@@ -32,8 +32,8 @@ struct AssignmentService: Sendable {
         }
     }
 
-    func unassign(_ profileID: RecordID<ProfileRecord>, from groupID: RecordID<DeviceGroupRecord>, by actor: Actor) throws -> Change {
-        try database.write { connection in
+    func unassign(_ profileID: RecordID<ProfileRecord>, from groupID: RecordID<DeviceGroupRecord>, by actor: Actor) async throws -> Change {
+        try await database.write { connection in
             let profile = try connection.require(ProfileRecord.self, id: profileID)
             let group = try connection.require(DeviceGroupRecord.self, id: groupID)
             let removed = try connection.delete(ProfileAssignmentRecord.query().filter("profileID", .equal, profileID).filter("groupID", .equal, groupID))

@@ -28,14 +28,14 @@ struct ImageStore: Sendable {
     let now: @Sendable () -> Date
 
     /// Stores an upload when it is a PNG or JPEG of at most 1 MB; otherwise says why not.
-    func store(_ file: UploadedFile, by actor: Actor) throws -> Result<ImageReference, FieldProblem> {
+    func store(_ file: UploadedFile, by actor: Actor) async throws -> Result<ImageReference, FieldProblem> {
         guard file.bytes.count <= Branding.maximumImageBytes else {
             return .failure(FieldProblem(message: "\(file.filename) is \(file.bytes.count / 1024) KB; images may be at most 1 MB."))
         }
         guard let image = ImageInspector.inspect(file.bytes) else {
             return .failure(FieldProblem(message: "\(file.filename) is not a PNG or JPEG image."))
         }
-        let record = try database.write { connection in
+        let record = try await database.write { connection in
             try connection.insert(ImageRecord(
                 id: nil, key: UUID().uuidString.lowercased(), mediaType: image.mediaType, width: image.width, height: image.height,
                 byteCount: file.bytes.count, bytes: Data(file.bytes), uploadedBy: actor.email, createdAt: now()))
@@ -43,9 +43,9 @@ struct ImageStore: Sendable {
         return .success(record.reference)
     }
 
-    func references(for keys: [String]) throws -> [String: ImageReference] {
+    func references(for keys: [String]) async throws -> [String: ImageReference] {
         guard !keys.isEmpty else { return [:] }
-        let records = try database.read { connection in
+        let records = try await database.read { connection in
             try connection.fetch(ImageRecord.self, "SELECT id, key, mediaType, width, height, byteCount, x'' AS bytes, uploadedBy, createdAt FROM images WHERE key IN (\(list: keys))")
         }
         return Dictionary(uniqueKeysWithValues: records.map { ($0.key, $0.reference) })
@@ -63,7 +63,7 @@ struct ImagesController {
     func register(on routes: SecuredRoutes) {
         routes.get("/images/{key}", .role(.viewer)) { _, context in
             let key = context.parameters.get("key") ?? ""
-            guard let image = try services.database.read({ try $0.fetchOne(ImageRecord.query().filter("key", .equal, key)) }) else {
+            guard let image = try await services.database.read({ try $0.fetchOne(ImageRecord.query().filter("key", .equal, key)) }) else {
                 throw HTTPError(.notFound)
             }
             return Response(status: .ok,

@@ -17,7 +17,7 @@ struct ProfileExportController {
             let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
             let number = try context.parameters.require("number", as: Int.self)
             let signed = request.uri.queryParameters["signed"] == "true"
-            let (profile, version) = try services.database.read { connection in
+            let (profile, version) = try await services.database.read { connection in
                 (try connection.require(ProfileRecord.self, id: id), try store.version(number, of: id, in: connection))
             }
             let xml = MobileConfig.xml(for: Self.exportInput(profile: profile, version: version))

@@ -42,7 +42,7 @@ struct ProfileHistoryController {
     @Sendable func history(request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let now = services.now
-        let (profile, versions) = try services.database.read { connection in
+        let (profile, versions) = try await services.database.read { connection in
             (try connection.require(ProfileRecord.self, id: id),
              try connection.fetch(ProfileVersionRecord.query().filter("profileID", .equal, id).order(by: "number", .descending)))
         }
@@ -72,12 +72,12 @@ struct ProfileHistoryController {
         let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let number = try context.parameters.require("number", as: Int.self)
-        let (old, latest) = try services.database.read { connection in
+        let (old, latest) = try await services.database.read { connection in
             (try store.version(number, of: id, in: connection), try store.latestVersion(of: id, in: connection))
         }
         // Restoring starts from the latest version on purpose: it is a new edit that puts the
         // old content back, and a concurrent save still makes it a conflict.
-        return try ProfileSaving(services: services).save(
+        return try await ProfileSaving(services: services).save(
             profileID: id, base: Int(context.form["baseVersion"]) ?? latest.number, request: request, context: context,
             actor: actor, note: "Restored version \(number)", action: "profile.restored") { _ in old.content }
     }
@@ -89,11 +89,11 @@ struct ProfileHistoryController {
             guard let groupID = RecordID<DeviceGroupRecord>(context.form["groupID"]) else {
                 throw CatalogRefusal.invalid("groupID", "Choose a group to assign the profile to.")
             }
-            let change = try services.assignments.assign(id, to: groupID, by: Actor(try context.requireUser()))
+            let change = try await services.assignments.assign(id, to: groupID, by: Actor(try context.requireUser()))
             let message = change.changed ? "\(change.profile.name) now reaches \(change.group.name)." : "The profile was already assigned to that group."
             return .seeOther("/profiles/\(id)", flash: .notice(message), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
-            return try ProfilesController(services: services).show(request: request, context: context, number: nil,
+            return try await ProfilesController(services: services).show(request: request, context: context, number: nil,
                                                                     assignError: refusal.firstField.message, status: .unprocessableContent)
         }
     }
@@ -101,7 +101,7 @@ struct ProfileHistoryController {
     @Sendable func unassign(request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
-        let change = try services.assignments.unassign(id, from: groupID, by: Actor(try context.requireUser()))
+        let change = try await services.assignments.unassign(id, from: groupID, by: Actor(try context.requireUser()))
         return .seeOther("/profiles/\(id)", flash: .notice("\(change.profile.name) no longer reaches \(change.group.name)."),
                          cookies: services.cookies, request: request)
     }

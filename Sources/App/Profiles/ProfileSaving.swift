@@ -27,8 +27,8 @@ struct ProfileSaving {
     }
 
     func save(profileID: RecordID<ProfileRecord>, base: Int, request: Request, context: AppRequestContext, actor: Actor,
-              note: String, action: String = "profile.edited", edit: (ProfileContent) throws -> ProfileContent) throws -> Response {
-        let (baseVersion, latest) = try services.database.read { connection in
+              note: String, action: String = "profile.edited", edit: (ProfileContent) throws -> ProfileContent) async throws -> Response {
+        let (baseVersion, latest) = try await services.database.read { connection in
             (try store.version(base, of: profileID, in: connection), try store.latestVersion(of: profileID, in: connection))
         }
         let edited = try edit(baseVersion.content)
@@ -37,14 +37,14 @@ struct ProfileSaving {
                              cookies: services.cookies, request: request)
         }
         do {
-            let saved = try store.saveVersion(of: profileID, basedOn: base, content: edited, note: note, action: action, by: actor)
+            let saved = try await store.saveVersion(of: profileID, basedOn: base, content: edited, note: note, action: action, by: actor)
             return .seeOther("/profiles/\(profileID)", flash: .notice("Saved as version \(saved.number)."),
                              cookies: services.cookies, request: request)
         } catch let conflict as ProfileStore.Conflict {
             return conflictPage(profileID: profileID, base: baseVersion, latest: conflict.latest, edited: edited,
                                 request: request, context: context)
         } catch StorageError.versionConflict {
-            let latest = try services.database.read { try store.latestVersion(of: profileID, in: $0) }
+            let latest = try await services.database.read { try store.latestVersion(of: profileID, in: $0) }
             return conflictPage(profileID: profileID, base: baseVersion, latest: latest, edited: edited, request: request, context: context)
         }
     }

@@ -14,9 +14,9 @@ struct ProfileStore: Sendable {
         let latest: ProfileVersionRecord
     }
 
-    func create(identifier: String, content: ProfileContent, by actor: Actor) throws -> ProfileRecord {
+    func create(identifier: String, content: ProfileContent, by actor: Actor) async throws -> ProfileRecord {
         let time = now()
-        return try database.write { connection in
+        return try await database.write { connection in
             let profile = try connection.insert(ProfileRecord(
                 id: nil, identifier: identifier, name: content.name, version: 1,
                 payloadUUIDs: Self.uuids(for: content, keeping: [:]), payloadKinds: content.payloads.map(\.kind),
@@ -33,9 +33,9 @@ struct ProfileStore: Sendable {
     /// is a `Conflict`); nil saves over whatever is current.
     @discardableResult
     func saveVersion(of profileID: RecordID<ProfileRecord>, basedOn baseVersion: Int?, content: ProfileContent,
-                     note: String, action: String = "profile.edited", by actor: Actor) throws -> ProfileVersionRecord {
+                     note: String, action: String = "profile.edited", by actor: Actor) async throws -> ProfileVersionRecord {
         let time = now()
-        return try database.write { connection in
+        return try await database.write { connection in
             var profile = try connection.require(ProfileRecord.self, id: profileID)
             let previous = try latestVersion(of: profileID, in: connection)
             if let baseVersion, profile.version != baseVersion { throw Conflict(latest: previous) }

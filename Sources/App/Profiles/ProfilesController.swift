@@ -68,14 +68,14 @@ struct ProfilesController {
 
     func register(on routes: SecuredRoutes) {
         routes.get("/profiles", .role(.viewer)) { request, context in
-            try index(form: NewForm(), request: request, context: context)
+            try await index(form: NewForm(), request: request, context: context)
         }
         routes.post("/profiles", .role(.admin), use: create)
         routes.get("/profiles/{id}", .role(.viewer)) { request, context in
-            try show(request: request, context: context, number: nil)
+            try await show(request: request, context: context, number: nil)
         }
         routes.get("/profiles/{id}/versions/{number}", .role(.viewer)) { request, context in
-            try show(request: request, context: context, number: context.parameters.require("number", as: Int.self))
+            try await show(request: request, context: context, number: context.parameters.require("number", as: Int.self))
         }
         routes.post("/profiles/{id}/details", .role(.admin), use: saveDetails)
         routes.post("/profiles/{id}/delete", .role(.admin), use: delete)
@@ -83,10 +83,10 @@ struct ProfilesController {
 
     static let identifierPrefix = "com.example.profiles"
 
-    private func index(form: NewForm, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
+    private func index(form: NewForm, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let now = services.now
         let after = request.uri.queryParameters["after"].flatMap { RecordID<ProfileRecord>(String($0)) }
-        let (profiles, total) = try services.database.read { connection in
+        let (profiles, total) = try await services.database.read { connection in
             (try connection.fetch(Listing.self, Self.pageQuery(after: after, limit: Self.pageSize + 1)),
              try connection.count(ProfileRecord.query()))
         }
@@ -125,7 +125,7 @@ struct ProfilesController {
         if let problem = ProfileRules.descriptionProblem(form.descriptionMarkdown) { form.errors["description"] = problem }
         if form.errors.isEmpty {
             do {
-                let profile = try store.create(identifier: form.identifier, content: ProfileContent(
+                let profile = try await store.create(identifier: form.identifier, content: ProfileContent(
                     name: form.name, descriptionMarkdown: form.descriptionMarkdown), by: actor)
                 return .seeOther("/profiles/\(profile.id!)", flash: .notice("Created \(form.name). Add payloads to it below."),
                                  cookies: services.cookies, request: request)
@@ -133,7 +133,7 @@ struct ProfilesController {
                 form.errors["identifier"] = "Another profile already uses the identifier \(form.identifier)."
             }
         }
-        return try index(form: form, request: request, context: context, status: .unprocessableContent)
+        return try await index(form: form, request: request, context: context, status: .unprocessableContent)
     }
 
     // MARK: one profile
@@ -178,17 +178,17 @@ struct ProfilesController {
     }
 
     func show(request: Request, context: AppRequestContext, number: Int?, detailsErrors: [String: String] = [:],
-              assignError: String? = nil, status: HTTPResponse.Status = .ok) throws -> Response {
+              assignError: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let canEdit = try context.requireUser().role.includes(.admin)
         let now = services.now
-        let (profile, shown, versions, assignments) = try services.database.read { connection in
+        let (profile, shown, versions, assignments) = try await services.database.read { connection in
             let profile = try connection.require(ProfileRecord.self, id: id)
             let shown = try number.map { try store.version($0, of: id, in: connection) } ?? store.latestVersion(of: id, in: connection)
             let versions = try connection.fetch(ProfileVersionRecord.query().filter("profileID", .equal, id).order(by: "number", .descending))
             return (profile, shown, versions, try AssignmentsView.load(for: id, in: connection))
         }
-        let problems = try services.database.read { try Self.policyProblems(of: id, in: $0, cache: services.profileContents) }
+        let problems = try await services.database.read { try Self.policyProblems(of: id, in: $0, cache: services.profileContents) }
         let content = shown.content
         let view = ShowView(
             id: id.description, name: content.name, identifier: profile.identifier, number: shown.number,
@@ -246,10 +246,10 @@ struct ProfilesController {
         if let problem = ProfileRules.nameProblem(name) { errors["name"] = problem }
         if let problem = ProfileRules.descriptionProblem(description) { errors["description"] = problem }
         guard errors.isEmpty else {
-            return try show(request: request, context: context, number: nil, detailsErrors: errors, status: .unprocessableContent)
+            return try await show(request: request, context: context, number: nil, detailsErrors: errors, status: .unprocessableContent)
         }
         let base = Int(context.form["baseVersion"]) ?? 0
-        return try ProfileSaving(services: services).save(profileID: id, base: base, request: request, context: context, actor: actor,
+        return try await ProfileSaving(services: services).save(profileID: id, base: base, request: request, context: context, actor: actor,
                                                           note: "Edited name and description") { current in
             var content = current
             content.name = name
@@ -261,7 +261,7 @@ struct ProfilesController {
     @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
         let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-        let profile = try services.database.write { connection in
+        let profile = try await services.database.write { connection in
             let profile = try connection.require(ProfileRecord.self, id: id)
             try connection.delete(ProfileRecord.self, id: id)
             try connection.audit("profile.deleted", subject: "\(profile.name) (\(profile.identifier))", by: actor,

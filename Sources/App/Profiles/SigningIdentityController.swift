@@ -27,7 +27,7 @@ struct SigningIdentityController {
                 let identity = try SigningIdentity(certificatePEM: certificate, privateKeyPEM: key)
                 let previous = try? services.signing.current()
                 try services.signing.replace(with: identity)
-                try services.database.write { connection in
+                try await services.database.write { connection in
                     try connection.audit("signing.replaced", subject: identity.subject, by: actor,
                                          before: previous.map { "SHA-256 \($0.sha256Fingerprint)" }, after: "SHA-256 \(identity.sha256Fingerprint)", at: services.now)
                 }

@@ -38,7 +38,7 @@ final class CheckInCache: Sendable {
     /// The key for devices in no group.
     private static let noGroup: Int64 = 0
 
-    func document(group: RecordID<DeviceGroupRecord>?, generation: Int64, database: Database) throws -> PolicyDocument {
+    func document(group: RecordID<DeviceGroupRecord>?, generation: Int64, database: Database) async throws -> PolicyDocument {
         let key = group?.rawValue ?? Self.noGroup
         let cached: PolicyDocument? = state.withLock { state in
             if state.generation != generation {
@@ -48,7 +48,7 @@ final class CheckInCache: Sendable {
             return state.documents[key]
         }
         if let cached { return cached }
-        let document = try database.read { connection in try Self.compute(group: group, connection: connection, contents: contents) }
+        let document = try await database.read { connection in try Self.compute(group: group, connection: connection, contents: contents) }
         state.withLock { state in
             if state.generation == generation { state.documents[key] = document }
         }

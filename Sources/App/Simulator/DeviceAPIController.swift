@@ -11,17 +11,17 @@ struct DeviceAPIController {
 
     func register(on routes: SecuredRoutes) {
         routes.get("/api/v1/device/policy", .device) { request, context in
-            let (_, document) = try checkIn(context)
+            let (_, document) = try await checkIn(context)
             return Self.conditional(request, tag: document.tag, contentType: "application/json; charset=utf-8", body: document.buffer)
         }
         routes.get("/api/v1/device/policy.mobileconfig", .device) { request, context in
-            let (device, document) = try checkIn(context)
+            let (device, document) = try await checkIn(context)
             let xml = DeviceMobileConfig.xml(udid: device.udid, deviceName: device.name, policy: document.policy ?? .empty)
             return Self.conditional(request, tag: document.tag + "-mc", contentType: "application/x-apple-aspen-config", body: ByteBuffer(string: xml))
         }
         routes.get("/api/v1/device/commands", .device) { _, context in
             let device = try requireDevice(context)
-            let queued = try services.database.read { connection in
+            let queued = try await services.database.read { connection in
                 try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, device.id)
                     .filter("status", in: [CommandStatus.queued.rawValue, CommandStatus.notNow.rawValue]).order(by: "id"))
             }
@@ -32,7 +32,7 @@ struct DeviceAPIController {
             let uuid = try context.parameters.require("uuid")
             let reply = try await APIRequest.decode(CommandReplyBody.self, from: request)
             let status = try reply.status()
-            let updated = try services.database.write { connection -> DeviceCommandRecord in
+            let updated = try await services.database.write { connection -> DeviceCommandRecord in
                 guard var command = try connection.fetchOne(DeviceCommandRecord.query().filter("uuid", .equal, uuid)
                     .filter("deviceID", .equal, device.id)) else {
                     throw APIError(status: .notFound, code: "unknown_command", message: "This device has no command \(uuid.clipped(to: 60)).")
@@ -56,19 +56,19 @@ struct DeviceAPIController {
     }
 
     /// The checking-in device and its group's cached policy; the check-in is recorded.
-    private func checkIn(_ context: AppRequestContext) throws -> (CheckingInDevice, PolicyDocument) {
+    private func checkIn(_ context: AppRequestContext) async throws -> (CheckingInDevice, PolicyDocument) {
         let device = try requireDevice(context)
-        let document = try services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)
-        try noteCheckIn(device)
+        let document = try await services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)
+        try await noteCheckIn(device)
         return (device, document)
     }
 
     /// Records the check-in at most once a minute per device, so frequent check-ins do not
     /// queue on the single writer.
-    private func noteCheckIn(_ device: CheckingInDevice) throws {
+    private func noteCheckIn(_ device: CheckingInDevice) async throws {
         let time = services.now
         guard device.lastCheckInAt.map({ time.timeIntervalSince($0) >= 60 }) ?? true else { return }
-        try services.database.write { try $0.execute("UPDATE devices SET lastCheckInAt = \(time) WHERE id = \(device.id)") }
+        try await services.database.write { try $0.execute("UPDATE devices SET lastCheckInAt = \(time) WHERE id = \(device.id)") }
     }
 
     /// `304 Not Modified` when the device already has this tag, else the body with its ETag.

@@ -28,10 +28,10 @@ enum DeviceTokens {
         String(authorization.dropFirst("bearer ".count)).trimmingWhitespace().hasPrefix(prefix)
     }
 
-    static func find(_ token: String, in database: Database) throws -> CheckingInDevice? {
+    static func find(_ token: String, in database: Database) async throws -> CheckingInDevice? {
         guard token.hasPrefix(prefix) else { return nil }
         let hash = SecretToken.digest(token)
-        return try database.readSingleStatement { connection in
+        return try await database.readSingleStatement { connection in
             try connection.fetchOne(CheckingInDevice.self, """
                 SELECT d.id, d.udid, d.name, d.groupID, d.lastCheckInAt, g.value AS generation
                 FROM devices d, policy_generation g WHERE d.tokenHash = \(hash)
@@ -53,7 +53,7 @@ struct DeviceTokenMiddleware: RouterMiddleware {
               header.lowercased().hasPrefix("bearer ")
         else { return try await next(request, context) }
         let token = String(header.dropFirst("bearer ".count)).trimmingWhitespace()
-        guard let device = try DeviceTokens.find(token, in: database) else {
+        guard let device = try await DeviceTokens.find(token, in: database) else {
             throw APIError(status: .unauthorized, code: "invalid_device_token", message: "The device token is unknown or the device was removed.")
         }
         var context = context

@@ -11,12 +11,12 @@ struct SimulatorAPIController {
 
     func register(on routes: SecuredRoutes) {
         routes.get("/api/v1/simulator/{udid}", .role(.viewer)) { _, context in
-            let id = try device(context)
-            try services.simulator.sync(id)
-            return try .jsonObject(Self.stateJSON(try services.simulator.state(of: id)))
+            let id = try await device(context)
+            try await services.simulator.sync(id)
+            return try await .jsonObject(Self.stateJSON(try services.simulator.state(of: id)))
         }
         routes.post("/api/v1/simulator/{udid}/actions", .role(.helpdesk)) { request, context in
-            let id = try device(context)
+            let id = try await device(context)
             let body = try await APIRequest.decode(SimulatorActionBody.self, from: request)
             let action: SimulatorAction
             do throws(SimulatorActionParser.Problem) {
@@ -24,14 +24,14 @@ struct SimulatorAPIController {
             } catch {
                 throw APIError(status: .unprocessableContent, code: "invalid_action", message: error.message, field: error.field)
             }
-            let (outcome, stored) = try services.simulator.perform(action, on: id)
+            let (outcome, stored) = try await services.simulator.perform(action, on: id)
             return try .jsonObject(["event": Self.eventJSON(outcome.event), "state": Self.stateJSON(stored)])
         }
     }
 
-    private func device(_ context: AppRequestContext) throws -> RecordID<DeviceRecord> {
+    private func device(_ context: AppRequestContext) async throws -> RecordID<DeviceRecord> {
         let udid = try context.parameters.require("udid").uppercased()
-        guard let device = try services.database.read({ try $0.fetchOne(DeviceRecord.query().filter("udid", .equal, udid)) }), let id = device.id else {
+        guard let device = try await services.database.read({ try $0.fetchOne(DeviceRecord.query().filter("udid", .equal, udid)) }), let id = device.id else {
             throw APIError(status: .notFound, code: "not_found", message: "No device has UDID \(udid.clipped(to: 60)).")
         }
         return id

@@ -17,13 +17,13 @@ extension SimulatorController {
         guard let command = form.validCommand() else {
             // The form is on two pages; show the one it came from again, with the messages.
             if back.hasPrefix("/simulator/") {
-                return try page(id, request: request, context: context, commandForm: form, status: .unprocessableContent)
+                return try await page(id, request: request, context: context, commandForm: form, status: .unprocessableContent)
             }
-            return try DevicesController(services: services).page(id, request: request, context: context, commandForm: form,
+            return try await DevicesController(services: services).page(id, request: request, context: context, commandForm: form,
                                                                   status: .unprocessableContent)
         }
         let now = services.now
-        try services.database.write { connection in
+        try await services.database.write { connection in
             let device = try connection.require(DeviceRecord.self, id: id)
             _ = try connection.insert(DeviceCommandRecord(
                 id: nil, uuid: UUID().uuidString, deviceID: id, requestType: command.requestType, parameters: command, status: .queued,

@@ -7,8 +7,8 @@ import Storage
 /// "New simulated device": a device with a made-up serial number and UDID and a check-in token
 /// shown once.
 extension SimulatorController {
-    func enrollmentForm(_ form: DeviceForm, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
-        let (groups, apps) = try services.database.read { connection in
+    func enrollmentForm(_ form: DeviceForm, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let (groups, apps) = try await services.database.read { connection in
             (try connection.fetch(DeviceGroupRecord.query()), try connection.fetch(AppRecord.query().order(by: "name")))
         }
         let view = form.view(groups: groups, apps: apps, enrolling: true)
@@ -30,8 +30,8 @@ extension SimulatorController {
         if let draft = submitted.validDraft() {
             do {
                 let (token, hash) = DeviceTokens.mint()
-                let device = try services.catalog.addDevice(draft, groupID: submitted.groupID, tokenHash: hash, by: Actor(try context.requireUser()))
-                try simulator.sync(device.id!)
+                let device = try await services.catalog.addDevice(draft, groupID: submitted.groupID, tokenHash: hash, by: Actor(try context.requireUser()))
+                try await simulator.sync(device.id!)
                 let view = EnrolledView(
                     id: device.id!.description, name: device.name, udid: device.udid, token: token,
                     checkInExample: "curl -H 'Authorization: Bearer \(token)' \(Self.origin(of: request))/api/v1/device/policy")
@@ -40,7 +40,7 @@ extension SimulatorController {
                 submitted.errors.merge(refusal.messages) { $1 }
             }
         }
-        return try enrollmentForm(submitted, request: request, context: context, status: .unprocessableContent)
+        return try await enrollmentForm(submitted, request: request, context: context, status: .unprocessableContent)
     }
 
     static func randomSerial() -> String {

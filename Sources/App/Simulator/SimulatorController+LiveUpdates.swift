@@ -15,7 +15,7 @@ extension SimulatorController {
         let since = request.uri.queryParameters["since"].flatMap { Int(String($0)) } ?? -1
         let simulator = self.simulator
         let database = services.database
-        _ = try database.read { try $0.require(DeviceRecord.self, id: id) }
+        _ = try await database.read { try $0.require(DeviceRecord.self, id: id) }
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
@@ -28,13 +28,13 @@ extension SimulatorController {
                 // browser reconnects by itself, and a shutdown never waits for open pages.
                 let deadline = ContinuousClock.now + .seconds(60)
                 while ContinuousClock.now < deadline, !Task.isCancelled, !Task.isShuttingDownGracefully {
-                    guard let probe = try Self.probe(id, database: database) else {
+                    guard let probe = try await Self.probe(id, database: database) else {
                         try await writer.write(ByteBuffer(string: "event: gone\ndata: removed\n\n"))
                         break
                     }
                     if probe.inputs != lastInputs {
                         lastInputs = probe.inputs
-                        if try simulator.sync(id) { continue }
+                        if try await simulator.sync(id) { continue }
                     }
                     if probe.revision != lastRevision {
                         lastRevision = probe.revision
@@ -56,8 +56,8 @@ extension SimulatorController {
     }
 
     /// What the device's state depends on, in one cheap read.
-    static func probe(_ id: RecordID<DeviceRecord>, database: Database) throws -> Probe? {
-        try database.read { connection in
+    static func probe(_ id: RecordID<DeviceRecord>, database: Database) async throws -> Probe? {
+        try await database.read { connection in
             try connection.fetchOne(Probe.self, """
                 SELECT coalesce((SELECT revision FROM simulator_states WHERE deviceID = d.id), -1) AS revision,
                        (SELECT value FROM policy_generation) || '/' ||

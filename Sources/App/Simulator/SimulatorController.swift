@@ -12,7 +12,7 @@ struct SimulatorController {
 
     func register(on routes: SecuredRoutes) {
         routes.get("/simulator/new", .role(.admin)) { request, context in
-            try enrollmentForm(DeviceForm(), request: request, context: context)
+            try await enrollmentForm(DeviceForm(), request: request, context: context)
         }
         routes.post("/simulator", .role(.admin), use: enroll)
         routes.get("/simulator/{id}", .role(.viewer), use: show)
@@ -20,8 +20,8 @@ struct SimulatorController {
         routes.get("/simulator/{id}/events", .role(.viewer), use: events)
         routes.get("/simulator/{id}/revision", .role(.viewer)) { _, context in
             let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-            try simulator.sync(id)
-            return try .json(["revision": try simulator.state(of: id).revision])
+            try await simulator.sync(id)
+            return try await .json(["revision": try simulator.state(of: id).revision])
         }
         routes.post("/devices/{id}/commands", .role(.helpdesk), use: queueCommand)
     }
@@ -29,17 +29,17 @@ struct SimulatorController {
     // MARK: page
 
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> Response {
-        try page(try context.parameters.require("id", as: RecordID<DeviceRecord>.self), request: request, context: context)
+        try await page(try context.parameters.require("id", as: RecordID<DeviceRecord>.self), request: request, context: context)
     }
 
     /// The simulator page; after a refused action or command, with what was sent and why not.
     func page(_ id: RecordID<DeviceRecord>, request: Request, context: AppRequestContext,
               controls: SimulatorControlInputs = SimulatorControlInputs(), commandForm: CommandForm = CommandForm(),
-              status: HTTPResponse.Status = .ok) throws -> Response {
+              status: HTTPResponse.Status = .ok) async throws -> Response {
         let user = try context.requireUser()
-        try simulator.sync(id)
-        let stored = try simulator.state(of: id)
-        let (device, events, commands, uploaded, catalog) = try services.database.read { connection in
+        try await simulator.sync(id)
+        let stored = try await simulator.state(of: id)
+        let (device, events, commands, uploaded, catalog) = try await services.database.read { connection in
             (try connection.require(DeviceRecord.self, id: id),
              try connection.fetch(SimulatorEventRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(40)),
              try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(20)),
@@ -80,10 +80,10 @@ struct SimulatorController {
                 return context.form[name]
             }
         } catch {
-            return try page(id, request: request, context: context, controls: SimulatorControlInputs(refused: context.form, problem: error),
+            return try await page(id, request: request, context: context, controls: SimulatorControlInputs(refused: context.form, problem: error),
                             status: .unprocessableContent)
         }
-        let (outcome, _) = try simulator.perform(action, on: id)
+        let (outcome, _) = try await simulator.perform(action, on: id)
         let flash: Flash = outcome.event.result == .done ? .notice(outcome.event.message) : .error(outcome.event.message)
         return .seeOther(back, flash: flash, cookies: services.cookies, request: request)
     }

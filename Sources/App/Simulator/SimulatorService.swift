@@ -34,11 +34,11 @@ struct SimulatorService: Sendable {
     // MARK: reading
 
     /// The stored state, created from the device record and the catalog on first use.
-    func state(of deviceID: RecordID<DeviceRecord>) throws -> SimulatorStateRecord {
-        if let stored = try database.read({ try $0.fetchOne(SimulatorStateRecord.query().filter("deviceID", .equal, deviceID)) }) {
+    func state(of deviceID: RecordID<DeviceRecord>) async throws -> SimulatorStateRecord {
+        if let stored = try await database.read({ try $0.fetchOne(SimulatorStateRecord.query().filter("deviceID", .equal, deviceID)) }) {
             return stored
         }
-        return try database.write { try loadOrCreate(deviceID, in: $0) }
+        return try await database.write { try loadOrCreate(deviceID, in: $0) }
     }
 
     private func loadOrCreate(_ deviceID: RecordID<DeviceRecord>, in connection: Connection) throws -> SimulatorStateRecord {
@@ -56,9 +56,9 @@ struct SimulatorService: Sendable {
 
     /// One control on the page or the API. The device first syncs, so it acts under the
     /// policy and commands that are current.
-    func perform(_ action: SimulatorAction, on deviceID: RecordID<DeviceRecord>) throws -> (SimulatorOutcome, SimulatorStateRecord) {
-        let document = try currentDocument(for: deviceID)
-        return try database.write { connection in
+    func perform(_ action: SimulatorAction, on deviceID: RecordID<DeviceRecord>) async throws -> (SimulatorOutcome, SimulatorStateRecord) {
+        let document = try await currentDocument(for: deviceID)
+        return try await database.write { connection in
             var working = Working(record: try loadOrCreate(deviceID, in: connection))
             try syncSteps(&working, document: document, connection: connection)
             let outcome = working.run(action)
@@ -70,9 +70,9 @@ struct SimulatorService: Sendable {
     /// What a check-in does: apply a changed policy, run queued commands. Answers whether
     /// anything changed, so callers know to tell an open page.
     @discardableResult
-    func sync(_ deviceID: RecordID<DeviceRecord>) throws -> Bool {
-        let document = try currentDocument(for: deviceID)
-        return try database.write { connection in
+    func sync(_ deviceID: RecordID<DeviceRecord>) async throws -> Bool {
+        let document = try await currentDocument(for: deviceID)
+        return try await database.write { connection in
             var working = Working(record: try loadOrCreate(deviceID, in: connection))
             try syncSteps(&working, document: document, connection: connection)
             guard !working.events.isEmpty else { return false }
@@ -83,12 +83,12 @@ struct SimulatorService: Sendable {
 
     /// The check-in answer for the device's group: the same cached document the device API
     /// serves, so an unchanged policy costs a dictionary lookup here too.
-    private func currentDocument(for deviceID: RecordID<DeviceRecord>) throws -> PolicyDocument {
-        let (groupID, generation) = try database.read { connection in
+    private func currentDocument(for deviceID: RecordID<DeviceRecord>) async throws -> PolicyDocument {
+        let (groupID, generation) = try await database.read { connection in
             (try connection.require(DeviceRecord.self, id: deviceID).groupID,
              try connection.scalar("SELECT value FROM policy_generation", as: Int64.self) ?? 0)
         }
-        return try checkIns.document(group: groupID, generation: generation, database: database)
+        return try await checkIns.document(group: groupID, generation: generation, database: database)
     }
 
     /// Profile id → "Name vN" of the profiles reaching the device, read only when its policy

@@ -36,13 +36,13 @@ public enum BenchmarkSupport {
     /// for the page and check-in benchmarks. Every device gets a check-in token; the tokens are
     /// returned so the check-in benchmark can play the devices.
     @discardableResult
-    public static func seed(databasePath: String, profiles profileCount: Int, devices deviceCount: Int) throws -> [String] {
+    public static func seed(databasePath: String, profiles profileCount: Int, devices deviceCount: Int) async throws -> [String] {
         let database = try Database(path: databasePath)
         _ = try Migrator(Schema.migrations).migrate(database)
         let now = Date()
         let store = ProfileStore(database: database, now: { now })
         let tokens = (0..<deviceCount).map { _ in DeviceTokens.mint() }
-        let groups = try database.write { connection -> [RecordID<DeviceGroupRecord>] in
+        let groups = try await database.write { connection -> [RecordID<DeviceGroupRecord>] in
             var ids: [RecordID<DeviceGroupRecord>] = []
             for level in 0..<5 {
                 ids.append(try connection.insert(DeviceGroupRecord(id: nil, name: "Bench level \(level)", parentID: ids.last, createdAt: now)).id!)
@@ -60,9 +60,9 @@ public enum BenchmarkSupport {
             let content = ProfileContent(name: String(format: "Bench profile %04d", index))
                 .setting(.dlp(DataLossPrevention(allowCopyPasteOut: index % 2 == 0)))
                 .setting(.logging(Logging(level: LogLevel.allCases[index % 4])))
-            let profile = try store.create(identifier: "com.example.bench.p\(index)", content: content, by: .system)
+            let profile = try await store.create(identifier: "com.example.bench.p\(index)", content: content, by: .system)
             if index < 20 {
-                try database.write { connection in
+                try await database.write { connection in
                     _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: profile.id!, groupID: groups[index % groups.count],
                                                                       assignedAt: now, assignedBy: "bench"))
                 }

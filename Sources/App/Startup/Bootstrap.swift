@@ -24,12 +24,12 @@ enum Bootstrap {
                 try await resetDemoAccount(account.email, role: account.role, password: password, database: database, hasher: hasher, now: config.now())
                 lines.append("  \(account.role.displayName.padding(toLength: 9, withPad: " ", startingAt: 0)) \(account.email)  password: \(password)")
             }
-            if try DemoData.seedIfEmpty(database: database, now: config.now()) {
+            if try await DemoData.seedIfEmpty(database: database, now: config.now()) {
                 lines.append("Seeded demo apps, groups, devices and profiles.")
             }
             return lines
         }
-        let userCount = try database.read { try $0.count(User.query()) }
+        let userCount = try await database.read { try $0.count(User.query()) }
         guard userCount == 0 else { return [] }
         let accounts = AccountService(database: database, hasher: hasher, now: config.now)
         let (_, password) = try await accounts.createUser(email: config.firstAdminEmail, role: .admin, password: nil, by: .system)
@@ -42,7 +42,7 @@ enum Bootstrap {
 
     private static func resetDemoAccount(_ email: String, role: Role, password: String, database: Database, hasher: PasswordHasher, now: Date) async throws {
         let hash = await hasher.hash(password)
-        try database.write { connection in
+        try await database.write { connection in
             if var user = try connection.fetchOne(User.query().filter("email", .equal, email)) {
                 user.passwordHash = hash
                 user.role = role

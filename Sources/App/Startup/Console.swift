@@ -39,7 +39,7 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
     let cookies = CookieJar(alwaysSecure: config.secureCookies)
     let renderer = try await PageRenderer.load(directory: config.templatesDirectory, cookies: cookies, required: requiredTemplates)
     let sessions = SessionStore(database: database, lifetime: config.sessionLifetime, now: config.now)
-    let removed = try sessions.deleteExpired()
+    let removed = try await sessions.deleteExpired()
     if removed > 0 { logger.info("Removed expired sessions", metadata: ["count": "\(removed)"]) }
 
     let contents = ProfileContentCache()

@@ -6,12 +6,12 @@ import Storage
 /// exam and a field-sales story, each with apps, groups, devices and profiles. Seeded once,
 /// into an empty catalog, so a demo database keeps whatever people changed during a demo.
 enum DemoData {
-    static func seedIfEmpty(database: Database, now: Date) throws -> Bool {
-        let hasData = try database.read { try $0.count(AppRecord.query()) + $0.count(ProfileRecord.query()) > 0 }
+    static func seedIfEmpty(database: Database, now: Date) async throws -> Bool {
+        let hasData = try await database.read { try $0.count(AppRecord.query()) + $0.count(ProfileRecord.query()) > 0 }
         guard !hasData else { return false }
         let store = ProfileStore(database: database, now: { now })
         let actor = Actor(userID: nil, email: "demo@example.com")
-        let groups = try database.write { connection -> [String: RecordID<DeviceGroupRecord>] in
+        let groups = try await database.write { connection -> [String: RecordID<DeviceGroupRecord>] in
             for app in apps {
                 _ = try connection.insert(AppRecord(id: nil, name: app.name, bundleID: app.bundleID, isManaged: app.managed, isSDKBuilt: app.sdk,
                                                     hasAssessmentEntitlement: app.assessment, iconColor: app.color, createdAt: now))
@@ -34,12 +34,12 @@ enum DemoData {
             return ids
         }
         for profile in profiles {
-            let created = try store.create(identifier: profile.identifier,
+            let created = try await store.create(identifier: profile.identifier,
                                            content: ProfileContent(name: profile.name, descriptionMarkdown: profile.description), by: actor)
             var content = ProfileContent(name: profile.name, descriptionMarkdown: profile.description)
             for payload in profile.payloads { content = content.setting(payload) }
-            try store.saveVersion(of: created.id!, basedOn: 1, content: content, note: "Added the payloads", by: actor)
-            try database.write { connection in
+            try await store.saveVersion(of: created.id!, basedOn: 1, content: content, note: "Added the payloads", by: actor)
+            try await database.write { connection in
                 for group in profile.groups {
                     guard let groupID = groups[group] else { continue }
                     _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: created.id!, groupID: groupID, assignedAt: now, assignedBy: actor.email))

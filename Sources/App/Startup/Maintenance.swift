@@ -32,11 +32,11 @@ public enum Maintenance {
     }
 
     /// Creates an API token for a script; returns the token, which is shown only this once.
-    public static func createToken(databasePath: String, name: String, role: Role) throws -> String {
+    public static func createToken(databasePath: String, name: String, role: Role) async throws -> String {
         let database = try Database(path: databasePath)
         _ = try Migrator(Schema.migrations).migrate(database)
         do {
-            return try APITokenStore(database: database, now: { Date() }).create(name: name, role: role, by: .system).token
+            return try await APITokenStore(database: database, now: { Date() }).create(name: name, role: role, by: .system).token
         } catch let errors as FieldErrors {
             throw Refusal(description: errors.messages.values.sorted().joined(separator: "\n"))
         }

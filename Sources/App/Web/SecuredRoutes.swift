@@ -55,9 +55,7 @@ final class SecuredRoutes {
         patterns.add(path, method)
         router.on(RouterPath(path), method: method, use: { @Sendable request, context in
             try Self.authorize(access, request: request, context: context)
-            return try await withTaskExecutorPreference(HandlerExecutor.shared) {
-                try await handler(request, context)
-            }
+            return try await handler(request, context)
         })
     }
 

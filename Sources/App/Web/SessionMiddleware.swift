@@ -17,7 +17,7 @@ struct SessionMiddleware: RouterMiddleware {
         var context = context
         var staleSessionCookie = false
         if let token = request.cookies[CookieJar.session]?.value, !token.isEmpty {
-            if let (session, user) = try sessions.load(token: token) {
+            if let (session, user) = try await sessions.load(token: token) {
                 context.session = session
                 context.user = user
                 context.csrfToken = session.csrfToken

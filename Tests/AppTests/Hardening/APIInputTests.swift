@@ -31,8 +31,8 @@ import Testing
     /// A console with an admin token, a group "Kiosks" (id 1) holding a supervised device (id 1).
     func fixture() async throws -> (TestConsole, String) {
         let console = try await TestConsole.make()
-        let token = try APITokenStore(database: console.services.database, now: { Date() }).create(name: "script", role: .admin, by: .system).token
-        try console.services.database.write { connection in
+        let token = try await APITokenStore(database: console.services.database, now: { Date() }).create(name: "script", role: .admin, by: .system).token
+        try console.services.database.writeBlocking { connection in
             let group = try connection.insert(DeviceGroupRecord(id: nil, name: "Kiosks", parentID: nil, createdAt: Date()))
             _ = try connection.insert(DeviceGroupRecord(id: nil, name: "Lobby", parentID: group.id, createdAt: Date()))
             _ = try connection.insert(DeviceRecord(
@@ -45,7 +45,7 @@ import Testing
     }
 
     func snapshot(_ console: TestConsole) throws -> String {
-        try console.services.database.read { connection in
+        try console.services.database.readBlocking { connection in
             let devices = try connection.fetch(DeviceRecord.query().order(by: "id")).map { "\($0)" }
             let groups = try connection.fetch(DeviceGroupRecord.query().order(by: "id")).map { "\($0)" }
             let apps = try connection.fetch(AppRecord.query().order(by: "id")).map { "\($0)" }
@@ -147,7 +147,7 @@ import Testing
             let answer = try await call(client, .put, "/api/v1/devices/1/group", token: token, body: #"{"groupID": null}"#)
             #expect(answer.status == .noContent)
         }
-        let device = try console.services.database.read { try $0.require(DeviceRecord.self, id: RecordID(1)) }
+        let device = try console.services.database.readBlocking { try $0.require(DeviceRecord.self, id: RecordID(1)) }
         #expect(device.groupID == nil)
     }
 
@@ -193,7 +193,7 @@ import Testing
             let app = try await call(client, .post, "/api/v1/apps", token: token,
                                      body: #"{"name": "Notes", "bundleID": "com.example.notes", "isManaged": null, "isSDKBuilt": null, "iconColor": null}"#)
             #expect(app.status == .created)
-            let stored = try console.services.database.read { try $0.fetchOne(AppRecord.query().filter("bundleID", .equal, "com.example.notes")) }
+            let stored = try console.services.database.readBlocking { try $0.fetchOne(AppRecord.query().filter("bundleID", .equal, "com.example.notes")) }
             #expect(stored?.isManaged == true)
             #expect(stored?.isSDKBuilt == false)
         }

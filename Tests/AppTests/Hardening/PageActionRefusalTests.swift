@@ -11,7 +11,7 @@ import Testing
 /// beside the field — and nothing changed.
 @Suite struct PageActionRefusalTests {
     static func insertDevice(_ console: TestConsole) throws -> RecordID<DeviceRecord> {
-        try console.services.database.write { connection in
+        try console.services.database.writeBlocking { connection in
             try connection.insert(DeviceRecord(
                 id: nil, name: "Lobby 1", model: .iPad, osVersion: "17.4", serialNumber: "DMPXK2ABCD", udid: "00008101-000A1B2C3D4E5F60",
                 isSupervised: true, owner: "", groupID: nil, installedApps: [], enrolledAt: Date(), lastCheckInAt: nil)).id!
@@ -27,7 +27,7 @@ import Testing
             try await desk.signIn("hal@example.com", password: TestConsole.password)
             let before = try await desk.get("/simulator/\(device)")
             #expect(before.body.contains(#"name="minutes" type="number" min="1" max="10080" value="60""#))
-            let revision = try console.services.simulator.state(of: device).revision
+            let revision = try await console.services.simulator.state(of: device).revision
 
             let refused = try await desk.post("/simulator/\(device)/actions", ["action": "setLocation", "latitude": "48.2\u{1B}", "longitude": "16.37"])
             #expect(refused.status == .unprocessableContent)
@@ -46,7 +46,7 @@ import Testing
             #expect(unknownApp.status == .unprocessableContent)
             #expect(unknownApp.body.contains(#"id="sim-action-error""#))
 
-            #expect(try console.services.simulator.state(of: device).revision == revision)
+            await #expect(try console.services.simulator.state(of: device).revision == revision)
             let done = try await desk.post("/simulator/\(device)/actions", ["action": "advanceClock", "minutes": "30"])
             #expect(done.status == .seeOther)
         }
@@ -78,7 +78,7 @@ import Testing
             #expect(unknown.status == .unprocessableContent)
             #expect(unknown.body.contains(#"id="command-type-error""#))
 
-            let queued = try console.services.database.read { try $0.count(DeviceCommandRecord.query()) }
+            let queued = try console.services.database.readBlocking { try $0.count(DeviceCommandRecord.query()) }
             #expect(queued == 0)
         }
     }
@@ -86,7 +86,7 @@ import Testing
     @Test func assigningToAGroupThatDoesNotExistShowsTheProfileAgain() async throws {
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)
-        _ = try console.services.database.write {
+        _ = try console.services.database.writeBlocking {
             try $0.insert(DeviceGroupRecord(id: nil, name: "Lobby kiosks", parentID: nil, createdAt: Date()))
         }
         try await console.test { client in
@@ -101,7 +101,7 @@ import Testing
                 #expect(refused.status == .unprocessableContent, "\(groupID)")
                 #expect(refused.body.contains(#"id="assign-group-error""#), "\(groupID)")
             }
-            let assignments = try console.services.database.read { try $0.count(ProfileAssignmentRecord.query()) }
+            let assignments = try console.services.database.readBlocking { try $0.count(ProfileAssignmentRecord.query()) }
             #expect(assignments == 0)
         }
     }

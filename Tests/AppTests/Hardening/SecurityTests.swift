@@ -59,7 +59,7 @@ import Testing
     @Test func aHugeUnknownActionNameLeavesASmallCookie() async throws {
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)
-        let device = try console.services.database.write { connection in
+        let device = try console.services.database.writeBlocking { connection in
             try connection.insert(DeviceRecord(
                 id: nil, name: "Lobby 1", model: .iPad, osVersion: "17.4", serialNumber: "DMPXK2ABCD", udid: "00008101-000A1B2C3D4E5F60",
                 isSupervised: true, owner: "", groupID: nil, installedApps: [], enrolledAt: Date(), lastCheckInAt: nil)).id!
@@ -85,7 +85,7 @@ import Testing
         try await console.addUser("boss@example.com", role: .admin)
         let ann = try await console.addUser("ann@example.com", role: .admin)
         let store = APITokenStore(database: console.services.database, now: { Date() })
-        let token = try store.create(name: "ann's script", role: .admin, by: Actor(ann)).token
+        let token = try await store.create(name: "ann's script", role: .admin, by: Actor(ann)).token
         @Sendable func createGroup(_ client: any TestClientProtocol, _ name: String) async throws -> HTTPResponse.Status {
             try await client.execute(uri: "/api/v1/groups", method: .post,
                                      headers: [.authorization: "Bearer \(token)", .contentType: "application/json"],
@@ -94,17 +94,17 @@ import Testing
         try await console.test { client in
             let answerOne = try await createGroup(client, "One")
             #expect(answerOne == .created)
-            try console.services.accounts.changeRole(of: ann.id!, to: .viewer, by: .system)
+            try await console.services.accounts.changeRole(of: ann.id!, to: .viewer, by: .system)
             let answerTwo = try await createGroup(client, "Two")
             #expect(answerTwo == .forbidden)
-            try console.services.accounts.changeRole(of: ann.id!, to: .admin, by: .system)
+            try await console.services.accounts.changeRole(of: ann.id!, to: .admin, by: .system)
             let answerThree = try await createGroup(client, "Three")
             #expect(answerThree == .created)
-            try console.services.accounts.deleteUser(ann.id!, by: .system)
+            try await console.services.accounts.deleteUser(ann.id!, by: .system)
             let answerFour = try await createGroup(client, "Four")
             #expect(answerFour == .unauthorized)
         }
-        let revoked = try console.services.database.read { try $0.fetch(APITokenRecord.query()) }
+        let revoked = try console.services.database.readBlocking { try $0.fetch(APITokenRecord.query()) }
         #expect(revoked.allSatisfy { $0.revokedAt != nil })
     }
 
@@ -157,14 +157,14 @@ import Testing
     @Test func aTokenNameWithAControlCharacterIsRefused() async throws {
         let console = try await TestConsole.make()
         let store = APITokenStore(database: console.services.database, now: { Date() })
-        #expect(throws: FieldErrors.self) { try store.create(name: "tok\u{1}en", role: .viewer, by: .system) }
-        #expect(try console.services.database.read { try $0.count(APITokenRecord.query()) } == 0)
+        await #expect(throws: FieldErrors.self) { try await store.create(name: "tok\u{1}en", role: .viewer, by: .system) }
+        #expect(try console.services.database.readBlocking { try $0.count(APITokenRecord.query()) } == 0)
     }
 
     @Test func textWithANULIsStoredWhole() throws {
         let database = try Storage.Database(path: ":memory:")
         struct Stored: Decodable { let v: String }
-        let stored = try database.write { connection -> String? in
+        let stored = try database.writeBlocking { connection -> String? in
             _ = try connection.execute("CREATE TABLE t (v TEXT)")
             _ = try connection.execute("INSERT INTO t (v) VALUES (\("a\u{0}b"))")
             return try connection.fetchOne(Stored.self, "SELECT v FROM t WHERE v = \("a\u{0}b")")?.v

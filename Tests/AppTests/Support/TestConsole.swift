@@ -40,7 +40,7 @@ struct TestConsole {
         logger.logLevel = .critical
         let console = try await buildConsole(config: config, logger: logger)
         if !demo && !keepFirstAdmin {
-            try console.services.database.write { connection in
+            try console.services.database.writeBlocking { connection in
                 _ = try connection.delete(User.query().filter("email", .equal, config.firstAdminEmail))
                 _ = try connection.execute("DELETE FROM audit_events")
             }
@@ -58,7 +58,7 @@ struct TestConsole {
         if mustChangePassword {
             user.mustChangePassword = true
             let changed = user
-            try services.database.write { try $0.update(changed) }
+            try services.database.writeBlocking { try $0.update(changed) }
         }
         return user
     }

@@ -57,9 +57,9 @@ struct PayloadFormsController {
     @Sendable func edit(request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let (kind, type) = try kind(context)
-        let latest = try services.database.read { try store.latestVersion(of: id, in: $0) }
+        let latest = try await services.database.read { try store.latestVersion(of: id, in: $0) }
         let payload = latest.content.payload(of: kind)
-        return try page(id: id, kind: kind, base: latest.number, profileName: latest.content.name, isNew: payload == nil,
+        return try await page(id: id, kind: kind, base: latest.number, profileName: latest.content.name, isNew: payload == nil,
                         form: type.init(payload), request: request, context: context)
     }
 
@@ -72,42 +72,42 @@ struct PayloadFormsController {
         var submission: Submission
         var brandingImages: [String: ImageReference] = [:]
         if kind == .branding {
-            (submission, brandingImages) = try brandingSubmission(&fields, files: context.files, actor: actor)
+            (submission, brandingImages) = try await brandingSubmission(&fields, files: context.files, actor: actor)
         } else {
             submission = type.submitted(fields)
         }
         if let payload = submission.payload {
-            submission.errors.merge(try services.database.read { try PayloadCatalogRules.problems(payload, in: $0) })
+            submission.errors.merge(try await services.database.read { try PayloadCatalogRules.problems(payload, in: $0) })
         }
         guard submission.isValid, let payload = submission.payload else {
-            let (baseVersion, latest) = try services.database.read { connection in
+            let (baseVersion, latest) = try await services.database.read { connection in
                 (try? store.version(base, of: id, in: connection), try store.latestVersion(of: id, in: connection))
             }
             var form: any PayloadForm = kind == .branding ? BrandingForm(fields, images: brandingImages) : type.init(fields)
             form.errors = submission.errors.messages
-            return try page(id: id, kind: kind, base: baseVersion?.number ?? latest.number, profileName: latest.content.name,
+            return try await page(id: id, kind: kind, base: baseVersion?.number ?? latest.number, profileName: latest.content.name,
                             isNew: (baseVersion ?? latest).content.payload(of: kind) == nil, form: form, request: request, context: context,
                             status: submission.isRevision ? .ok : .unprocessableContent)
         }
-        let verb = try services.database.read { try store.version(base, of: id, in: $0) }.content.payload(of: kind) == nil ? "Added" : "Edited"
-        return try ProfileSaving(services: services).save(profileID: id, base: base, request: request, context: context, actor: actor,
+        let verb = try await services.database.read { try store.version(base, of: id, in: $0) }.content.payload(of: kind) == nil ? "Added" : "Edited"
+        return try await ProfileSaving(services: services).save(profileID: id, base: base, request: request, context: context, actor: actor,
                                                           note: "\(verb) \(kind.displayName)") { $0.setting(payload) }
     }
 
     /// Stores uploaded logos (checked by content) and reads the branding form with them; a
     /// stored upload stays referenced by the re-rendered form, so a fix elsewhere needs no re-upload.
-    private func brandingSubmission(_ fields: inout FormFields, files: [String: UploadedFile], actor: Actor) throws
+    private func brandingSubmission(_ fields: inout FormFields, files: [String: UploadedFile], actor: Actor) async throws
         -> (Submission, [String: ImageReference]) {
         let images = ImageStore(database: services.database, now: services.config.now)
         var uploadErrors = ValidationErrors()
         for field in BrandingForm.logoFields {
             guard let file = files[field.name] else { continue }
-            switch try images.store(file, by: actor) {
+            switch try await images.store(file, by: actor) {
             case .success(let reference): fields.set("\(field.name).current", reference.id)
             case .failure(let problem): uploadErrors[field.name] = problem.message
             }
         }
-        let resolved = try images.references(for: BrandingForm.logoFields.map { fields["\($0.name).current"] }.filter { !$0.isEmpty })
+        let resolved = try await images.references(for: BrandingForm.logoFields.map { fields["\($0.name).current"] }.filter { !$0.isEmpty })
         var submission = BrandingForm.submitted(fields, images: resolved)
         submission.errors.merge(uploadErrors)
         return (submission, resolved)
@@ -117,14 +117,14 @@ struct PayloadFormsController {
         let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         guard let kind = PayloadKind(rawValue: context.parameters.get("kind") ?? "") else { throw HTTPError(.notFound) }
-        return try ProfileSaving(services: services).save(
+        return try await ProfileSaving(services: services).save(
             profileID: id, base: Int(context.form["baseVersion"]) ?? 0, request: request, context: context, actor: actor,
             note: "Removed \(kind.displayName)") { $0.removing(kind) }
     }
 
     private func page(id: RecordID<ProfileRecord>, kind: PayloadKind, base: Int, profileName: String, isNew: Bool, form: any PayloadForm,
-                      request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
-        let apps = try services.database.read { try $0.fetch(AppRecord.query().order(by: "name")) }
+                      request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let apps = try await services.database.read { try $0.fetch(AppRecord.query().order(by: "name")) }
         let view = PageView(
             id: id.description, profileName: profileName, kind: kind.rawValue, kindName: kind.displayName, isApple: kind.isApplePayload,
             baseVersion: base, isNew: isNew, help: PayloadHelp.lines(for: kind),
