@@ -10,6 +10,9 @@ public final class Connection {
     /// Prepared statements kept per connection; beyond this the cache starts afresh, which only
     /// happens if code builds SQL text dynamically (it should bind values instead).
     private let statementCacheLimit = 512
+    /// How many statements this connection has compiled: it stays put when the same SQL runs
+    /// again, which is how a test sees that the cache is used.
+    public private(set) var statementsPrepared = 0
 
     /// Opens (or creates) the database file at `path` and sets the pragmas every connection needs.
     init(path: String, busyTimeout: Duration, queryOnly: Bool) throws {
@@ -110,6 +113,7 @@ public final class Connection {
             statements.removeAll()
         }
         let statement = try Statement(connection: self, sql: sql)
+        statementsPrepared += 1
         statements[sql] = statement
         return statement
     }

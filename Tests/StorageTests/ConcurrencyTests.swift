@@ -43,11 +43,55 @@ import Testing
                 _ = try connection.insert(Gadget.sample("g\(index)"))
             }
         }
-        // 500 lookups through one cached statement: each is reset and rebound, never leaking
-        // bindings from the previous call.
-        for index in stride(from: 0, to: 500, by: 7) {
-            let found = try await database.read { try $0.fetchOne(Gadget.query().filter("name", .equal, "g\(index)")) }
-            #expect(found?.name == "g\(index)")
+        // Lookups through one cached statement: each is reset and rebound, never leaking
+        // bindings from the previous call, and compiled once.
+        let compiled = try await database.read { connection in
+            _ = try connection.fetchOne(Gadget.query().filter("name", .equal, "g0"))
+            let before = connection.statementsPrepared
+            for index in stride(from: 0, to: 500, by: 7) {
+                let found = try connection.fetchOne(Gadget.query().filter("name", .equal, "g\(index)"))
+                #expect(found?.name == "g\(index)")
+            }
+            return connection.statementsPrepared - before
         }
+        #expect(compiled == 0)
+    }
+
+    /// Read B can only finish if it gets a connection of its own while read A, which waits for
+    /// it, holds another: with readers handed out in turn B would queue behind A until A gave
+    /// up after five seconds.
+    @Test func aReadTakesAnIdleReaderInsteadOfQueueingBehindABusyOne() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try makeDatabase(path: directory.appendingPathComponent("db.sqlite").path)
+        let bDone = DispatchSemaphore(value: 0)
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await database.read { _ in bDone.wait(timeout: .now() + 5) == .success }
+            }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(50))
+                // Three quick reads, so that handing readers out in turn would now give B the
+                // one A holds.
+                for _ in 0..<3 { _ = try await database.read { try $0.count(Gadget.query()) } }
+                return try await database.read { _ in
+                    bDone.signal()
+                    return true
+                }
+            }
+            for try await finished in group { #expect(finished) }
+        }
+    }
+
+    @Test func aBlockingWriteInsideAnotherTransactionThrowsInsteadOfWaitingForItself() async throws {
+        let database = try makeDatabase()
+        let nested = try await database.write { _ in
+            Result { try database.writeBlocking { _ in 1 } }
+        }
+        #expect(throws: StorageError.nestedAccess) { try nested.get() }
+        let readInsideWrite = try await database.write { _ in
+            Result { try database.readBlocking { _ in 1 } }
+        }
+        #expect(throws: StorageError.nestedAccess) { try readInsideWrite.get() }
     }
 }

@@ -14,7 +14,9 @@ final class TestClock: Sendable {
     func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }
 
-/// The console built in-process on a private in-memory database, with a cheap bcrypt cost.
+/// The console built in-process on a private database file — with the production reader
+/// pool, so reads and writes use separate connections as they do when served — and a cheap
+/// bcrypt cost.
 struct TestConsole {
     static let password = "correct horse battery"
     static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -28,9 +30,8 @@ struct TestConsole {
     static func make(demo: Bool = false, keepFirstAdmin: Bool = false) async throws -> TestConsole {
         let clock = TestClock()
         var config = AppConfig()
-        config.databasePath = ":memory:"
-        config.dataDirectory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("payload-console-tests-\(UUID().uuidString)").path
+        config.dataDirectory = testRunDirectory.appendingPathComponent(UUID().uuidString).path
+        config.databasePath = config.dataDirectory + "/console.sqlite"
         config.demo = demo
         config.bcryptCost = 4
         config.templatesDirectory = packageRoot.appendingPathComponent("Templates").path
@@ -67,3 +68,15 @@ struct TestConsole {
         try await console.application.test(.router, body)
     }
 }
+
+/// Where this test run keeps its consoles' files, by process id; runs that have ended lose
+/// theirs when the next one starts.
+let testRunDirectory: URL = {
+    let parent = FileManager.default.temporaryDirectory.appendingPathComponent("payload-console-tests")
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [] {
+        if let pid = Int32(name), kill(pid, 0) != 0 {
+            try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+        }
+    }
+    return parent.appendingPathComponent("\(ProcessInfo.processInfo.processIdentifier)")
+}()
