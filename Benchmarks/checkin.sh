@@ -1,26 +1,32 @@
 #!/usr/bin/env bash
-# Device check-in throughput against /healthz on the same server in the same run (issue 4's
-# target: 304s at >= 60% and 200s at >= 40% of /healthz, 10,000 enrolled devices, server RSS
-# < 150 MB). Builds release, seeds a fresh database, learns the ETags of 500 devices with one
-# check-in each, then runs wrk (2 threads, 64 connections) against the three endpoints. Every
-# run goes through the same Lua script (one token per request, rotating over the devices), so
-# the load tool costs the same in each and the ratio compares the server's work.
+# Throughput side by side, in one run: a bare Hummingbird route (Benchmarks/BareRoute, the
+# anchor), the console's /healthz, and device check-in answered 304 and 200 with 10,000
+# enrolled devices (issue 12's targets: /healthz >= 85%, 304 >= 60%, 200 >= 50% of the bare
+# route; server peak RSS < 100 MB). Builds both in release, seeds a fresh database, learns the
+# ETags of 500 devices with one check-in each, then runs wrk (2 threads, 64 connections)
+# against each. Every run goes through the same Lua script (one token per request, rotating
+# over the devices), so the load tool costs the same in each and the ratios compare servers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || scripts/ensure-apt-packages wrk
 swift build -c release --product payload-console >/dev/null
+swift build -c release --package-path Benchmarks/BareRoute >/dev/null
 BIN=.build/release/payload-console
+BARE=Benchmarks/BareRoute/.build/release/BareRoute
 WORK=$(mktemp -d)
-trap 'kill $SERVER 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+trap 'kill $SERVER $BARE_SERVER 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 DB="$WORK/bench.sqlite"
 PORT=${PORT:-8182}
+BARE_PORT=${BARE_PORT:-8183}
 URL="http://127.0.0.1:$PORT"
 DURATION=${DURATION:-10s}
 
 $BIN bench seed --db "$DB" --profiles 1000 --devices 10000 --tokens-file "$WORK/tokens"
 $BIN serve --db "$DB" --data-dir "$WORK" --port "$PORT" --log-level error >/dev/null &
 SERVER=$!
-for _ in $(seq 50); do curl -sf "$URL/healthz" >/dev/null && break; sleep 0.2; done
+$BARE "$BARE_PORT" >/dev/null 2>&1 &
+BARE_SERVER=$!
+for _ in $(seq 50); do curl -sf "$URL/healthz" >/dev/null && curl -sf "http://127.0.0.1:$BARE_PORT/healthz" >/dev/null && break; sleep 0.2; done
 
 head -500 "$WORK/tokens" | while read -r token; do
   tag=$(curl -s -o /dev/null -D - -H "Authorization: Bearer $token" "$URL/api/v1/device/policy" \
@@ -38,11 +44,13 @@ run() { # label, then wrk arguments
   echo "$label: $rate req/s, p99 $(echo "$out" | awk '$1 == "99%" { print $2 }')$(echo "$out" | grep -q Non-2xx && echo ", $(echo "$out" | grep Non-2xx)" || true)" >&2
   echo "$rate"
 }
-HEALTH=$(run "GET /healthz, same requests" -s Benchmarks/checkin.lua "$URL" -- "$WORK/with-tags" /healthz)
+BARE_RATE=$(run "bare Hummingbird route, same requests" -s Benchmarks/checkin.lua "http://127.0.0.1:$BARE_PORT" -- "$WORK/with-tags" /healthz)
+HEALTH=$(run "console GET /healthz, same requests" -s Benchmarks/checkin.lua "$URL" -- "$WORK/with-tags" /healthz)
 UNCHANGED=$(run "check-in, unchanged (304)" -s Benchmarks/checkin.lua "$URL" -- "$WORK/with-tags")
 CHANGED=$(run "check-in, full policy (200)" -s Benchmarks/checkin.lua "$URL" -- "$WORK/without-tags")
-awk -v h="$HEALTH" -v u="$UNCHANGED" -v c="$CHANGED" 'BEGIN {
-  printf "304 check-in: %.0f%% of /healthz (target >= 60%%)\n", 100 * u / h
-  printf "200 check-in: %.0f%% of /healthz (target >= 40%%)\n", 100 * c / h
+awk -v b="$BARE_RATE" -v h="$HEALTH" -v u="$UNCHANGED" -v c="$CHANGED" 'BEGIN {
+  printf "/healthz: %.0f%% of the bare route (target >= 85%%)\n", 100 * h / b
+  printf "304 check-in: %.0f%% of the bare route (target >= 60%%)\n", 100 * u / b
+  printf "200 check-in: %.0f%% of the bare route (target >= 50%%)\n", 100 * c / b
 }'
-echo "server peak RSS: $(awk '/VmHWM/ { printf "%.0f MB", $2 / 1024 }' /proc/$SERVER/status) (target < 150 MB)"
+echo "server peak RSS: $(awk '/VmHWM/ { printf "%.0f MB", $2 / 1024 }' /proc/$SERVER/status) (target < 100 MB)"
