@@ -70,6 +70,7 @@ let package = Package(
             dependencies: [
                 "App", "Storage", "Domain",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -58,6 +58,6 @@ struct TokensController {
                 created: DisplayTime.relative($0.createdAt, now: now),
                 lastUsed: $0.lastUsedAt.map { DisplayTime.relative($0, now: now) } ?? "never", revoked: $0.revokedAt != nil)
         }
-        return services.renderer.page("tokens/index", title: "API tokens", model: view, request: request, context: context, status: status)
+        return try services.renderer.page("tokens/index", title: "API tokens", model: view, request: request, context: context, status: status)
     }
 }

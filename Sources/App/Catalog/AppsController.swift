@@ -58,7 +58,7 @@ struct AppsController {
         routes.post("/apps", .role(.admin), use: create)
         routes.get("/apps/{id}/edit", .role(.admin)) { request, context in
             let app = try await services.database.read { try $0.require(AppRecord.self, id: context.parameters.require("id", as: RecordID<AppRecord>.self)) }
-            return edit(app, form: FormView(app.draft), request: request, context: context)
+            return try edit(app, form: FormView(app.draft), request: request, context: context)
         }
         routes.post("/apps/{id}", .role(.admin), use: update)
         routes.post("/apps/{id}/delete", .role(.admin), use: delete)
@@ -69,14 +69,14 @@ struct AppsController {
         let view = IndexView(
             rows: apps.map(Self.row), isEmpty: apps.isEmpty,
             canEdit: try context.requireUser().role.includes(.admin), form: form)
-        return services.renderer.page("apps/index", title: "Apps", model: view, request: request, context: context, status: status)
+        return try services.renderer.page("apps/index", title: "Apps", model: view, request: request, context: context, status: status)
     }
 
-    private func edit(_ app: AppRecord, form: FormView, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) -> Response {
+    private func edit(_ app: AppRecord, form: FormView, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
         var form = form
         form.action = "/apps/\(app.id?.description ?? "")"
         form.submitLabel = "Save app"
-        return services.renderer.page("apps/edit", title: "Edit \(app.name)", model: EditView(name: app.name, form: form),
+        return try services.renderer.page("apps/edit", title: "Edit \(app.name)", model: EditView(name: app.name, form: form),
                                       request: request, context: context, status: status)
     }
 
@@ -113,7 +113,7 @@ struct AppsController {
             return .seeOther("/apps", flash: .notice("Saved \(app.name)."), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
             let existing = try await services.database.read { try $0.require(AppRecord.self, id: id) }
-            return edit(existing, form: FormView(draft, errors: refusal.messages), request: request, context: context, status: .unprocessableContent)
+            return try edit(existing, form: FormView(draft, errors: refusal.messages), request: request, context: context, status: .unprocessableContent)
         }
     }
 

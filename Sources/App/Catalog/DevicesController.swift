@@ -79,7 +79,7 @@ struct DevicesController {
             rowsHTML: page.map { Self.row($0, groupNames: names).html }.joined(), isEmpty: page.isEmpty,
             canEdit: try context.requireUser().role.includes(.admin), groups: options,
             groupFilter: groupID?.description ?? "", nextPage: next, isFiltered: groupID != nil, total: total)
-        return services.renderer.page("devices/index", title: "Devices", model: view, request: request, context: context)
+        return try services.renderer.page("devices/index", title: "Devices", model: view, request: request, context: context)
     }
 
     /// Keyset pagination over (name, id): the page after a device starts right after it in
@@ -154,7 +154,7 @@ struct DevicesController {
             commands: DeviceCommandsView(deviceID: id, commands: commands, role: context.user?.role, now: now, back: "/devices/\(id)",
                                          form: commandForm),
             canReadLogs: context.user?.role.includes(.helpdesk) == true)
-        return services.renderer.page("devices/show", title: device.name, model: view, request: request, context: context, status: status)
+        return try services.renderer.page("devices/show", title: device.name, model: view, request: request, context: context, status: status)
     }
 
     // MARK: forms
@@ -164,7 +164,7 @@ struct DevicesController {
             (try connection.fetch(DeviceGroupRecord.query()), try connection.fetch(AppRecord.query().order(by: "name")))
         }
         let view = form.view(groups: groups, apps: apps)
-        return services.renderer.page("devices/form", title: view.title, model: view, request: request, context: context, status: status)
+        return try services.renderer.page("devices/form", title: view.title, model: view, request: request, context: context, status: status)
     }
 
     @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {

@@ -99,7 +99,7 @@ struct GroupsController {
                 parentName: entry.group.parentID.flatMap { names[$0] })
         }
         let view = IndexView(rows: rows, isEmpty: rows.isEmpty, canEdit: try context.requireUser().role.includes(.admin), form: form)
-        return services.renderer.page("groups/index", title: "Device groups", model: view, request: request, context: context, status: status)
+        return try services.renderer.page("groups/index", title: "Device groups", model: view, request: request, context: context, status: status)
     }
 
     private func edit(_ group: DeviceGroupRecord, name: String, parentID: RecordID<DeviceGroupRecord>?, errors: [String: String],
@@ -107,7 +107,7 @@ struct GroupsController {
         let groups = try await services.database.read { try $0.fetch(DeviceGroupRecord.query()) }
         let form = FormView(action: "/groups/\(group.id!)", submitLabel: "Save group", name: name,
                             parents: parentOptions(groups, selected: parentID, excluding: group.id), errors: errors)
-        return services.renderer.page("groups/edit", title: "Edit \(group.name)", model: EditView(name: group.name, form: form),
+        return try services.renderer.page("groups/edit", title: "Edit \(group.name)", model: EditView(name: group.name, form: form),
                                       request: request, context: context, status: status)
     }
 

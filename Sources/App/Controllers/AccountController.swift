@@ -18,7 +18,7 @@ struct AccountController {
     func register(on routes: SecuredRoutes) {
         routes.get("/account/password", .role(.viewer)) { request, context in
             let user = try context.requireUser()
-            return page(View(mustChange: user.mustChangePassword), request: request, context: context)
+            return try page(View(mustChange: user.mustChangePassword), request: request, context: context)
         }
         routes.post("/account/password", .role(.viewer)) { request, context in
             let user = try context.requireUser()
@@ -33,12 +33,12 @@ struct AccountController {
                 // Password fields are never echoed back, even on error.
                 let view = View(mustChange: user.mustChangePassword, currentError: errors["current"],
                                 newError: errors["new"], confirmationError: errors["confirmation"])
-                return page(view, request: request, context: context, status: .unprocessableContent)
+                return try page(view, request: request, context: context, status: .unprocessableContent)
             }
         }
     }
 
-    private func page(_ view: View, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) -> Response {
-        services.renderer.page("account-password", title: "Change password", model: view, request: request, context: context, status: status)
+    private func page(_ view: View, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
+        try services.renderer.page("account-password", title: "Change password", model: view, request: request, context: context, status: status)
     }
 }

@@ -44,7 +44,7 @@ struct AuditLogController {
                 },
                 isEmpty: page.isEmpty,
                 nextPage: events.count > Self.pageSize ? page.last?.id.map { "/audit?before=\($0)" } : nil)
-            return services.renderer.page("audit/index", title: "Audit log", model: view, request: request, context: context)
+            return try services.renderer.page("audit/index", title: "Audit log", model: view, request: request, context: context)
         }
     }
 }

@@ -88,7 +88,7 @@ struct DashboardController {
                 isAdmin: isAdmin,
                 steps: steps,
                 showSteps: isAdmin ? steps.contains { !$0.done } : counts.devices == 0 || counts.profiles == 0)
-            return services.renderer.page("dashboard", title: "Dashboard", model: view, request: request, context: context)
+            return try services.renderer.page("dashboard", title: "Dashboard", model: view, request: request, context: context)
         }
     }
 }

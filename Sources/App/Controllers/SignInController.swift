@@ -25,14 +25,14 @@ struct SignInController {
         routes.get("/sign-in", .anyone) { request, context in
             let next = LocalPath.sanitised(request.uri.queryParameters["next"].map(String.init) ?? "")
             if context.user != nil { return .seeOther(next) }
-            return form(FormView(next: next), request: request, context: context)
+            return try form(FormView(next: next), request: request, context: context)
         }
         routes.post("/sign-in", .anyone, use: signIn)
         routes.post("/sign-out", .anyone, use: signOut)
     }
 
-    private func form(_ view: FormView, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) -> Response {
-        services.renderer.page("sign-in", title: "Sign in", model: view, request: request, context: context, status: status)
+    private func form(_ view: FormView, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
+        try services.renderer.page("sign-in", title: "Sign in", model: view, request: request, context: context, status: status)
     }
 
     @Sendable func signIn(request: Request, context: AppRequestContext) async throws -> Response {
@@ -47,14 +47,14 @@ struct SignInController {
         }
         if password.isEmpty { view.passwordError = "Enter your password." }
         guard view.emailError == nil, view.passwordError == nil else {
-            return form(view, request: request, context: context, status: .unprocessableContent)
+            return try form(view, request: request, context: context, status: .unprocessableContent)
         }
 
         let now = services.now
         let wait = try await reserveAttempt(for: email, at: now)
         if wait > 0 {
             view.error = "Too many failed attempts for this email. Try again in \(Self.describe(seconds: wait))."
-            var response = form(view, request: request, context: context, status: .tooManyRequests)
+            var response = try form(view, request: request, context: context, status: .tooManyRequests)
             response.headers[.retryAfter] = String(Int(wait.rounded(.up)))
             return response
         }
@@ -69,7 +69,7 @@ struct SignInController {
         }
         guard let user, verified else {
             view.error = "The email or password is not right. Check both and try again."
-            return form(view, request: request, context: context, status: .unprocessableContent)
+            return try form(view, request: request, context: context, status: .unprocessableContent)
         }
 
         let token = try await services.database.write { connection -> String in

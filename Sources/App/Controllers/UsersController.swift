@@ -66,7 +66,7 @@ struct UsersController {
                 lastSignIn: user.lastSignInAt.map { DisplayTime.relative($0, now: now) } ?? "never",
                 mustChangePassword: user.mustChangePassword, isSelf: user.id == me.id)
         }
-        return services.renderer.page("users", title: "Users", model: view, request: request, context: context, status: status)
+        return try services.renderer.page("users", title: "Users", model: view, request: request, context: context, status: status)
     }
 
     @Sendable func add(request: Request, context: AppRequestContext) async throws -> Response {

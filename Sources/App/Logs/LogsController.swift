@@ -91,7 +91,7 @@ struct LogsController {
                         Option(value: "crash", label: "Crash logs", selected: filter.kind == .crash)],
                 isFiltered: filter.device != nil || filter.app != nil || filter.level != nil || filter.kind != nil,
                 nextPage: logs.count > Self.pageSize ? page.last?.id.map { filter.path(before: $0) } : nil)
-            return services.renderer.page("logs/index", title: "App logs", model: view, request: request, context: context)
+            return try services.renderer.page("logs/index", title: "App logs", model: view, request: request, context: context)
         }
     }
 

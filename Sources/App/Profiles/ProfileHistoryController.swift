@@ -65,7 +65,7 @@ struct ProfileHistoryController {
             changes: changes.map { .init(field: $0.field, before: $0.before ?? "(absent)", after: $0.after ?? "(absent)") },
             hasChanges: !changes.isEmpty, comparing: versions.count > 1,
             canRestore: try context.requireUser().role.includes(.admin))
-        return services.renderer.page("profiles/history", title: "History of \(profile.name)", model: view, request: request, context: context)
+        return try services.renderer.page("profiles/history", title: "History of \(profile.name)", model: view, request: request, context: context)
     }
 
     @Sendable func restore(request: Request, context: AppRequestContext) async throws -> Response {

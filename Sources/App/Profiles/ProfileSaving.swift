@@ -41,16 +41,16 @@ struct ProfileSaving {
             return .seeOther("/profiles/\(profileID)", flash: .notice("Saved as version \(saved.number)."),
                              cookies: services.cookies, request: request)
         } catch let conflict as ProfileStore.Conflict {
-            return conflictPage(profileID: profileID, base: baseVersion, latest: conflict.latest, edited: edited,
+            return try conflictPage(profileID: profileID, base: baseVersion, latest: conflict.latest, edited: edited,
                                 request: request, context: context)
         } catch StorageError.versionConflict {
             let latest = try await services.database.read { try store.latestVersion(of: profileID, in: $0) }
-            return conflictPage(profileID: profileID, base: baseVersion, latest: latest, edited: edited, request: request, context: context)
+            return try conflictPage(profileID: profileID, base: baseVersion, latest: latest, edited: edited, request: request, context: context)
         }
     }
 
     private func conflictPage(profileID: RecordID<ProfileRecord>, base: ProfileVersionRecord, latest: ProfileVersionRecord,
-                              edited: ProfileContent, request: Request, context: AppRequestContext) -> Response {
+                              edited: ProfileContent, request: Request, context: AppRequestContext) throws -> Response {
         let rows: ([ProfileChange]) -> [ChangeRow] = { changes in
             changes.map { ChangeRow(field: $0.field, before: $0.before ?? "(absent)", after: $0.after ?? "(absent)") }
         }
@@ -59,7 +59,7 @@ struct ProfileSaving {
             latestAuthor: latest.authorEmail,
             theirs: rows(ProfileDiff.changes(from: base.content, to: latest.content)),
             yours: rows(ProfileDiff.changes(from: base.content, to: edited)))
-        return services.renderer.page("profiles/conflict", title: "Not saved: the profile changed", model: view,
+        return try services.renderer.page("profiles/conflict", title: "Not saved: the profile changed", model: view,
                                       request: request, context: context, status: .conflict)
     }
 }

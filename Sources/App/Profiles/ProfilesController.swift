@@ -99,7 +99,7 @@ struct ProfilesController {
         let view = IndexView(rowsHTML: rows.map(\.html).joined(), isEmpty: rows.isEmpty, canEdit: try context.requireUser().role.includes(.admin),
                              form: form, identifierPrefix: Self.identifierPrefix, total: total,
                              nextPage: profiles.count > Self.pageSize ? page.last.map { "/profiles?after=\($0.id)" } : nil)
-        return services.renderer.page("profiles/index", title: "Profiles", model: view, request: request, context: context, status: status)
+        return try services.renderer.page("profiles/index", title: "Profiles", model: view, request: request, context: context, status: status)
     }
 
     /// A profile as the list needs it; `kinds` is a comma-separated list of payload kinds.
@@ -211,7 +211,7 @@ struct ProfilesController {
             detailsErrors: detailsErrors,
             assignError: assignError,
             policyProblems: problems)
-        return services.renderer.page("profiles/show", title: content.name, model: view, request: request, context: context, status: status)
+        return try services.renderer.page("profiles/show", title: content.name, model: view, request: request, context: context, status: status)
     }
 
     /// For every group this profile reaches (its assigned groups and all below them), the

@@ -42,6 +42,6 @@ struct SigningIdentityController {
         let identity = try services.signing.current()
         let view = View(subject: identity.subject, fingerprint: identity.sha256Fingerprint, expires: DisplayTime.iso(identity.notAfter).prefix(10).description,
                         certificatePEM: identity.certificatePEM, error: error)
-        return services.renderer.page("signing/index", title: "Profile signing", model: view, request: request, context: context, status: status)
+        return try services.renderer.page("signing/index", title: "Profile signing", model: view, request: request, context: context, status: status)
     }
 }

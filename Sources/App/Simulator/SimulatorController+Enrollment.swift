@@ -12,7 +12,7 @@ extension SimulatorController {
             (try connection.fetch(DeviceGroupRecord.query()), try connection.fetch(AppRecord.query().order(by: "name")))
         }
         let view = form.view(groups: groups, apps: apps, enrolling: true)
-        return services.renderer.page("devices/form", title: view.title, model: view, request: request, context: context, status: status)
+        return try services.renderer.page("devices/form", title: view.title, model: view, request: request, context: context, status: status)
     }
 
     struct EnrolledView {
@@ -35,7 +35,7 @@ extension SimulatorController {
                 let view = EnrolledView(
                     id: device.id!.description, name: device.name, udid: device.udid, token: token,
                     checkInExample: "curl -H 'Authorization: Bearer \(token)' \(Self.origin(of: request))/api/v1/device/policy")
-                return services.renderer.page("simulator/enrolled", title: "Enrolled \(device.name)", model: view, request: request, context: context)
+                return try services.renderer.page("simulator/enrolled", title: "Enrolled \(device.name)", model: view, request: request, context: context)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
             }

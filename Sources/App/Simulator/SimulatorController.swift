@@ -53,7 +53,7 @@ struct SimulatorController {
                                          form: commandForm),
             uploadedLogs: uploaded, catalogColors: colors, canAct: user.role.includes(.helpdesk),
             prompt: Self.prompt(request, state: stored.state), controls: controls)
-        return services.renderer.page("simulator/show", title: "Simulator: \(device.name)", model: page, request: request, context: context,
+        return try services.renderer.page("simulator/show", title: "Simulator: \(device.name)", model: page, request: request, context: context,
                                       status: status)
     }
 

@@ -34,23 +34,38 @@ struct PageRenderer: Sendable {
         return PageRenderer(library: library, cookies: cookies)
     }
 
+    /// The page `template` renders from `model`, inside the layout. A template that is not
+    /// there throws (a 500 with a request id in the log), never a blank page.
     func page(
         _ template: String, title: String, model: Any = EmptyModel(),
         request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok
-    ) -> Response {
+    ) throws -> Response {
         let flash = request.cookies[CookieJar.flash].flatMap { Flash(cookieValue: $0.value) }
+        guard let body = library.render(PageScope(csrfToken: context.csrfToken, page: model), withTemplate: Self.scoped(template)) else {
+            throw RenderError.missingTemplate(template)
+        }
         let layout = LayoutView(
-            title: title,
-            body: library.render(PageScope(csrfToken: context.csrfToken, page: model), withTemplate: Self.scoped(template)) ?? "",
+            title: title, body: body,
             user: context.user.map(SignedInUserView.init),
             csrfToken: context.csrfToken,
             flash: flash.map(FlashView.init),
             nav: Navigation.items(for: context.user?.role, currentPath: request.uri.path))
-        var response = Response.html(library.render(layout, withTemplate: "layout") ?? "", status: status)
+        guard let html = library.render(layout, withTemplate: "layout") else { throw RenderError.missingTemplate("layout") }
+        var response = Response.html(html, status: status)
         if flash != nil {
             response.setCookie(cookies.expire(CookieJar.flash, for: request))
         }
         return response
+    }
+
+    enum RenderError: Error, CustomStringConvertible {
+        case missingTemplate(String)
+
+        var description: String {
+            switch self {
+            case .missingTemplate(let name): "no template named \(name) in the templates folder"
+            }
+        }
     }
 
     private static func scoped(_ name: String) -> String { "scoped:" + name }

@@ -129,7 +129,7 @@ struct PayloadFormsController {
             id: id.description, profileName: profileName, kind: kind.rawValue, kindName: kind.displayName, isApple: kind.isApplePayload,
             baseVersion: base, isNew: isNew, help: PayloadHelp.lines(for: kind),
             catalog: apps.map { CatalogOption(bundleID: $0.bundleID, name: $0.name) }, form: form, hasErrors: !form.errors.isEmpty)
-        return services.renderer.page("profiles/payloads/\(kind.rawValue)", title: "\(kind.displayName) · \(profileName)", model: view,
+        return try services.renderer.page("profiles/payloads/\(kind.rawValue)", title: "\(kind.displayName) · \(profileName)", model: view,
                                       request: request, context: context, status: status)
     }
 }
