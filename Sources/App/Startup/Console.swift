@@ -66,6 +66,7 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
     let application = Application(
         router: router,
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "PayloadConsole"),
+        services: [SessionSweeper(sessions: sessions, interval: .seconds(3600), logger: logger)],
         logger: logger)
     return Console(application: application, services: services, routes: routes.entries, startupNotes: notes)
 }
