@@ -49,12 +49,34 @@ import Testing
         }
     }
 
-    @Test func staticFilesAreServed() async throws {
+    @Test func staticFilesAreServedFromTheirFoldersOnly() async throws {
         let console = try await TestConsole.make()
         try await console.test { client in
             let css = try await Browser(client).get("/css/app.css")
             #expect(css.status == .ok)
             #expect(css.body.contains(":root"))
+            let script = try await Browser(client).get("/js/simulator.js")
+            #expect(script.status == .ok)
+            for path in ["/css/missing.css", "/css/../Package.swift", "/app.css", "/js"] {
+                let answer = try await Browser(client).get(path)
+                // A path climbing out of the folder is a 400 from the file middleware.
+                #expect([.notFound, .badRequest].contains(answer.status), "\(path) \(answer.status)")
+                #expect(!answer.body.contains("PackageDescription"))
+            }
+        }
+    }
+
+    /// Each kind of caller has its own middleware: the health check and the APIs set no
+    /// browser cookie, pages do (the signed-out CSRF cookie).
+    @Test func onlyPagesGetBrowserCookies() async throws {
+        let console = try await TestConsole.make()
+        try await console.test { client in
+            for path in ["/healthz", "/api/openapi.json", "/api/v1/profiles", "/api/v1/device/policy", "/css/app.css"] {
+                let response = try await client.execute(uri: path, method: .get)
+                #expect(response.headers[values: .setCookie].isEmpty, "\(path)")
+            }
+            let page = try await client.execute(uri: "/sign-in", method: .get)
+            #expect(page.headers[values: .setCookie].contains { $0.hasPrefix("pc_csrf=") })
         }
     }
 

@@ -2,18 +2,17 @@ import Domain
 import Foundation
 import Hummingbird
 
-/// Authenticates `/api/` requests by bearer token. The request then acts as a user with the
-/// token's role, so the same route access rules apply to scripts as to people.
+/// Authenticates the JSON API's requests by bearer token. The request then acts as a user with
+/// the token's role, so the same route access rules apply to scripts as to people.
 struct APITokenMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
     let tokens: APITokenStore
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.uri.path.hasPrefix("/api/"),
-              let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer "),
-              !DeviceTokens.isDeviceToken(header)
-        else { return try await next(request, context) }
+        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
+            return try await next(request, context)
+        }
         guard let token = try await tokens.find(String(header.dropFirst(7)).trimmingWhitespace()) else {
             throw APIError(status: .unauthorized, code: "invalid_token", message: "The API token is unknown or revoked.")
         }

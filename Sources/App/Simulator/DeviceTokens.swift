@@ -24,10 +24,6 @@ enum DeviceTokens {
         return (token, SecretToken.digest(token))
     }
 
-    static func isDeviceToken(_ authorization: String) -> Bool {
-        String(authorization.dropFirst("bearer ".count)).trimmingWhitespace().hasPrefix(prefix)
-    }
-
     static func find(_ token: String, in database: Database) async throws -> CheckingInDevice? {
         guard token.hasPrefix(prefix) else { return nil }
         let hash = SecretToken.digest(token)
@@ -46,12 +42,10 @@ struct DeviceTokenMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let database: Database
 
-    static let pathPrefix = "/api/v1/device/"
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.uri.path.hasPrefix(Self.pathPrefix), let header = request.headers[.authorization],
-              header.lowercased().hasPrefix("bearer ")
-        else { return try await next(request, context) }
+        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
+            return try await next(request, context)
+        }
         let token = String(header.dropFirst("bearer ".count)).trimmingWhitespace()
         guard let device = try await DeviceTokens.find(token, in: database) else {
             throw APIError(status: .unauthorized, code: "invalid_device_token", message: "The device token is unknown or the device was removed.")

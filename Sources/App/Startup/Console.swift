@@ -53,47 +53,45 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
     router.add(middleware: LogRequestsMiddleware(.info))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorPageMiddleware(renderer: renderer))
-    router.add(middleware: FileMiddleware(config.publicDirectory, searchForIndexHtml: false, logger: logger))
-    let patterns = RoutePatterns()
-    router.add(middleware: MethodNotAllowedMiddleware(patterns: patterns))
-    router.add(middleware: SessionMiddleware(sessions: sessions, cookies: cookies))
-    router.add(middleware: APITokenMiddleware(tokens: APITokenStore(database: database, now: config.now)))
-    router.add(middleware: DeviceTokenMiddleware(database: database))
-    router.add(middleware: CSRFMiddleware())
-    let routes = SecuredRoutes(router: router, patterns: patterns)
-    registerRoutes(on: routes, services: services)
+    let table = RouteTable()
+    router.add(middleware: MethodNotAllowedMiddleware(routes: table))
+    registerRoutes(on: RouteGroups(router: router, table: table, services: services, logger: logger), services: services)
 
     let application = Application(
         router: router,
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "PayloadConsole"),
         services: [SessionSweeper(sessions: sessions, interval: .seconds(3600), logger: logger)],
         logger: logger)
-    return Console(application: application, services: services, routes: routes.entries, startupNotes: notes)
+    return Console(application: application, services: services, routes: table.entries, startupNotes: notes)
 }
 
-/// Every route of the console, grouped by controller.
-func registerRoutes(on routes: SecuredRoutes, services: Services) {
-    HealthController().register(on: routes)
-    SignInController(services: services).register(on: routes)
-    DashboardController(services: services).register(on: routes)
-    UsersController(services: services).register(on: routes)
-    AccountController(services: services).register(on: routes)
-    AppsController(services: services).register(on: routes)
-    GroupsController(services: services).register(on: routes)
-    DevicesController(services: services).register(on: routes)
-    AuditLogController(services: services).register(on: routes)
-    ProfilesController(services: services).register(on: routes)
-    ProfileHistoryController(services: services).register(on: routes)
-    PayloadFormsController(services: services).register(on: routes)
-    ProfileExportController(services: services, signing: services.signing).register(on: routes)
-    TokensController(services: services).register(on: routes)
-    ImagesController(services: services).register(on: routes)
-    SigningIdentityController(services: services).register(on: routes)
-    ProfilesAPIController(services: services).register(on: routes)
-    CatalogAPIController(services: services).register(on: routes)
-    DeviceAPIController(services: services).register(on: routes)
-    SimulatorController(services: services).register(on: routes)
-    SimulatorAPIController(services: services).register(on: routes)
-    LogsController(services: services).register(on: routes)
-    OpenAPIDocument.register(on: routes)
+/// Every route of the console, each controller on the group of the callers it serves.
+func registerRoutes(on groups: RouteGroups, services: Services) {
+    HealthController().register(on: groups.machines)
+
+    let pages = groups.pages
+    SignInController(services: services).register(on: pages)
+    DashboardController(services: services).register(on: pages)
+    UsersController(services: services).register(on: pages)
+    AccountController(services: services).register(on: pages)
+    AppsController(services: services).register(on: pages)
+    GroupsController(services: services).register(on: pages)
+    DevicesController(services: services).register(on: pages)
+    AuditLogController(services: services).register(on: pages)
+    ProfilesController(services: services).register(on: pages)
+    ProfileHistoryController(services: services).register(on: pages)
+    PayloadFormsController(services: services).register(on: pages)
+    ProfileExportController(services: services, signing: services.signing).register(on: pages)
+    TokensController(services: services).register(on: pages)
+    ImagesController(services: services).register(on: pages)
+    SigningIdentityController(services: services).register(on: pages)
+    SimulatorController(services: services).register(on: pages)
+    LogsController(services: services).register(on: pages)
+
+    ProfilesAPIController(services: services).register(on: groups.api)
+    CatalogAPIController(services: services).register(on: groups.api)
+    SimulatorAPIController(services: services).register(on: groups.api)
+    OpenAPIDocument.register(on: groups.api)
+
+    DeviceAPIController(services: services).register(on: groups.devices)
 }

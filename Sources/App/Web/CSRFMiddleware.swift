@@ -6,8 +6,8 @@ import NIOCore
 /// session (or, before sign-in, its `pc_csrf` cookie) issued. Form bodies (URL-encoded or
 /// multipart) are read here once, within `RequestLimits`, and handed to the handler in
 /// `context.form` and `context.files`; a body that claims to be a form and is not one is a 400.
-/// The JSON API under `/api/` authenticates with bearer tokens, not cookies, so cross-site
-/// forms cannot ride on it.
+/// It guards the page routes only: the JSON API authenticates with bearer tokens, not cookies,
+/// so cross-site forms cannot ride on it.
 struct CSRFMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
@@ -17,7 +17,7 @@ struct CSRFMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // Only methods that change something need a token; others (TRACE, unknown ones) go on
         // to the router, which has no route for them.
-        guard [.post, .put, .patch, .delete].contains(request.method), !request.uri.path.hasPrefix("/api/") else {
+        guard [.post, .put, .patch, .delete].contains(request.method) else {
             return try await next(request, context)
         }
         var request = request

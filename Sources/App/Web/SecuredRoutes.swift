@@ -21,17 +21,17 @@ struct RouteEntry: Sendable, Equatable {
 
 typealias PageHandler = @Sendable (Request, AppRequestContext) async throws -> Response
 
-/// Registers routes on the router with the access check wrapped around each handler, so a
-/// route cannot be added without saying who may use it, and the check runs on the server for
-/// direct posts as much as for links the page shows.
+/// Registers routes on one route group with the access check wrapped around each handler, so
+/// a route cannot be added without saying who may use it, and the check runs on the server for
+/// direct posts as much as for links the page shows. The console has one per kind of caller
+/// (`RouteGroups`), each group with its own middleware.
 final class SecuredRoutes {
-    private let router: Router<AppRequestContext>
-    private let patterns: RoutePatterns
-    private(set) var entries: [RouteEntry] = []
+    private let group: RouterGroup<AppRequestContext>
+    private let table: RouteTable
 
-    init(router: Router<AppRequestContext>, patterns: RoutePatterns) {
-        self.router = router
-        self.patterns = patterns
+    init(_ group: RouterGroup<AppRequestContext>, table: RouteTable) {
+        self.group = group
+        self.table = table
     }
 
     func get(_ path: String, _ access: Access, use handler: @escaping PageHandler) {
@@ -51,9 +51,8 @@ final class SecuredRoutes {
     }
 
     private func add(_ method: HTTPRequest.Method, _ path: String, _ access: Access, _ handler: @escaping PageHandler) {
-        entries.append(RouteEntry(method: method, path: path, access: access))
-        patterns.add(path, method)
-        router.on(RouterPath(path), method: method, use: { @Sendable request, context in
+        table.add(RouteEntry(method: method, path: path, access: access))
+        group.on(RouterPath(path), method: method, use: { @Sendable request, context in
             try Self.authorize(access, request: request, context: context)
             return try await handler(request, context)
         })

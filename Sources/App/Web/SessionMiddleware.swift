@@ -2,7 +2,7 @@ import Hummingbird
 
 /// Finds the signed-in user from the session cookie and puts user, session and the page's CSRF
 /// token into the request context. Signed-out visitors get a `pc_csrf` cookie instead, so the
-/// sign-in form is protected too.
+/// sign-in form is protected too. On the page routes only: machines carry no browser session.
 struct SessionMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
@@ -10,10 +10,6 @@ struct SessionMiddleware: RouterMiddleware {
     let cookies: CookieJar
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        // Machines (load balancers, devices, scripts) carry no browser session.
-        if request.uri.path == "/healthz" || request.uri.path.hasPrefix("/api/") {
-            return try await next(request, context)
-        }
         var context = context
         var staleSessionCookie = false
         if let token = request.cookies[CookieJar.session]?.value, !token.isEmpty {
