@@ -20,4 +20,18 @@ import Testing
         let page = try renderer.page("sign-in", title: "Sign in", request: request, context: context)
         #expect(page.status == .ok)
     }
+
+    /// Each payload kind's form is checked for at start-up, with the pages every request needs.
+    @Test func startUpRefusesATemplatesFolderWithoutAPayloadKindsForm() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(at: TestConsole.packageRoot.appendingPathComponent("Templates"), to: folder)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("profiles/payloads/dlp.mustache"))
+        do {
+            _ = try await PageRenderer.load(directory: folder.path, cookies: CookieJar(alwaysSecure: false), required: requiredTemplates)
+            Issue.record("start-up should have refused the folder")
+        } catch PageRenderer.LoadError.missingTemplates(_, let names) {
+            #expect(names == ["profiles/payloads/dlp"])
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Hummingbird
 import Logging
@@ -18,9 +19,11 @@ public struct Console: Sendable {
     }
 }
 
-/// Templates every page needs; start-up fails without them rather than serving blank pages.
+/// Templates every page needs, one form per payload kind among them; start-up fails without
+/// them rather than a page failing later.
 let requiredTemplates = ["layout", "error", "sign-in", "dashboard", "users", "account-password", "apps/index", "apps/edit", "groups/index", "groups/edit", "devices/index", "devices/show", "devices/form",
     "profiles/index", "profiles/show", "profiles/history", "profiles/conflict", "audit/index", "tokens/index"]
+    + PayloadKind.allCases.map { "profiles/payloads/\($0.rawValue)" }
 
 /// Builds the whole console from a configuration: opens and migrates the database, prepares
 /// accounts, loads templates and wires middleware and routes. Tests call this in-process.
