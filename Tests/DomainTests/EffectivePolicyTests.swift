@@ -29,6 +29,20 @@ import Testing
         #expect(policy.warnings.contains { $0.contains("ASAM allowlist is set by 2 profiles") })
     }
 
+    @Test func aProfileIsToldOfTheConflictsAndOverlapsItTakesPartIn() {
+        let policy = EffectivePolicy.compute(from: [
+            reaching(1, distance: 0, [.singleAppMode(SingleAppMode(appIdentifier: "com.a.kiosk")), .asamAllowlist(ASAMAllowlist(appIdentifiers: ["com.a.exam"]))]),
+            reaching(2, distance: 1, [.singleAppMode(SingleAppMode(appIdentifier: "com.b.kiosk"))]),
+            reaching(3, distance: 1, [.singleAppMode(SingleAppMode(appIdentifier: "com.b.kiosk")), .asamAllowlist(ASAMAllowlist(appIdentifiers: ["com.a.exam"]))]),
+            reaching(4, distance: 2, [.logging(Logging(level: .error))]),
+        ])
+        #expect(policy.problems(involving: 2, in: "Lobby") == [
+            "Conflict in Lobby: Single App Mode for com.a.kiosk (Profile 1) and com.b.kiosk (Profile 2) and com.b.kiosk (Profile 3). Devices there keep their previous policy.",
+        ])
+        #expect(policy.problems(involving: 3, in: "Lobby").last == "In Lobby the ASAM allowlist is set by Profile 1, Profile 3; only apps on every list remain: com.a.exam.")
+        #expect(policy.problems(involving: 4, in: "Lobby").isEmpty)
+    }
+
     @Test func disjointASAMListsLeaveNoAppAllowed() {
         let policy = EffectivePolicy.compute(from: [
             reaching(1, distance: 0, [.asamAllowlist(ASAMAllowlist(appIdentifiers: ["com.a.exam"]))]),

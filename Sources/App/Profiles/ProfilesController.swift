@@ -225,14 +225,7 @@ struct ProfilesController {
         var problems: [String] = []
         for group in groups where !assigned.isDisjoint(with: tree.lineage(of: group.id!)) {
             let policy = EffectivePolicy.compute(from: try loader.reachingProfiles(group: group.id!, groups: groups))
-            let involved = policy.singleAppModeConflict.contains { $0.sources.contains { $0.profileID == profileID.rawValue } }
-            if involved {
-                let apps = policy.singleAppModeConflict.map { "\($0.value.appIdentifier) (\($0.sources.map(\.profileName).joined()))" }
-                problems.append("Conflict in \(group.name): Single App Mode for \(apps.joined(separator: " and ")). Devices there keep their previous policy.")
-            }
-            if let list = policy.asamAllowlist, list.sources.count > 1, list.sources.contains(where: { $0.profileID == profileID.rawValue }) {
-                problems.append("In \(group.name) the ASAM allowlist is set by \(list.sources.map(\.profileName).joined(separator: ", ")); only apps on every list remain: \(list.value.isEmpty ? "none" : list.value.joined(separator: ", ")).")
-            }
+            problems += policy.problems(involving: profileID.rawValue, in: group.name)
         }
         return problems
     }
