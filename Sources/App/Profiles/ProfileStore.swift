@@ -2,7 +2,7 @@ import Domain
 import Foundation
 import Storage
 
-/// Creating profiles and adding versions to them, with the rules that make history safe:
+/// Creating and deleting profiles and adding versions to them, with the rules that make history safe:
 /// versions are never changed, each save states the version it started from, and payload
 /// UUIDs stay stable per kind.
 struct ProfileStore: Sendable {
@@ -25,6 +25,17 @@ struct ProfileStore: Sendable {
                 id: nil, profileID: try profile.requireID, number: 1, uuid: UUID().uuidString, content: content,
                 note: "Created", authorID: actor.userID, authorEmail: actor.email, createdAt: time))
             try connection.audit("profile.created", subject: "\(content.name) (\(identifier))", by: actor, after: "version 1", at: time)
+            return profile
+        }
+    }
+
+    /// Deletes the profile with its history and assignments (devices lose its payloads at
+    /// their next check-in).
+    func delete(_ id: RecordID<ProfileRecord>, by actor: Actor) async throws -> ProfileRecord {
+        try await database.write { connection in
+            let profile = try connection.require(ProfileRecord.self, id: id)
+            try connection.delete(ProfileRecord.self, id: id)
+            try connection.audit("profile.deleted", subject: profile.auditSubject, by: actor, before: "version \(profile.version)", at: now())
             return profile
         }
     }

@@ -252,15 +252,8 @@ struct ProfilesController {
     }
 
     @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-        let profile = try await services.database.write { connection in
-            let profile = try connection.require(ProfileRecord.self, id: id)
-            try connection.delete(ProfileRecord.self, id: id)
-            try connection.audit("profile.deleted", subject: "\(profile.name) (\(profile.identifier))", by: actor,
-                                 before: "version \(profile.version)", at: services.now)
-            return profile
-        }
+        let profile = try await store.delete(id, by: Actor(try context.requireUser()))
         return .seeOther("/profiles", flash: .notice("Deleted \(profile.name) and its history."), cookies: services.cookies, request: request)
     }
 }

@@ -27,10 +27,8 @@ struct SigningIdentityController {
                 let identity = try SigningIdentity(certificatePEM: certificate, privateKeyPEM: key)
                 let previous = try? services.signing.current()
                 try services.signing.replace(with: identity)
-                try await services.database.write { connection in
-                    try connection.audit("signing.replaced", subject: identity.subject, by: actor,
-                                         before: previous.map { "SHA-256 \($0.sha256Fingerprint)" }, after: "SHA-256 \(identity.sha256Fingerprint)", at: services.now)
-                }
+                try await services.auditLog.record("signing.replaced", subject: identity.subject, by: actor,
+                                                   before: previous.map { "SHA-256 \($0.sha256Fingerprint)" }, after: "SHA-256 \(identity.sha256Fingerprint)")
                 return .seeOther("/signing", flash: .notice("Profiles are now signed by \(identity.subject)."), cookies: services.cookies, request: request)
             } catch let error as SigningError {
                 return try page(error: error.description, request: request, context: context, status: .unprocessableContent)

@@ -21,10 +21,7 @@ struct DeviceAPIController {
         }
         routes.get("/api/v1/device/commands", .device) { _, context in
             let device = try requireDevice(context)
-            let queued = try await services.database.read { connection in
-                try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, device.id)
-                    .filter("status", in: [CommandStatus.queued.rawValue, CommandStatus.notNow.rawValue]).order(by: "id"))
-            }
+            let queued = try await services.deviceChannel.pending(for: device.id)
             return try .jsonObject(["commands": queued.map(Self.envelope)])
         }
         routes.post("/api/v1/device/commands/{uuid}", .device) { request, context in
@@ -32,19 +29,13 @@ struct DeviceAPIController {
             let uuid = try context.parameters.require("uuid")
             let reply = try await APIRequest.decode(CommandReplyBody.self, from: request)
             let status = try reply.status()
-            let updated = try await services.database.write { connection -> DeviceCommandRecord in
-                guard var command = try connection.fetchOne(DeviceCommandRecord.query().filter("uuid", .equal, uuid)
-                    .filter("deviceID", .equal, device.id)) else {
-                    throw APIError(status: .notFound, code: "unknown_command", message: "This device has no command \(uuid.clipped(to: 60)).")
-                }
-                guard command.status == .queued || command.status == .notNow else {
-                    throw APIError(status: .conflict, code: "command_finished", message: "The command was already answered.")
-                }
-                command.status = status
-                command.completedAt = status == .notNow ? nil : services.now
-                command.resultSummary = reply.summary(for: status)
-                try connection.update(command)
-                return command
+            let updated: DeviceCommandRecord
+            do {
+                updated = try await services.deviceChannel.answer(uuid, from: device.id, status: status, summary: reply.summary(for: status))
+            } catch DeviceChannelService.AnswerRefusal.unknownCommand {
+                throw APIError(status: .notFound, code: "unknown_command", message: "This device has no command \(uuid.clipped(to: 60)).")
+            } catch DeviceChannelService.AnswerRefusal.alreadyAnswered {
+                throw APIError(status: .conflict, code: "command_finished", message: "The command was already answered.")
             }
             return try .jsonObject(["CommandUUID": updated.uuid, "Status": status.mdmName])
         }
@@ -59,16 +50,8 @@ struct DeviceAPIController {
     private func checkIn(_ context: AppRequestContext) async throws -> (CheckingInDevice, PolicyDocument) {
         let device = try requireDevice(context)
         let document = try await services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)
-        try await noteCheckIn(device)
+        try await services.deviceChannel.noteCheckIn(device)
         return (device, document)
-    }
-
-    /// Records the check-in at most once a minute per device, so frequent check-ins do not
-    /// queue on the single writer.
-    private func noteCheckIn(_ device: CheckingInDevice) async throws {
-        let time = services.now
-        guard device.lastCheckInAt.map({ time.timeIntervalSince($0) >= 60 }) ?? true else { return }
-        try await services.database.write { try $0.execute("UPDATE devices SET lastCheckInAt = \(time) WHERE id = \(device.id)") }
     }
 
     /// `304 Not Modified` when the device already has this tag, else the body with its ETag.

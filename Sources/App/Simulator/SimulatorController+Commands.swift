@@ -22,14 +22,7 @@ extension SimulatorController {
             return try await DevicesController(services: services).page(id, request: request, context: context, commandForm: form,
                                                                   status: .unprocessableContent)
         }
-        let now = services.now
-        try await services.database.write { connection in
-            let device = try connection.require(DeviceRecord.self, id: id)
-            _ = try connection.insert(DeviceCommandRecord(
-                id: nil, uuid: UUID().uuidString, deviceID: id, requestType: command.requestType, parameters: command, status: .queued,
-                queuedAt: now, queuedBy: user.email, completedAt: nil, resultSummary: "", result: nil))
-            try connection.audit("device.command", subject: device.name, by: Actor(user), after: command.summary, at: now)
-        }
+        try await services.deviceChannel.queue(command, for: id, by: user)
         return .seeOther(back, flash: .notice("Queued: \(command.summary). The device answers at its next check-in."),
                          cookies: services.cookies, request: request)
     }

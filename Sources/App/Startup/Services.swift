@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Storage
 
@@ -18,6 +19,9 @@ struct Services: Sendable {
 
     var catalog: CatalogService { CatalogService(database: database, now: config.now) }
     var assignments: AssignmentService { AssignmentService(database: database, now: config.now) }
+    var auditLog: AuditLog { AuditLog(database: database, now: config.now) }
+    var deviceChannel: DeviceChannelService { DeviceChannelService(database: database, now: config.now) }
+    var signIns: SignInService { SignInService(database: database, hasher: hasher, sessions: sessions, throttle: SignInThrottle(), now: config.now) }
 
     var simulator: SimulatorService {
         SimulatorService(database: database, checkIns: checkIns, contents: profileContents, now: config.now)

@@ -1,0 +1,61 @@
+import Domain
+import Foundation
+import Storage
+
+/// What passes between the console and a device outside its policy: the commands queued for
+/// it and its answers to them, and the record that it checked in.
+struct DeviceChannelService: Sendable {
+    let database: Database
+    let now: @Sendable () -> Date
+
+    /// Why a device's answer to a command was not taken.
+    enum AnswerRefusal: Error {
+        /// The device has no command with that UUID.
+        case unknownCommand
+        /// The command was already answered (Acknowledged or Error).
+        case alreadyAnswered
+    }
+
+    func queue(_ command: DeviceCommand, for deviceID: RecordID<DeviceRecord>, by user: User) async throws {
+        let time = now()
+        try await database.write { connection in
+            let device = try connection.require(DeviceRecord.self, id: deviceID)
+            _ = try connection.insert(DeviceCommandRecord(
+                id: nil, uuid: UUID().uuidString, deviceID: deviceID, requestType: command.requestType, parameters: command, status: .queued,
+                queuedAt: time, queuedBy: user.email, completedAt: nil, resultSummary: "", result: nil))
+            try connection.audit("device.command", subject: device.name, by: Actor(user), after: command.summary, at: time)
+        }
+    }
+
+    /// Commands the device has still to answer, oldest first.
+    func pending(for deviceID: RecordID<DeviceRecord>) async throws -> [DeviceCommandRecord] {
+        try await database.read { connection in
+            try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, deviceID)
+                .filter("status", in: [CommandStatus.queued.rawValue, CommandStatus.notNow.rawValue]).order(by: "id"))
+        }
+    }
+
+    /// Records the device's answer; NotNow leaves the command to be sent again.
+    func answer(_ uuid: String, from deviceID: RecordID<DeviceRecord>, status: CommandStatus, summary: String) async throws -> DeviceCommandRecord {
+        let time = now()
+        return try await database.write { connection in
+            guard var command = try connection.fetchOne(DeviceCommandRecord.query().filter("uuid", .equal, uuid).filter("deviceID", .equal, deviceID)) else {
+                throw AnswerRefusal.unknownCommand
+            }
+            guard command.status == .queued || command.status == .notNow else { throw AnswerRefusal.alreadyAnswered }
+            command.status = status
+            command.completedAt = status == .notNow ? nil : time
+            command.resultSummary = summary
+            try connection.update(command)
+            return command
+        }
+    }
+
+    /// Records the check-in at most once a minute per device, so frequent check-ins do not
+    /// queue on the single writer.
+    func noteCheckIn(_ device: CheckingInDevice) async throws {
+        let time = now()
+        guard device.lastCheckInAt.map({ time.timeIntervalSince($0) >= 60 }) ?? true else { return }
+        try await database.write { try $0.execute("UPDATE devices SET lastCheckInAt = \(time) WHERE id = \(device.id)") }
+    }
+}
