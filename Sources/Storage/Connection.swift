@@ -48,7 +48,7 @@ public final class Connection {
         if code != SQLITE_OK {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(message)
-            throw error(code: sqlite3_extended_errcode(handle), message: text)
+            throw error(code: sqlite3_extended_errcode(handle), message: text, sql: script)
         }
     }
 
@@ -121,12 +121,12 @@ public final class Connection {
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// The error of the call that just failed on this connection.
-    func lastError() -> StorageError {
-        error(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
+    func lastError(sql: String? = nil) -> StorageError {
+        error(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
 
     /// Maps an extended result code to the typed error callers handle.
-    func error(code: Int32, message: String) -> StorageError {
+    func error(code: Int32, message: String, sql: String? = nil) -> StorageError {
         let primary = code & 0xFF
         let detail = message.components(separatedBy: "failed: ").dropFirst().first ?? message
         switch code {
@@ -144,9 +144,9 @@ public final class Connection {
         switch primary {
         case SQLITE_CONSTRAINT: return .constraintViolation(constraint: detail)
         case SQLITE_BUSY, SQLITE_LOCKED: return .busy
-        case SQLITE_CORRUPT, SQLITE_NOTADB: return .corrupt(message: message)
-        case SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM: return .io(message: message)
-        default: return .sqlite(code: code, message: message)
+        case SQLITE_CORRUPT, SQLITE_NOTADB: return .corrupt(message: message, sql: sql)
+        case SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM: return .io(message: message, sql: sql)
+        default: return .sqlite(code: code, message: message, sql: sql)
         }
     }
 }

@@ -11,7 +11,7 @@ final class Statement {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard code == SQLITE_OK, let statement else {
-            throw connection.lastError()
+            throw connection.lastError(sql: sql)
         }
         self.handle = statement
         self.sql = sql
@@ -53,7 +53,7 @@ final class Statement {
                     sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), csqlite_transient())
                 }
             }
-            guard code == SQLITE_OK else { throw connection.lastError() }
+            guard code == SQLITE_OK else { throw connection.lastError(sql: sql) }
         }
     }
 
@@ -64,7 +64,7 @@ final class Statement {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default:
-            let error = connection.lastError()
+            let error = connection.lastError(sql: sql)
             sqlite3_reset(handle)
             throw error
         }

@@ -1,7 +1,9 @@
 /// Everything the storage layer can report, typed so callers map each case once
 /// (a unique violation becomes a form message, `busy` a retry, `corrupt` a 500).
 ///
-/// Messages never contain bound values: they may be passwords or personal data.
+/// Messages never contain bound values: they may be passwords or personal data. Errors that
+/// are faults rather than rules (`corrupt`, `io`, `sqlite`) carry the SQL text that failed, with
+/// `?` where values were bound, so a log line says which statement it was.
 public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No row with that primary key in that table.
     case notFound(table: String)
@@ -16,9 +18,9 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The database stayed locked by another connection past the busy timeout.
     case busy
     /// The file is not a database or is damaged.
-    case corrupt(message: String)
+    case corrupt(message: String, sql: String? = nil)
     /// The file could not be opened, read or written (permissions, disk full, missing folder).
-    case io(message: String)
+    case io(message: String, sql: String? = nil)
     /// A migration failed; the database was left as it was before start-up.
     case migrationFailed(version: Int, name: String, message: String)
     /// A value could not be turned into, or read back from, a column.
@@ -26,7 +28,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A query built from code was malformed (a bad column name, say).
     case invalidQuery(String)
     /// Any other SQLite failure, with its extended result code.
-    case sqlite(code: Int32, message: String)
+    case sqlite(code: Int32, message: String, sql: String? = nil)
     /// A blocking read or write was started inside another's closure, where it would wait
     /// for itself forever.
     case nestedAccess
@@ -40,13 +42,17 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .versionConflict(let table, let expected, let actual):
             "\(table) changed since it was read (expected version \(expected), found \(actual))"
         case .busy: "database is busy"
-        case .corrupt(let message): "database is corrupt: \(message)"
-        case .io(let message): "database I/O error: \(message)"
+        case .corrupt(let message, let sql): "database is corrupt: \(message)" + Self.statement(sql)
+        case .io(let message, let sql): "database I/O error: \(message)" + Self.statement(sql)
         case .migrationFailed(let version, let name, let message): "migration \(version) (\(name)) failed: \(message)"
         case .conversion(let column, let message): "column \(column): \(message)"
         case .invalidQuery(let message): "invalid query: \(message)"
-        case .sqlite(let code, let message): "SQLite error \(code): \(message)"
+        case .sqlite(let code, let message, let sql): "SQLite error \(code): \(message)" + Self.statement(sql)
         case .nestedAccess: "a database read or write was started inside another one"
         }
+    }
+
+    private static func statement(_ sql: String?) -> String {
+        sql.map { " in: \($0.count > 500 ? String($0.prefix(500)) + "…" : $0)" } ?? ""
     }
 }

@@ -75,4 +75,17 @@ import Testing
         #expect(removed == 5)
         #expect(try await database.read { try $0.count(Gadget.query()) } == 5)
     }
+
+    /// A failing statement names itself in the error, with `?` where values were bound: the log
+    /// says which statement failed without writing a password or a name into it.
+    @Test func aFailedStatementCarriesItsSQLButNoBoundValue() async throws {
+        let database = try makeDatabase()
+        do {
+            _ = try await database.read { try $0.rows("SELECT * FROM nowhere WHERE name = \("hunter2-secret")") }
+            Issue.record("the statement should have failed")
+        } catch let error as StorageError {
+            #expect(error.description.contains("SELECT * FROM nowhere WHERE name = ?"), "\(error)")
+            #expect(!error.description.contains("hunter2-secret"))
+        }
+    }
 }
