@@ -45,7 +45,7 @@ struct CatalogAPIController {
             let group: RecordID<DeviceGroupRecord>? = try APIQuery.id("group", of: request)
             let limit = try APIQuery.limit(of: request)
             let devices = try await services.database.read {
-                try $0.fetch(DeviceRecord.self, DevicesController.pageQuery(group: group, after: after, limit: limit + 1))
+                try $0.fetch(DeviceRecord.self, CatalogQueries.devicePage(group: group, after: after, limit: limit + 1))
             }
             let page = devices.prefix(limit)
             var body: [String: Any] = ["devices": page.map {

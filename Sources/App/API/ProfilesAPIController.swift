@@ -21,7 +21,7 @@ struct ProfilesAPIController {
     }
 
     @Sendable func list(request: Request, context: AppRequestContext) async throws -> Response {
-        let profiles = try await services.database.read { try $0.fetch(ProfileRecord.self, "SELECT * FROM profiles ORDER BY name COLLATE NOCASE, id") }
+        let profiles = try await services.database.read { try $0.fetch(ProfileRecord.self, ProfileQueries.allByName) }
         return try .jsonObject(["profiles": profiles.map { profile in
             ["id": profile.id!.rawValue, "identifier": profile.identifier, "name": profile.name, "version": profile.version,
              "updatedAt": DisplayTime.iso(profile.updatedAt)] as [String: Any]
@@ -36,9 +36,7 @@ struct ProfilesAPIController {
     private func detail(_ id: RecordID<ProfileRecord>, status: HTTPResponse.Status = .ok) async throws -> Response {
         let (profile, version, groups) = try await services.database.read { connection in
             (try connection.require(ProfileRecord.self, id: id), try store.latestVersion(of: id, in: connection),
-             try connection.fetch(DeviceGroupRecord.self, """
-                SELECT g.* FROM device_groups g JOIN profile_assignments a ON a.groupID = g.id WHERE a.profileID = \(id) ORDER BY g.name
-                """))
+             try connection.fetch(DeviceGroupRecord.self, ProfileQueries.assignedGroups(of: id)))
         }
         let payloads = try version.content.payloads.map { try JSONSerialization.jsonObject(with: PayloadJSON.encode($0)) }
         let body: [String: Any] = [

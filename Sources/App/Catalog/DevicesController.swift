@@ -60,7 +60,7 @@ struct DevicesController {
         let groupID = request.uri.queryParameters["group"].flatMap { RecordID<DeviceGroupRecord>(String($0)) }
         let after = request.uri.queryParameters["after"].flatMap { RecordID<DeviceRecord>(String($0)) }
         let (devices, groups, total) = try await services.database.read { connection in
-            (try connection.fetch(DeviceRecord.self, Self.pageQuery(group: groupID, after: after, limit: Self.pageSize + 1)),
+            (try connection.fetch(DeviceRecord.self, CatalogQueries.devicePage(group: groupID, after: after, limit: Self.pageSize + 1)),
              try connection.fetch(DeviceGroupRecord.query()),
              try connection.count(groupID.map { DeviceRecord.query().filter("groupID", .equal, $0) } ?? DeviceRecord.query()))
         }
@@ -80,18 +80,6 @@ struct DevicesController {
             canEdit: try context.requireUser().role.includes(.admin), groups: options,
             groupFilter: groupID?.description ?? "", nextPage: next, isFiltered: groupID != nil, total: total)
         return try services.renderer.page("devices/index", title: "Devices", model: view, request: request, context: context)
-    }
-
-    /// Keyset pagination over (name, id): the page after a device starts right after it in
-    /// name order, so page 200 costs what page 1 does.
-    static func pageQuery(group: RecordID<DeviceGroupRecord>?, after: RecordID<DeviceRecord>?, limit: Int) -> SQL {
-        var sql: SQL = "SELECT * FROM devices WHERE 1"
-        if let group { sql.append(" AND groupID = \(group)") }
-        if let after {
-            sql.append(" AND (name COLLATE NOCASE, id) > ((SELECT name FROM devices WHERE id = \(after)), \(after))")
-        }
-        sql.append(" ORDER BY name COLLATE NOCASE, id LIMIT \(limit)")
-        return sql
     }
 
     static func row(_ device: DeviceRecord, groupNames: [RecordID<DeviceGroupRecord>: String]) -> Row {

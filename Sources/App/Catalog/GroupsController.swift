@@ -87,7 +87,7 @@ struct GroupsController {
     private func index(form: FormView, parentID: RecordID<DeviceGroupRecord>?, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let (groups, counts) = try await services.database.read { connection in
             (try connection.fetch(DeviceGroupRecord.query()),
-             try connection.fetch(GroupCount.self, "SELECT groupID, count(*) AS devices FROM devices WHERE groupID IS NOT NULL GROUP BY groupID"))
+             try connection.fetch(CatalogQueries.GroupCount.self, CatalogQueries.deviceCountsByGroup))
         }
         let deviceCounts = Dictionary(uniqueKeysWithValues: counts.map { ($0.groupID, $0.devices) })
         let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id!, $0.name) })
@@ -109,11 +109,6 @@ struct GroupsController {
                             parents: parentOptions(groups, selected: parentID, excluding: group.id), errors: errors)
         return try services.renderer.page("groups/edit", title: "Edit \(group.name)", model: EditView(name: group.name, form: form),
                                       request: request, context: context, status: status)
-    }
-
-    private struct GroupCount: Decodable {
-        let groupID: Int64
-        let devices: Int
     }
 
     private struct Submitted {

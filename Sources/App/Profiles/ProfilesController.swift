@@ -49,23 +49,6 @@ struct ProfilesController {
 
     static let pageSize = 50
 
-    /// Keyset pagination over (name, id), like the device list.
-    static func pageQuery(after: RecordID<ProfileRecord>?, limit: Int) -> SQL {
-        // Only what the list shows. SQLite unpacks the kinds' JSON and counts the groups in the
-        // same statement: decoding JSON per row in Swift was half of this page's time.
-        var sql: SQL = """
-            SELECT id, name, identifier, version, updatedAt,
-                   (SELECT group_concat(value, ',') FROM json_each(profiles.payloadKinds)) AS kinds,
-                   (SELECT count(*) FROM profile_assignments WHERE profileID = profiles.id) AS groups
-            FROM profiles
-            """
-        if let after {
-            sql.append(" WHERE (name COLLATE NOCASE, id) > ((SELECT name FROM profiles WHERE id = \(after)), \(after))")
-        }
-        sql.append(" ORDER BY name COLLATE NOCASE, id LIMIT \(limit)")
-        return sql
-    }
-
     func register(on routes: SecuredRoutes) {
         routes.get("/profiles", .role(.viewer)) { request, context in
             try await index(form: NewForm(), request: request, context: context)
@@ -87,7 +70,7 @@ struct ProfilesController {
         let now = services.now
         let after = request.uri.queryParameters["after"].flatMap { RecordID<ProfileRecord>(String($0)) }
         let (profiles, total) = try await services.database.read { connection in
-            (try connection.fetch(Listing.self, Self.pageQuery(after: after, limit: Self.pageSize + 1)),
+            (try connection.fetch(Listing.self, ProfileQueries.listPage(after: after, limit: Self.pageSize + 1)),
              try connection.count(ProfileRecord.query()))
         }
         let page = profiles.prefix(Self.pageSize)

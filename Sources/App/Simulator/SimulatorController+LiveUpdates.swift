@@ -58,13 +58,7 @@ extension SimulatorController {
     /// What the device's state depends on, in one cheap read.
     static func probe(_ id: RecordID<DeviceRecord>, database: Database) async throws -> Probe? {
         try await database.read { connection in
-            try connection.fetchOne(Probe.self, """
-                SELECT coalesce((SELECT revision FROM simulator_states WHERE deviceID = d.id), -1) AS revision,
-                       (SELECT value FROM policy_generation) || '/' ||
-                       (SELECT count(*) FROM device_commands WHERE deviceID = d.id AND status IN ('queued', 'notNow')) || '/' ||
-                       coalesce(d.groupID, '') || '/' || d.isSupervised || '/' || d.installedApps AS inputs
-                FROM devices d WHERE d.id = \(id)
-                """)
+            try connection.fetchOne(Probe.self, SimulatorQueries.probe(id))
         }
     }
 }
