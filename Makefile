@@ -37,7 +37,7 @@ build-deps:
 
 test-deps:
 	@scripts/ensure-apt-packages $(BROWSER_PACKAGES) $(ROBUSTNESS_PACKAGES)
-	@python3 -c 'import selenium' 2>/dev/null || python3 -m pip install --quiet selenium \
-		|| python3 -m pip install --quiet --break-system-packages selenium
+	@python3 -c 'import selenium, axe_selenium_python' 2>/dev/null || python3 -m pip install --quiet selenium axe-selenium-python \
+		|| python3 -m pip install --quiet --break-system-packages selenium axe-selenium-python
 	@python3 -c 'import requests, schemathesis' 2>/dev/null || python3 -m pip install --quiet requests schemathesis \
 		|| python3 -m pip install --quiet --break-system-packages requests schemathesis

@@ -19,7 +19,19 @@ document.addEventListener("DOMContentLoaded", () => {
   const fields = ["red", "green", "blue"].map((name) => document.getElementById("branding-" + name));
   const preview = document.getElementById("preview-button");
   const hex = (value) => Math.max(0, Math.min(255, Number(value) || 0)).toString(16).padStart(2, "0");
-  const paint = () => { if (preview) preview.style.backgroundColor = picker.value; };
+  // Text on the preview button is black or white, whichever reads better on the colour
+  // (WCAG relative luminance): one of the two always reaches 4.5:1.
+  const luminance = (color) => [1, 3, 5]
+    .map((start) => parseInt(color.slice(start, start + 2), 16) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, c, index) => sum + c * [0.2126, 0.7152, 0.0722][index], 0);
+  const paint = () => {
+    if (!preview) return;
+    preview.style.backgroundColor = picker.value;
+    preview.style.color = luminance(picker.value) > 0.179 ? "#000000" : "#ffffff";
+  };
+  // The stored colour, not the stylesheet's placeholder, from the moment the page opens.
+  paint();
   picker.addEventListener("input", () => {
     const value = picker.value.slice(1);
     fields.forEach((field, index) => { field.value = parseInt(value.slice(index * 2, index * 2 + 2), 16); });

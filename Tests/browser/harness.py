@@ -1,13 +1,16 @@
 """Starts the console binary that `swift test` built on a free port with a temporary
 database, and drives headless Chromium against it."""
 
+import http.client
 import os
+import re
 import shutil
 import socket
 import subprocess
 import tempfile
 import time
 import unittest
+import urllib.parse
 import urllib.request
 
 from selenium import webdriver
@@ -60,6 +63,26 @@ class ConsoleServer:
             except OSError:
                 time.sleep(0.1)
         raise RuntimeError("the console did not start:\n" + open(self.log.name).read())
+
+    def session_for(self, email, password=PASSWORD):
+        """Signs in through the real form over HTTP and answers the session cookie's value."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        connection.request("GET", "/sign-in")
+        response = connection.getresponse()
+        page = response.read().decode()
+        csrf_cookie = re.search(r"pc_csrf=([^;]+)", response.getheader("Set-Cookie") or "").group(1)
+        csrf = re.search(r'name="_csrf" value="([^"]+)"', page).group(1)
+        body = urllib.parse.urlencode({"_csrf": csrf, "email": email, "password": password, "next": "/dashboard"})
+        connection.request("POST", "/sign-in", body=body, headers={
+            "Content-Type": "application/x-www-form-urlencoded", "Cookie": f"pc_csrf={csrf_cookie}"})
+        response = connection.getresponse()
+        response.read()
+        cookies = " ".join(value for name, value in response.getheaders() if name.lower() == "set-cookie")
+        session = re.search(r"pc_session=([^;]+)", cookies)
+        connection.close()
+        if response.status != 303 or not session:
+            raise AssertionError(f"signing in {email} failed: {response.status}")
+        return session.group(1)
 
     def stop(self):
         if self.process:
@@ -130,6 +153,13 @@ class BrowserTestCase(unittest.TestCase):
             except WebDriverException:
                 return False
         WebDriverWait(self.driver, 15).until(arrived)
+
+    def signed_in(self, email, password=PASSWORD):
+        """Starts the browser signed in as `email`, the form filled in over HTTP: for tests of
+        something other than signing in (test_sign_in.py drives the form itself)."""
+        session = self.server.session_for(email, password)
+        self.open("/healthz")
+        self.driver.add_cookie({"name": "pc_session", "value": session, "path": "/", "httpOnly": True})
 
     def sign_in(self, email, password=PASSWORD):
         self.open("/sign-in")

@@ -26,7 +26,7 @@ class DemoSimulatorTests(BrowserTestCase):
         self.click_and_wait(By.CSS_SELECTOR, f"button.home-app[data-app='{bundle_id}']")
 
     def test_clinic_notes_signs_in_shows_its_configuration_and_keeps_data_from_personal_apps(self):
-        self.sign_in("admin@test.example")
+        self.signed_in("admin@test.example")
         self.open("/devices?group=")
         self.click_and_wait(By.LINK_TEXT, "Clinic iPad 01")
         self.click_and_wait(By.ID, "open-simulator")

@@ -11,7 +11,7 @@ from harness import BrowserTestCase
 
 class EnterKeyTests(BrowserTestCase):
     def open_payload_form(self, profile_name, kind):
-        self.sign_in("admin@test.example")
+        self.signed_in("admin@test.example")
         self.open("/profiles")
         self.driver.find_element(By.ID, "profile-name").send_keys(profile_name)
         self.click_and_wait(By.ID, "create-profile")

@@ -11,7 +11,7 @@ from harness import BrowserTestCase
 
 class ProfileAuthoringTests(BrowserTestCase):
     def create_profile(self, name):
-        self.sign_in("admin@test.example")
+        self.signed_in("admin@test.example")
         self.open("/profiles")
         self.driver.find_element(By.ID, "profile-name").send_keys(name)
         self.click_and_wait(By.ID, "create-profile")

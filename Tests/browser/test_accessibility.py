@@ -1,0 +1,93 @@
+"""axe-core over the console's pages, including the states a refused form leaves them in:
+every page must pass WCAG 2 A and AA as the bundled axe-core checks it."""
+
+import json
+import subprocess
+import urllib.request
+
+from axe_selenium_python import Axe
+from selenium.webdriver.common.by import By
+
+from harness import BINARY, BrowserTestCase
+
+# Only the violations come back, summarised: axe's full results (every pass, with its DOM
+# nodes) take longer to hand over than the check takes to run.
+RUN_AXE = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa"]}})
+  .then(results => done(results.violations.map(v => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", ")}`)))
+  .catch(error => done([`axe failed: ${error}`]));
+"""
+
+
+class AccessibilityTests(BrowserTestCase):
+    maxDiff = None
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        created = subprocess.run(
+            [BINARY, "token", "create", "--role", "admin", "--name", "accessibility", "--db", cls.server.database],
+            text=True, check=True, capture_output=True).stdout
+        cls.token = next(word for word in created.split() if word.startswith("pct_"))
+        cls.api("POST", "/api/v1/apps", {"name": "Check-in", "bundleID": "com.example.checkin", "isSDKBuilt": True})
+        cls.group = cls.api("POST", "/api/v1/groups", {"name": "Lobby kiosks"})["id"]
+        cls.device = cls.api("POST", "/api/v1/devices", {
+            "name": "Lobby 1", "model": "iPad", "osVersion": "18.1", "serialNumber": "DMPXK2ABCD",
+            "udid": "00008101-000A1B2C3D4E5F60", "isSupervised": True, "groupID": cls.group,
+            "installedApps": ["com.example.checkin"]})["id"]
+        cls.profile = cls.api("POST", "/api/v1/profiles", {"name": "Lobby lock", "payloads": [
+            {"PayloadType": "com.apple.app.lock", "App": {"Identifier": "com.example.checkin"}}]})["id"]
+
+    @classmethod
+    def api(cls, method, path, body=None):
+        request = urllib.request.Request(
+            cls.server.base + path, method=method, data=json.dumps(body).encode() if body is not None else None,
+            headers={"Authorization": f"Bearer {cls.token}", "Content-Type": "application/json"})
+        with urllib.request.urlopen(request) as response:
+            return json.loads(response.read() or b"null")
+
+    def assert_accessible(self, name):
+        # The picture first, at the focused field: axe scrolls the page as it checks contrast.
+        self.driver.execute_script("document.activeElement && document.activeElement.scrollIntoView({block: 'center'})")
+        self.screenshot("a11y-" + name)
+        Axe(self.driver).inject()
+        violations = self.driver.execute_async_script(RUN_AXE)
+        self.assertEqual(violations, [], f"{name}: " + "; ".join(violations))
+
+    def test_the_pages_people_work_in(self):
+        self.open("/sign-in")
+        self.assert_accessible("sign-in")
+        self.signed_in("admin@test.example")
+        pages = ["/dashboard", "/devices", f"/devices/{self.device}", "/groups", f"/groups/{self.group}/edit", "/apps",
+                 "/profiles", f"/profiles/{self.profile}", f"/profiles/{self.profile}/history", "/logs", "/audit",
+                 "/users", "/tokens", "/signing", f"/simulator/{self.device}", "/simulator/new"]
+        pages += [f"/profiles/{self.profile}/payloads/{kind}" for kind in
+                  ["single-app-mode", "asam-allowlist", "dlp", "geofence", "logging", "branding", "authentication", "managed-app-config"]]
+        for path in pages:
+            with self.subTest(path=path):
+                self.open(path)
+                self.assert_accessible(path.strip("/").replace("/", "-"))
+
+    def test_forms_refused_with_a_message_beside_the_field(self):
+        self.signed_in("admin@test.example")
+        # A command with a bad capture time, from the device page.
+        self.open(f"/devices/{self.device}")
+        self.driver.find_element(By.ID, "command-type").send_keys("Request logs")
+        self.driver.execute_script("document.getElementById('command-capture').removeAttribute('max')")
+        self.driver.find_element(By.ID, "command-capture").send_keys("5000")
+        self.click_and_wait(By.ID, "queue-command")
+        # The refused field has the focus, so the page opens where the problem is.
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "command-capture")
+        self.assertTrue(self.driver.find_elements(By.ID, "command-capture-error"))
+        self.assert_accessible("device-command-refused")
+        # A simulator control with a value out of range.
+        self.open(f"/simulator/{self.device}")
+        self.driver.execute_script("document.getElementById('advance-minutes').removeAttribute('max')")
+        minutes = self.driver.find_element(By.ID, "advance-minutes")
+        minutes.clear()
+        minutes.send_keys("99999")
+        self.click_and_wait(By.ID, "advance-clock")
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "advance-minutes")
+        self.assertTrue(self.driver.find_elements(By.ID, "advance-minutes-error"))
+        self.assert_accessible("simulator-control-refused")
