@@ -75,6 +75,9 @@ import Testing
                 let response = try await client.execute(uri: path, method: .get)
                 #expect(response.headers[values: .setCookie].isEmpty, "\(path)")
             }
+            // The API document is open whatever token comes with the request (a device's, say).
+            let document = try await client.execute(uri: "/api/openapi.json", method: .get, headers: [.authorization: "Bearer pcd_not-an-api-token"])
+            #expect(document.status == .ok)
             let page = try await client.execute(uri: "/sign-in", method: .get)
             #expect(page.headers[values: .setCookie].contains { $0.hasPrefix("pc_csrf=") })
         }

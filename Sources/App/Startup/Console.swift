@@ -70,7 +70,9 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
 
 /// Every route of the console, each controller on the group of the callers it serves.
 func registerRoutes(on groups: RouteGroups, services: Services) {
+    // Open to anyone whatever credentials they carry: the health check and the API document.
     HealthController().register(on: groups.machines)
+    OpenAPIDocument.register(on: groups.machines)
 
     let pages = groups.pages
     SignInController(services: services).register(on: pages)
@@ -94,7 +96,6 @@ func registerRoutes(on groups: RouteGroups, services: Services) {
     ProfilesAPIController(services: services).register(on: groups.api)
     CatalogAPIController(services: services).register(on: groups.api)
     SimulatorAPIController(services: services).register(on: groups.api)
-    OpenAPIDocument.register(on: groups.api)
 
     DeviceAPIController(services: services).register(on: groups.devices)
 }
