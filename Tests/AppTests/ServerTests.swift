@@ -66,6 +66,21 @@ import Testing
         }
     }
 
+    /// HEAD used to answer 405 while the 405's own Allow header listed HEAD.
+    @Test func headAnswersWhereverGetDoesWithoutABody() async throws {
+        let console = try await TestConsole.make()
+        try await console.test { client in
+            for path in ["/healthz", "/sign-in", "/css/app.css", "/api/openapi.json"] {
+                let response = try await client.execute(uri: path, method: .head)
+                #expect(response.status == .ok, "\(path)")
+                #expect(response.body.readableBytes == 0, "\(path)")
+            }
+            let trace = try await client.execute(uri: "/sign-in", method: .trace)
+            #expect(trace.status == .methodNotAllowed)
+            #expect(trace.headers[.allow] == "GET, HEAD, POST")
+        }
+    }
+
     /// Each kind of caller has its own middleware: the health check and the APIs set no
     /// browser cookie, pages do (the signed-out CSRF cookie).
     @Test func onlyPagesGetBrowserCookies() async throws {

@@ -52,7 +52,8 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
         signing: SigningService(dataDirectory: config.dataDirectory),
         profileContents: contents, checkIns: CheckInCache(contents: contents))
 
-    let router = Router(context: AppRequestContext.self)
+    // HEAD answers wherever GET does, with the same headers and no body (HTTP requires it).
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: LogRequestsMiddleware(.info))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorPageMiddleware(renderer: renderer))
