@@ -15,6 +15,7 @@ public final class Database: Sendable {
     public let path: String
     private let writer: Worker
     private let readers: ReaderPool?
+    private let changes = ChangeTracker()
 
     /// Opens the database at `path` (created when missing). `:memory:` gives a private
     /// in-memory database, used by tests, where reads share the writer's connection.
@@ -30,6 +31,7 @@ public final class Database: Sendable {
                 chmod(path, 0o600)
             }
         }
+        changes.attach(to: writerConnection)
         writer = Worker(writerConnection, name: "sqlite-writer")
         readers = inMemory ? nil : ReaderPool(try (0..<max(1, readerCount)).map { index in
             Worker(try Connection(path: path, busyTimeout: busyTimeout, queryOnly: true), name: "sqlite-reader-\(index)")
@@ -41,13 +43,26 @@ public final class Database: Sendable {
         readers?.stop()
     }
 
+    // MARK: committed changes
+
+    /// Calls `observer` after every write that changed rows has committed, with those rows, on
+    /// the writer's thread before the next write starts: keep it short (drop cache entries).
+    public func onCommit(_ observer: @escaping @Sendable (CommittedChanges) -> Void) {
+        changes.observe(observer)
+    }
+
+    /// How many writes that changed rows have committed. A cache notes it before reading and
+    /// keeps what it read only if it is unchanged, so a row read just before a change commits
+    /// is not kept after the change's `onCommit` has passed.
+    public var commitCount: Int { changes.commits.load(ordering: .sequentiallyConsistent) }
+
     // MARK: suspending
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): committed when it returns,
     /// rolled back when it throws. Writers run one at a time, in the order they arrive.
     @discardableResult
     public func write<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
-        try await writer.run { connection in try Self.transaction(on: connection, begin: "BEGIN IMMEDIATE", body) }
+        try await writer.run { connection in try tracking { try Self.transaction(on: connection, begin: "BEGIN IMMEDIATE", body) } }
     }
 
     /// Runs `body` with a reading connection inside one snapshot. Writes through it fail.
@@ -65,7 +80,22 @@ public final class Database: Sendable {
     /// Runs `body` on the writer outside any transaction: for statements SQLite refuses
     /// inside one, such as `VACUUM` or some pragmas.
     public func withWriterOutsideTransaction<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
-        try await writer.run(body)
+        try await writer.run { connection in try tracking { try body(connection) } }
+    }
+
+    /// Runs a job on the writer and reports the rows it changed once it has committed.
+    private func tracking<T>(_ job: () throws -> T) throws -> T {
+        do {
+            let result = try job()
+            changes.finish(committed: true)
+            return result
+        } catch {
+            // A failed job may still have committed part of its work (statements outside a
+            // transaction commit one by one), so what it changed is reported too: at worst a
+            // cache drops an entry it could have kept.
+            changes.finish(committed: true)
+            throw error
+        }
     }
 
     private func reading<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
@@ -80,7 +110,7 @@ public final class Database: Sendable {
     @discardableResult
     public func writeBlocking<T>(_ body: (Connection) throws -> T) throws -> T {
         try refuseNesting()
-        return try writer.thread.runBlocking { try Self.transaction(on: writer.connection, begin: "BEGIN IMMEDIATE", body) }
+        return try writer.thread.runBlocking { try tracking { try Self.transaction(on: writer.connection, begin: "BEGIN IMMEDIATE", body) } }
     }
 
     /// `read`, blocking the calling thread.
@@ -94,7 +124,7 @@ public final class Database: Sendable {
     /// manage their own transactions.
     public func withWriterOutsideTransactionBlocking<T>(_ body: (Connection) throws -> T) throws -> T {
         try refuseNesting()
-        return try writer.thread.runBlocking { try body(writer.connection) }
+        return try writer.thread.runBlocking { try tracking { try body(writer.connection) } }
     }
 
     private func refuseNesting() throws {

@@ -84,6 +84,40 @@ import Testing
         #expect(recorded?.lastCheckInAt != nil)
     }
 
+    /// Devices are kept in memory between check-ins; a change to the device must still show
+    /// at its very next check-in.
+    @Test func aMovedOrRemovedDeviceIsSeenAtItsNextCheckIn() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        let (group, profile) = try await setUp(console)
+        let other = try console.services.database.writeBlocking {
+            try $0.insert(DeviceGroupRecord(id: nil, name: "Spare", parentID: nil, createdAt: Date())).id!
+        }
+        try console.services.database.writeBlocking {
+            _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test"))
+        }
+        let adminToken = try await api.token(console, role: .admin)
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            let device = try await enroll(admin, name: "Lobby iPad", supervised: true, group: group, app: "com.example.checkin", console: console)
+            for _ in 0..<2 {
+                let locked = try await api.call(client, .get, "/api/v1/device/policy", token: device.token)
+                #expect((locked.json["payloads"] as? [Any])?.count == 1)
+            }
+
+            let moved = try await api.call(client, .put, "/api/v1/devices/\(device.id)/group", token: adminToken, body: #"{"groupID": \#(other)}"#)
+            #expect(moved.status == .noContent)
+            let free = try await api.call(client, .get, "/api/v1/device/policy", token: device.token)
+            #expect((free.json["payloads"] as? [Any])?.isEmpty == true)
+
+            let removed = try await api.call(client, .delete, "/api/v1/devices/\(device.id)", token: adminToken)
+            #expect(removed.status == .noContent)
+            let refused = try await api.call(client, .get, "/api/v1/device/policy", token: device.token)
+            #expect(refused.status == .unauthorized)
+        }
+    }
+
     @Test func badDeviceRequestsGetStableCodesAndChangeNothing() async throws {
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)

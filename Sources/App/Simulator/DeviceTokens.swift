@@ -24,10 +24,10 @@ enum DeviceTokens {
         return (token, SecretToken.digest(token))
     }
 
-    static func find(_ token: String, in database: Database) async throws -> CheckingInDevice? {
-        guard token.hasPrefix(prefix) else { return nil }
-        let hash = SecretToken.digest(token)
-        return try await database.readSingleStatement { connection in
+    /// The device whose token hashes to `hash`, read from the database (`DeviceTokenCache`
+    /// keeps what this finds).
+    static func find(hash: String, in database: Database) async throws -> CheckingInDevice? {
+        try await database.readSingleStatement { connection in
             try connection.fetchOne(CheckingInDevice.self, """
                 SELECT d.id, d.udid, d.name, d.groupID, d.lastCheckInAt, g.value AS generation
                 FROM devices d, policy_generation g WHERE d.tokenHash = \(hash)
@@ -40,14 +40,14 @@ enum DeviceTokens {
 /// refused here with a stable code; a missing one is refused by the route's `.device` access.
 struct DeviceTokenMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
-    let database: Database
+    let devices: DeviceTokenCache
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
             return try await next(request, context)
         }
         let token = String(header.dropFirst("bearer ".count)).trimmingWhitespace()
-        guard let device = try await DeviceTokens.find(token, in: database) else {
+        guard let device = try await devices.device(forToken: token) else {
             throw APIError(status: .unauthorized, code: "invalid_device_token", message: "The device token is unknown or the device was removed.")
         }
         var context = context

@@ -50,7 +50,7 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
         config: config, database: database, renderer: renderer, cookies: cookies, sessions: sessions,
         hasher: hasher, accounts: AccountService(database: database, hasher: hasher, now: config.now),
         signing: SigningService(dataDirectory: config.dataDirectory),
-        profileContents: contents, checkIns: CheckInCache(contents: contents))
+        profileContents: contents, checkIns: CheckInCache(contents: contents), deviceTokens: DeviceTokenCache(database: database))
 
     // HEAD answers wherever GET does, with the same headers and no body (HTTP requires it).
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)

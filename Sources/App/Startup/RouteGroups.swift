@@ -22,7 +22,7 @@ struct RouteGroups {
         api = SecuredRoutes(apiGroup, table: table)
 
         let deviceGroup = router.group()
-        deviceGroup.add(middleware: DeviceTokenMiddleware(database: services.database))
+        deviceGroup.add(middleware: DeviceTokenMiddleware(devices: services.deviceTokens))
         devices = SecuredRoutes(deviceGroup, table: table)
 
         machines = SecuredRoutes(router.group(), table: table)

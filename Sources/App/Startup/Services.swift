@@ -16,6 +16,8 @@ struct Services: Sendable {
     let profileContents: ProfileContentCache
     /// Check-in answers per group, for the device API's hot path.
     let checkIns: CheckInCache
+    /// Devices by token, for the same path.
+    let deviceTokens: DeviceTokenCache
 
     var catalog: CatalogService { CatalogService(database: database, now: config.now) }
     var assignments: AssignmentService { AssignmentService(database: database, now: config.now) }

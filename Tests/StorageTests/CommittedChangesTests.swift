@@ -1,0 +1,45 @@
+import Foundation
+import Storage
+import Synchronization
+import Testing
+
+@Suite struct CommittedChangesTests {
+    @Test func aCommittedWriteReportsTheRowsItChangedByTable() async throws {
+        let database = try makeDatabase()
+        let reports = Mutex<[CommittedChanges]>([])
+        database.onCommit { changes in reports.withLock { $0.append(changes) } }
+        let before = database.commitCount
+
+        let first = try await database.write { try $0.insert(Gadget.sample("one")) }
+        let second = try await database.write { try $0.insert(Gadget.sample("two")) }
+        try await database.write { connection in
+            var changed = first
+            changed.count = 9
+            try connection.update(changed)
+            try connection.delete(Gadget.self, id: second.requireID)
+        }
+        _ = try await database.read { try $0.count(Gadget.query()) }
+
+        let seen = reports.withLock { $0 }
+        #expect(seen.count == 3)
+        #expect(seen.last?.rowIDs(in: "gadgets") == [first.id!.rawValue, second.id!.rawValue])
+        #expect(seen.last?.changed("owners") == false)
+        #expect(database.commitCount == before + 3)
+    }
+
+    @Test func aWriteThatChangesNothingReportsNothing() async throws {
+        let database = try makeDatabase()
+        let calls = Atomic<Int>(0)
+        database.onCommit { _ in calls.add(1, ordering: .relaxed) }
+        try await database.write { try $0.execute("UPDATE gadgets SET count = 1 WHERE name = 'nobody'") }
+        #expect(calls.load(ordering: .relaxed) == 0)
+    }
+
+    @Test func aBlockingWriteIsReportedToo() throws {
+        let database = try makeDatabase()
+        let calls = Atomic<Int>(0)
+        database.onCommit { _ in calls.add(1, ordering: .relaxed) }
+        try database.writeBlocking { _ = try $0.insert(Gadget.sample()) }
+        #expect(calls.load(ordering: .relaxed) == 1)
+    }
+}
