@@ -12,6 +12,8 @@ enum PayloadSummary {
                     on.isEmpty ? "No options set" : "Options: " + on.joined(separator: ", "),
                     user.isEmpty ? "The user may toggle nothing" : "The user may toggle: " + user.joined(separator: ", ")]
         case .asamAllowlist(let list):
+            // An effective list can be empty when profiles' lists share no app.
+            if list.appIdentifiers.isEmpty { return ["No app may lock the device"] }
             return ["\(list.appIdentifiers.count) app(s) may lock the device: " + list.appIdentifiers.joined(separator: ", ")]
         case .dlp(let dlp):
             return DataLossPrevention.fields.map { "\($0.label): \(dlp[keyPath: $0.keyPath] ? "Yes" : "No")" }

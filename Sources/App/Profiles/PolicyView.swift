@@ -29,34 +29,10 @@ struct PolicyView {
     let warnings: [String]
 
     init(_ policy: EffectivePolicy) {
-        var settings: [Setting] = []
-        func add(_ kind: PayloadKind, rule: String, lines: [String], sources: [PolicySource]) {
-            settings.append(Setting(name: kind.displayName, rule: rule, lines: lines, sources: sources.map(Self.describe)))
-        }
-        if let lock = policy.singleAppMode {
-            add(.singleAppMode, rule: "One app for the device", lines: PayloadSummary.lines(.singleAppMode(lock.value)), sources: lock.sources)
-        }
-        if let list = policy.asamAllowlist {
-            add(.asamAllowlist, rule: "Intersection of every list",
-                lines: [list.value.isEmpty ? "No app may lock the device" : list.value.joined(separator: ", ")], sources: list.sources)
-        }
-        if let dlp = policy.dlp {
-            add(.dlp, rule: "Most restrictive answer wins", lines: PayloadSummary.lines(.dlp(dlp.value)), sources: dlp.sources)
-        }
-        if let areas = policy.geofence {
-            add(.geofence, rule: "Areas of every profile combined", lines: PayloadSummary.lines(.geofence(Geofence(areas: areas.value))), sources: areas.sources)
-        }
-        if let logging = policy.logging {
-            add(.logging, rule: "Nearest group wins", lines: PayloadSummary.lines(.logging(logging.value)), sources: logging.sources)
-        }
-        if let branding = policy.branding {
-            add(.branding, rule: "Nearest group wins", lines: PayloadSummary.lines(.branding(branding.value)), sources: branding.sources)
-        }
-        if let auth = policy.authentication {
-            add(.authentication, rule: "Nearest group wins", lines: PayloadSummary.lines(.authentication(auth.value)), sources: auth.sources)
-        }
-        for config in policy.appConfigurations {
-            add(.managedAppConfig, rule: "Nearest group wins, per app", lines: PayloadSummary.lines(.managedAppConfig(config.value)), sources: config.sources)
+        // Derived kind by kind from the policy: a new payload kind needs nothing here.
+        let settings = policy.settings.map { setting in
+            Setting(name: setting.kind.displayName, rule: setting.kind.combination.sentence,
+                    lines: PayloadSummary.lines(setting.payload), sources: setting.sources.map(Self.describe))
         }
         self.settings = settings
         settingsHTML = settings.map(\.html).joined()

@@ -93,7 +93,8 @@ public enum MobileConfig {
                 ("PayloadType", .string("com.apple.applicationaccess")),
                 ("autonomousSingleAppModePermittedAppIDs", .array(list.appIdentifiers.map(PropertyList.string))),
             ])
-        default:
+        case .dlp, .geofence, .logging, .branding, .authentication, .managedAppConfig:
+            // SDK payloads travel inside the SDK profile dictionary, not under Apple's keys.
             return nil
         }
     }

@@ -35,8 +35,12 @@ public enum PayloadKind: String, CaseIterable, Codable, Sendable {
         }
     }
 
-    /// Apple payloads go into the `.mobileconfig` under Apple's own payload types.
+    /// Apple payloads go into the `.mobileconfig` under Apple's own payload types; the others
+    /// are the SDK's, inside the SDK profile.
     public var isApplePayload: Bool {
-        self == .singleAppMode || self == .asamAllowlist
+        switch self {
+        case .singleAppMode, .asamAllowlist: true
+        case .dlp, .geofence, .logging, .branding, .authentication, .managedAppConfig: false
+        }
     }
 }

@@ -28,63 +28,19 @@ public struct EffectivePolicy: Sendable {
         let ordered = profiles.sorted { ($0.source.groupDistance, $0.source.profileID) < ($1.source.groupDistance, $1.source.profileID) }
         var policy = EffectivePolicy(singleAppModeConflict: [], appConfigurations: [], warnings: [])
 
-        let locks = ordered.compactMap { profile -> Sourced<SingleAppMode>? in
-            guard case .singleAppMode(let lock)? = profile.content.payload(of: .singleAppMode) else { return nil }
-            return Sourced(value: lock, sources: [profile.source])
-        }
-        if Set(locks.map(\.value.appIdentifier)).count > 1 {
-            policy.singleAppModeConflict = locks
-            policy.warnings.append("Conflict: Single App Mode for different apps (\(Set(locks.map(\.value.appIdentifier)).sorted().joined(separator: ", "))) reaches this device. It keeps its previous policy until one is removed.")
-        } else if let first = locks.first {
-            policy.singleAppMode = Sourced(value: first.value, sources: locks.flatMap(\.sources))
-        }
-
-        let lists = ordered.compactMap { profile -> ([String], PolicySource)? in
-            guard case .asamAllowlist(let list)? = profile.content.payload(of: .asamAllowlist) else { return nil }
-            return (list.appIdentifiers, profile.source)
-        }
-        if let first = lists.first {
-            let common = lists.dropFirst().reduce(first.0) { kept, next in kept.filter(next.0.contains) }
-            policy.asamAllowlist = Sourced(value: common, sources: lists.map(\.1))
-            if lists.count > 1 {
-                policy.warnings.append("The ASAM allowlist is set by \(lists.count) profiles; iOS keeps only apps on every list" + (common.isEmpty ? ", so no app may lock the device." : "."))
+        // Every kind in one exhaustive switch: a new kind does not compile until its rule is here.
+        for kind in PayloadKind.allCases {
+            switch kind {
+            case .singleAppMode: policy.combineSingleAppMode(ordered)
+            case .asamAllowlist: policy.combineASAMAllowlists(ordered)
+            case .dlp: policy.combineDLP(ordered)
+            case .geofence: policy.combineGeofences(ordered)
+            case .logging: policy.logging = nearest(.logging, ordered, &policy.warnings) { if case .logging(let value) = $0 { value } else { nil } }
+            case .branding: policy.branding = nearest(.branding, ordered, &policy.warnings) { if case .branding(let value) = $0 { value } else { nil } }
+            case .authentication:
+                policy.authentication = nearest(.authentication, ordered, &policy.warnings) { if case .authentication(let value) = $0 { value } else { nil } }
+            case .managedAppConfig: policy.combineAppConfigurations(ordered)
             }
-        }
-
-        let dlps = ordered.compactMap { profile -> (DataLossPrevention, PolicySource)? in
-            guard case .dlp(let dlp)? = profile.content.payload(of: .dlp) else { return nil }
-            return (dlp, profile.source)
-        }
-        if !dlps.isEmpty {
-            var strictest = DataLossPrevention()
-            for (dlp, _) in dlps {
-                strictest.allowCopyPasteOut = strictest.allowCopyPasteOut && dlp.allowCopyPasteOut
-                strictest.allowCopyPasteInto = strictest.allowCopyPasteInto && dlp.allowCopyPasteInto
-                strictest.allowThirdPartyKeyboards = strictest.allowThirdPartyKeyboards && dlp.allowThirdPartyKeyboards
-                strictest.allowComposeEmail = strictest.allowComposeEmail && dlp.allowComposeEmail
-                strictest.openLinksInManagedBrowser = strictest.openLinksInManagedBrowser || dlp.openLinksInManagedBrowser
-                strictest.openMailtoInManagedMail = strictest.openMailtoInManagedMail || dlp.openMailtoInManagedMail
-            }
-            policy.dlp = Sourced(value: strictest, sources: dlps.map(\.1))
-        }
-
-        let fences = ordered.compactMap { profile -> ([Geofence.Area], PolicySource)? in
-            guard case .geofence(let fence)? = profile.content.payload(of: .geofence) else { return nil }
-            return (fence.areas, profile.source)
-        }
-        if !fences.isEmpty {
-            policy.geofence = Sourced(value: fences.flatMap(\.0), sources: fences.map(\.1))
-        }
-
-        policy.logging = nearest(.logging, ordered, &policy.warnings) { if case .logging(let value) = $0 { value } else { nil } }
-        policy.branding = nearest(.branding, ordered, &policy.warnings) { if case .branding(let value) = $0 { value } else { nil } }
-        policy.authentication = nearest(.authentication, ordered, &policy.warnings) { if case .authentication(let value) = $0 { value } else { nil } }
-
-        var configuredApps: Set<String> = []
-        for profile in ordered {
-            guard case .managedAppConfig(let config)? = profile.content.payload(of: .managedAppConfig),
-                  configuredApps.insert(config.appIdentifier).inserted else { continue }
-            policy.appConfigurations.append(Sourced(value: config, sources: [profile.source]))
         }
         return policy
     }
@@ -103,5 +59,88 @@ public struct EffectivePolicy: Sendable {
             warnings.append("\(listed) \(names.count == 2 ? "both" : "all") set \(kind.displayName) through \(first.1.groupName); \(first.1.profileName) wins (the oldest profile).")
         }
         return Sourced(value: first.0, sources: [first.1])
+    }
+}
+
+extension EffectivePolicy {
+    fileprivate mutating func combineSingleAppMode(_ ordered: [ReachingProfile]) {
+        let locks = ordered.compactMap { profile -> Sourced<SingleAppMode>? in
+            guard case .singleAppMode(let lock)? = profile.content.payload(of: .singleAppMode) else { return nil }
+            return Sourced(value: lock, sources: [profile.source])
+        }
+        if Set(locks.map(\.value.appIdentifier)).count > 1 {
+            singleAppModeConflict = locks
+            warnings.append("Conflict: Single App Mode for different apps (\(Set(locks.map(\.value.appIdentifier)).sorted().joined(separator: ", "))) reaches this device. It keeps its previous policy until one is removed.")
+        } else if let first = locks.first {
+            singleAppMode = Sourced(value: first.value, sources: locks.flatMap(\.sources))
+        }
+    }
+
+    fileprivate mutating func combineASAMAllowlists(_ ordered: [ReachingProfile]) {
+        let lists = ordered.compactMap { profile -> ([String], PolicySource)? in
+            guard case .asamAllowlist(let list)? = profile.content.payload(of: .asamAllowlist) else { return nil }
+            return (list.appIdentifiers, profile.source)
+        }
+        guard let first = lists.first else { return }
+        let common = lists.dropFirst().reduce(first.0) { kept, next in kept.filter(next.0.contains) }
+        asamAllowlist = Sourced(value: common, sources: lists.map(\.1))
+        if lists.count > 1 {
+            warnings.append("The ASAM allowlist is set by \(lists.count) profiles; iOS keeps only apps on every list" + (common.isEmpty ? ", so no app may lock the device." : "."))
+        }
+    }
+
+    fileprivate mutating func combineDLP(_ ordered: [ReachingProfile]) {
+        let dlps = ordered.compactMap { profile -> (DataLossPrevention, PolicySource)? in
+            guard case .dlp(let dlp)? = profile.content.payload(of: .dlp) else { return nil }
+            return (dlp, profile.source)
+        }
+        guard !dlps.isEmpty else { return }
+        var strictest = DataLossPrevention()
+        for (dlp, _) in dlps {
+            strictest.allowCopyPasteOut = strictest.allowCopyPasteOut && dlp.allowCopyPasteOut
+            strictest.allowCopyPasteInto = strictest.allowCopyPasteInto && dlp.allowCopyPasteInto
+            strictest.allowThirdPartyKeyboards = strictest.allowThirdPartyKeyboards && dlp.allowThirdPartyKeyboards
+            strictest.allowComposeEmail = strictest.allowComposeEmail && dlp.allowComposeEmail
+            strictest.openLinksInManagedBrowser = strictest.openLinksInManagedBrowser || dlp.openLinksInManagedBrowser
+            strictest.openMailtoInManagedMail = strictest.openMailtoInManagedMail || dlp.openMailtoInManagedMail
+        }
+        dlp = Sourced(value: strictest, sources: dlps.map(\.1))
+    }
+
+    fileprivate mutating func combineGeofences(_ ordered: [ReachingProfile]) {
+        let fences = ordered.compactMap { profile -> ([Geofence.Area], PolicySource)? in
+            guard case .geofence(let fence)? = profile.content.payload(of: .geofence) else { return nil }
+            return (fence.areas, profile.source)
+        }
+        if !fences.isEmpty {
+            geofence = Sourced(value: fences.flatMap(\.0), sources: fences.map(\.1))
+        }
+    }
+
+    fileprivate mutating func combineAppConfigurations(_ ordered: [ReachingProfile]) {
+        var configuredApps: Set<String> = []
+        for profile in ordered {
+            guard case .managedAppConfig(let config)? = profile.content.payload(of: .managedAppConfig),
+                  configuredApps.insert(config.appIdentifier).inserted else { continue }
+            appConfigurations.append(Sourced(value: config, sources: [profile.source]))
+        }
+    }
+
+    /// The effective settings kind by kind, in the order of `PayloadKind.allCases`, as payloads
+    /// with their sources: what the device page lists. (A Single App Mode conflict is not a
+    /// setting; see `singleAppModeConflict`.)
+    public var settings: [(kind: PayloadKind, payload: Payload, sources: [PolicySource])] {
+        PayloadKind.allCases.flatMap { kind -> [(kind: PayloadKind, payload: Payload, sources: [PolicySource])] in
+            switch kind {
+            case .singleAppMode: singleAppMode.map { [(kind, .singleAppMode($0.value), $0.sources)] } ?? []
+            case .asamAllowlist: asamAllowlist.map { [(kind, .asamAllowlist(ASAMAllowlist(appIdentifiers: $0.value)), $0.sources)] } ?? []
+            case .dlp: dlp.map { [(kind, .dlp($0.value), $0.sources)] } ?? []
+            case .geofence: geofence.map { [(kind, .geofence(Geofence(areas: $0.value)), $0.sources)] } ?? []
+            case .logging: logging.map { [(kind, .logging($0.value), $0.sources)] } ?? []
+            case .branding: branding.map { [(kind, .branding($0.value), $0.sources)] } ?? []
+            case .authentication: authentication.map { [(kind, .authentication($0.value), $0.sources)] } ?? []
+            case .managedAppConfig: appConfigurations.map { (kind, .managedAppConfig($0.value), $0.sources) }
+            }
+        }
     }
 }

@@ -31,10 +31,22 @@ public struct DevicePolicy: Codable, Equatable, Sendable {
 
     public init?(_ policy: EffectivePolicy) {
         guard !policy.hasConflict else { return nil }
-        self.init(
-            singleAppMode: policy.singleAppMode?.value, asamAllowlist: policy.asamAllowlist?.value, dlp: policy.dlp?.value,
-            geofence: policy.geofence?.value, logging: policy.logging?.value, branding: policy.branding?.value,
-            authentication: policy.authentication?.value, appConfigurations: policy.appConfigurations.map(\.value))
+        self.init()
+        for setting in policy.settings { apply(setting.payload) }
+    }
+
+    /// Takes one effective payload; every kind is handled here or this does not compile.
+    private mutating func apply(_ payload: Payload) {
+        switch payload {
+        case .singleAppMode(let lock): singleAppMode = lock
+        case .asamAllowlist(let list): asamAllowlist = list.appIdentifiers
+        case .dlp(let value): dlp = value
+        case .geofence(let fence): geofence = fence.areas
+        case .logging(let value): logging = value
+        case .branding(let value): branding = value
+        case .authentication(let value): authentication = value
+        case .managedAppConfig(let config): appConfigurations.append(config)
+        }
     }
 
     /// The configuration the policy holds for `app`. What the app actually receives (managed
@@ -48,15 +60,17 @@ extension DevicePolicy {
     /// The policy as payloads, in the order the device page lists them: what the check-in
     /// API sends with Apple's and the SDK's key names.
     public var payloads: [Payload] {
-        var payloads: [Payload] = []
-        if let singleAppMode { payloads.append(.singleAppMode(singleAppMode)) }
-        if let asamAllowlist { payloads.append(.asamAllowlist(ASAMAllowlist(appIdentifiers: asamAllowlist))) }
-        if let dlp { payloads.append(.dlp(dlp)) }
-        if let geofence { payloads.append(.geofence(Geofence(areas: geofence))) }
-        if let logging { payloads.append(.logging(logging)) }
-        if let branding { payloads.append(.branding(branding)) }
-        if let authentication { payloads.append(.authentication(authentication)) }
-        payloads += appConfigurations.map(Payload.managedAppConfig)
-        return payloads
+        PayloadKind.allCases.flatMap { kind -> [Payload] in
+            switch kind {
+            case .singleAppMode: singleAppMode.map { [.singleAppMode($0)] } ?? []
+            case .asamAllowlist: asamAllowlist.map { [.asamAllowlist(ASAMAllowlist(appIdentifiers: $0))] } ?? []
+            case .dlp: dlp.map { [.dlp($0)] } ?? []
+            case .geofence: geofence.map { [.geofence(Geofence(areas: $0))] } ?? []
+            case .logging: logging.map { [.logging($0)] } ?? []
+            case .branding: branding.map { [.branding($0)] } ?? []
+            case .authentication: authentication.map { [.authentication($0)] } ?? []
+            case .managedAppConfig: appConfigurations.map(Payload.managedAppConfig)
+            }
+        }
     }
 }

@@ -1,0 +1,44 @@
+/// How the payloads of one kind, from every profile that reaches a device, combine into what
+/// the device gets (DOMAIN.md, "How profiles combine").
+public enum PayloadCombination: Sendable {
+    /// One app for the device; two different apps are a conflict and the device keeps its
+    /// previous policy.
+    case oneApp
+    /// Only what every payload allows (iOS's rule for allow-lists).
+    case intersection
+    /// Per setting, the most restrictive answer.
+    case mostRestrictive
+    /// Everything every payload lists.
+    case union
+    /// The payload of the nearest group; the oldest profile among equals.
+    case nearestGroup
+    /// The nearest group's payload for each app.
+    case nearestGroupPerApp
+
+    /// The rule as the device page states it.
+    public var sentence: String {
+        switch self {
+        case .oneApp: "One app for the device"
+        case .intersection: "Intersection of every list"
+        case .mostRestrictive: "Most restrictive answer wins"
+        case .union: "Areas of every profile combined"
+        case .nearestGroup: "Nearest group wins"
+        case .nearestGroupPerApp: "Nearest group wins, per app"
+        }
+    }
+}
+
+extension PayloadKind {
+    /// How this kind's payloads combine: part of what a kind must say, so a new kind cannot be
+    /// added without deciding it.
+    public var combination: PayloadCombination {
+        switch self {
+        case .singleAppMode: .oneApp
+        case .asamAllowlist: .intersection
+        case .dlp: .mostRestrictive
+        case .geofence: .union
+        case .logging, .branding, .authentication: .nearestGroup
+        case .managedAppConfig: .nearestGroupPerApp
+        }
+    }
+}
