@@ -43,6 +43,13 @@ public final class Database: Sendable {
         readers?.stop()
     }
 
+    /// Moves everything in the write-ahead log into the database file, so that the file alone
+    /// is the whole database (a copy of it is a complete backup). Called when the server stops.
+    public func checkpoint() async throws {
+        guard path != ":memory:", !path.isEmpty else { return }
+        _ = try await withWriterOutsideTransaction { try $0.rows("PRAGMA wal_checkpoint(TRUNCATE)").count }
+    }
+
     // MARK: committed changes
 
     /// Calls `observer` after every write that changed rows has committed, with those rows, on

@@ -64,7 +64,9 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
     let application = Application(
         router: router,
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "PayloadConsole"),
-        services: [SessionSweeper(sessions: sessions, interval: .seconds(3600), logger: logger)],
+        // Started before the server, so stopped after it: no request is left to write.
+        services: [DatabaseService(database: database, logger: logger),
+                   SessionSweeper(sessions: sessions, interval: .seconds(3600), logger: logger)],
         logger: logger)
     return Console(application: application, services: services, routes: table.entries, startupNotes: notes)
 }
