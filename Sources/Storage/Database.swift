@@ -50,6 +50,17 @@ public final class Database: Sendable {
         _ = try await withWriterOutsideTransaction { try $0.rows("PRAGMA wal_checkpoint(TRUNCATE)").count }
     }
 
+    /// Statements compiled so far on all connections. Once every query has been seen it stops
+    /// growing; if it grows with every request, some SQL text is being built from values
+    /// instead of binding them, and the statement cache is bypassed.
+    public func statementsPrepared() async throws -> Int {
+        var total = try await writer.run { $0.statementsPrepared }
+        for reader in readers?.workers ?? [] {
+            total += try await reader.run { $0.statementsPrepared }
+        }
+        return total
+    }
+
     // MARK: committed changes
 
     /// Calls `observer` after every write that changed rows has committed, with those rows, on
@@ -177,30 +188,30 @@ final class ReaderPool: Sendable {
         var waiting: [CheckedContinuation<Int, Never>] = []
     }
 
-    private let readers: [Worker]
+    let workers: [Worker]
     private let state: Mutex<State>
     private let nextBlocking = Atomic<Int>(0)
 
     init(_ readers: [Worker]) {
-        self.readers = readers
+        workers = readers
         state = Mutex(State(idle: Array(readers.indices)))
     }
 
     func withIdleReader<T: Sendable>(_ body: (Worker) async throws -> T) async throws -> T {
         let index = await checkOut()
         defer { checkIn(index) }
-        return try await body(readers[index])
+        return try await body(workers[index])
     }
 
     /// Any reader, for a blocking read: its thread runs jobs one at a time, so sharing it is safe.
     var anyReader: Worker {
-        readers[nextBlocking.wrappingAdd(1, ordering: .relaxed).oldValue % readers.count]
+        workers[nextBlocking.wrappingAdd(1, ordering: .relaxed).oldValue % workers.count]
     }
 
-    var isCurrent: Bool { readers.contains { $0.thread.isCurrent } }
+    var isCurrent: Bool { workers.contains { $0.thread.isCurrent } }
 
     func stop() {
-        for reader in readers { reader.thread.stop() }
+        for reader in workers { reader.thread.stop() }
     }
 
     private func checkOut() async -> Int {
