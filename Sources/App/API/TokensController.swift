@@ -45,7 +45,7 @@ struct TokensController {
         }
         routes.post("/tokens/{id}/revoke", .role(.admin)) { request, context in
             try await tokens.revoke(try context.parameters.require("id", as: RecordID<APITokenRecord>.self), by: Actor(try context.requireUser()))
-            return .seeOther("/tokens", flash: .notice("The token is revoked; scripts using it now get 401."), cookies: services.cookies, request: request)
+            return .seeOther(Paths.tokens, flash: .notice("The token is revoked; scripts using it now get 401."), cookies: services.cookies, request: request)
         }
     }
 

@@ -99,7 +99,7 @@ struct AppsController {
         let draft = Self.draft(from: context.form)
         do {
             let app = try await services.catalog.addApp(draft, by: Actor(try context.requireUser()))
-            return .seeOther("/apps", flash: .notice("Added \(app.name)."), cookies: services.cookies, request: request)
+            return .seeOther(Paths.apps, flash: .notice("Added \(app.name)."), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
             return try await index(form: FormView(draft, errors: refusal.messages), request: request, context: context, status: .unprocessableContent)
         }
@@ -110,7 +110,7 @@ struct AppsController {
         let draft = Self.draft(from: context.form)
         do {
             let app = try await services.catalog.updateApp(id, to: draft, by: Actor(try context.requireUser()))
-            return .seeOther("/apps", flash: .notice("Saved \(app.name)."), cookies: services.cookies, request: request)
+            return .seeOther(Paths.apps, flash: .notice("Saved \(app.name)."), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
             let existing = try await services.database.read { try $0.require(AppRecord.self, id: id) }
             return try edit(existing, form: FormView(draft, errors: refusal.messages), request: request, context: context, status: .unprocessableContent)
@@ -120,6 +120,6 @@ struct AppsController {
     @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
         let app = try await services.catalog.removeApp(id, by: Actor(try context.requireUser()))
-        return .seeOther("/apps", flash: .notice("Removed \(app.name) from the catalog."), cookies: services.cookies, request: request)
+        return .seeOther(Paths.apps, flash: .notice("Removed \(app.name) from the catalog."), cookies: services.cookies, request: request)
     }
 }

@@ -97,8 +97,8 @@ struct DeviceForm {
         let known = Set(apps.map(\.bundleID))
         return View(
             title: enrolling ? "New simulated device" : deviceID == nil ? "Add a device" : "Edit \(name)",
-            action: enrolling ? "/simulator" : deviceID.map { "/devices/\($0)" } ?? "/devices",
-            cancel: deviceID.map { "/devices/\($0)" } ?? "/devices",
+            action: enrolling ? Paths.enrollment : deviceID.map(Paths.device) ?? Paths.devices,
+            cancel: deviceID.map(Paths.device) ?? Paths.devices,
             name: name, osVersion: osVersion, serialNumber: serialNumber, udid: udid, owner: owner,
             models: DeviceModel.allCases.map { Choice(value: $0.rawValue, label: $0.rawValue, selected: $0.rawValue == model) },
             supervised: isSupervised, groups: groupOptions,

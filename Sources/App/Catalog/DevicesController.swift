@@ -139,7 +139,7 @@ struct DevicesController {
             lastCheckIn: device.lastCheckInAt.map { DisplayTime.relative($0, now: now) } ?? "never",
             canEdit: try context.requireUser().role.includes(.admin),
             policy: reaching.map { PolicyView(EffectivePolicy.compute(from: $0)) },
-            commands: DeviceCommandsView(deviceID: id, commands: commands, role: context.user?.role, now: now, back: "/devices/\(id)",
+            commands: DeviceCommandsView(deviceID: id, commands: commands, role: context.user?.role, now: now, back: Paths.device(id),
                                          form: commandForm),
             canReadLogs: context.user?.role.includes(.helpdesk) == true)
         return try services.renderer.page("devices/show", title: device.name, model: view, request: request, context: context, status: status)
@@ -160,7 +160,7 @@ struct DevicesController {
         if let draft = submitted.validDraft() {
             do {
                 let device = try await services.catalog.addDevice(draft, groupID: submitted.groupID, by: Actor(try context.requireUser()))
-                return .seeOther("/devices/\(device.id!)", flash: .notice("Added \(device.name)."), cookies: services.cookies, request: request)
+                return .seeOther(Paths.device(device.id!), flash: .notice("Added \(device.name)."), cookies: services.cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
             }
@@ -175,7 +175,7 @@ struct DevicesController {
         if let draft = submitted.validDraft() {
             do {
                 let device = try await services.catalog.updateDevice(id, to: draft, groupID: submitted.groupID, by: Actor(try context.requireUser()))
-                return .seeOther("/devices/\(id)", flash: .notice("Saved \(device.name)."), cookies: services.cookies, request: request)
+                return .seeOther(Paths.device(id), flash: .notice("Saved \(device.name)."), cookies: services.cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
             }
@@ -186,7 +186,7 @@ struct DevicesController {
     @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
         let device = try await services.catalog.removeDevice(id, by: Actor(try context.requireUser()))
-        return .seeOther("/devices", flash: .notice("Removed \(device.name)."), cookies: services.cookies, request: request)
+        return .seeOther(Paths.devices, flash: .notice("Removed \(device.name)."), cookies: services.cookies, request: request)
     }
 }
 

@@ -131,7 +131,7 @@ struct GroupsController {
             do {
                 let group = try await services.catalog.addGroup(GroupDraft(name: submitted.name), parentID: submitted.parentID,
                                                           by: Actor(try context.requireUser()))
-                return .seeOther("/groups", flash: .notice("Added the group \(group.name)."), cookies: services.cookies, request: request)
+                return .seeOther(Paths.groups, flash: .notice("Added the group \(group.name)."), cookies: services.cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
             }
@@ -147,7 +147,7 @@ struct GroupsController {
             do {
                 let group = try await services.catalog.updateGroup(id, to: GroupDraft(name: submitted.name), parentID: submitted.parentID,
                                                              by: Actor(try context.requireUser()))
-                return .seeOther("/groups", flash: .notice("Saved the group \(group.name)."), cookies: services.cookies, request: request)
+                return .seeOther(Paths.groups, flash: .notice("Saved the group \(group.name)."), cookies: services.cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
             }
@@ -161,9 +161,9 @@ struct GroupsController {
         let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
         do {
             let group = try await services.catalog.removeGroup(id, by: Actor(try context.requireUser()))
-            return .seeOther("/groups", flash: .notice("Removed the group \(group.name)."), cookies: services.cookies, request: request)
+            return .seeOther(Paths.groups, flash: .notice("Removed the group \(group.name)."), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
-            return .seeOther("/groups", flash: .error(refusal.firstField.message), cookies: services.cookies, request: request)
+            return .seeOther(Paths.groups, flash: .error(refusal.firstField.message), cookies: services.cookies, request: request)
         }
     }
 }

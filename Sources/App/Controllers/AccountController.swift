@@ -27,7 +27,7 @@ struct AccountController {
                 try await services.accounts.changePassword(
                     of: user, current: fields["current"], new: fields["new"], confirmation: fields["confirmation"],
                     keeping: context.session?.id)
-                return .seeOther("/dashboard", flash: .notice("Your password is changed. Other sessions were signed out."),
+                return .seeOther(Paths.dashboard, flash: .notice("Your password is changed. Other sessions were signed out."),
                                  cookies: services.cookies, request: request)
             } catch let errors as FieldErrors {
                 // Password fields are never echoed back, even on error.

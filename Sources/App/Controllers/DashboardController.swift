@@ -64,19 +64,19 @@ struct DashboardController {
             let isAdmin = user.role.includes(.admin)
             let steps: [View.Step] = [
                 .init(text: "Add your team: admins author policy, helpdesk staff look after devices, viewers read.",
-                      href: "/users", linkText: "Users", done: counts.users > 1),
-                .init(text: "Add the apps your devices run, with their bundle IDs.", href: "/apps", linkText: "Apps", done: counts.apps > 0),
-                .init(text: "Create device groups such as “Lobby kiosks” or “Clinic iPads”.", href: "/groups", linkText: "Groups", done: counts.groups > 0),
-                .init(text: "Add devices, or enroll simulated ones, and put them in groups.", href: "/devices", linkText: "Devices", done: counts.devices > 0),
+                      href: Paths.users, linkText: "Users", done: counts.users > 1),
+                .init(text: "Add the apps your devices run, with their bundle IDs.", href: Paths.apps, linkText: "Apps", done: counts.apps > 0),
+                .init(text: "Create device groups such as “Lobby kiosks” or “Clinic iPads”.", href: Paths.groups, linkText: "Groups", done: counts.groups > 0),
+                .init(text: "Add devices, or enroll simulated ones, and put them in groups.", href: Paths.devices, linkText: "Devices", done: counts.devices > 0),
                 .init(text: "Create a profile, add payloads such as Single App Mode or DLP, and assign it to a group.",
-                      href: "/profiles", linkText: "Profiles", done: counts.profiles > 0),
+                      href: Paths.profiles, linkText: "Profiles", done: counts.profiles > 0),
             ]
             let view = View(
                 counts: [
-                    .init(label: "Profiles", value: counts.profiles, href: "/profiles"),
-                    .init(label: "Devices", value: counts.devices, href: "/devices"),
-                    .init(label: "Device groups", value: counts.groups, href: "/groups"),
-                    .init(label: "Apps in the catalog", value: counts.apps, href: "/apps"),
+                    .init(label: "Profiles", value: counts.profiles, href: Paths.profiles),
+                    .init(label: "Devices", value: counts.devices, href: Paths.devices),
+                    .init(label: "Device groups", value: counts.groups, href: Paths.groups),
+                    .init(label: "Apps in the catalog", value: counts.apps, href: Paths.apps),
                     .init(label: "Console users", value: counts.users, href: isAdmin ? "/users" : nil),
                 ],
                 events: events.map { event in

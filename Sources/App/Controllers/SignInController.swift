@@ -68,7 +68,7 @@ struct SignInController {
         if let session = context.session {
             try await services.signIns.signOut(session, user: context.user)
         }
-        var response = Response.seeOther("/sign-in", flash: .notice("You are signed out."), cookies: services.cookies, request: request)
+        var response = Response.seeOther(Paths.signIn, flash: .notice("You are signed out."), cookies: services.cookies, request: request)
         response.setCookie(services.cookies.expire(CookieJar.session, for: request))
         return response
     }

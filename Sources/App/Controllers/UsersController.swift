@@ -96,7 +96,7 @@ struct UsersController {
         do {
             try await services.accounts.changeRole(of: id, to: role, by: Actor(me))
             let email = try await services.database.read { try $0.require(User.self, id: id).email }
-            return .seeOther("/users", flash: .notice("\(email) is now \(role.displayName)."), cookies: services.cookies, request: request)
+            return .seeOther(Paths.users, flash: .notice("\(email) is now \(role.displayName)."), cookies: services.cookies, request: request)
         } catch let errors as FieldErrors {
             return try await page(View(rowError: errors["user"]), request: request, context: context, status: .conflict)
         }
@@ -108,7 +108,7 @@ struct UsersController {
         do {
             let email = try await services.database.read { try $0.require(User.self, id: id).email }
             try await services.accounts.deleteUser(id, by: Actor(me))
-            return .seeOther("/users", flash: .notice("Removed \(email)."), cookies: services.cookies, request: request)
+            return .seeOther(Paths.users, flash: .notice("Removed \(email)."), cookies: services.cookies, request: request)
         } catch let errors as FieldErrors {
             return try await page(View(rowError: errors["user"]), request: request, context: context, status: .conflict)
         }

@@ -91,7 +91,7 @@ struct ProfileHistoryController {
             }
             let change = try await services.assignments.assign(id, to: groupID, by: Actor(try context.requireUser()))
             let message = change.changed ? "\(change.profile.name) now reaches \(change.group.name)." : "The profile was already assigned to that group."
-            return .seeOther("/profiles/\(id)", flash: .notice(message), cookies: services.cookies, request: request)
+            return .seeOther(Paths.profile(id), flash: .notice(message), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
             return try await ProfilesController(services: services).show(request: request, context: context, number: nil,
                                                                     assignError: refusal.firstField.message, status: .unprocessableContent)
@@ -102,7 +102,7 @@ struct ProfileHistoryController {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
         let change = try await services.assignments.unassign(id, from: groupID, by: Actor(try context.requireUser()))
-        return .seeOther("/profiles/\(id)", flash: .notice("\(change.profile.name) no longer reaches \(change.group.name)."),
+        return .seeOther(Paths.profile(id), flash: .notice("\(change.profile.name) no longer reaches \(change.group.name)."),
                          cookies: services.cookies, request: request)
     }
 }

@@ -33,12 +33,12 @@ struct ProfileSaving {
         }
         let edited = try edit(baseVersion.content)
         if edited == baseVersion.content && latest.number == base {
-            return .seeOther("/profiles/\(profileID)", flash: .notice("Nothing changed, so no new version was made."),
+            return .seeOther(Paths.profile(profileID), flash: .notice("Nothing changed, so no new version was made."),
                              cookies: services.cookies, request: request)
         }
         do {
             let saved = try await store.saveVersion(of: profileID, basedOn: base, content: edited, note: note, action: action, by: actor)
-            return .seeOther("/profiles/\(profileID)", flash: .notice("Saved as version \(saved.number)."),
+            return .seeOther(Paths.profile(profileID), flash: .notice("Saved as version \(saved.number)."),
                              cookies: services.cookies, request: request)
         } catch let conflict as ProfileStore.Conflict {
             return try conflictPage(profileID: profileID, base: baseVersion, latest: conflict.latest, edited: edited,

@@ -110,7 +110,7 @@ struct ProfilesController {
             do {
                 let profile = try await store.create(identifier: form.identifier, content: ProfileContent(
                     name: form.name, descriptionMarkdown: form.descriptionMarkdown), by: actor)
-                return .seeOther("/profiles/\(profile.id!)", flash: .notice("Created \(form.name). Add payloads to it below."),
+                return .seeOther(Paths.profile(profile.id!), flash: .notice("Created \(form.name). Add payloads to it below."),
                                  cookies: services.cookies, request: request)
             } catch StorageError.uniqueViolation {
                 form.errors["identifier"] = "Another profile already uses the identifier \(form.identifier)."
@@ -237,7 +237,7 @@ struct ProfilesController {
     @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let profile = try await store.delete(id, by: Actor(try context.requireUser()))
-        return .seeOther("/profiles", flash: .notice("Deleted \(profile.name) and its history."), cookies: services.cookies, request: request)
+        return .seeOther(Paths.profiles, flash: .notice("Deleted \(profile.name) and its history."), cookies: services.cookies, request: request)
     }
 }
 

@@ -29,7 +29,7 @@ struct SigningIdentityController {
                 try services.signing.replace(with: identity)
                 try await services.auditLog.record("signing.replaced", subject: identity.subject, by: actor,
                                                    before: previous.map { "SHA-256 \($0.sha256Fingerprint)" }, after: "SHA-256 \(identity.sha256Fingerprint)")
-                return .seeOther("/signing", flash: .notice("Profiles are now signed by \(identity.subject)."), cookies: services.cookies, request: request)
+                return .seeOther(Paths.signing, flash: .notice("Profiles are now signed by \(identity.subject)."), cookies: services.cookies, request: request)
             } catch let error as SigningError {
                 return try page(error: error.description, request: request, context: context, status: .unprocessableContent)
             }

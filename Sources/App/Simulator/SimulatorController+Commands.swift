@@ -9,7 +9,7 @@ extension SimulatorController {
     @Sendable func queueCommand(request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
         let user = try context.requireUser()
-        let back = LocalPath.sanitised(context.form["back"], fallback: "/devices/\(id)")
+        let back = LocalPath.sanitised(context.form["back"], fallback: Paths.device(id))
         var form = CommandForm(context.form)
         if let type = DeviceCommand.RequestType(rawValue: form.requestType), !user.role.includes(type.role) {
             throw AccessDenied.insufficientRole

@@ -49,7 +49,7 @@ struct SimulatorController {
         let colors = Dictionary(catalog.map { ($0.bundleID, AppsController.row($0).color) }, uniquingKeysWith: { first, _ in first })
         let page = SimulatorPage(
             device: device, stored: stored, events: events,
-            commands: DeviceCommandsView(deviceID: id, commands: commands, role: user.role, now: services.now, back: "/simulator/\(id)",
+            commands: DeviceCommandsView(deviceID: id, commands: commands, role: user.role, now: services.now, back: Paths.simulator(id),
                                          form: commandForm),
             uploadedLogs: uploaded, catalogColors: colors, canAct: user.role.includes(.helpdesk),
             prompt: Self.prompt(request, state: stored.state), controls: controls)
@@ -68,7 +68,7 @@ struct SimulatorController {
 
     @Sendable func act(request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-        let back = "/simulator/\(id)"
+        let back = Paths.simulator(id)
         let action: SimulatorAction
         do {
             action = try SimulatorActionParser.parse { name in

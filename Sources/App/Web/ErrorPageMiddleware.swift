@@ -36,11 +36,9 @@ struct ErrorPageMiddleware: RouterMiddleware {
         }
         switch error {
         case AccessDenied.signInRequired:
-            let next = request.method == .get ? request.uri.description : "/dashboard"
-            let encoded = next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-            return .seeOther("/sign-in?next=\(encoded)")
+            return .seeOther(Paths.signIn(next: request.method == .get ? request.uri.description : Paths.dashboard))
         case AccessDenied.passwordChangeRequired:
-            return .seeOther("/account/password")
+            return .seeOther(Paths.passwordChange)
         default:
             return renderer.errorPage(
                 status: problem.status, heading: problem.heading, message: problem.message,
