@@ -9,29 +9,27 @@ import Storage
 struct DeviceAPIController {
     let services: Services
 
-    func register(on routes: SecuredRoutes) {
-        routes.get("/api/v1/device/policy", .device) { request, context in
+    func register(on routes: DeviceRoutes) {
+        routes.get("/api/v1/device/policy") { request, context in
             let (_, document) = try await checkIn(context)
             return Self.conditional(request, tag: document.tag, contentType: "application/json; charset=utf-8", body: document.buffer)
         }
-        routes.get("/api/v1/device/policy.mobileconfig", .device) { request, context in
+        routes.get("/api/v1/device/policy.mobileconfig") { request, context in
             let (device, document) = try await checkIn(context)
             let xml = DeviceMobileConfig.xml(udid: device.udid, deviceName: device.name, policy: document.policy ?? .empty)
             return Self.conditional(request, tag: document.tag + "-mc", contentType: "application/x-apple-aspen-config", body: ByteBuffer(string: xml))
         }
-        routes.get("/api/v1/device/commands", .device) { _, context in
-            let device = try requireDevice(context)
-            let queued = try await services.deviceChannel.pending(for: device.id)
+        routes.get("/api/v1/device/commands") { _, context in
+            let queued = try await services.deviceChannel.pending(for: context.device.id)
             return try .jsonObject(["commands": queued.map(Self.envelope)])
         }
-        routes.post("/api/v1/device/commands/{uuid}", .device) { request, context in
-            let device = try requireDevice(context)
+        routes.post("/api/v1/device/commands/{uuid}") { request, context in
             let uuid = try context.parameters.require("uuid")
             let reply = try await APIRequest.decode(CommandReplyBody.self, from: request)
             let status = try reply.status()
             let updated: DeviceCommandRecord
             do {
-                updated = try await services.deviceChannel.answer(uuid, from: device.id, status: status, summary: reply.summary(for: status))
+                updated = try await services.deviceChannel.answer(uuid, from: context.device.id, status: status, summary: reply.summary(for: status))
             } catch DeviceChannelService.AnswerRefusal.unknownCommand {
                 throw APIError(status: .notFound, code: "unknown_command", message: "This device has no command \(uuid.clipped(to: 60)).")
             } catch DeviceChannelService.AnswerRefusal.alreadyAnswered {
@@ -41,14 +39,9 @@ struct DeviceAPIController {
         }
     }
 
-    private func requireDevice(_ context: AppRequestContext) throws -> CheckingInDevice {
-        guard let device = context.device else { throw AccessDenied.signInRequired }
-        return device
-    }
-
     /// The checking-in device and its group's cached policy; the check-in is recorded.
-    private func checkIn(_ context: AppRequestContext) async throws -> (CheckingInDevice, PolicyDocument) {
-        let device = try requireDevice(context)
+    private func checkIn(_ context: DeviceRequestContext) async throws -> (CheckingInDevice, PolicyDocument) {
+        let device = context.device
         let document = try await services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)
         try await services.deviceChannel.noteCheckIn(device)
         return (device, document)

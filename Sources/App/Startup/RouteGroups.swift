@@ -8,7 +8,7 @@ import Logging
 struct RouteGroups {
     let pages: SecuredRoutes
     let api: SecuredRoutes
-    let devices: SecuredRoutes
+    let devices: DeviceRoutes
     let machines: SecuredRoutes
 
     init(router: Router<AppRequestContext>, table: RouteTable, services: Services, logger: Logger) {
@@ -23,7 +23,7 @@ struct RouteGroups {
 
         let deviceGroup = router.group()
         deviceGroup.add(middleware: DeviceTokenMiddleware(devices: services.deviceTokens))
-        devices = SecuredRoutes(deviceGroup, table: table)
+        devices = DeviceRoutes(deviceGroup.group(context: DeviceRequestContext.self), table: table)
 
         machines = SecuredRoutes(router.group(), table: table)
 

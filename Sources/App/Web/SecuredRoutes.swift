@@ -8,7 +8,7 @@ enum Access: Sendable, Equatable {
     case anyone
     /// A signed-in user whose role includes this one.
     case role(Role)
-    /// A device presenting its check-in token.
+    /// A device presenting its check-in token (`DeviceRoutes`; its handlers get the device).
     case device
 }
 
@@ -51,6 +51,7 @@ final class SecuredRoutes {
     }
 
     private func add(_ method: HTTPRequest.Method, _ path: String, _ access: Access, _ handler: @escaping PageHandler) {
+        precondition(access != .device, "device routes are registered on DeviceRoutes")
         table.add(RouteEntry(method: method, path: path, access: access))
         group.on(RouterPath(path), method: method, use: { @Sendable request, context in
             try Self.authorize(access, request: request, context: context)
@@ -59,10 +60,6 @@ final class SecuredRoutes {
     }
 
     static func authorize(_ access: Access, request: Request, context: AppRequestContext) throws {
-        if access == .device {
-            guard context.device != nil else { throw AccessDenied.signInRequired }
-            return
-        }
         guard case .role(let required) = access else { return }
         guard let user = context.user else { throw AccessDenied.signInRequired }
         if user.mustChangePassword && !PasswordChangeExemptions.paths.contains(request.uri.path) {

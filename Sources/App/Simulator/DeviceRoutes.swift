@@ -1,0 +1,41 @@
+import Hummingbird
+
+/// A request from a device that presented its check-in token. The device API's handlers get
+/// the device itself: a request without one never reaches them (401).
+struct DeviceRequestContext: ChildRequestContext {
+    typealias ParentContext = AppRequestContext
+    var coreContext: CoreRequestContextStorage
+    let device: CheckingInDevice
+
+    init(context: AppRequestContext) throws {
+        guard let device = context.device else { throw AccessDenied.signInRequired }
+        coreContext = context.coreContext
+        self.device = device
+    }
+}
+
+typealias DeviceHandler = @Sendable (Request, DeviceRequestContext) async throws -> Response
+
+/// Registers the device API's routes on its group, each recorded in the route table.
+final class DeviceRoutes {
+    private let group: RouterGroup<DeviceRequestContext>
+    private let table: RouteTable
+
+    init(_ group: RouterGroup<DeviceRequestContext>, table: RouteTable) {
+        self.group = group
+        self.table = table
+    }
+
+    func get(_ path: String, use handler: @escaping DeviceHandler) {
+        add(.get, path, handler)
+    }
+
+    func post(_ path: String, use handler: @escaping DeviceHandler) {
+        add(.post, path, handler)
+    }
+
+    private func add(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping DeviceHandler) {
+        table.add(RouteEntry(method: method, path: path, access: .device))
+        group.on(RouterPath(path), method: method, use: handler)
+    }
+}
