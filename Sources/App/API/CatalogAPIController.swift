@@ -8,39 +8,39 @@ struct CatalogAPIController {
     let services: Services
 
     func register(on routes: SecuredRoutes) {
-        routes.post("/api/v1/apps", .role(.admin), use: createApp)
-        routes.post("/api/v1/groups", .role(.admin), use: createGroup)
-        routes.post("/api/v1/devices", .role(.admin), use: createDevice)
-        routes.delete("/api/v1/apps/{id}", .role(.admin)) { _, context in
-            try await services.catalog.removeApp(try context.parameters.require("id", as: RecordID<AppRecord>.self), by: Actor(try context.requireUser()))
+        routes.post("/api/v1/apps", role: .admin, use: createApp)
+        routes.post("/api/v1/groups", role: .admin, use: createGroup)
+        routes.post("/api/v1/devices", role: .admin, use: createDevice)
+        routes.delete("/api/v1/apps/{id}", role: .admin) { _, context in
+            try await services.catalog.removeApp(try context.parameters.require("id", as: RecordID<AppRecord>.self), by: Actor(context.user))
             return Response(status: .noContent)
         }
-        routes.delete("/api/v1/groups/{id}", .role(.admin)) { _, context in
+        routes.delete("/api/v1/groups/{id}", role: .admin) { _, context in
             let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
-            try await services.catalog.removeGroup(id, by: Actor(try context.requireUser()))
+            try await services.catalog.removeGroup(id, by: Actor(context.user))
             return Response(status: .noContent)
         }
-        routes.delete("/api/v1/devices/{id}", .role(.admin)) { _, context in
+        routes.delete("/api/v1/devices/{id}", role: .admin) { _, context in
             let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-            try await services.catalog.removeDevice(id, by: Actor(try context.requireUser()))
+            try await services.catalog.removeDevice(id, by: Actor(context.user))
             return Response(status: .noContent)
         }
-        routes.put("/api/v1/devices/{id}/group", .role(.admin), use: moveDevice)
+        routes.put("/api/v1/devices/{id}/group", role: .admin, use: moveDevice)
         registerUpdates(on: routes)
-        routes.get("/api/v1/groups", .role(.viewer)) { _, _ in
+        routes.get("/api/v1/groups", role: .viewer) { _, _ in
             let groups = try await services.database.read { try $0.fetch(DeviceGroupRecord.query().order(by: "name")) }
             return try .jsonObject(["groups": groups.map {
                 ["id": $0.id!.rawValue, "name": $0.name, "parentID": $0.parentID.map { $0.rawValue as Any } ?? NSNull()] as [String: Any]
             }])
         }
-        routes.get("/api/v1/apps", .role(.viewer)) { _, _ in
+        routes.get("/api/v1/apps", role: .viewer) { _, _ in
             let apps = try await services.database.read { try $0.fetch(AppRecord.query().order(by: "name")) }
             return try .jsonObject(["apps": apps.map {
                 ["id": $0.id!.rawValue, "name": $0.name, "bundleID": $0.bundleID, "isManaged": $0.isManaged,
                  "isSDKBuilt": $0.isSDKBuilt, "hasAssessmentEntitlement": $0.hasAssessmentEntitlement] as [String: Any]
             }])
         }
-        routes.get("/api/v1/devices", .role(.viewer)) { request, _ in
+        routes.get("/api/v1/devices", role: .viewer) { request, _ in
             let after: RecordID<DeviceRecord>? = try APIQuery.id("after", of: request)
             let group: RecordID<DeviceGroupRecord>? = try APIQuery.id("group", of: request)
             let limit = try APIQuery.limit(of: request)
@@ -58,29 +58,29 @@ struct CatalogAPIController {
         }
     }
 
-    @Sendable func createApp(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func createApp(request: Request, context: SignedInContext) async throws -> Response {
         let body = try await APIRequest.decode(AppBody.self, from: request)
-        let app = try await services.catalog.addApp(body.draft, by: Actor(try context.requireUser()))
+        let app = try await services.catalog.addApp(body.draft, by: Actor(context.user))
         return try .jsonObject(["id": app.id!.rawValue, "name": app.name, "bundleID": app.bundleID], status: .created)
     }
 
-    @Sendable func createGroup(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func createGroup(request: Request, context: SignedInContext) async throws -> Response {
         let body = try await APIRequest.decode(GroupBody.self, from: request)
-        let group = try await services.catalog.addGroup(body.draft, parentID: body.parentID, by: Actor(try context.requireUser()))
+        let group = try await services.catalog.addGroup(body.draft, parentID: body.parentID, by: Actor(context.user))
         return try .jsonObject(Self.json(group), status: .created)
     }
 
     /// Moves a device to another group (or none, with `"groupID": null`).
-    @Sendable func moveDevice(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func moveDevice(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
         let groupID = try await APIRequest.decode(MoveDeviceBody.self, from: request).groupID
-        try await services.catalog.moveDevice(id, to: groupID, by: Actor(try context.requireUser()))
+        try await services.catalog.moveDevice(id, to: groupID, by: Actor(context.user))
         return Response(status: .noContent)
     }
 
-    @Sendable func createDevice(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func createDevice(request: Request, context: SignedInContext) async throws -> Response {
         let body = try await APIRequest.decode(DeviceBody.self, from: request)
-        let device = try await services.catalog.addDevice(try body.draft(), groupID: body.groupID, by: Actor(try context.requireUser()))
+        let device = try await services.catalog.addDevice(try body.draft(), groupID: body.groupID, by: Actor(context.user))
         return try .jsonObject(["id": device.id!.rawValue, "name": device.name, "udid": device.udid], status: .created)
     }
 }

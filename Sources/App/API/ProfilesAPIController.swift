@@ -10,17 +10,17 @@ struct ProfilesAPIController {
     var store: ProfileStore { ProfileStore(database: services.database, now: services.config.now) }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/api/v1/profiles", .role(.viewer), use: list)
-        routes.post("/api/v1/profiles", .role(.admin), use: create)
-        routes.get("/api/v1/profiles/{id}", .role(.viewer), use: show)
-        routes.put("/api/v1/profiles/{id}", .role(.admin), use: update)
-        routes.post("/api/v1/profiles/{id}/assignments", .role(.admin), use: assign)
-        routes.delete("/api/v1/profiles/{id}/assignments/{group}", .role(.admin), use: unassign)
-        routes.get("/api/v1/profiles/{id}/versions/{number}/mobileconfig", .role(.viewer), use: mobileconfig)
-        routes.get("/api/v1/profiles/{id}/versions/{number}/sdk-profile", .role(.viewer), use: sdkProfile)
+        routes.get("/api/v1/profiles", role: .viewer, use: list)
+        routes.post("/api/v1/profiles", role: .admin, use: create)
+        routes.get("/api/v1/profiles/{id}", role: .viewer, use: show)
+        routes.put("/api/v1/profiles/{id}", role: .admin, use: update)
+        routes.post("/api/v1/profiles/{id}/assignments", role: .admin, use: assign)
+        routes.delete("/api/v1/profiles/{id}/assignments/{group}", role: .admin, use: unassign)
+        routes.get("/api/v1/profiles/{id}/versions/{number}/mobileconfig", role: .viewer, use: mobileconfig)
+        routes.get("/api/v1/profiles/{id}/versions/{number}/sdk-profile", role: .viewer, use: sdkProfile)
     }
 
-    @Sendable func list(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func list(request: Request, context: SignedInContext) async throws -> Response {
         let profiles = try await services.database.read { try $0.fetch(ProfileRecord.self, ProfileQueries.allByName) }
         return try .jsonObject(["profiles": profiles.map { profile in
             ["id": profile.id!.rawValue, "identifier": profile.identifier, "name": profile.name, "version": profile.version,
@@ -28,7 +28,7 @@ struct ProfilesAPIController {
         }])
     }
 
-    @Sendable func show(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func show(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         return try await detail(id)
     }
@@ -68,8 +68,8 @@ struct ProfilesAPIController {
         return content
     }
 
-    @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
+    @Sendable func create(request: Request, context: SignedInContext) async throws -> Response {
+        let actor = Actor(context.user)
         let body = try await APIRequest.decode(ProfileBody.self, from: request)
         let content = try await content(from: body)
         let identifier = body.identifier ?? ProfileRules.suggestedIdentifier(prefix: ProfilesController.identifierPrefix, name: content.name)
@@ -85,8 +85,8 @@ struct ProfilesAPIController {
         }
     }
 
-    @Sendable func update(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
+    @Sendable func update(request: Request, context: SignedInContext) async throws -> Response {
+        let actor = Actor(context.user)
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         guard let ifMatch = request.headers[.ifMatch] else {
             throw APIError(status: .preconditionRequired, code: "if_match_required",
@@ -111,21 +111,21 @@ struct ProfilesAPIController {
     static let versionConflict = APIError(status: .preconditionFailed, code: "version_conflict",
                                           message: "The profile has a newer version than the one you edited. Read it again and reapply your change.")
 
-    @Sendable func assign(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func assign(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let groupID = try await APIRequest.decode(AssignmentBody.self, from: request).groupID
-        _ = try await services.assignments.assign(id, to: groupID, by: Actor(try context.requireUser()))
+        _ = try await services.assignments.assign(id, to: groupID, by: Actor(context.user))
         return try await detail(id)
     }
 
-    @Sendable func unassign(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func unassign(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
-        _ = try await services.assignments.unassign(id, from: groupID, by: Actor(try context.requireUser()))
+        _ = try await services.assignments.unassign(id, from: groupID, by: Actor(context.user))
         return try await detail(id)
     }
 
-    private func exportInput(_ context: AppRequestContext) async throws -> ProfileExportInput {
+    private func exportInput(_ context: SignedInContext) async throws -> ProfileExportInput {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let number = try context.parameters.require("number", as: Int.self)
         let (profile, version) = try await services.database.read { connection in
@@ -134,14 +134,14 @@ struct ProfilesAPIController {
         return ProfileExportController.exportInput(profile: profile, version: version)
     }
 
-    @Sendable func mobileconfig(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func mobileconfig(request: Request, context: SignedInContext) async throws -> Response {
         let xml = await Array(MobileConfig.xml(for: try exportInput(context)).utf8)
         let bytes = try APIQuery.bool("signed", of: request) == true ? try services.signing.sign(xml) : xml
         return Response(status: .ok, headers: [.contentType: "application/x-apple-aspen-config"],
                         body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    @Sendable func sdkProfile(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func sdkProfile(request: Request, context: SignedInContext) async throws -> Response {
         await Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
                  body: .init(byteBuffer: ByteBuffer(bytes: SDKProfile.json(for: try exportInput(context)))))
     }

@@ -28,9 +28,9 @@ struct TokensController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/tokens", .role(.admin)) { request, context in try await page(View(), request: request, context: context) }
-        routes.post("/tokens", .role(.admin)) { request, context in
-            let actor = Actor(try context.requireUser())
+        routes.get("/tokens", role: .admin) { request, context in try await page(View(), request: request, context: context) }
+        routes.post("/tokens", role: .admin) { request, context in
+            let actor = Actor(context.user)
             let role = Role(rawValue: context.form["role"]) ?? .viewer
             var view = View(name: context.form["name"], roles: UsersController.RoleOption.all(selected: role))
             do {
@@ -43,13 +43,13 @@ struct TokensController {
                 return try await page(view, request: request, context: context, status: .unprocessableContent)
             }
         }
-        routes.post("/tokens/{id}/revoke", .role(.admin)) { request, context in
-            try await tokens.revoke(try context.parameters.require("id", as: RecordID<APITokenRecord>.self), by: Actor(try context.requireUser()))
+        routes.post("/tokens/{id}/revoke", role: .admin) { request, context in
+            try await tokens.revoke(try context.parameters.require("id", as: RecordID<APITokenRecord>.self), by: Actor(context.user))
             return .seeOther(Paths.tokens, flash: .notice("The token is revoked; scripts using it now get 401."), cookies: services.cookies, request: request)
         }
     }
 
-    private func page(_ view: View, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+    private func page(_ view: View, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let now = services.now
         let records = try await services.database.read { try $0.fetch(APITokenRecord.query().order(by: "id", .descending)) }
         var view = view

@@ -52,27 +52,27 @@ struct AppsController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/apps", .role(.viewer)) { request, context in
+        routes.get("/apps", role: .viewer) { request, context in
             try await index(form: FormView(), request: request, context: context)
         }
-        routes.post("/apps", .role(.admin), use: create)
-        routes.get("/apps/{id}/edit", .role(.admin)) { request, context in
+        routes.post("/apps", role: .admin, use: create)
+        routes.get("/apps/{id}/edit", role: .admin) { request, context in
             let app = try await services.database.read { try $0.require(AppRecord.self, id: context.parameters.require("id", as: RecordID<AppRecord>.self)) }
             return try edit(app, form: FormView(app.draft), request: request, context: context)
         }
-        routes.post("/apps/{id}", .role(.admin), use: update)
-        routes.post("/apps/{id}/delete", .role(.admin), use: delete)
+        routes.post("/apps/{id}", role: .admin, use: update)
+        routes.post("/apps/{id}/delete", role: .admin, use: delete)
     }
 
-    private func index(form: FormView, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+    private func index(form: FormView, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let apps = try await services.database.read { try $0.fetch(AppRecord.query().order(by: "name").order(by: "id")) }
         let view = IndexView(
             rows: apps.map(Self.row), isEmpty: apps.isEmpty,
-            canEdit: try context.requireUser().role.includes(.admin), form: form)
+            canEdit: context.user.role.includes(.admin), form: form)
         return try services.renderer.page("apps/index", title: "Apps", model: view, request: request, context: context, status: status)
     }
 
-    private func edit(_ app: AppRecord, form: FormView, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
+    private func edit(_ app: AppRecord, form: FormView, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) throws -> Response {
         var form = form
         form.action = "/apps/\(app.id?.description ?? "")"
         form.submitLabel = "Save app"
@@ -95,21 +95,21 @@ struct AppsController {
             iconColor: form["iconColor"])
     }
 
-    @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func create(request: Request, context: SignedInContext) async throws -> Response {
         let draft = Self.draft(from: context.form)
         do {
-            let app = try await services.catalog.addApp(draft, by: Actor(try context.requireUser()))
+            let app = try await services.catalog.addApp(draft, by: Actor(context.user))
             return .seeOther(Paths.apps, flash: .notice("Added \(app.name)."), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
             return try await index(form: FormView(draft, errors: refusal.messages), request: request, context: context, status: .unprocessableContent)
         }
     }
 
-    @Sendable func update(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func update(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
         let draft = Self.draft(from: context.form)
         do {
-            let app = try await services.catalog.updateApp(id, to: draft, by: Actor(try context.requireUser()))
+            let app = try await services.catalog.updateApp(id, to: draft, by: Actor(context.user))
             return .seeOther(Paths.apps, flash: .notice("Saved \(app.name)."), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
             let existing = try await services.database.read { try $0.require(AppRecord.self, id: id) }
@@ -117,9 +117,9 @@ struct AppsController {
         }
     }
 
-    @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func delete(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
-        let app = try await services.catalog.removeApp(id, by: Actor(try context.requireUser()))
+        let app = try await services.catalog.removeApp(id, by: Actor(context.user))
         return .seeOther(Paths.apps, flash: .notice("Removed \(app.name) from the catalog."), cookies: services.cookies, request: request)
     }
 }

@@ -40,23 +40,23 @@ struct DevicesController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/devices", .role(.viewer), use: index)
-        routes.get("/devices/new", .role(.admin)) { request, context in
+        routes.get("/devices", role: .viewer, use: index)
+        routes.get("/devices/new", role: .admin) { request, context in
             try await form(DeviceForm(), request: request, context: context)
         }
-        routes.post("/devices", .role(.admin), use: create)
-        routes.get("/devices/{id}", .role(.viewer), use: show)
-        routes.get("/devices/{id}/edit", .role(.admin)) { request, context in
+        routes.post("/devices", role: .admin, use: create)
+        routes.get("/devices/{id}", role: .viewer, use: show)
+        routes.get("/devices/{id}/edit", role: .admin) { request, context in
             let device = try await services.database.read { try $0.require(DeviceRecord.self, id: context.parameters.require("id", as: RecordID<DeviceRecord>.self)) }
             return try await form(DeviceForm(device), request: request, context: context)
         }
-        routes.post("/devices/{id}", .role(.admin), use: update)
-        routes.post("/devices/{id}/delete", .role(.admin), use: delete)
+        routes.post("/devices/{id}", role: .admin, use: update)
+        routes.post("/devices/{id}/delete", role: .admin, use: delete)
     }
 
     // MARK: list
 
-    @Sendable func index(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func index(request: Request, context: SignedInContext) async throws -> Response {
         let groupID = request.uri.queryParameters["group"].flatMap { RecordID<DeviceGroupRecord>(String($0)) }
         let after = request.uri.queryParameters["after"].flatMap { RecordID<DeviceRecord>(String($0)) }
         let (devices, groups, total) = try await services.database.read { connection in
@@ -77,7 +77,7 @@ struct DevicesController {
             }
         let view = IndexView(
             rowsHTML: page.map { Self.row($0, groupNames: names).html }.joined(), isEmpty: page.isEmpty,
-            canEdit: try context.requireUser().role.includes(.admin), groups: options,
+            canEdit: context.user.role.includes(.admin), groups: options,
             groupFilter: groupID?.description ?? "", nextPage: next, isFiltered: groupID != nil, total: total)
         return try services.renderer.page("devices/index", title: "Devices", model: view, request: request, context: context)
     }
@@ -109,12 +109,12 @@ struct DevicesController {
         let canReadLogs: Bool
     }
 
-    @Sendable func show(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func show(request: Request, context: SignedInContext) async throws -> Response {
         try await page(try context.parameters.require("id", as: RecordID<DeviceRecord>.self), request: request, context: context)
     }
 
     /// The device page; after a refused command, with that command form and its messages.
-    func page(_ id: RecordID<DeviceRecord>, request: Request, context: AppRequestContext, commandForm: CommandForm = CommandForm(),
+    func page(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext, commandForm: CommandForm = CommandForm(),
               status: HTTPResponse.Status = .ok) async throws -> Response {
         let (device, groups, apps, reaching, commands) = try await services.database.read { connection in
             let device = try connection.require(DeviceRecord.self, id: id)
@@ -137,17 +137,17 @@ struct DevicesController {
             unknownApps: device.installedApps.filter { catalog[$0] == nil },
             enrolled: DisplayTime.relative(device.enrolledAt, now: now),
             lastCheckIn: device.lastCheckInAt.map { DisplayTime.relative($0, now: now) } ?? "never",
-            canEdit: try context.requireUser().role.includes(.admin),
+            canEdit: context.user.role.includes(.admin),
             policy: reaching.map { PolicyView(EffectivePolicy.compute(from: $0)) },
-            commands: DeviceCommandsView(deviceID: id, commands: commands, role: context.user?.role, now: now, back: Paths.device(id),
+            commands: DeviceCommandsView(deviceID: id, commands: commands, role: context.user.role, now: now, back: Paths.device(id),
                                          form: commandForm),
-            canReadLogs: context.user?.role.includes(.helpdesk) == true)
+            canReadLogs: context.user.role.includes(.helpdesk))
         return try services.renderer.page("devices/show", title: device.name, model: view, request: request, context: context, status: status)
     }
 
     // MARK: forms
 
-    private func form(_ form: DeviceForm, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+    private func form(_ form: DeviceForm, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let (groups, apps) = try await services.database.read { connection in
             (try connection.fetch(DeviceGroupRecord.query()), try connection.fetch(AppRecord.query().order(by: "name")))
         }
@@ -155,11 +155,11 @@ struct DevicesController {
         return try services.renderer.page("devices/form", title: view.title, model: view, request: request, context: context, status: status)
     }
 
-    @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func create(request: Request, context: SignedInContext) async throws -> Response {
         var submitted = DeviceForm(context.form)
         if let draft = submitted.validDraft() {
             do {
-                let device = try await services.catalog.addDevice(draft, groupID: submitted.groupID, by: Actor(try context.requireUser()))
+                let device = try await services.catalog.addDevice(draft, groupID: submitted.groupID, by: Actor(context.user))
                 return .seeOther(Paths.device(device.id!), flash: .notice("Added \(device.name)."), cookies: services.cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
@@ -168,13 +168,13 @@ struct DevicesController {
         return try await form(submitted, request: request, context: context, status: .unprocessableContent)
     }
 
-    @Sendable func update(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func update(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
         var submitted = DeviceForm(context.form)
         submitted.deviceID = id
         if let draft = submitted.validDraft() {
             do {
-                let device = try await services.catalog.updateDevice(id, to: draft, groupID: submitted.groupID, by: Actor(try context.requireUser()))
+                let device = try await services.catalog.updateDevice(id, to: draft, groupID: submitted.groupID, by: Actor(context.user))
                 return .seeOther(Paths.device(id), flash: .notice("Saved \(device.name)."), cookies: services.cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
@@ -183,9 +183,9 @@ struct DevicesController {
         return try await form(submitted, request: request, context: context, status: .unprocessableContent)
     }
 
-    @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func delete(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-        let device = try await services.catalog.removeDevice(id, by: Actor(try context.requireUser()))
+        let device = try await services.catalog.removeDevice(id, by: Actor(context.user))
         return .seeOther(Paths.devices, flash: .notice("Removed \(device.name)."), cookies: services.cookies, request: request)
     }
 }

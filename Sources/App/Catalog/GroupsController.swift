@@ -44,17 +44,17 @@ struct GroupsController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/groups", .role(.viewer)) { request, context in
+        routes.get("/groups", role: .viewer) { request, context in
             try await index(form: FormView(), parentID: nil, request: request, context: context)
         }
-        routes.post("/groups", .role(.admin), use: create)
-        routes.get("/groups/{id}/edit", .role(.admin)) { request, context in
+        routes.post("/groups", role: .admin, use: create)
+        routes.get("/groups/{id}/edit", role: .admin) { request, context in
             let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
             let group = try await services.database.read { try $0.require(DeviceGroupRecord.self, id: id) }
             return try await edit(group, name: group.name, parentID: group.parentID, errors: [:], request: request, context: context)
         }
-        routes.post("/groups/{id}", .role(.admin), use: update)
-        routes.post("/groups/{id}/delete", .role(.admin), use: delete)
+        routes.post("/groups/{id}", role: .admin, use: update)
+        routes.post("/groups/{id}/delete", role: .admin, use: delete)
     }
 
     /// Groups in tree order (each followed by its subgroups), with their depth.
@@ -84,7 +84,7 @@ struct GroupsController {
         }
     }
 
-    private func index(form: FormView, parentID: RecordID<DeviceGroupRecord>?, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+    private func index(form: FormView, parentID: RecordID<DeviceGroupRecord>?, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let (groups, counts) = try await services.database.read { connection in
             (try connection.fetch(DeviceGroupRecord.query()),
              try connection.fetch(CatalogQueries.GroupCount.self, CatalogQueries.deviceCountsByGroup))
@@ -98,12 +98,12 @@ struct GroupsController {
                 isNested: entry.depth > 0, deviceCount: deviceCounts[entry.group.id!.rawValue] ?? 0,
                 parentName: entry.group.parentID.flatMap { names[$0] })
         }
-        let view = IndexView(rows: rows, isEmpty: rows.isEmpty, canEdit: try context.requireUser().role.includes(.admin), form: form)
+        let view = IndexView(rows: rows, isEmpty: rows.isEmpty, canEdit: context.user.role.includes(.admin), form: form)
         return try services.renderer.page("groups/index", title: "Device groups", model: view, request: request, context: context, status: status)
     }
 
     private func edit(_ group: DeviceGroupRecord, name: String, parentID: RecordID<DeviceGroupRecord>?, errors: [String: String],
-                      request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+                      request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let groups = try await services.database.read { try $0.fetch(DeviceGroupRecord.query()) }
         let form = FormView(action: "/groups/\(group.id!)", submitLabel: "Save group", name: name,
                             parents: parentOptions(groups, selected: parentID, excluding: group.id), errors: errors)
@@ -125,12 +125,12 @@ struct GroupsController {
         }
     }
 
-    @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func create(request: Request, context: SignedInContext) async throws -> Response {
         var submitted = Submitted(context.form)
         if submitted.errors.isEmpty {
             do {
                 let group = try await services.catalog.addGroup(GroupDraft(name: submitted.name), parentID: submitted.parentID,
-                                                          by: Actor(try context.requireUser()))
+                                                          by: Actor(context.user))
                 return .seeOther(Paths.groups, flash: .notice("Added the group \(group.name)."), cookies: services.cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
@@ -140,13 +140,13 @@ struct GroupsController {
         return try await index(form: form, parentID: submitted.parentID, request: request, context: context, status: .unprocessableContent)
     }
 
-    @Sendable func update(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func update(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
         var submitted = Submitted(context.form)
         if submitted.errors.isEmpty {
             do {
                 let group = try await services.catalog.updateGroup(id, to: GroupDraft(name: submitted.name), parentID: submitted.parentID,
-                                                             by: Actor(try context.requireUser()))
+                                                             by: Actor(context.user))
                 return .seeOther(Paths.groups, flash: .notice("Saved the group \(group.name)."), cookies: services.cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
@@ -157,10 +157,10 @@ struct GroupsController {
                         request: request, context: context, status: .unprocessableContent)
     }
 
-    @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func delete(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
         do {
-            let group = try await services.catalog.removeGroup(id, by: Actor(try context.requireUser()))
+            let group = try await services.catalog.removeGroup(id, by: Actor(context.user))
             return .seeOther(Paths.groups, flash: .notice("Removed the group \(group.name)."), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
             return .seeOther(Paths.groups, flash: .error(refusal.firstField.message), cookies: services.cookies, request: request)

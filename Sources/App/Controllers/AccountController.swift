@@ -16,12 +16,12 @@ struct AccountController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/account/password", .role(.viewer)) { request, context in
-            let user = try context.requireUser()
+        routes.get("/account/password", role: .viewer) { request, context in
+            let user = context.user
             return try page(View(mustChange: user.mustChangePassword), request: request, context: context)
         }
-        routes.post("/account/password", .role(.viewer)) { request, context in
-            let user = try context.requireUser()
+        routes.post("/account/password", role: .viewer) { request, context in
+            let user = context.user
             let fields = context.form
             do {
                 try await services.accounts.changePassword(
@@ -38,7 +38,7 @@ struct AccountController {
         }
     }
 
-    private func page(_ view: View, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
+    private func page(_ view: View, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) throws -> Response {
         try services.renderer.page("account-password", title: "Change password", model: view, request: request, context: context, status: status)
     }
 }

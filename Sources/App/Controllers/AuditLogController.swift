@@ -28,7 +28,7 @@ struct AuditLogController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/audit", .role(.admin)) { request, context in
+        routes.get("/audit", role: .admin) { request, context in
             let before = request.uri.queryParameters["before"].flatMap { RecordID<AuditEvent>(String($0)) }
             var query = AuditEvent.query().order(by: "id", .descending).limit(Self.pageSize + 1)
             if let before { query = query.filter("id", .less, before) }

@@ -47,8 +47,8 @@ struct DashboardController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/dashboard", .role(.viewer)) { request, context in
-            let user = try context.requireUser()
+        routes.get("/dashboard", role: .viewer) { request, context in
+            let user = context.user
             let now = services.now
             let (counts, events) = try await services.database.read { connection in
                 (

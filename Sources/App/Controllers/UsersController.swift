@@ -47,16 +47,16 @@ struct UsersController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/users", .role(.admin)) { request, context in
+        routes.get("/users", role: .admin) { request, context in
             try await page(View(), request: request, context: context)
         }
-        routes.post("/users", .role(.admin), use: add)
-        routes.post("/users/{id}/role", .role(.admin), use: changeRole)
-        routes.post("/users/{id}/delete", .role(.admin), use: delete)
+        routes.post("/users", role: .admin, use: add)
+        routes.post("/users/{id}/role", role: .admin, use: changeRole)
+        routes.post("/users/{id}/delete", role: .admin, use: delete)
     }
 
-    private func page(_ view: View, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let me = try context.requireUser()
+    private func page(_ view: View, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let me = context.user
         let now = services.now
         let users = try await services.database.read { try $0.fetch(User.query().order(by: "email")) }
         var view = view
@@ -69,8 +69,8 @@ struct UsersController {
         return try services.renderer.page("users", title: "Users", model: view, request: request, context: context, status: status)
     }
 
-    @Sendable func add(request: Request, context: AppRequestContext) async throws -> Response {
-        let me = try context.requireUser()
+    @Sendable func add(request: Request, context: SignedInContext) async throws -> Response {
+        let me = context.user
         let fields = context.form
         var view = View(email: fields["email"])
         let role = Role(rawValue: fields["role"])
@@ -87,8 +87,8 @@ struct UsersController {
         }
     }
 
-    @Sendable func changeRole(request: Request, context: AppRequestContext) async throws -> Response {
-        let me = try context.requireUser()
+    @Sendable func changeRole(request: Request, context: SignedInContext) async throws -> Response {
+        let me = context.user
         let id = try context.parameters.require("id", as: RecordID<User>.self)
         guard let role = Role(rawValue: context.form["role"]) else {
             return try await page(View(rowError: "Choose one of the roles."), request: request, context: context, status: .unprocessableContent)
@@ -102,8 +102,8 @@ struct UsersController {
         }
     }
 
-    @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
-        let me = try context.requireUser()
+    @Sendable func delete(request: Request, context: SignedInContext) async throws -> Response {
+        let me = context.user
         let id = try context.parameters.require("id", as: RecordID<User>.self)
         do {
             let email = try await services.database.read { try $0.require(User.self, id: id).email }

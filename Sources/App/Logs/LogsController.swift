@@ -69,7 +69,7 @@ struct LogsController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/logs", .role(.helpdesk)) { request, context in
+        routes.get("/logs", role: .helpdesk) { request, context in
             let filter = Filter(request.uri.queryParameters)
             let (logs, deviceName, catalog) = try await services.database.read { connection in
                 (try connection.fetch(filter.query),

@@ -61,7 +61,7 @@ struct ImagesController {
     let services: Services
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/images/{key}", .role(.viewer)) { _, context in
+        routes.get("/images/{key}", role: .viewer) { _, context in
             let key = context.parameters.get("key") ?? ""
             guard let image = try await services.database.read({ try $0.fetchOne(ImageRecord.query().filter("key", .equal, key)) }) else {
                 throw HTTPError(.notFound)

@@ -13,7 +13,7 @@ struct ProfileExportController {
     var store: ProfileStore { ProfileStore(database: services.database, now: services.config.now) }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/profiles/{id}/versions/{number}/mobileconfig", .role(.viewer)) { request, context in
+        routes.get("/profiles/{id}/versions/{number}/mobileconfig", role: .viewer) { request, context in
             let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
             let number = try context.parameters.require("number", as: Int.self)
             let signed = request.uri.queryParameters["signed"] == "true"

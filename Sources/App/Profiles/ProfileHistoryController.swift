@@ -33,13 +33,13 @@ struct ProfileHistoryController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/profiles/{id}/history", .role(.viewer), use: history)
-        routes.post("/profiles/{id}/versions/{number}/restore", .role(.admin), use: restore)
-        routes.post("/profiles/{id}/assignments", .role(.admin), use: assign)
-        routes.post("/profiles/{id}/assignments/{group}/remove", .role(.admin), use: unassign)
+        routes.get("/profiles/{id}/history", role: .viewer, use: history)
+        routes.post("/profiles/{id}/versions/{number}/restore", role: .admin, use: restore)
+        routes.post("/profiles/{id}/assignments", role: .admin, use: assign)
+        routes.post("/profiles/{id}/assignments/{group}/remove", role: .admin, use: unassign)
     }
 
-    @Sendable func history(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func history(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let now = services.now
         let (profile, versions) = try await services.database.read { connection in
@@ -64,12 +64,12 @@ struct ProfileHistoryController {
             from: from, to: to,
             changes: changes.map { .init(field: $0.field, before: $0.before ?? "(absent)", after: $0.after ?? "(absent)") },
             hasChanges: !changes.isEmpty, comparing: versions.count > 1,
-            canRestore: try context.requireUser().role.includes(.admin))
+            canRestore: context.user.role.includes(.admin))
         return try services.renderer.page("profiles/history", title: "History of \(profile.name)", model: view, request: request, context: context)
     }
 
-    @Sendable func restore(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
+    @Sendable func restore(request: Request, context: SignedInContext) async throws -> Response {
+        let actor = Actor(context.user)
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let number = try context.parameters.require("number", as: Int.self)
         let (old, latest) = try await services.database.read { connection in
@@ -82,14 +82,14 @@ struct ProfileHistoryController {
             actor: actor, note: "Restored version \(number)", action: "profile.restored") { _ in old.content }
     }
 
-    @Sendable func assign(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func assign(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         do {
             // The select offers only real groups: anything else is a stale page or a forged form.
             guard let groupID = RecordID<DeviceGroupRecord>(context.form["groupID"]) else {
                 throw CatalogRefusal.invalid("groupID", "Choose a group to assign the profile to.")
             }
-            let change = try await services.assignments.assign(id, to: groupID, by: Actor(try context.requireUser()))
+            let change = try await services.assignments.assign(id, to: groupID, by: Actor(context.user))
             let message = change.changed ? "\(change.profile.name) now reaches \(change.group.name)." : "The profile was already assigned to that group."
             return .seeOther(Paths.profile(id), flash: .notice(message), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
@@ -98,10 +98,10 @@ struct ProfileHistoryController {
         }
     }
 
-    @Sendable func unassign(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func unassign(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
-        let change = try await services.assignments.unassign(id, from: groupID, by: Actor(try context.requireUser()))
+        let change = try await services.assignments.unassign(id, from: groupID, by: Actor(context.user))
         return .seeOther(Paths.profile(id), flash: .notice("\(change.profile.name) no longer reaches \(change.group.name)."),
                          cookies: services.cookies, request: request)
     }

@@ -26,7 +26,7 @@ struct ProfileSaving {
         let after: String
     }
 
-    func save(profileID: RecordID<ProfileRecord>, base: Int, request: Request, context: AppRequestContext, actor: Actor,
+    func save(profileID: RecordID<ProfileRecord>, base: Int, request: Request, context: SignedInContext, actor: Actor,
               note: String, action: String = "profile.edited", edit: (ProfileContent) throws -> ProfileContent) async throws -> Response {
         let (baseVersion, latest) = try await services.database.read { connection in
             (try store.version(base, of: profileID, in: connection), try store.latestVersion(of: profileID, in: connection))
@@ -50,7 +50,7 @@ struct ProfileSaving {
     }
 
     private func conflictPage(profileID: RecordID<ProfileRecord>, base: ProfileVersionRecord, latest: ProfileVersionRecord,
-                              edited: ProfileContent, request: Request, context: AppRequestContext) throws -> Response {
+                              edited: ProfileContent, request: Request, context: SignedInContext) throws -> Response {
         let rows: ([ProfileChange]) -> [ChangeRow] = { changes in
             changes.map { ChangeRow(field: $0.field, before: $0.before ?? "(absent)", after: $0.after ?? "(absent)") }
         }

@@ -50,23 +50,23 @@ struct ProfilesController {
     static let pageSize = 50
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/profiles", .role(.viewer)) { request, context in
+        routes.get("/profiles", role: .viewer) { request, context in
             try await index(form: NewForm(), request: request, context: context)
         }
-        routes.post("/profiles", .role(.admin), use: create)
-        routes.get("/profiles/{id}", .role(.viewer)) { request, context in
+        routes.post("/profiles", role: .admin, use: create)
+        routes.get("/profiles/{id}", role: .viewer) { request, context in
             try await show(request: request, context: context, number: nil)
         }
-        routes.get("/profiles/{id}/versions/{number}", .role(.viewer)) { request, context in
+        routes.get("/profiles/{id}/versions/{number}", role: .viewer) { request, context in
             try await show(request: request, context: context, number: context.parameters.require("number", as: Int.self))
         }
-        routes.post("/profiles/{id}/details", .role(.admin), use: saveDetails)
-        routes.post("/profiles/{id}/delete", .role(.admin), use: delete)
+        routes.post("/profiles/{id}/details", role: .admin, use: saveDetails)
+        routes.post("/profiles/{id}/delete", role: .admin, use: delete)
     }
 
     static let identifierPrefix = "com.example.profiles"
 
-    private func index(form: NewForm, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+    private func index(form: NewForm, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let now = services.now
         let after = request.uri.queryParameters["after"].flatMap { RecordID<ProfileRecord>(String($0)) }
         let (profiles, total) = try await services.database.read { connection in
@@ -79,7 +79,7 @@ struct ProfilesController {
                 kinds: (profile.kinds ?? "").split(separator: ",").compactMap { PayloadKind(rawValue: String($0))?.displayName },
                 groups: profile.groups, updated: DisplayTime.relative(profile.updatedAt, now: now))
         }
-        let view = IndexView(rowsHTML: rows.map(\.html).joined(), isEmpty: rows.isEmpty, canEdit: try context.requireUser().role.includes(.admin),
+        let view = IndexView(rowsHTML: rows.map(\.html).joined(), isEmpty: rows.isEmpty, canEdit: context.user.role.includes(.admin),
                              form: form, identifierPrefix: Self.identifierPrefix, total: total,
                              nextPage: profiles.count > Self.pageSize ? page.last.map { "/profiles?after=\($0.id)" } : nil)
         return try services.renderer.page("profiles/index", title: "Profiles", model: view, request: request, context: context, status: status)
@@ -96,8 +96,8 @@ struct ProfilesController {
         let groups: Int
     }
 
-    @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
+    @Sendable func create(request: Request, context: SignedInContext) async throws -> Response {
+        let actor = Actor(context.user)
         var form = NewForm(name: context.form["name"].trimmingWhitespace(), identifier: context.form["identifier"].trimmingWhitespace(),
                            descriptionMarkdown: context.form["description"])
         if form.identifier.isEmpty && ProfileRules.nameProblem(form.name) == nil {
@@ -160,10 +160,10 @@ struct ProfilesController {
         let policyProblems: [String]
     }
 
-    func show(request: Request, context: AppRequestContext, number: Int?, detailsErrors: [String: String] = [:],
+    func show(request: Request, context: SignedInContext, number: Int?, detailsErrors: [String: String] = [:],
               assignError: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-        let canEdit = try context.requireUser().role.includes(.admin)
+        let canEdit = context.user.role.includes(.admin)
         let now = services.now
         let (profile, shown, versions, assignments) = try await services.database.read { connection in
             let profile = try connection.require(ProfileRecord.self, id: id)
@@ -213,8 +213,8 @@ struct ProfilesController {
         return problems
     }
 
-    @Sendable func saveDetails(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
+    @Sendable func saveDetails(request: Request, context: SignedInContext) async throws -> Response {
+        let actor = Actor(context.user)
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let name = context.form["name"].trimmingWhitespace()
         let description = context.form["description"]
@@ -234,9 +234,9 @@ struct ProfilesController {
         }
     }
 
-    @Sendable func delete(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func delete(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-        let profile = try await store.delete(id, by: Actor(try context.requireUser()))
+        let profile = try await store.delete(id, by: Actor(context.user))
         return .seeOther(Paths.profiles, flash: .notice("Deleted \(profile.name) and its history."), cookies: services.cookies, request: request)
     }
 }

@@ -18,9 +18,9 @@ struct SigningIdentityController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/signing", .role(.admin)) { request, context in try page(error: nil, request: request, context: context) }
-        routes.post("/signing", .role(.admin)) { request, context in
-            let actor = Actor(try context.requireUser())
+        routes.get("/signing", role: .admin) { request, context in try page(error: nil, request: request, context: context) }
+        routes.post("/signing", role: .admin) { request, context in
+            let actor = Actor(context.user)
             let certificate = context.files["certificate"].map { String(decoding: $0.bytes, as: UTF8.self) } ?? context.form["certificatePEM"]
             let key = context.files["privateKey"].map { String(decoding: $0.bytes, as: UTF8.self) } ?? context.form["privateKeyPEM"]
             do {
@@ -36,7 +36,7 @@ struct SigningIdentityController {
         }
     }
 
-    private func page(error: String?, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
+    private func page(error: String?, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) throws -> Response {
         let identity = try services.signing.current()
         let view = View(subject: identity.subject, fingerprint: identity.sha256Fingerprint, expires: DisplayTime.iso(identity.notAfter).prefix(10).description,
                         certificatePEM: identity.certificatePEM, error: error)

@@ -10,12 +10,12 @@ struct SimulatorAPIController {
     let services: Services
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/api/v1/simulator/{udid}", .role(.viewer)) { _, context in
+        routes.get("/api/v1/simulator/{udid}", role: .viewer) { _, context in
             let id = try await device(context)
             try await services.simulator.sync(id)
             return try await .jsonObject(Self.stateJSON(try services.simulator.state(of: id)))
         }
-        routes.post("/api/v1/simulator/{udid}/actions", .role(.helpdesk)) { request, context in
+        routes.post("/api/v1/simulator/{udid}/actions", role: .helpdesk) { request, context in
             let id = try await device(context)
             let body = try await APIRequest.decode(SimulatorActionBody.self, from: request)
             let action: SimulatorAction
@@ -29,7 +29,7 @@ struct SimulatorAPIController {
         }
     }
 
-    private func device(_ context: AppRequestContext) async throws -> RecordID<DeviceRecord> {
+    private func device(_ context: SignedInContext) async throws -> RecordID<DeviceRecord> {
         let udid = try context.parameters.require("udid").uppercased()
         guard let device = try await services.database.read({ try $0.fetchOne(DeviceRecord.query().filter("udid", .equal, udid)) }), let id = device.id else {
             throw APIError(status: .notFound, code: "not_found", message: "No device has UDID \(udid.clipped(to: 60)).")

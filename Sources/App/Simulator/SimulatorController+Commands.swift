@@ -6,9 +6,9 @@ import Storage
 
 /// Queuing a command for a device from its page or the simulator.
 extension SimulatorController {
-    @Sendable func queueCommand(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func queueCommand(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-        let user = try context.requireUser()
+        let user = context.user
         let back = LocalPath.sanitised(context.form["back"], fallback: Paths.device(id))
         var form = CommandForm(context.form)
         if let type = DeviceCommand.RequestType(rawValue: form.requestType), !user.role.includes(type.role) {

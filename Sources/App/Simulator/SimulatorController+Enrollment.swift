@@ -7,7 +7,7 @@ import Storage
 /// "New simulated device": a device with a made-up serial number and UDID and a check-in token
 /// shown once.
 extension SimulatorController {
-    func enrollmentForm(_ form: DeviceForm, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func enrollmentForm(_ form: DeviceForm, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let (groups, apps) = try await services.database.read { connection in
             (try connection.fetch(DeviceGroupRecord.query()), try connection.fetch(AppRecord.query().order(by: "name")))
         }
@@ -23,14 +23,14 @@ extension SimulatorController {
         let checkInExample: String
     }
 
-    @Sendable func enroll(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func enroll(request: Request, context: SignedInContext) async throws -> Response {
         var submitted = DeviceForm(context.form)
         submitted.serialNumber = Self.randomSerial()
         submitted.udid = Self.randomUDID()
         if let draft = submitted.validDraft() {
             do {
                 let (token, hash) = DeviceTokens.mint()
-                let device = try await services.catalog.addDevice(draft, groupID: submitted.groupID, tokenHash: hash, by: Actor(try context.requireUser()))
+                let device = try await services.catalog.addDevice(draft, groupID: submitted.groupID, tokenHash: hash, by: Actor(context.user))
                 try await simulator.sync(device.id!)
                 let view = EnrolledView(
                     id: device.id!.description, name: device.name, udid: device.udid, token: token,

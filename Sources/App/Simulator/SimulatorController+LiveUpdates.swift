@@ -10,7 +10,7 @@ extension SimulatorController {
     /// loop checks a one-row fingerprint four times a second and syncs the device when
     /// anything it depends on moved (policy generation, queued commands, the device record),
     /// so changes made anywhere — pages, API, command line — reach the page within a second.
-    @Sendable func events(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func events(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
         let since = request.uri.queryParameters["since"].flatMap { Int(String($0)) } ?? -1
         let simulator = self.simulator

@@ -11,32 +11,32 @@ struct SimulatorController {
     var simulator: SimulatorService { services.simulator }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/simulator/new", .role(.admin)) { request, context in
+        routes.get("/simulator/new", role: .admin) { request, context in
             try await enrollmentForm(DeviceForm(), request: request, context: context)
         }
-        routes.post("/simulator", .role(.admin), use: enroll)
-        routes.get("/simulator/{id}", .role(.viewer), use: show)
-        routes.post("/simulator/{id}/actions", .role(.helpdesk), use: act)
-        routes.get("/simulator/{id}/events", .role(.viewer), use: events)
-        routes.get("/simulator/{id}/revision", .role(.viewer)) { _, context in
+        routes.post("/simulator", role: .admin, use: enroll)
+        routes.get("/simulator/{id}", role: .viewer, use: show)
+        routes.post("/simulator/{id}/actions", role: .helpdesk, use: act)
+        routes.get("/simulator/{id}/events", role: .viewer, use: events)
+        routes.get("/simulator/{id}/revision", role: .viewer) { _, context in
             let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
             try await simulator.sync(id)
             return try await .json(["revision": try simulator.state(of: id).revision])
         }
-        routes.post("/devices/{id}/commands", .role(.helpdesk), use: queueCommand)
+        routes.post("/devices/{id}/commands", role: .helpdesk, use: queueCommand)
     }
 
     // MARK: page
 
-    @Sendable func show(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func show(request: Request, context: SignedInContext) async throws -> Response {
         try await page(try context.parameters.require("id", as: RecordID<DeviceRecord>.self), request: request, context: context)
     }
 
     /// The simulator page; after a refused action or command, with what was sent and why not.
-    func page(_ id: RecordID<DeviceRecord>, request: Request, context: AppRequestContext,
+    func page(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext,
               controls: SimulatorControlInputs = SimulatorControlInputs(), commandForm: CommandForm = CommandForm(),
               status: HTTPResponse.Status = .ok) async throws -> Response {
-        let user = try context.requireUser()
+        let user = context.user
         try await simulator.sync(id)
         let stored = try await simulator.state(of: id)
         let (device, events, commands, uploaded, catalog) = try await services.database.read { connection in
@@ -66,7 +66,7 @@ struct SimulatorController {
                                         modeName: mode == .autonomous ? "Autonomous Single App Mode" : "an assessment")
     }
 
-    @Sendable func act(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func act(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
         let back = Paths.simulator(id)
         let action: SimulatorAction

@@ -20,10 +20,4 @@ struct AppRequestContext: RequestContext {
     init(source: Source) {
         coreContext = .init(source: source)
     }
-
-    /// The signed-in user; routes that declare a role are never reached without one.
-    func requireUser() throws -> User {
-        guard let user else { throw AccessDenied.signInRequired }
-        return user
-    }
 }

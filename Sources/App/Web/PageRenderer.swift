@@ -38,7 +38,7 @@ struct PageRenderer: Sendable {
     /// there throws (a 500 with a request id in the log), never a blank page.
     func page(
         _ template: String, title: String, model: Any = EmptyModel(),
-        request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok
+        request: Request, context: some PageRenderingContext, status: HTTPResponse.Status = .ok
     ) throws -> Response {
         let flash = request.cookies[CookieJar.flash].flatMap { Flash(cookieValue: $0.value) }
         guard let body = library.render(PageScope(csrfToken: context.csrfToken, page: model), withTemplate: Self.scoped(template)) else {
@@ -46,10 +46,10 @@ struct PageRenderer: Sendable {
         }
         let layout = LayoutView(
             title: title, body: body,
-            user: context.user.map(SignedInUserView.init),
+            user: context.signedInUser.map(SignedInUserView.init),
             csrfToken: context.csrfToken,
             flash: flash.map(FlashView.init),
-            nav: Navigation.items(for: context.user?.role, currentPath: request.uri.path))
+            nav: Navigation.items(for: context.signedInUser?.role, currentPath: request.uri.path))
         guard let html = library.render(layout, withTemplate: "layout") else { throw RenderError.missingTemplate("layout") }
         var response = Response.html(html, status: status)
         if flash != nil {

@@ -20,19 +20,25 @@ struct RouteEntry: Sendable, Equatable {
 }
 
 typealias PageHandler = @Sendable (Request, AppRequestContext) async throws -> Response
+typealias SignedInHandler = @Sendable (Request, SignedInContext) async throws -> Response
 
 /// Registers routes on one route group with the access check wrapped around each handler, so
 /// a route cannot be added without saying who may use it, and the check runs on the server for
-/// direct posts as much as for links the page shows. The console has one per kind of caller
-/// (`RouteGroups`), each group with its own middleware.
+/// direct posts as much as for links the page shows. Routes open to anyone get the request's
+/// context; routes that need a role get a `SignedInContext`, whose user is never missing. The
+/// console has one per kind of caller (`RouteGroups`), each group with its own middleware.
 final class SecuredRoutes {
     private let group: RouterGroup<AppRequestContext>
+    private let signedIn: RouterGroup<SignedInContext>
     private let table: RouteTable
 
     init(_ group: RouterGroup<AppRequestContext>, table: RouteTable) {
         self.group = group
+        signedIn = group.group(context: SignedInContext.self)
         self.table = table
     }
+
+    // MARK: open to anyone
 
     func get(_ path: String, _ access: Access, use handler: @escaping PageHandler) {
         add(.get, path, access, handler)
@@ -42,30 +48,43 @@ final class SecuredRoutes {
         add(.post, path, access, handler)
     }
 
-    func put(_ path: String, _ access: Access, use handler: @escaping PageHandler) {
-        add(.put, path, access, handler)
+    // MARK: for a role
+
+    func get(_ path: String, role: Role, use handler: @escaping SignedInHandler) {
+        add(.get, path, role, handler)
     }
 
-    func delete(_ path: String, _ access: Access, use handler: @escaping PageHandler) {
-        add(.delete, path, access, handler)
+    func post(_ path: String, role: Role, use handler: @escaping SignedInHandler) {
+        add(.post, path, role, handler)
+    }
+
+    func put(_ path: String, role: Role, use handler: @escaping SignedInHandler) {
+        add(.put, path, role, handler)
+    }
+
+    func delete(_ path: String, role: Role, use handler: @escaping SignedInHandler) {
+        add(.delete, path, role, handler)
     }
 
     private func add(_ method: HTTPRequest.Method, _ path: String, _ access: Access, _ handler: @escaping PageHandler) {
-        precondition(access != .device, "device routes are registered on DeviceRoutes")
+        precondition(access == .anyone, "routes for a role take a SignedInHandler; device routes are DeviceRoutes'")
         table.add(RouteEntry(method: method, path: path, access: access))
-        group.on(RouterPath(path), method: method, use: { @Sendable request, context in
-            try Self.authorize(access, request: request, context: context)
+        group.on(RouterPath(path), method: method, use: handler)
+    }
+
+    private func add(_ method: HTTPRequest.Method, _ path: String, _ role: Role, _ handler: @escaping SignedInHandler) {
+        table.add(RouteEntry(method: method, path: path, access: .role(role)))
+        signedIn.on(RouterPath(path), method: method, use: { @Sendable request, context in
+            try Self.authorize(role, request: request, context: context)
             return try await handler(request, context)
         })
     }
 
-    static func authorize(_ access: Access, request: Request, context: AppRequestContext) throws {
-        guard case .role(let required) = access else { return }
-        guard let user = context.user else { throw AccessDenied.signInRequired }
-        if user.mustChangePassword && !PasswordChangeExemptions.paths.contains(request.uri.path) {
+    static func authorize(_ required: Role, request: Request, context: SignedInContext) throws {
+        if context.user.mustChangePassword && !PasswordChangeExemptions.paths.contains(request.uri.path) {
             throw AccessDenied.passwordChangeRequired
         }
-        guard user.role.includes(required) else { throw AccessDenied.insufficientRole }
+        guard context.user.role.includes(required) else { throw AccessDenied.insufficientRole }
     }
 }
 

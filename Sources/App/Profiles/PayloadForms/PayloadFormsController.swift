@@ -29,9 +29,9 @@ struct PayloadFormsController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/profiles/{id}/payloads/{kind}", .role(.admin), use: edit)
-        routes.post("/profiles/{id}/payloads/{kind}", .role(.admin), use: save)
-        routes.post("/profiles/{id}/payloads/{kind}/remove", .role(.admin), use: remove)
+        routes.get("/profiles/{id}/payloads/{kind}", role: .admin, use: edit)
+        routes.post("/profiles/{id}/payloads/{kind}", role: .admin, use: save)
+        routes.post("/profiles/{id}/payloads/{kind}/remove", role: .admin, use: remove)
     }
 
     static func formType(for kind: PayloadKind) -> (any PayloadForm.Type)? {
@@ -47,14 +47,14 @@ struct PayloadFormsController {
         }
     }
 
-    private func kind(_ context: AppRequestContext) throws -> (PayloadKind, any PayloadForm.Type) {
+    private func kind(_ context: SignedInContext) throws -> (PayloadKind, any PayloadForm.Type) {
         guard let kind = PayloadKind(rawValue: context.parameters.get("kind") ?? ""), let type = Self.formType(for: kind) else {
             throw HTTPError(.notFound)
         }
         return (kind, type)
     }
 
-    @Sendable func edit(request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func edit(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let (kind, type) = try kind(context)
         let latest = try await services.database.read { try store.latestVersion(of: id, in: $0) }
@@ -63,8 +63,8 @@ struct PayloadFormsController {
                         form: type.init(payload), request: request, context: context)
     }
 
-    @Sendable func save(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
+    @Sendable func save(request: Request, context: SignedInContext) async throws -> Response {
+        let actor = Actor(context.user)
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let (kind, type) = try kind(context)
         let base = Int(context.form["baseVersion"]) ?? 0
@@ -113,8 +113,8 @@ struct PayloadFormsController {
         return (submission, resolved)
     }
 
-    @Sendable func remove(request: Request, context: AppRequestContext) async throws -> Response {
-        let actor = Actor(try context.requireUser())
+    @Sendable func remove(request: Request, context: SignedInContext) async throws -> Response {
+        let actor = Actor(context.user)
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         guard let kind = PayloadKind(rawValue: context.parameters.get("kind") ?? "") else { throw HTTPError(.notFound) }
         return try await ProfileSaving(services: services).save(
@@ -123,7 +123,7 @@ struct PayloadFormsController {
     }
 
     private func page(id: RecordID<ProfileRecord>, kind: PayloadKind, base: Int, profileName: String, isNew: Bool, form: any PayloadForm,
-                      request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+                      request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let apps = try await services.database.read { try $0.fetch(AppRecord.query().order(by: "name")) }
         let view = PageView(
             id: id.description, profileName: profileName, kind: kind.rawValue, kindName: kind.displayName, isApple: kind.isApplePayload,
