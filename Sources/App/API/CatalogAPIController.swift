@@ -28,13 +28,13 @@ struct CatalogAPIController {
         routes.put("/api/v1/devices/{id}/group", role: .admin, use: moveDevice)
         registerUpdates(on: routes)
         routes.get("/api/v1/groups", role: .viewer) { _, _ in
-            let groups = try await services.database.read { try $0.fetch(DeviceGroupRecord.query().order(by: "name")) }
+            let groups = try await services.catalogReader.groups()
             return try .jsonObject(["groups": groups.map {
                 ["id": $0.id!.rawValue, "name": $0.name, "parentID": $0.parentID.map { $0.rawValue as Any } ?? NSNull()] as [String: Any]
             }])
         }
         routes.get("/api/v1/apps", role: .viewer) { _, _ in
-            let apps = try await services.database.read { try $0.fetch(AppRecord.query().order(by: "name")) }
+            let apps = try await services.catalogReader.apps()
             return try .jsonObject(["apps": apps.map {
                 ["id": $0.id!.rawValue, "name": $0.name, "bundleID": $0.bundleID, "isManaged": $0.isManaged,
                  "isSDKBuilt": $0.isSDKBuilt, "hasAssessmentEntitlement": $0.hasAssessmentEntitlement] as [String: Any]
@@ -44,9 +44,7 @@ struct CatalogAPIController {
             let after: RecordID<DeviceRecord>? = try APIQuery.id("after", of: request)
             let group: RecordID<DeviceGroupRecord>? = try APIQuery.id("group", of: request)
             let limit = try APIQuery.limit(of: request)
-            let devices = try await services.database.read {
-                try $0.fetch(DeviceRecord.self, CatalogQueries.devicePage(group: group, after: after, limit: limit + 1))
-            }
+            let devices = try await services.catalogReader.devicePage(group: group, after: after, limit: limit).devices
             let page = devices.prefix(limit)
             var body: [String: Any] = ["devices": page.map {
                 ["id": $0.id!.rawValue, "name": $0.name, "model": $0.model.rawValue, "osVersion": $0.osVersion,

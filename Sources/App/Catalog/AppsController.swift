@@ -57,7 +57,7 @@ struct AppsController {
         }
         routes.post("/apps", role: .admin, use: create)
         routes.get("/apps/{id}/edit", role: .admin) { request, context in
-            let app = try await services.database.read { try $0.require(AppRecord.self, id: context.parameters.require("id", as: RecordID<AppRecord>.self)) }
+            let app = try await services.catalogReader.app(context.parameters.require("id", as: RecordID<AppRecord>.self))
             return try edit(app, form: FormView(app.draft), request: request, context: context)
         }
         routes.post("/apps/{id}", role: .admin, use: update)
@@ -65,7 +65,7 @@ struct AppsController {
     }
 
     private func index(form: FormView, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let apps = try await services.database.read { try $0.fetch(AppRecord.query().order(by: "name").order(by: "id")) }
+        let apps = try await services.catalogReader.apps()
         let view = IndexView(
             rows: apps.map(Self.row), isEmpty: apps.isEmpty,
             canEdit: context.user.role.includes(.admin), form: form)
@@ -112,7 +112,7 @@ struct AppsController {
             let app = try await services.catalog.updateApp(id, to: draft, by: Actor(context.user))
             return .seeOther(Paths.apps, flash: .notice("Saved \(app.name)."), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
-            let existing = try await services.database.read { try $0.require(AppRecord.self, id: id) }
+            let existing = try await services.catalogReader.app(id)
             return try edit(existing, form: FormView(draft, errors: refusal.messages), request: request, context: context, status: .unprocessableContent)
         }
     }

@@ -47,7 +47,7 @@ struct DevicesController {
         routes.post("/devices", role: .admin, use: create)
         routes.get("/devices/{id}", role: .viewer, use: show)
         routes.get("/devices/{id}/edit", role: .admin) { request, context in
-            let device = try await services.database.read { try $0.require(DeviceRecord.self, id: context.parameters.require("id", as: RecordID<DeviceRecord>.self)) }
+            let device = try await services.catalogReader.device(context.parameters.require("id", as: RecordID<DeviceRecord>.self))
             return try await form(DeviceForm(device), request: request, context: context)
         }
         routes.post("/devices/{id}", role: .admin, use: update)
@@ -59,11 +59,7 @@ struct DevicesController {
     @Sendable func index(request: Request, context: SignedInContext) async throws -> Response {
         let groupID = request.uri.queryParameters["group"].flatMap { RecordID<DeviceGroupRecord>(String($0)) }
         let after = request.uri.queryParameters["after"].flatMap { RecordID<DeviceRecord>(String($0)) }
-        let (devices, groups, total) = try await services.database.read { connection in
-            (try connection.fetch(DeviceRecord.self, CatalogQueries.devicePage(group: groupID, after: after, limit: Self.pageSize + 1)),
-             try connection.fetch(DeviceGroupRecord.query()),
-             try connection.count(groupID.map { DeviceRecord.query().filter("groupID", .equal, $0) } ?? DeviceRecord.query()))
-        }
+        let (devices, groups, total) = try await services.catalogReader.devicePage(group: groupID, after: after, limit: Self.pageSize)
         let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id!, $0.name) })
         let page = devices.prefix(Self.pageSize)
         var next: String?
@@ -116,14 +112,8 @@ struct DevicesController {
     /// The device page; after a refused command, with that command form and its messages.
     func page(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext, commandForm: CommandForm = CommandForm(),
               status: HTTPResponse.Status = .ok) async throws -> Response {
-        let (device, groups, apps, reaching, commands) = try await services.database.read { connection in
-            let device = try connection.require(DeviceRecord.self, id: id)
-            let loader = PolicyLoader(connection: connection, cache: services.profileContents)
-            let groups = try loader.groups()
-            return (device, groups, try connection.fetch(AppRecord.query()),
-                    try device.groupID.map { try loader.reachingProfiles(group: $0, groups: groups) },
-                    try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(20)))
-        }
+        let overview = try await services.catalogReader.overview(of: id)
+        let (device, groups, apps, reaching, commands) = (overview.device, overview.groups, overview.apps, overview.reaching, overview.commands)
         let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id!, $0.name) })
         let tree = GroupTree(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { g in g.parentID.map { (g.id!, $0) } }))
         let lineage = device.groupID.map { tree.lineage(of: $0).compactMap { names[$0] }.joined(separator: " › inside ") } ?? ""
@@ -148,9 +138,7 @@ struct DevicesController {
     // MARK: forms
 
     private func form(_ form: DeviceForm, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let (groups, apps) = try await services.database.read { connection in
-            (try connection.fetch(DeviceGroupRecord.query()), try connection.fetch(AppRecord.query().order(by: "name")))
-        }
+        let (groups, apps) = try await services.catalogReader.formChoices()
         let view = form.view(groups: groups, apps: apps)
         return try services.renderer.page("devices/form", title: view.title, model: view, request: request, context: context, status: status)
     }

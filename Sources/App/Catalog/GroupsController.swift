@@ -50,7 +50,7 @@ struct GroupsController {
         routes.post("/groups", role: .admin, use: create)
         routes.get("/groups/{id}/edit", role: .admin) { request, context in
             let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
-            let group = try await services.database.read { try $0.require(DeviceGroupRecord.self, id: id) }
+            let group = try await services.catalogReader.group(id)
             return try await edit(group, name: group.name, parentID: group.parentID, errors: [:], request: request, context: context)
         }
         routes.post("/groups/{id}", role: .admin, use: update)
@@ -85,11 +85,7 @@ struct GroupsController {
     }
 
     private func index(form: FormView, parentID: RecordID<DeviceGroupRecord>?, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let (groups, counts) = try await services.database.read { connection in
-            (try connection.fetch(DeviceGroupRecord.query()),
-             try connection.fetch(CatalogQueries.GroupCount.self, CatalogQueries.deviceCountsByGroup))
-        }
-        let deviceCounts = Dictionary(uniqueKeysWithValues: counts.map { ($0.groupID, $0.devices) })
+        let (groups, deviceCounts) = try await services.catalogReader.groupsWithDeviceCounts()
         let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id!, $0.name) })
         var form = form
         form.parents = parentOptions(groups, selected: parentID)
@@ -104,7 +100,7 @@ struct GroupsController {
 
     private func edit(_ group: DeviceGroupRecord, name: String, parentID: RecordID<DeviceGroupRecord>?, errors: [String: String],
                       request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let groups = try await services.database.read { try $0.fetch(DeviceGroupRecord.query()) }
+        let groups = try await services.catalogReader.groups()
         let form = FormView(action: "/groups/\(group.id!)", submitLabel: "Save group", name: name,
                             parents: parentOptions(groups, selected: parentID, excluding: group.id), errors: errors)
         return try services.renderer.page("groups/edit", title: "Edit \(group.name)", model: EditView(name: group.name, form: form),
@@ -152,7 +148,7 @@ struct GroupsController {
                 submitted.errors.merge(refusal.messages) { $1 }
             }
         }
-        let existing = try await services.database.read { try $0.require(DeviceGroupRecord.self, id: id) }
+        let existing = try await services.catalogReader.group(id)
         return try await edit(existing, name: submitted.name, parentID: submitted.parentID, errors: submitted.errors,
                         request: request, context: context, status: .unprocessableContent)
     }

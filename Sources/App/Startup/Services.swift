@@ -20,6 +20,7 @@ struct Services: Sendable {
     let deviceTokens: DeviceTokenCache
 
     var catalog: CatalogService { CatalogService(database: database, now: config.now) }
+    var catalogReader: CatalogReader { CatalogReader(database: database, profileContents: profileContents) }
     var assignments: AssignmentService { AssignmentService(database: database, now: config.now) }
     var auditLog: AuditLog { AuditLog(database: database, now: config.now) }
     var deviceChannel: DeviceChannelService { DeviceChannelService(database: database, now: config.now) }
