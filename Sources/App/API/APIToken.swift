@@ -20,6 +20,11 @@ struct APITokenRecord: Record {
 struct APITokenStore: Sendable {
     let database: Database
     let now: @Sendable () -> Date
+
+    /// Every token, revoked ones too, newest first.
+    func all() async throws -> [APITokenRecord] {
+        try await database.read { try $0.fetch(APITokenRecord.query().order(by: "id", .descending)) }
+    }
     /// Tokens start with this, so a leaked one is easy to recognise in logs and scanners.
     static let prefix = "pct_"
 

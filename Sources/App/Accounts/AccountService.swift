@@ -10,6 +10,15 @@ struct AccountService: Sendable {
     let hasher: PasswordHasher
     let now: @Sendable () -> Date
 
+    /// Every account, by email.
+    func users() async throws -> [User] {
+        try await database.read { try $0.fetch(User.query().order(by: "email")) }
+    }
+
+    func user(_ id: RecordID<User>) async throws -> User {
+        try await database.read { try $0.require(User.self, id: id) }
+    }
+
     /// A new account. Without a password one is generated, returned once and must be changed at
     /// first sign-in.
     func createUser(email rawEmail: String, role: Role, password: String?, by actor: Actor) async throws -> (user: User, oneTimePassword: String?) {

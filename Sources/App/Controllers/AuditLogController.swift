@@ -30,9 +30,7 @@ struct AuditLogController {
     func register(on routes: SecuredRoutes) {
         routes.get("/audit", role: .admin) { request, context in
             let before = request.uri.queryParameters["before"].flatMap { RecordID<AuditEvent>(String($0)) }
-            var query = AuditEvent.query().order(by: "id", .descending).limit(Self.pageSize + 1)
-            if let before { query = query.filter("id", .less, before) }
-            let events = try await services.database.read { try $0.fetch(query) }
+            let events = try await services.auditLog.entries(before: before, limit: Self.pageSize + 1)
             let page = events.prefix(Self.pageSize)
             let now = services.now
             let view = View(

@@ -38,29 +38,12 @@ struct DashboardController {
         let showSteps: Bool
     }
 
-    private struct Counts {
-        let users: Int
-        let devices: Int
-        let groups: Int
-        let apps: Int
-        let profiles: Int
-    }
-
     func register(on routes: SecuredRoutes) {
         routes.get("/dashboard", role: .viewer) { request, context in
             let user = context.user
             let now = services.now
-            let (counts, events) = try await services.database.read { connection in
-                (
-                    Counts(
-                        users: try connection.count(User.query()),
-                        devices: try connection.count(DeviceRecord.query()),
-                        groups: try connection.count(DeviceGroupRecord.query()),
-                        apps: try connection.count(AppRecord.query()),
-                        profiles: try connection.count(ProfileRecord.query())),
-                    try connection.fetch(AuditEvent.query().order(by: "occurredAt", .descending).order(by: "id", .descending).limit(10))
-                )
-            }
+            let counts = try await ConsoleFigures.load(from: services.database)
+            let events = counts.recentEvents
             let isAdmin = user.role.includes(.admin)
             let steps: [View.Step] = [
                 .init(text: "Add your team: admins author policy, helpdesk staff look after devices, viewers read.",

@@ -58,7 +58,7 @@ struct UsersController {
     private func page(_ view: View, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let me = context.user
         let now = services.now
-        let users = try await services.database.read { try $0.fetch(User.query().order(by: "email")) }
+        let users = try await services.accounts.users()
         var view = view
         view.rows = users.map { user in
             Row(id: user.id?.description ?? "", email: user.email, roleName: user.role.displayName,
@@ -95,7 +95,7 @@ struct UsersController {
         }
         do {
             try await services.accounts.changeRole(of: id, to: role, by: Actor(me))
-            let email = try await services.database.read { try $0.require(User.self, id: id).email }
+            let email = try await services.accounts.user(id).email
             return .seeOther(Paths.users, flash: .notice("\(email) is now \(role.displayName)."), cookies: services.cookies, request: request)
         } catch let errors as FieldErrors {
             return try await page(View(rowError: errors["user"]), request: request, context: context, status: .conflict)
@@ -106,7 +106,7 @@ struct UsersController {
         let me = context.user
         let id = try context.parameters.require("id", as: RecordID<User>.self)
         do {
-            let email = try await services.database.read { try $0.require(User.self, id: id).email }
+            let email = try await services.accounts.user(id).email
             try await services.accounts.deleteUser(id, by: Actor(me))
             return .seeOther(Paths.users, flash: .notice("Removed \(email)."), cookies: services.cookies, request: request)
         } catch let errors as FieldErrors {
