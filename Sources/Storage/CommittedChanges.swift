@@ -4,26 +4,28 @@ import Synchronization
 /// The rows that one committed write changed, by table, as SQLite's update hook reported them:
 /// for caches of rows kept in memory, which must drop a row as soon as a change to it commits.
 public struct CommittedChanges: Sendable {
-    /// Row ids per table; a table whose changes were too many to list maps to nil (treat every
-    /// row as changed).
-    public let rows: [String: Set<Int64>?]
+    /// The changed row ids per table, for tables with few enough changes to list.
+    fileprivate var listed: [String: Set<Int64>] = [:]
+    /// Tables with more changes than are worth listing: treat every row as changed.
+    fileprivate var wholeTables: Set<String> = []
 
-    public func changed(_ table: String) -> Bool { rows.keys.contains(table) }
+    public var isEmpty: Bool { listed.isEmpty && wholeTables.isEmpty }
 
-    /// The changed row ids of `table`: empty if none changed, nil if all may have.
+    public func changed(_ table: String) -> Bool { listed[table] != nil || wholeTables.contains(table) }
+
+    /// The changed row ids of `table`: empty if none changed, nil if any row may have.
     public func rowIDs(in table: String) -> Set<Int64>? {
-        guard let ids = rows[table] else { return [] }
-        return ids
+        wholeTables.contains(table) ? nil : listed[table] ?? []
     }
 }
 
-/// Collects what the writer connection changes while a write runs, and reports it once the
-/// write has committed (dropped when it rolls back). Touched only on the writer's thread.
+/// Collects what the writer connection changes while a write runs and reports it after the
+/// write (see `Database.onCommit`). Touched only on the writer's thread.
 final class ChangeTracker: @unchecked Sendable {
     private static let listLimit = 1_000
-    private var pending: [String: Set<Int64>?] = [:]
+    private var pending = CommittedChanges()
     private let observers = Mutex<[@Sendable (CommittedChanges) -> Void]>([])
-    /// Commits that changed rows so far (see `Database.commitCount`).
+    /// Writes that changed rows so far (see `Database.commitCount`).
     let commits = Atomic<Int>(0)
 
     func attach(to connection: Connection) {
@@ -35,23 +37,23 @@ final class ChangeTracker: @unchecked Sendable {
     }
 
     fileprivate func record(table: String, rowID: Int64) {
-        if var ids = pending[table] {
-            guard ids != nil else { return }
-            ids!.insert(rowID)
-            pending[table] = ids!.count > Self.listLimit ? .some(nil) : ids
-        } else {
-            pending[table] = .some([rowID])
+        guard !pending.wholeTables.contains(table) else { return }
+        pending.listed[table, default: []].insert(rowID)
+        if pending.listed[table]!.count > Self.listLimit {
+            pending.listed[table] = nil
+            pending.wholeTables.insert(table)
         }
     }
 
-    /// After the write: report what it changed if it committed, forget it if not. The count
-    /// goes up before observers run, so a reader that compares counts cannot miss a change.
-    func finish(committed: Bool) {
-        let changes = pending
-        pending = [:]
-        guard committed, !changes.isEmpty else { return }
+    /// After a write: report what it changed. A write that failed is reported too — it may have
+    /// committed some statements before failing, and a cache dropping an entry too many is
+    /// harmless. The count goes up before observers run, so a reader that compares counts
+    /// cannot miss a change.
+    func finish() {
+        let report = pending
+        pending = CommittedChanges()
+        guard !report.isEmpty else { return }
         commits.add(1, ordering: .sequentiallyConsistent)
-        let report = CommittedChanges(rows: changes)
         for observer in observers.withLock({ $0 }) { observer(report) }
     }
 }

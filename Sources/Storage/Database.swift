@@ -101,19 +101,11 @@ public final class Database: Sendable {
         try await writer.run { connection in try tracking { try body(connection) } }
     }
 
-    /// Runs a job on the writer and reports the rows it changed once it has committed.
+    /// Runs a job on the writer and reports the rows it changed once it is over (committed, or
+    /// failed part-way: `ChangeTracker.finish` says why both are reported).
     private func tracking<T>(_ job: () throws -> T) throws -> T {
-        do {
-            let result = try job()
-            changes.finish(committed: true)
-            return result
-        } catch {
-            // A failed job may still have committed part of its work (statements outside a
-            // transaction commit one by one), so what it changed is reported too: at worst a
-            // cache drops an entry it could have kept.
-            changes.finish(committed: true)
-            throw error
-        }
+        defer { changes.finish() }
+        return try job()
     }
 
     private func reading<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {

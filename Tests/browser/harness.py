@@ -2,6 +2,7 @@
 database, and drives headless Chromium against it."""
 
 import http.client
+import json
 import os
 import re
 import shutil
@@ -153,6 +154,24 @@ class BrowserTestCase(unittest.TestCase):
             except WebDriverException:
                 return False
         WebDriverWait(self.driver, 15).until(arrived)
+
+    @classmethod
+    def create_api_token(cls, name):
+        """An admin API token from the command line, for fixtures set up over the API."""
+        created = subprocess.run(
+            [BINARY, "token", "create", "--role", "admin", "--name", name, "--db", cls.server.database],
+            text=True, check=True, capture_output=True).stdout
+        cls.token = next(word for word in created.split() if word.startswith("pct_"))
+
+    @classmethod
+    def api(cls, method, path, body=None, headers=None):
+        """A JSON API call with the class's token; the answer's JSON, or None when empty."""
+        request = urllib.request.Request(
+            cls.server.base + path, method=method, data=json.dumps(body).encode() if body is not None else None,
+            headers={"Authorization": f"Bearer {cls.token}", "Content-Type": "application/json", **(headers or {})})
+        with urllib.request.urlopen(request) as response:
+            text = response.read()
+            return json.loads(text) if text else None
 
     def signed_in(self, email, password=PASSWORD):
         """Starts the browser signed in as `email`, the form filled in over HTTP: for tests of

@@ -1,14 +1,10 @@
 """axe-core over the console's pages, including the states a refused form leaves them in:
 every page must pass WCAG 2 A and AA as the bundled axe-core checks it."""
 
-import json
-import subprocess
-import urllib.request
-
 from axe_selenium_python import Axe
 from selenium.webdriver.common.by import By
 
-from harness import BINARY, BrowserTestCase
+from harness import BrowserTestCase
 
 # Only the violations come back, summarised: axe's full results (every pass, with its DOM
 # nodes) take longer to hand over than the check takes to run.
@@ -26,10 +22,7 @@ class AccessibilityTests(BrowserTestCase):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        created = subprocess.run(
-            [BINARY, "token", "create", "--role", "admin", "--name", "accessibility", "--db", cls.server.database],
-            text=True, check=True, capture_output=True).stdout
-        cls.token = next(word for word in created.split() if word.startswith("pct_"))
+        cls.create_api_token("accessibility")
         cls.api("POST", "/api/v1/apps", {"name": "Check-in", "bundleID": "com.example.checkin", "isSDKBuilt": True})
         cls.group = cls.api("POST", "/api/v1/groups", {"name": "Lobby kiosks"})["id"]
         cls.device = cls.api("POST", "/api/v1/devices", {
@@ -38,14 +31,6 @@ class AccessibilityTests(BrowserTestCase):
             "installedApps": ["com.example.checkin"]})["id"]
         cls.profile = cls.api("POST", "/api/v1/profiles", {"name": "Lobby lock", "payloads": [
             {"PayloadType": "com.apple.app.lock", "App": {"Identifier": "com.example.checkin"}}]})["id"]
-
-    @classmethod
-    def api(cls, method, path, body=None):
-        request = urllib.request.Request(
-            cls.server.base + path, method=method, data=json.dumps(body).encode() if body is not None else None,
-            headers={"Authorization": f"Bearer {cls.token}", "Content-Type": "application/json"})
-        with urllib.request.urlopen(request) as response:
-            return json.loads(response.read() or b"null")
 
     def assert_accessible(self, name):
         # The picture first, at the focused field: axe scrolls the page as it checks contrast.

@@ -1,37 +1,22 @@
 """The device simulator in a browser: a kiosk locking live when Single App Mode is assigned, and
 an ASAM request refused on an unsupervised device."""
 
-import json
-import subprocess
 import time
-import urllib.request
 import uuid
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from harness import BINARY, BrowserTestCase
+from harness import BrowserTestCase
 
 
 class SimulatorTests(BrowserTestCase):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        created = subprocess.run(
-            [BINARY, "token", "create", "--role", "admin", "--name", "browser tests", "--db", cls.server.database],
-            text=True, check=True, capture_output=True).stdout
-        cls.token = next(word for word in created.split() if word.startswith("pct_"))
+        cls.create_api_token("browser tests")
         cls.api("POST", "/api/v1/apps", {"name": "Check-in", "bundleID": "com.example.checkin", "isSDKBuilt": True})
         cls.api("POST", "/api/v1/apps", {"name": "Exam", "bundleID": "com.example.exam", "hasAssessmentEntitlement": True})
-
-    @classmethod
-    def api(cls, method, path, body=None, headers=None):
-        request = urllib.request.Request(
-            cls.server.base + path, method=method, data=json.dumps(body).encode() if body is not None else None,
-            headers={"Authorization": f"Bearer {cls.token}", "Content-Type": "application/json", **(headers or {})})
-        with urllib.request.urlopen(request) as response:
-            text = response.read()
-            return json.loads(text) if text else None
 
     def enroll(self, name, group, supervised, app_ids):
         self.open("/devices")

@@ -36,7 +36,7 @@ enum APIRequest {
         // A body that ignores what it does not read checks the text it keeps itself; refusing a
         // control character in a field it ignores would refuse a valid request.
         if Body.refusesUnknownFields, let path = JSONValue.object(fields).pathOfControlCharacter() {
-            throw invalid(path.clipped(to: 200), "\(path.clipped(to: 80)) holds an invisible control character; only tab and line breaks are allowed in text.")
+            throw invalid(path.clipped(to: 200), "\(path.clipped(to: 80)) \(controlCharacterRule)")
         }
         if Body.refusesUnknownFields {
             let known = Set(Body.CodingKeys.allCases.map(\.stringValue))
@@ -52,6 +52,9 @@ enum APIRequest {
             throw unknownField(error.path)
         }
     }
+
+    /// What a field with a control character is told (after its name).
+    static let controlCharacterRule = "holds an invisible control character; only tab and line breaks are allowed in text."
 
     /// Thrown while decoding a nested object whose fields cannot be listed up front (a payload).
     struct UnknownField: Error {

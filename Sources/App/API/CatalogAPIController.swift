@@ -44,7 +44,7 @@ struct CatalogAPIController {
             let after: RecordID<DeviceRecord>? = try APIQuery.id("after", of: request)
             let group: RecordID<DeviceGroupRecord>? = try APIQuery.id("group", of: request)
             let limit = try APIQuery.limit(of: request)
-            let devices = try await services.catalogReader.devicePage(group: group, after: after, limit: limit).devices
+            let devices = try await services.catalogReader.devices(group: group, after: after, limit: limit)
             let page = devices.prefix(limit)
             var body: [String: Any] = ["devices": page.map {
                 ["id": $0.id!.rawValue, "name": $0.name, "model": $0.model.rawValue, "osVersion": $0.osVersion,

@@ -38,8 +38,12 @@ struct CatalogReader: Sendable {
         try await database.read { try $0.require(DeviceRecord.self, id: id) }
     }
 
-    /// One page of devices in name order (`limit` of them, and one more when there is a next
-    /// page), every group, and how many devices the filter matches.
+    /// One page of devices in name order: `limit` of them, and one more when there is a next page.
+    func devices(group: RecordID<DeviceGroupRecord>?, after: RecordID<DeviceRecord>?, limit: Int) async throws -> [DeviceRecord] {
+        try await database.read { try $0.fetch(DeviceRecord.self, CatalogQueries.devicePage(group: group, after: after, limit: limit + 1)) }
+    }
+
+    /// The device list page: `devices(…)`, every group, and how many devices the filter matches.
     func devicePage(group: RecordID<DeviceGroupRecord>?, after: RecordID<DeviceRecord>?, limit: Int) async throws
         -> (devices: [DeviceRecord], groups: [DeviceGroupRecord], total: Int) {
         try await database.read { connection in

@@ -43,12 +43,7 @@ struct CatalogService: Sendable {
 
     @discardableResult
     func removeApp(_ id: RecordID<AppRecord>, by actor: Actor) async throws -> AppRecord {
-        try await database.write { connection in
-            let app = try connection.require(AppRecord.self, id: id)
-            try connection.delete(AppRecord.self, id: id)
-            try connection.audit("app.deleted", subject: app.bundleID, by: actor, before: app.auditSummary, at: now())
-            return app
-        }
+        try await remove(id, audit: "app.deleted", subject: \.bundleID, by: actor)
     }
 
     private func valid(_ draft: CatalogAppDraft) throws(CatalogRefusal) -> CatalogAppDraft {
@@ -107,12 +102,7 @@ struct CatalogService: Sendable {
     @discardableResult
     func removeGroup(_ id: RecordID<DeviceGroupRecord>, by actor: Actor) async throws -> DeviceGroupRecord {
         do {
-            return try await database.write { connection in
-                let group = try connection.require(DeviceGroupRecord.self, id: id)
-                try connection.delete(DeviceGroupRecord.self, id: id)
-                try connection.audit("group.deleted", subject: group.name, by: actor, before: group.auditSummary, at: now())
-                return group
-            }
+            return try await remove(id, audit: "group.deleted", subject: \.name, by: actor)
         } catch StorageError.foreignKeyViolation {
             throw CatalogRefusal.conflict("group_not_empty", "id", "That group still holds devices or subgroups. Move them to another group first.")
         }
@@ -183,12 +173,7 @@ struct CatalogService: Sendable {
     /// Removes the device; its uploaded logs stay (see DOMAIN.md, Logging).
     @discardableResult
     func removeDevice(_ id: RecordID<DeviceRecord>, by actor: Actor) async throws -> DeviceRecord {
-        try await database.write { connection in
-            let device = try connection.require(DeviceRecord.self, id: id)
-            try connection.delete(DeviceRecord.self, id: id)
-            try connection.audit("device.deleted", subject: device.name, by: actor, before: device.auditSummary, at: now())
-            return device
-        }
+        try await remove(id, audit: "device.deleted", subject: \.name, by: actor)
     }
 
     private func change(_ id: RecordID<DeviceRecord>, by actor: Actor,
@@ -221,20 +206,38 @@ struct CatalogService: Sendable {
             throw CatalogRefusal.conflict("device_exists", field, "Another device already has this \(name).")
         }
     }
+
+    // MARK: removing
+
+    /// Deletes the record and writes its audit entry (what it was) in the same transaction.
+    private func remove<R: Record & CatalogAudited>(_ id: RecordID<R>, audit action: String, subject: KeyPath<R, String>,
+                                                     by actor: Actor) async throws -> R {
+        try await database.write { connection in
+            let record = try connection.require(R.self, id: id)
+            try connection.delete(R.self, id: id)
+            try connection.audit(action, subject: record[keyPath: subject], by: actor, before: record.auditSummary, at: now())
+            return record
+        }
+    }
 }
 
-extension AppRecord {
+/// A catalog record as the audit log describes it before and after a change.
+protocol CatalogAudited {
+    var auditSummary: String { get }
+}
+
+extension AppRecord: CatalogAudited {
     /// How the audit log describes the app before and after a change.
     var auditSummary: String {
         "\(name) (\(bundleID)); \(AppsController.row(self).traits.joined(separator: ", "))"
     }
 }
 
-extension DeviceGroupRecord {
+extension DeviceGroupRecord: CatalogAudited {
     var auditSummary: String { "\(name), parent \(parentID?.description ?? "none")" }
 }
 
-extension DeviceRecord {
+extension DeviceRecord: CatalogAudited {
     var auditSummary: String {
         "\(name): \(model.rawValue) iOS \(osVersion), serial \(serialNumber), "
             + (isSupervised ? "supervised" : "not supervised") + ", group \(groupID?.description ?? "none")"

@@ -8,7 +8,10 @@ struct DeviceRequestContext: ChildRequestContext {
     let device: CheckingInDevice
 
     init(context: AppRequestContext) throws {
-        guard let device = context.device else { throw AccessDenied.signInRequired }
+        guard let device = context.device else {
+            throw APIError(status: .unauthorized, code: "unauthenticated",
+                           message: "Send the device's check-in token: Authorization: Bearer pcd_….")
+        }
         coreContext = context.coreContext
         self.device = device
     }

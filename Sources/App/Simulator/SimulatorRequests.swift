@@ -4,10 +4,32 @@ import Domain
 /// Devices send more than the console reads (UDID, CommandUUID, command results), as MDM
 /// clients do, so unknown keys are ignored here, whatever they hold: the one API body where they are.
 struct CommandReplyBody: APIRequestBody {
+    /// One error of the chain. Its texts are kept (the description becomes the command's
+    /// answer), so they must be plain text like any other text the console stores; its other
+    /// keys (USEnglishDescription, …) are ignored like the body's.
     struct ErrorItem: Decodable, Sendable {
         let ErrorCode: Int?
         let ErrorDomain: String?
         let LocalizedDescription: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case ErrorCode, ErrorDomain, LocalizedDescription
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            ErrorCode = try container.decodeIfPresent(Int.self, forKey: .ErrorCode)
+            ErrorDomain = try Self.plainText(.ErrorDomain, in: container)
+            LocalizedDescription = try Self.plainText(.LocalizedDescription, in: container)
+        }
+
+        private static func plainText(_ key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>) throws -> String? {
+            let text = try container.decodeIfPresent(String.self, forKey: key)
+            if let text, PlainText.problem(text, lines: .multiple) != nil {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: APIRequest.controlCharacterRule)
+            }
+            return text
+        }
     }
 
     let Status: String
@@ -19,16 +41,8 @@ struct CommandReplyBody: APIRequestBody {
 
     static var refusesUnknownFields: Bool { false }
 
-    /// Acknowledged, Error or NotNow; a device never reports a command as still queued. The
-    /// error texts the console reads must be plain text like any other it keeps.
+    /// Acknowledged, Error or NotNow; a device never reports a command as still queued.
     func status() throws -> CommandStatus {
-        for (index, item) in (ErrorChain ?? []).enumerated() {
-            for (key, text) in [("ErrorDomain", item.ErrorDomain), ("LocalizedDescription", item.LocalizedDescription)] {
-                if let text, let problem = PlainText.problem(text, lines: .multiple) {
-                    throw APIRequest.invalid("ErrorChain.\(index).\(key)", "ErrorChain.\(index).\(key): \(problem)")
-                }
-            }
-        }
         guard let status = CommandStatus.allCases.first(where: { $0.mdmName == Status }), status != .queued else {
             throw APIRequest.invalid("Status", "Status must be Acknowledged, Error or NotNow.")
         }

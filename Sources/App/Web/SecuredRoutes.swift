@@ -2,7 +2,8 @@ import Domain
 import HTTPTypes
 import Hummingbird
 
-/// Who may use a route. Every route states one; there is no default.
+/// Who may use a route, as the route table records it: every route states one when it is
+/// registered (a role, `.anyone`, or a device route on `DeviceRoutes`); there is no default.
 enum Access: Sendable, Equatable {
     /// Signed out or in: sign-in form, health check, static pages.
     case anyone
@@ -40,12 +41,18 @@ final class SecuredRoutes {
 
     // MARK: open to anyone
 
-    func get(_ path: String, _ access: Access, use handler: @escaping PageHandler) {
-        add(.get, path, access, handler)
+    /// What a route open to everyone says instead of a role, so no route goes without a word
+    /// on who may use it.
+    enum Open {
+        case anyone
     }
 
-    func post(_ path: String, _ access: Access, use handler: @escaping PageHandler) {
-        add(.post, path, access, handler)
+    func get(_ path: String, _ access: Open, use handler: @escaping PageHandler) {
+        add(.get, path, handler)
+    }
+
+    func post(_ path: String, _ access: Open, use handler: @escaping PageHandler) {
+        add(.post, path, handler)
     }
 
     // MARK: for a role
@@ -66,9 +73,8 @@ final class SecuredRoutes {
         add(.delete, path, role, handler)
     }
 
-    private func add(_ method: HTTPRequest.Method, _ path: String, _ access: Access, _ handler: @escaping PageHandler) {
-        precondition(access == .anyone, "routes for a role take a SignedInHandler; device routes are DeviceRoutes'")
-        table.add(RouteEntry(method: method, path: path, access: access))
+    private func add(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping PageHandler) {
+        table.add(RouteEntry(method: method, path: path, access: .anyone))
         group.on(RouterPath(path), method: method, use: handler)
     }
 
