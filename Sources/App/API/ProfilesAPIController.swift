@@ -7,7 +7,7 @@ import Storage
 /// `/api/v1/profiles`: list, read, create and version profiles, assign them, download exports.
 struct ProfilesAPIController {
     let services: Services
-    var store: ProfileStore { ProfileStore(database: services.database, now: services.config.now) }
+    var store: ProfileStore { services.profileStore }
 
     func register(on routes: SecuredRoutes) {
         routes.get("/api/v1/profiles", role: .viewer, use: list)
@@ -21,7 +21,7 @@ struct ProfilesAPIController {
     }
 
     @Sendable func list(request: Request, context: SignedInContext) async throws -> Response {
-        let profiles = try await services.database.read { try $0.fetch(ProfileRecord.self, ProfileQueries.allByName) }
+        let profiles = try await services.profiles.all()
         return try .jsonObject(["profiles": profiles.map { profile in
             ["id": profile.id!.rawValue, "identifier": profile.identifier, "name": profile.name, "version": profile.version,
              "updatedAt": DisplayTime.iso(profile.updatedAt)] as [String: Any]
@@ -34,10 +34,7 @@ struct ProfilesAPIController {
     }
 
     private func detail(_ id: RecordID<ProfileRecord>, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let (profile, version, groups) = try await services.database.read { connection in
-            (try connection.require(ProfileRecord.self, id: id), try store.latestVersion(of: id, in: connection),
-             try connection.fetch(DeviceGroupRecord.self, ProfileQueries.assignedGroups(of: id)))
-        }
+        let (profile, version, groups) = try await services.profiles.detail(id)
         let payloads = try version.content.payloads.map { try JSONSerialization.jsonObject(with: PayloadJSON.encode($0)) }
         let body: [String: Any] = [
             "id": profile.id!.rawValue, "identifier": profile.identifier, "name": version.content.name,
@@ -61,9 +58,7 @@ struct ProfilesAPIController {
             try APIRequest.refuse(payload.validate(), under: "payloads.\(index).")
             content = content.setting(payload)
         }
-        let catalogProblems = try await services.database.read { connection in
-            try (body.payloads ?? []).map { try PayloadCatalogRules.problems($0.payload, in: connection) }
-        }
+        let catalogProblems = try await services.profiles.catalogProblems((body.payloads ?? []).map(\.payload))
         for (index, problems) in catalogProblems.enumerated() { try APIRequest.refuse(problems, under: "payloads.\(index).") }
         return content
     }
@@ -128,10 +123,7 @@ struct ProfilesAPIController {
     private func exportInput(_ context: SignedInContext) async throws -> ProfileExportInput {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let number = try context.parameters.require("number", as: Int.self)
-        let (profile, version) = try await services.database.read { connection in
-            (try connection.require(ProfileRecord.self, id: id), try store.version(number, of: id, in: connection))
-        }
-        return ProfileExportController.exportInput(profile: profile, version: version)
+        return try await services.profiles.export(id, version: number)
     }
 
     @Sendable func mobileconfig(request: Request, context: SignedInContext) async throws -> Response {

@@ -71,11 +71,7 @@ struct LogsController {
     func register(on routes: SecuredRoutes) {
         routes.get("/logs", role: .helpdesk) { request, context in
             let filter = Filter(request.uri.queryParameters)
-            let (logs, deviceName, catalog) = try await services.database.read { connection in
-                (try connection.fetch(filter.query),
-                 try filter.device.flatMap { try connection.find(DeviceRecord.self, id: $0)?.name },
-                 try connection.fetch(AppRecord.query().order(by: "name")))
-            }
+            let (logs, deviceName, catalog) = try await LogReader(database: services.database).page(filter.query, device: filter.device)
             let page = logs.prefix(Self.pageSize)
             let names = Dictionary(catalog.map { ($0.bundleID, $0.name) }, uniquingKeysWith: { first, _ in first })
             let view = View(

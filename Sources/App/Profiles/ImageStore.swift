@@ -51,6 +51,11 @@ struct ImageStore: Sendable {
         return Dictionary(uniqueKeysWithValues: records.map { ($0.key, $0.reference) })
     }
 
+    /// The stored image with this key, bytes included.
+    func image(key: String) async throws -> ImageRecord? {
+        try await database.read { try $0.fetchOne(ImageRecord.query().filter("key", .equal, key)) }
+    }
+
     struct FieldProblem: Error {
         let message: String
     }
@@ -63,7 +68,7 @@ struct ImagesController {
     func register(on routes: SecuredRoutes) {
         routes.get("/images/{key}", role: .viewer) { _, context in
             let key = context.parameters.get("key") ?? ""
-            guard let image = try await services.database.read({ try $0.fetchOne(ImageRecord.query().filter("key", .equal, key)) }) else {
+            guard let image = try await ImageStore(database: services.database, now: services.config.now).image(key: key) else {
                 throw HTTPError(.notFound)
             }
             return Response(status: .ok,

@@ -10,19 +10,16 @@ import Storage
 struct ProfileExportController {
     let services: Services
     let signing: SigningService
-    var store: ProfileStore { ProfileStore(database: services.database, now: services.config.now) }
 
     func register(on routes: SecuredRoutes) {
         routes.get("/profiles/{id}/versions/{number}/mobileconfig", role: .viewer) { request, context in
             let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
             let number = try context.parameters.require("number", as: Int.self)
             let signed = request.uri.queryParameters["signed"] == "true"
-            let (profile, version) = try await services.database.read { connection in
-                (try connection.require(ProfileRecord.self, id: id), try store.version(number, of: id, in: connection))
-            }
-            let xml = MobileConfig.xml(for: Self.exportInput(profile: profile, version: version))
+            let input = try await services.profiles.export(id, version: number)
+            let xml = MobileConfig.xml(for: input)
             let bytes = signed ? try signing.sign(Array(xml.utf8)) : Array(xml.utf8)
-            let filename = Self.filename(profile: profile, version: number, signed: signed)
+            let filename = Self.filename(identifier: input.identifier, version: number, signed: signed)
             return Response(
                 status: .ok,
                 headers: [.contentType: "application/x-apple-aspen-config",
@@ -41,8 +38,8 @@ struct ProfileExportController {
     }
 
     /// Letters, digits and hyphens only, so the header needs no quoting rules.
-    static func filename(profile: ProfileRecord, version: Int, signed: Bool) -> String {
-        let base = String(profile.identifier.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") ? $0 : "-" })
+    static func filename(identifier: String, version: Int, signed: Bool) -> String {
+        let base = String(identifier.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") ? $0 : "-" })
         return "\(base)-v\(version)\(signed ? "-signed" : "").mobileconfig"
     }
 }

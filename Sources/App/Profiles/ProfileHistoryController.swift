@@ -7,7 +7,6 @@ import Storage
 /// any two, and restoring an old version as a new one.
 struct ProfileHistoryController {
     let services: Services
-    var store: ProfileStore { ProfileStore(database: services.database, now: services.config.now) }
 
     struct VersionRow {
         let number: Int
@@ -42,10 +41,7 @@ struct ProfileHistoryController {
     @Sendable func history(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let now = services.now
-        let (profile, versions) = try await services.database.read { connection in
-            (try connection.require(ProfileRecord.self, id: id),
-             try connection.fetch(ProfileVersionRecord.query().filter("profileID", .equal, id).order(by: "number", .descending)))
-        }
+        let (profile, versions) = try await services.profiles.history(id)
         let numbers = Set(versions.map(\.number))
         let query = request.uri.queryParameters
         let to = query["to"].flatMap { Int(String($0)) }.flatMap { numbers.contains($0) ? $0 : nil } ?? profile.version
@@ -72,9 +68,8 @@ struct ProfileHistoryController {
         let actor = Actor(context.user)
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let number = try context.parameters.require("number", as: Int.self)
-        let (old, latest) = try await services.database.read { connection in
-            (try store.version(number, of: id, in: connection), try store.latestVersion(of: id, in: connection))
-        }
+        let (old, latest) = try await services.profiles.editBase(number, of: id)
+        guard let old else { throw StorageError.notFound(table: ProfileVersionRecord.tableName) }
         // Restoring starts from the latest version on purpose: it is a new edit that puts the
         // old content back, and a concurrent save still makes it a conflict.
         return try await ProfileSaving(services: services).save(

@@ -8,7 +8,7 @@ import Storage
 /// both changes side by side instead of silently overwriting the other.
 struct ProfileSaving {
     let services: Services
-    var store: ProfileStore { ProfileStore(database: services.database, now: services.config.now) }
+    var store: ProfileStore { services.profileStore }
 
     struct ConflictView {
         let id: String
@@ -28,9 +28,8 @@ struct ProfileSaving {
 
     func save(profileID: RecordID<ProfileRecord>, base: Int, request: Request, context: SignedInContext, actor: Actor,
               note: String, action: String = "profile.edited", edit: (ProfileContent) throws -> ProfileContent) async throws -> Response {
-        let (baseVersion, latest) = try await services.database.read { connection in
-            (try store.version(base, of: profileID, in: connection), try store.latestVersion(of: profileID, in: connection))
-        }
+        let (found, latest) = try await services.profiles.editBase(base, of: profileID)
+        guard let baseVersion = found else { throw StorageError.notFound(table: ProfileVersionRecord.tableName) }
         let edited = try edit(baseVersion.content)
         if edited == baseVersion.content && latest.number == base {
             return .seeOther(Paths.profile(profileID), flash: .notice("Nothing changed, so no new version was made."),
@@ -44,7 +43,7 @@ struct ProfileSaving {
             return try conflictPage(profileID: profileID, base: baseVersion, latest: conflict.latest, edited: edited,
                                 request: request, context: context)
         } catch StorageError.versionConflict {
-            let latest = try await services.database.read { try store.latestVersion(of: profileID, in: $0) }
+            let latest = try await services.profiles.latestVersion(of: profileID)
             return try conflictPage(profileID: profileID, base: baseVersion, latest: latest, edited: edited, request: request, context: context)
         }
     }
@@ -73,24 +72,18 @@ struct AssignmentsView {
 
     let assigned: [Group]
     let available: [GroupsController.Option]
-    var canEdit = false
+    let canEdit: Bool
     let isAssigned: Bool
     let canAssignMore: Bool
 
-    static func load(for profileID: RecordID<ProfileRecord>, in connection: Connection) throws -> AssignmentsView {
-        let groups = try connection.fetch(DeviceGroupRecord.query())
-        let assignedIDs = Set(try connection.fetch(ProfileAssignmentRecord.query().filter("profileID", .equal, profileID)).map(\.groupID))
+    init(groups: [DeviceGroupRecord], assigned assignedIDs: Set<RecordID<DeviceGroupRecord>>, canEdit: Bool) {
         let ordered = GroupsController.treeOrder(groups)
-        let assigned = ordered.filter { assignedIDs.contains($0.group.id!) }.map { Group(groupID: $0.group.id!.description, name: $0.group.name) }
-        let available = ordered.filter { !assignedIDs.contains($0.group.id!) }.map {
+        assigned = ordered.filter { assignedIDs.contains($0.group.id!) }.map { Group(groupID: $0.group.id!.description, name: $0.group.name) }
+        available = ordered.filter { !assignedIDs.contains($0.group.id!) }.map {
             GroupsController.Option(value: $0.group.id!.description, label: String(repeating: "— ", count: $0.depth) + $0.group.name, selected: false)
         }
-        return AssignmentsView(assigned: assigned, available: available, isAssigned: !assigned.isEmpty, canAssignMore: !available.isEmpty)
-    }
-
-    func with(canEdit: Bool) -> AssignmentsView {
-        var copy = self
-        copy.canEdit = canEdit
-        return copy
+        self.canEdit = canEdit
+        isAssigned = !assigned.isEmpty
+        canAssignMore = !available.isEmpty
     }
 }

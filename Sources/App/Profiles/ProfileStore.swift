@@ -48,7 +48,7 @@ struct ProfileStore: Sendable {
         let time = now()
         return try await database.write { connection in
             var profile = try connection.require(ProfileRecord.self, id: profileID)
-            let previous = try latestVersion(of: profileID, in: connection)
+            let previous = try ProfileReader.latestVersion(of: profileID, in: connection)
             if let baseVersion, profile.version != baseVersion { throw Conflict(latest: previous) }
             profile.name = content.name
             profile.payloadUUIDs = Self.uuids(for: content, keeping: profile.payloadUUIDs)
@@ -64,20 +64,6 @@ struct ProfileStore: Sendable {
                                  after: Self.describe(changes, side: \.after, version: saved.number), at: time)
             return saved
         }
-    }
-
-    func latestVersion(of profileID: RecordID<ProfileRecord>, in connection: Connection) throws -> ProfileVersionRecord {
-        guard let version = try connection.fetchOne(ProfileVersionRecord.query()
-            .filter("profileID", .equal, profileID).order(by: "number", .descending))
-        else { throw StorageError.notFound(table: ProfileVersionRecord.tableName) }
-        return version
-    }
-
-    func version(_ number: Int, of profileID: RecordID<ProfileRecord>, in connection: Connection) throws -> ProfileVersionRecord {
-        guard let version = try connection.fetchOne(ProfileVersionRecord.query()
-            .filter("profileID", .equal, profileID).filter("number", .equal, number))
-        else { throw StorageError.notFound(table: ProfileVersionRecord.tableName) }
-        return version
     }
 
     /// Keeps the UUIDs of kinds still present and mints one for each new kind.

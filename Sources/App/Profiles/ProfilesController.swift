@@ -9,7 +9,7 @@ import Storage
 /// description, and deleting it.
 struct ProfilesController {
     let services: Services
-    var store: ProfileStore { ProfileStore(database: services.database, now: services.config.now) }
+    var store: ProfileStore { services.profileStore }
 
     /// One table row. Rows are written as escaped HTML rather than through the template: with
     /// fifty of them, reflection in the template engine was most of the page's time.
@@ -69,10 +69,7 @@ struct ProfilesController {
     private func index(form: NewForm, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let now = services.now
         let after = request.uri.queryParameters["after"].flatMap { RecordID<ProfileRecord>(String($0)) }
-        let (profiles, total) = try await services.database.read { connection in
-            (try connection.fetch(Listing.self, ProfileQueries.listPage(after: after, limit: Self.pageSize + 1)),
-             try connection.count(ProfileRecord.query()))
-        }
+        let (profiles, total) = try await services.profiles.listPage(after: after, limit: Self.pageSize)
         let page = profiles.prefix(Self.pageSize)
         let rows = page.map { profile in
             Row(id: profile.id.description, name: profile.name, identifier: profile.identifier, version: profile.version,
@@ -83,17 +80,6 @@ struct ProfilesController {
                              form: form, identifierPrefix: Self.identifierPrefix, total: total,
                              nextPage: profiles.count > Self.pageSize ? page.last.map { "/profiles?after=\($0.id)" } : nil)
         return try services.renderer.page("profiles/index", title: "Profiles", model: view, request: request, context: context, status: status)
-    }
-
-    /// A profile as the list needs it; `kinds` is a comma-separated list of payload kinds.
-    private struct Listing: Decodable {
-        let id: RecordID<ProfileRecord>
-        let name: String
-        let identifier: String
-        let version: Int
-        let updatedAt: Date
-        let kinds: String?
-        let groups: Int
     }
 
     @Sendable func create(request: Request, context: SignedInContext) async throws -> Response {
@@ -165,13 +151,8 @@ struct ProfilesController {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let canEdit = context.user.role.includes(.admin)
         let now = services.now
-        let (profile, shown, versions, assignments) = try await services.database.read { connection in
-            let profile = try connection.require(ProfileRecord.self, id: id)
-            let shown = try number.map { try store.version($0, of: id, in: connection) } ?? store.latestVersion(of: id, in: connection)
-            let versions = try connection.fetch(ProfileVersionRecord.query().filter("profileID", .equal, id).order(by: "number", .descending))
-            return (profile, shown, versions, try AssignmentsView.load(for: id, in: connection))
-        }
-        let problems = try await services.database.read { try Self.policyProblems(of: id, in: $0, cache: services.profileContents) }
+        let overview = try await services.profiles.overview(of: id, version: number)
+        let (profile, shown, versions) = (overview.profile, overview.shown, overview.versions)
         let content = shown.content
         let view = ShowView(
             id: id.description, name: content.name, identifier: profile.identifier, number: shown.number,
@@ -190,27 +171,11 @@ struct ProfilesController {
                 VersionLink(number: $0.number, note: $0.note, author: $0.authorEmail,
                             time: DisplayTime.relative($0.createdAt, now: now), isShown: $0.number == shown.number)
             },
-            assignments: assignments.with(canEdit: canEdit),
+            assignments: AssignmentsView(groups: overview.groups, assigned: overview.assignedGroupIDs, canEdit: canEdit),
             detailsErrors: detailsErrors,
             assignError: assignError,
-            policyProblems: problems)
+            policyProblems: overview.policyProblems)
         return try services.renderer.page("profiles/show", title: content.name, model: view, request: request, context: context, status: status)
-    }
-
-    /// For every group this profile reaches (its assigned groups and all below them), the
-    /// Single App Mode conflicts and ASAM overlaps it takes part in.
-    static func policyProblems(of profileID: RecordID<ProfileRecord>, in connection: Connection, cache: ProfileContentCache) throws -> [String] {
-        let assigned = Set(try connection.fetch(ProfileAssignmentRecord.query().filter("profileID", .equal, profileID)).map(\.groupID))
-        guard !assigned.isEmpty else { return [] }
-        let loader = PolicyLoader(connection: connection, cache: cache)
-        let groups = try loader.groups()
-        let tree = GroupTree(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { g in g.parentID.map { (g.id!, $0) } }))
-        var problems: [String] = []
-        for group in groups where !assigned.isDisjoint(with: tree.lineage(of: group.id!)) {
-            let policy = EffectivePolicy.compute(from: try loader.reachingProfiles(group: group.id!, groups: groups))
-            problems += policy.problems(involving: profileID.rawValue, in: group.name)
-        }
-        return problems
     }
 
     @Sendable func saveDetails(request: Request, context: SignedInContext) async throws -> Response {

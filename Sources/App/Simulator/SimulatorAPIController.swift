@@ -31,7 +31,7 @@ struct SimulatorAPIController {
 
     private func device(_ context: SignedInContext) async throws -> RecordID<DeviceRecord> {
         let udid = try context.parameters.require("udid").uppercased()
-        guard let device = try await services.database.read({ try $0.fetchOne(DeviceRecord.query().filter("udid", .equal, udid)) }), let id = device.id else {
+        guard let id = try await services.simulatorReader.device(udid: udid)?.id else {
             throw APIError(status: .notFound, code: "not_found", message: "No device has UDID \(udid.clipped(to: 60)).")
         }
         return id

@@ -8,9 +8,7 @@ import Storage
 /// shown once.
 extension SimulatorController {
     func enrollmentForm(_ form: DeviceForm, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let (groups, apps) = try await services.database.read { connection in
-            (try connection.fetch(DeviceGroupRecord.query()), try connection.fetch(AppRecord.query().order(by: "name")))
-        }
+        let (groups, apps) = try await services.catalogReader.formChoices()
         let view = form.view(groups: groups, apps: apps, enrolling: true)
         return try services.renderer.page("devices/form", title: view.title, model: view, request: request, context: context, status: status)
     }

@@ -14,8 +14,8 @@ extension SimulatorController {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
         let since = request.uri.queryParameters["since"].flatMap { Int(String($0)) } ?? -1
         let simulator = self.simulator
-        let database = services.database
-        _ = try await database.read { try $0.require(DeviceRecord.self, id: id) }
+        let reader = services.simulatorReader
+        guard try await reader.exists(id) else { throw StorageError.notFound(table: DeviceRecord.tableName) }
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
@@ -28,7 +28,7 @@ extension SimulatorController {
                 // browser reconnects by itself, and a shutdown never waits for open pages.
                 let deadline = ContinuousClock.now + .seconds(60)
                 while ContinuousClock.now < deadline, !Task.isCancelled, !Task.isShuttingDownGracefully {
-                    guard let probe = try await Self.probe(id, database: database) else {
+                    guard let probe = try await reader.probe(id) else {
                         try await writer.write(ByteBuffer(string: "event: gone\ndata: removed\n\n"))
                         break
                     }
@@ -48,17 +48,5 @@ extension SimulatorController {
                 }
                 try await writer.finish(nil)
             })
-    }
-
-    struct Probe: Decodable {
-        let revision: Int
-        let inputs: String
-    }
-
-    /// What the device's state depends on, in one cheap read.
-    static func probe(_ id: RecordID<DeviceRecord>, database: Database) async throws -> Probe? {
-        try await database.read { connection in
-            try connection.fetchOne(Probe.self, SimulatorQueries.probe(id))
-        }
     }
 }

@@ -39,13 +39,8 @@ struct SimulatorController {
         let user = context.user
         try await simulator.sync(id)
         let stored = try await simulator.state(of: id)
-        let (device, events, commands, uploaded, catalog) = try await services.database.read { connection in
-            (try connection.require(DeviceRecord.self, id: id),
-             try connection.fetch(SimulatorEventRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(40)),
-             try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(20)),
-             try connection.count(DeviceLogRecord.query().filter("deviceID", .equal, id)),
-             try connection.fetch(AppRecord.query()))
-        }
+        let data = try await services.simulatorReader.page(of: id)
+        let (device, events, commands, uploaded, catalog) = (data.device, data.events, data.commands, data.uploadedLogs, data.catalog)
         let colors = Dictionary(catalog.map { ($0.bundleID, AppsController.row($0).color) }, uniquingKeysWith: { first, _ in first })
         let page = SimulatorPage(
             device: device, stored: stored, events: events,

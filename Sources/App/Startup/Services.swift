@@ -21,11 +21,14 @@ struct Services: Sendable {
 
     var catalog: CatalogService { CatalogService(database: database, now: config.now) }
     var catalogReader: CatalogReader { CatalogReader(database: database, profileContents: profileContents) }
+    var profiles: ProfileReader { ProfileReader(database: database, profileContents: profileContents) }
+    var profileStore: ProfileStore { ProfileStore(database: database, now: config.now) }
     var assignments: AssignmentService { AssignmentService(database: database, now: config.now) }
     var auditLog: AuditLog { AuditLog(database: database, now: config.now) }
     var deviceChannel: DeviceChannelService { DeviceChannelService(database: database, now: config.now) }
     var signIns: SignInService { SignInService(database: database, hasher: hasher, sessions: sessions, throttle: SignInThrottle(), now: config.now) }
 
+    var simulatorReader: SimulatorReader { SimulatorReader(database: database) }
     var simulator: SimulatorService {
         SimulatorService(database: database, checkIns: checkIns, contents: profileContents, now: config.now)
     }

@@ -7,7 +7,6 @@ import Storage
 /// new profile version; an invalid form comes back with the values and a message per field.
 struct PayloadFormsController {
     let services: Services
-    var store: ProfileStore { ProfileStore(database: services.database, now: services.config.now) }
 
     struct CatalogOption {
         let bundleID: String
@@ -57,7 +56,7 @@ struct PayloadFormsController {
     @Sendable func edit(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let (kind, type) = try kind(context)
-        let latest = try await services.database.read { try store.latestVersion(of: id, in: $0) }
+        let latest = try await services.profiles.latestVersion(of: id)
         let payload = latest.content.payload(of: kind)
         return try await page(id: id, kind: kind, base: latest.number, profileName: latest.content.name, isNew: payload == nil,
                         form: type.init(payload), request: request, context: context)
@@ -77,19 +76,17 @@ struct PayloadFormsController {
             submission = type.submitted(fields)
         }
         if let payload = submission.payload {
-            submission.errors.merge(try await services.database.read { try PayloadCatalogRules.problems(payload, in: $0) })
+            submission.errors.merge(try await services.profiles.catalogProblems([payload])[0])
         }
         guard submission.isValid, let payload = submission.payload else {
-            let (baseVersion, latest) = try await services.database.read { connection in
-                (try? store.version(base, of: id, in: connection), try store.latestVersion(of: id, in: connection))
-            }
+            let (baseVersion, latest) = try await services.profiles.editBase(base, of: id)
             var form: any PayloadForm = kind == .branding ? BrandingForm(fields, images: brandingImages) : type.init(fields)
             form.errors = submission.errors.messages
             return try await page(id: id, kind: kind, base: baseVersion?.number ?? latest.number, profileName: latest.content.name,
                             isNew: (baseVersion ?? latest).content.payload(of: kind) == nil, form: form, request: request, context: context,
                             status: submission.isRevision ? .ok : .unprocessableContent)
         }
-        let verb = try await services.database.read { try store.version(base, of: id, in: $0) }.content.payload(of: kind) == nil ? "Added" : "Edited"
+        let verb = try await services.profiles.version(base, of: id).content.payload(of: kind) == nil ? "Added" : "Edited"
         return try await ProfileSaving(services: services).save(profileID: id, base: base, request: request, context: context, actor: actor,
                                                           note: "\(verb) \(kind.displayName)") { $0.setting(payload) }
     }
@@ -124,7 +121,7 @@ struct PayloadFormsController {
 
     private func page(id: RecordID<ProfileRecord>, kind: PayloadKind, base: Int, profileName: String, isNew: Bool, form: any PayloadForm,
                       request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let apps = try await services.database.read { try $0.fetch(AppRecord.query().order(by: "name")) }
+        let apps = try await services.catalogReader.apps()
         let view = PageView(
             id: id.description, profileName: profileName, kind: kind.rawValue, kindName: kind.displayName, isApple: kind.isApplePayload,
             baseVersion: base, isNew: isNew, help: PayloadHelp.lines(for: kind),

@@ -1,0 +1,50 @@
+import Domain
+import Storage
+
+/// The simulator as its page, live updates and API read it: one snapshot per answer, so no
+/// controller reads the database itself. Changes go through `SimulatorService`.
+struct SimulatorReader: Sendable {
+    let database: Database
+
+    /// What the simulator page shows besides the simulated state.
+    struct PageData: Sendable {
+        let device: DeviceRecord
+        /// The latest forty, newest first.
+        let events: [SimulatorEventRecord]
+        /// The latest twenty, newest first.
+        let commands: [DeviceCommandRecord]
+        /// How many log lines the device has uploaded.
+        let uploadedLogs: Int
+        let catalog: [AppRecord]
+    }
+
+    func page(of id: RecordID<DeviceRecord>) async throws -> PageData {
+        try await database.read { connection in
+            PageData(
+                device: try connection.require(DeviceRecord.self, id: id),
+                events: try connection.fetch(SimulatorEventRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(40)),
+                commands: try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(20)),
+                uploadedLogs: try connection.count(DeviceLogRecord.query().filter("deviceID", .equal, id)),
+                catalog: try connection.fetch(AppRecord.query()))
+        }
+    }
+
+    /// The device with this UDID (upper case), if any.
+    func device(udid: String) async throws -> DeviceRecord? {
+        try await database.read { try $0.fetchOne(DeviceRecord.query().filter("udid", .equal, udid)) }
+    }
+
+    func exists(_ id: RecordID<DeviceRecord>) async throws -> Bool {
+        try await database.read { try $0.find(DeviceRecord.self, id: id) != nil }
+    }
+
+    /// What a device's state depends on, in one cheap read; nil when the device is gone.
+    struct Probe: Decodable, Sendable {
+        let revision: Int
+        let inputs: String
+    }
+
+    func probe(_ id: RecordID<DeviceRecord>) async throws -> Probe? {
+        try await database.read { try $0.fetchOne(Probe.self, SimulatorQueries.probe(id)) }
+    }
+}
