@@ -3,7 +3,7 @@
 (() => {
   const root = document.getElementById("simulator");
   if (!root) return;
-  const device = root.dataset.device;
+  const { page, events, revisionPath } = root.dataset;
   let revision = Number(root.dataset.revision);
   const status = document.getElementById("live-status");
   const say = (text) => { if (status) status.textContent = text; };
@@ -24,9 +24,9 @@
     revision = Number(next);
     if (busyTyping()) {
       say("The device changed. Reload to see it.");
-    } else if (window.location.pathname !== `/simulator/${device}`) {
+    } else if (window.location.pathname !== page) {
       // A refused action shows this page at the form's address; reloading that would send it again.
-      window.location.assign(`/simulator/${device}`);
+      window.location.assign(page);
     } else {
       window.location.reload();
     }
@@ -37,7 +37,7 @@
     if (polling) return;
     say("Checking for changes every second.");
     polling = window.setInterval(() => {
-      fetch(`/simulator/${device}/revision`, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      fetch(revisionPath, { headers: { Accept: "application/json" }, credentials: "same-origin" })
         .then((response) => (response.ok ? response.json() : null))
         .then((body) => { if (body) changed(body.revision); })
         .catch(() => say("Offline from the console; retrying."));
@@ -46,7 +46,7 @@
 
   if (!window.EventSource) { poll(); return; }
   let failures = 0;
-  const source = new EventSource(`/simulator/${device}/events?since=${revision}`);
+  const source = new EventSource(`${events}?since=${revision}`);
   source.addEventListener("open", () => { failures = 0; say("Live: changes appear within a second."); });
   source.addEventListener("changed", (event) => changed(event.data));
   source.addEventListener("gone", () => { source.close(); say("This device was removed."); });

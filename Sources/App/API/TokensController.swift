@@ -9,7 +9,7 @@ struct TokensController {
     var tokens: APITokenStore { APITokenStore(database: services.database, now: services.config.now) }
 
     struct Row {
-        let id: String
+        let revokePath: String
         let name: String
         let role: String
         let createdBy: String
@@ -54,7 +54,7 @@ struct TokensController {
         let records = try await APITokenStore(database: services.database, now: services.config.now).all()
         var view = view
         view.rows = records.map {
-            Row(id: $0.id!.description, name: $0.name, role: $0.role.displayName, createdBy: $0.createdBy,
+            Row(revokePath: Paths.tokenRevoke($0.id!), name: $0.name, role: $0.role.displayName, createdBy: $0.createdBy,
                 created: DisplayTime.relative($0.createdAt, now: now),
                 lastUsed: $0.lastUsedAt.map { DisplayTime.relative($0, now: now) } ?? "never", revoked: $0.revokedAt != nil)
         }

@@ -8,7 +8,8 @@ struct AppsController {
     let services: Services
 
     struct Row {
-        let id: String
+        let editPath: String
+        let deletePath: String
         let name: String
         let bundleID: String
         let color: String
@@ -16,7 +17,7 @@ struct AppsController {
     }
 
     struct FormView {
-        var action = "/apps"
+        var action = Paths.apps
         var submitLabel = "Add app"
         var name = ""
         var bundleID = ""
@@ -74,7 +75,7 @@ struct AppsController {
 
     private func edit(_ app: AppRecord, form: FormView, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) throws -> Response {
         var form = form
-        form.action = "/apps/\(app.id?.description ?? "")"
+        form.action = app.id.map(Paths.app) ?? Paths.apps
         form.submitLabel = "Save app"
         return try services.renderer.page("apps/edit", title: "Edit \(app.name)", model: EditView(name: app.name, form: form),
                                       request: request, context: context, status: status)
@@ -84,7 +85,7 @@ struct AppsController {
         var traits: [String] = [app.isManaged ? "Managed" : "Unmanaged"]
         if app.isSDKBuilt { traits.append("SDK") }
         if app.hasAssessmentEntitlement { traits.append("Assessment entitlement") }
-        return Row(id: app.id?.description ?? "", name: app.name, bundleID: app.bundleID,
+        return Row(editPath: app.id.map(Paths.appEdit) ?? "", deletePath: app.id.map(Paths.appDelete) ?? "", name: app.name, bundleID: app.bundleID,
                    color: app.iconColor.isEmpty ? "#607d8b" : app.iconColor, traits: traits)
     }
 

@@ -11,7 +11,7 @@ struct DevicesController {
     static let pageSize = 50
 
     struct Row {
-        let id: String
+        let id: RecordID<DeviceRecord>
         let name: String
         let model: String
         let osVersion: String
@@ -22,7 +22,7 @@ struct DevicesController {
         /// Written by hand, not through the template, for the same reason as the profile list's rows.
         var html: String {
             let supervisedCell = supervised ? "Yes" : "<span class=\"muted\">No</span>"
-            return "<tr><td><a href=\"/devices/\(id)\">\(HTMLText.escape(name))</a></td><td>\(HTMLText.escape(model))</td>"
+            return "<tr><td><a href=\"\(Paths.device(id))\">\(HTMLText.escape(name))</a></td><td>\(HTMLText.escape(model))</td>"
                 + "<td>\(HTMLText.escape(osVersion))</td><td>\(supervisedCell)</td><td>\(HTMLText.escape(groupName))</td>"
                 + "<td>\(HTMLText.escape(owner))</td></tr>\n"
         }
@@ -64,7 +64,7 @@ struct DevicesController {
         let page = devices.prefix(Self.pageSize)
         var next: String?
         if devices.count > Self.pageSize, let last = page.last?.id {
-            next = "/devices?" + (groupID.map { "group=\($0)&" } ?? "") + "after=\(last)"
+            next = Paths.devices + "?" + (groupID.map { "group=\($0)&" } ?? "") + "after=\(last)"
         }
         let options = [GroupsController.Option(value: "", label: "All groups", selected: groupID == nil)]
             + GroupsController.treeOrder(groups).map {
@@ -79,14 +79,14 @@ struct DevicesController {
     }
 
     static func row(_ device: DeviceRecord, groupNames: [RecordID<DeviceGroupRecord>: String]) -> Row {
-        Row(id: device.id!.description, name: device.name, model: device.model.rawValue, osVersion: device.osVersion,
+        Row(id: device.id!, name: device.name, model: device.model.rawValue, osVersion: device.osVersion,
             supervised: device.isSupervised, groupName: device.groupID.flatMap { groupNames[$0] } ?? "No group", owner: device.owner)
     }
 
     // MARK: detail
 
     struct ShowView {
-        let id: String
+        let id: RecordID<DeviceRecord>
         let name: String
         let model: String
         let osVersion: String
@@ -120,7 +120,7 @@ struct DevicesController {
         let catalog = Dictionary(apps.map { ($0.bundleID, $0) }, uniquingKeysWith: { first, _ in first })
         let now = services.now
         let view = ShowView(
-            id: id.description, name: device.name, model: device.model.rawValue, osVersion: device.osVersion,
+            id: id, name: device.name, model: device.model.rawValue, osVersion: device.osVersion,
             serialNumber: device.serialNumber, udid: device.udid, supervised: device.isSupervised,
             owner: device.owner.isEmpty ? nil : device.owner,
             groupLineage: lineage.isEmpty ? nil : lineage, apps: device.installedApps.compactMap { catalog[$0].map(AppsController.row) },
@@ -183,7 +183,10 @@ struct DevicesController {
 extension DevicesController.ShowView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "id": id
+        case "simulatorPath": Paths.simulator(id)
+        case "logsPath": Paths.logs(of: id)
+        case "editPath": Paths.deviceEdit(id)
+        case "deletePath": Paths.deviceDelete(id)
         case "name": self.name
         case "model": model
         case "osVersion": osVersion
@@ -208,7 +211,8 @@ extension DevicesController.ShowView: MustacheParent {
 extension AppsController.Row: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "id": id
+        case "editPath": editPath
+        case "deletePath": deletePath
         case "name": self.name
         case "bundleID": bundleID
         case "color": color

@@ -9,7 +9,9 @@ struct GroupsController {
     let services: Services
 
     struct Row {
-        let id: String
+        let devicesPath: String
+        let editPath: String
+        let deletePath: String
         let name: String
         let depth: Int
         let isNested: Bool
@@ -24,7 +26,7 @@ struct GroupsController {
     }
 
     struct FormView {
-        var action = "/groups"
+        var action = Paths.groups
         var submitLabel = "Add group"
         var name = ""
         var parents: [Option] = []
@@ -90,7 +92,7 @@ struct GroupsController {
         var form = form
         form.parents = parentOptions(groups, selected: parentID)
         let rows = Self.treeOrder(groups).map { entry in
-            Row(id: entry.group.id!.description, name: entry.group.name, depth: entry.depth,
+            Row(devicesPath: Paths.devices(in: entry.group.id!), editPath: Paths.groupEdit(entry.group.id!), deletePath: Paths.groupDelete(entry.group.id!), name: entry.group.name, depth: entry.depth,
                 isNested: entry.depth > 0, deviceCount: deviceCounts[entry.group.id!.rawValue] ?? 0,
                 parentName: entry.group.parentID.flatMap { names[$0] })
         }
@@ -101,7 +103,7 @@ struct GroupsController {
     private func edit(_ group: DeviceGroupRecord, name: String, parentID: RecordID<DeviceGroupRecord>?, errors: [String: String],
                       request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let groups = try await services.catalogReader.groups()
-        let form = FormView(action: "/groups/\(group.id!)", submitLabel: "Save group", name: name,
+        let form = FormView(action: Paths.group(group.id!), submitLabel: "Save group", name: name,
                             parents: parentOptions(groups, selected: parentID, excluding: group.id), errors: errors)
         return try services.renderer.page("groups/edit", title: "Edit \(group.name)", model: EditView(name: group.name, form: form),
                                       request: request, context: context, status: status)

@@ -60,7 +60,7 @@ struct DashboardController {
                     .init(label: "Devices", value: counts.devices, href: Paths.devices),
                     .init(label: "Device groups", value: counts.groups, href: Paths.groups),
                     .init(label: "Apps in the catalog", value: counts.apps, href: Paths.apps),
-                    .init(label: "Console users", value: counts.users, href: isAdmin ? "/users" : nil),
+                    .init(label: "Console users", value: counts.users, href: isAdmin ? Paths.users : nil),
                 ],
                 events: events.map { event in
                     .init(time: DisplayTime.relative(event.occurredAt, now: now), isoTime: DisplayTime.iso(event.occurredAt),

@@ -44,9 +44,9 @@ struct LogsController {
             if let level { items.append(URLQueryItem(name: "level", value: level.rawValue)) }
             if let kind { items.append(URLQueryItem(name: "kind", value: kind.rawValue)) }
             var components = URLComponents()
-            components.path = "/logs"
+            components.path = Paths.logs
             components.queryItems = items
-            return components.string ?? "/logs"
+            return components.string ?? Paths.logs
         }
     }
 
@@ -93,7 +93,7 @@ struct LogsController {
 
     /// Rows as escaped HTML: a page holds a hundred of them (see `Benchmarks/README.md`).
     static func rowHTML(_ log: DeviceLogRecord, appName: String?) -> String {
-        let device = log.deviceID.map { "<a href=\"/devices/\($0)\">\(HTMLText.escape(log.deviceName))</a>" }
+        let device = log.deviceID.map { "<a href=\"\(Paths.device($0))\">\(HTMLText.escape(log.deviceName))</a>" }
             ?? "\(HTMLText.escape(log.deviceName)) <span class=\"muted\">(removed)</span>"
         let app = appName.map { "\(HTMLText.escape($0))<br><code class=\"small\">\(HTMLText.escape(log.app))</code>" } ?? "<code>\(HTMLText.escape(log.app))</code>"
         let iso = DisplayTime.iso(log.loggedAt)

@@ -10,6 +10,7 @@ struct ProfileHistoryController {
 
     struct VersionRow {
         let number: Int
+        let path: String
         let note: String
         let author: String
         let time: String
@@ -20,7 +21,9 @@ struct ProfileHistoryController {
     }
 
     struct HistoryView {
-        let id: String
+        let profilePath: String
+        /// Where the compare form asks.
+        let historyPath: String
         let name: String
         let versions: [VersionRow]
         let from: Int
@@ -51,9 +54,9 @@ struct ProfileHistoryController {
             ProfileDiff.changes(from: old.content, to: new.content)
         }
         let view = HistoryView(
-            id: id.description, name: profile.name,
+            profilePath: Paths.profile(id), historyPath: Paths.profileHistory(id), name: profile.name,
             versions: versions.map {
-                VersionRow(number: $0.number, note: $0.note, author: $0.authorEmail, time: DisplayTime.relative($0.createdAt, now: now),
+                VersionRow(number: $0.number, path: Paths.profileVersion(id, $0.number), note: $0.note, author: $0.authorEmail, time: DisplayTime.relative($0.createdAt, now: now),
                            isoTime: DisplayTime.iso($0.createdAt), isLatest: $0.number == profile.version,
                            fromSelected: $0.number == from, toSelected: $0.number == to)
             },

@@ -11,7 +11,7 @@ struct ProfileSaving {
     var store: ProfileStore { services.profileStore }
 
     struct ConflictView {
-        let id: String
+        let profilePath: String
         let name: String
         let base: Int
         let latest: Int
@@ -54,7 +54,7 @@ struct ProfileSaving {
             changes.map { ChangeRow(field: $0.field, before: $0.before ?? "(absent)", after: $0.after ?? "(absent)") }
         }
         let view = ConflictView(
-            id: profileID.description, name: latest.content.name, base: base.number, latest: latest.number,
+            profilePath: Paths.profile(profileID), name: latest.content.name, base: base.number, latest: latest.number,
             latestAuthor: latest.authorEmail,
             theirs: rows(ProfileDiff.changes(from: base.content, to: latest.content)),
             yours: rows(ProfileDiff.changes(from: base.content, to: edited)))
@@ -66,8 +66,9 @@ struct ProfileSaving {
 /// The groups a profile is assigned to, and the groups it could be.
 struct AssignmentsView {
     struct Group {
-        let groupID: String
         let name: String
+        let devicesPath: String
+        let unassignPath: String
     }
 
     let assigned: [Group]
@@ -76,9 +77,11 @@ struct AssignmentsView {
     let isAssigned: Bool
     let canAssignMore: Bool
 
-    init(groups: [DeviceGroupRecord], assigned assignedIDs: Set<RecordID<DeviceGroupRecord>>, canEdit: Bool) {
+    init(profile: RecordID<ProfileRecord>, groups: [DeviceGroupRecord], assigned assignedIDs: Set<RecordID<DeviceGroupRecord>>, canEdit: Bool) {
         let ordered = GroupsController.treeOrder(groups)
-        assigned = ordered.filter { assignedIDs.contains($0.group.id!) }.map { Group(groupID: $0.group.id!.description, name: $0.group.name) }
+        assigned = ordered.filter { assignedIDs.contains($0.group.id!) }.map {
+            Group(name: $0.group.name, devicesPath: Paths.devices(in: $0.group.id!), unassignPath: Paths.profileUnassign(profile, from: $0.group.id!))
+        }
         available = ordered.filter { !assignedIDs.contains($0.group.id!) }.map {
             GroupsController.Option(value: $0.group.id!.description, label: String(repeating: "— ", count: $0.depth) + $0.group.name, selected: false)
         }

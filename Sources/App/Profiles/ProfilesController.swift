@@ -14,7 +14,7 @@ struct ProfilesController {
     /// One table row. Rows are written as escaped HTML rather than through the template: with
     /// fifty of them, reflection in the template engine was most of the page's time.
     struct Row {
-        let id: String
+        let path: String
         let name: String
         let identifier: String
         let version: Int
@@ -25,7 +25,7 @@ struct ProfilesController {
         var html: String {
             let tags = kinds.isEmpty ? "<span class=\"muted\">none yet</span>"
                 : kinds.map { "<span class=\"tag\">\(HTMLText.escape($0))</span> " }.joined()
-            return "<tr><td><a href=\"/profiles/\(id)\">\(HTMLText.escape(name))</a><br><code class=\"small\">\(HTMLText.escape(identifier))</code></td>"
+            return "<tr><td><a href=\"\(path)\">\(HTMLText.escape(name))</a><br><code class=\"small\">\(HTMLText.escape(identifier))</code></td>"
                 + "<td>\(tags)</td><td>\(version)</td><td>\(groups)</td><td>\(HTMLText.escape(updated))</td></tr>\n"
         }
     }
@@ -72,13 +72,13 @@ struct ProfilesController {
         let (profiles, total) = try await services.profiles.listPage(after: after, limit: Self.pageSize)
         let page = profiles.prefix(Self.pageSize)
         let rows = page.map { profile in
-            Row(id: profile.id.description, name: profile.name, identifier: profile.identifier, version: profile.version,
+            Row(path: Paths.profile(profile.id), name: profile.name, identifier: profile.identifier, version: profile.version,
                 kinds: (profile.kinds ?? "").split(separator: ",").compactMap { PayloadKind(rawValue: String($0))?.displayName },
                 groups: profile.groups, updated: DisplayTime.relative(profile.updatedAt, now: now))
         }
         let view = IndexView(rowsHTML: rows.map(\.html).joined(), isEmpty: rows.isEmpty, canEdit: context.user.role.includes(.admin),
                              form: form, identifierPrefix: Self.identifierPrefix, total: total,
-                             nextPage: profiles.count > Self.pageSize ? page.last.map { "/profiles?after=\($0.id)" } : nil)
+                             nextPage: profiles.count > Self.pageSize ? page.last.map { Paths.profiles + "?after=\($0.id)" } : nil)
         return try services.renderer.page("profiles/index", title: "Profiles", model: view, request: request, context: context, status: status)
     }
 
@@ -109,6 +109,8 @@ struct ProfilesController {
 
     struct PayloadRow {
         let kind: String
+        let editPath: String
+        let removePath: String
         let name: String
         let summary: String
         let present: Bool
@@ -124,8 +126,31 @@ struct ProfilesController {
         let isShown: Bool
     }
 
+    /// The profile's own addresses, for the version shown.
+    struct Links {
+        let page: String
+        let history: String
+        let details: String
+        let delete: String
+        let assign: String
+        let export: String
+        let exportSigned: String
+        let restore: String
+
+        init(_ id: RecordID<ProfileRecord>, version: Int) {
+            page = Paths.profile(id)
+            history = Paths.profileHistory(id)
+            details = Paths.profileDetails(id)
+            delete = Paths.profileDelete(id)
+            assign = Paths.profileAssignments(id)
+            export = Paths.profileExport(id, version, signed: false)
+            exportSigned = Paths.profileExport(id, version, signed: true)
+            restore = Paths.profileRestore(id, version)
+        }
+    }
+
     struct ShowView {
-        let id: String
+        let links: Links
         let name: String
         let identifier: String
         let number: Int
@@ -155,14 +180,14 @@ struct ProfilesController {
         let (profile, shown, versions) = (overview.profile, overview.shown, overview.versions)
         let content = shown.content
         let view = ShowView(
-            id: id.description, name: content.name, identifier: profile.identifier, number: shown.number,
+            links: Links(id, version: shown.number), name: content.name, identifier: profile.identifier, number: shown.number,
             latestNumber: profile.version, isLatest: shown.number == profile.version,
             // Sanitised HTML produced by our Markdown renderer.
             descriptionHTML: MarkdownRenderer.html(content.descriptionMarkdown),
             descriptionMarkdown: content.descriptionMarkdown, hasDescription: !content.descriptionMarkdown.isEmpty,
             payloads: PayloadKind.allCases.map { kind in
                 let payload = content.payload(of: kind)
-                return PayloadRow(kind: kind.rawValue, name: kind.displayName, summary: kind.summary, present: payload != nil,
+                return PayloadRow(kind: kind.rawValue, editPath: Paths.payloadForm(id, kind), removePath: Paths.payloadRemove(id, kind), name: kind.displayName, summary: kind.summary, present: payload != nil,
                                   isApple: kind.isApplePayload, details: payload.map(PayloadSummary.lines) ?? [])
             },
             canEdit: canEdit && shown.number == profile.version,
@@ -171,7 +196,7 @@ struct ProfilesController {
                 VersionLink(number: $0.number, note: $0.note, author: $0.authorEmail,
                             time: DisplayTime.relative($0.createdAt, now: now), isShown: $0.number == shown.number)
             },
-            assignments: AssignmentsView(groups: overview.groups, assigned: overview.assignedGroupIDs, canEdit: canEdit),
+            assignments: AssignmentsView(profile: id, groups: overview.groups, assigned: overview.assignedGroupIDs, canEdit: canEdit),
             detailsErrors: detailsErrors,
             assignError: assignError,
             policyProblems: overview.policyProblems)

@@ -16,7 +16,7 @@ extension SimulatorController {
         }
         guard let command = form.validCommand() else {
             // The form is on two pages; show the one it came from again, with the messages.
-            if back.hasPrefix("/simulator/") {
+            if back == Paths.simulator(id) {
                 return try await page(id, request: request, context: context, commandForm: form, status: .unprocessableContent)
             }
             return try await DevicesController(services: services).page(id, request: request, context: context, commandForm: form,

@@ -39,7 +39,15 @@ struct SimulatorPage {
         let modeName: String
     }
 
-    let id: String
+    let pagePath: String
+    let eventsPath: String
+    let revisionPath: String
+    let devicePath: String
+    /// Where every control posts.
+    let actionsPath: String
+    let askAutonomousPath: String
+    let askAssessmentPath: String
+    let logsPath: String
     let name: String
     let model: String
     let osVersion: String
@@ -61,7 +69,7 @@ struct SimulatorPage {
     let signIn: Bool
     let blockedReason: String?
     let brandColor: String
-    let appLogoID: String?
+    let appLogoPath: String?
     let configuration: [ConfigRow]
     let hasConfiguration: Bool
     let isAssessmentLocked: Bool
@@ -90,7 +98,14 @@ struct SimulatorPage {
          uploadedLogs: Int, catalogColors: [String: String], canAct: Bool, prompt: LockPrompt?,
          controls: SimulatorControlInputs = SimulatorControlInputs()) {
         let state = stored.state
-        id = device.id!.description
+        pagePath = Paths.simulator(device.id!)
+        eventsPath = Paths.simulatorEvents(device.id!)
+        revisionPath = Paths.simulatorRevision(device.id!)
+        devicePath = Paths.device(device.id!)
+        actionsPath = Paths.simulatorActions(device.id!)
+        askAutonomousPath = Paths.simulatorPrompt(device.id!, mode: .autonomous)
+        askAssessmentPath = Paths.simulatorPrompt(device.id!, mode: .assessment)
+        logsPath = Paths.logs(of: device.id!)
         name = device.name
         model = device.model.rawValue
         osVersion = device.osVersion
@@ -122,7 +137,7 @@ struct SimulatorPage {
         }
         let branding = state.policy.branding.flatMap { $0.enabled ? $0 : nil }
         brandColor = branding?.primaryColor.hex ?? "#1f5fbf"
-        appLogoID = branding.flatMap { $0.appLogo2x ?? $0.appLogo1x }?.id
+        appLogoPath = branding.flatMap { $0.appLogo2x ?? $0.appLogo1x }.map { Paths.image($0.id) }
         configuration = state.foregroundApp.flatMap(state.deliveredConfiguration(for:)).map {
             ReceivedConfiguration($0).entries.map { ConfigRow(name: $0.name, value: $0.value, note: $0.note) }
         } ?? []
@@ -171,7 +186,8 @@ struct DeviceCommandsView {
         let selected: Bool
     }
 
-    let deviceID: String
+    /// Where the form posts.
+    let queuePath: String
     let rows: [Row]
     let hasRows: Bool
     let kinds: [Kind]
@@ -183,7 +199,7 @@ struct DeviceCommandsView {
 
     init(deviceID: RecordID<DeviceRecord>, commands: [DeviceCommandRecord], role: Role?, now: Date, back: String,
          form: CommandForm = CommandForm()) {
-        self.deviceID = deviceID.description
+        queuePath = Paths.deviceCommands(deviceID)
         self.back = back
         self.form = form
         hasRows = !commands.isEmpty
@@ -209,7 +225,7 @@ struct DeviceCommandsView {
 extension DeviceCommandsView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "deviceID": deviceID
+        case "queuePath": queuePath
         case "rows": rows
         case "hasRows": hasRows
         case "kinds": kinds

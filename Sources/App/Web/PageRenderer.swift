@@ -151,16 +151,16 @@ struct NavItem {
 /// The main navigation; an entry appears only for roles that may open it.
 enum Navigation {
     private static let entries: [(label: String, href: String, role: Role)] = [
-        ("Dashboard", "/dashboard", .viewer),
-        ("Profiles", "/profiles", .viewer),
-        ("Devices", "/devices", .viewer),
-        ("Groups", "/groups", .viewer),
-        ("Apps", "/apps", .viewer),
-        ("Logs", "/logs", .helpdesk),
-        ("Users", "/users", .admin),
-        ("Signing", "/signing", .admin),
-        ("API tokens", "/tokens", .admin),
-        ("Audit log", "/audit", .admin),
+        ("Dashboard", Paths.dashboard, .viewer),
+        ("Profiles", Paths.profiles, .viewer),
+        ("Devices", Paths.devices, .viewer),
+        ("Groups", Paths.groups, .viewer),
+        ("Apps", Paths.apps, .viewer),
+        ("Logs", Paths.logs, .helpdesk),
+        ("Users", Paths.users, .admin),
+        ("Signing", Paths.signing, .admin),
+        ("API tokens", Paths.tokens, .admin),
+        ("Audit log", Paths.audit, .admin),
     ]
 
     static func items(for role: Role?, currentPath: String) -> [NavItem] {

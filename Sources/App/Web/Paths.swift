@@ -1,9 +1,11 @@
+import Domain
 import Foundation
 import Storage
 
-/// The console's page addresses, typed by the records they show, for the redirects and links
-/// built in Swift, so a moved page changes in one place. Route patterns stay beside their
-/// handlers; templates build the same addresses from the ids they are given.
+/// The console's page addresses, typed by the records they show, for the redirects built in
+/// Swift and the links and form actions view models hand to templates — so a moved page
+/// changes here and in its route, never in a template. Route patterns stay beside their
+/// handlers; `LinkCrawlTests` walks the demo console to check the two agree.
 enum Paths {
     static let dashboard = "/dashboard"
     static let signIn = "/sign-in"
@@ -20,12 +22,65 @@ enum Paths {
     /// Where the enroll-a-simulated-device form posts.
     static let enrollment = "/simulator"
 
-    static func device(_ id: RecordID<DeviceRecord>) -> String { "/devices/\(id)" }
-    static func simulator(_ id: RecordID<DeviceRecord>) -> String { "/simulator/\(id)" }
-    static func profile(_ id: RecordID<ProfileRecord>) -> String { "/profiles/\(id)" }
-
     /// The sign-in page, returning to `next` (a same-origin path) afterwards.
     static func signIn(next: String) -> String {
         signIn + "?next=" + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
     }
+
+    // MARK: accounts and tokens
+
+    static func userRole(_ id: RecordID<User>) -> String { "/users/\(id)/role" }
+    static func userDelete(_ id: RecordID<User>) -> String { "/users/\(id)/delete" }
+    static func tokenRevoke(_ id: RecordID<APITokenRecord>) -> String { "/tokens/\(id)/revoke" }
+
+    // MARK: catalog
+
+    /// Where the app's edit form posts.
+    static func app(_ id: RecordID<AppRecord>) -> String { "/apps/\(id)" }
+    static func appEdit(_ id: RecordID<AppRecord>) -> String { "/apps/\(id)/edit" }
+    static func appDelete(_ id: RecordID<AppRecord>) -> String { "/apps/\(id)/delete" }
+
+    /// Where the group's edit form posts.
+    static func group(_ id: RecordID<DeviceGroupRecord>) -> String { "/groups/\(id)" }
+    static func groupEdit(_ id: RecordID<DeviceGroupRecord>) -> String { "/groups/\(id)/edit" }
+    static func groupDelete(_ id: RecordID<DeviceGroupRecord>) -> String { "/groups/\(id)/delete" }
+
+    static func device(_ id: RecordID<DeviceRecord>) -> String { "/devices/\(id)" }
+    static func deviceEdit(_ id: RecordID<DeviceRecord>) -> String { "/devices/\(id)/edit" }
+    static func deviceDelete(_ id: RecordID<DeviceRecord>) -> String { "/devices/\(id)/delete" }
+    static func deviceCommands(_ id: RecordID<DeviceRecord>) -> String { "/devices/\(id)/commands" }
+    /// The device list showing one group's devices.
+    static func devices(in group: RecordID<DeviceGroupRecord>) -> String { "/devices?group=\(group)" }
+
+    // MARK: simulator and logs
+
+    static func simulator(_ id: RecordID<DeviceRecord>) -> String { "/simulator/\(id)" }
+    /// The simulator's Server-Sent Events stream and its polling fallback.
+    static func simulatorEvents(_ id: RecordID<DeviceRecord>) -> String { "/simulator/\(id)/events" }
+    static func simulatorRevision(_ id: RecordID<DeviceRecord>) -> String { "/simulator/\(id)/revision" }
+    static func simulatorActions(_ id: RecordID<DeviceRecord>) -> String { "/simulator/\(id)/actions" }
+    /// The simulator with iOS's confirmation asked before an app locks the device.
+    static func simulatorPrompt(_ id: RecordID<DeviceRecord>, mode: LockRequestMode) -> String { "/simulator/\(id)?prompt=\(mode.rawValue)" }
+    /// The log viewer showing one device's lines.
+    static func logs(of device: RecordID<DeviceRecord>) -> String { "/logs?device=\(device)" }
+
+    // MARK: profiles
+
+    static func profile(_ id: RecordID<ProfileRecord>) -> String { "/profiles/\(id)" }
+    static func profileHistory(_ id: RecordID<ProfileRecord>) -> String { "/profiles/\(id)/history" }
+    static func profileDetails(_ id: RecordID<ProfileRecord>) -> String { "/profiles/\(id)/details" }
+    static func profileDelete(_ id: RecordID<ProfileRecord>) -> String { "/profiles/\(id)/delete" }
+    static func profileAssignments(_ id: RecordID<ProfileRecord>) -> String { "/profiles/\(id)/assignments" }
+    static func profileUnassign(_ id: RecordID<ProfileRecord>, from group: RecordID<DeviceGroupRecord>) -> String {
+        "/profiles/\(id)/assignments/\(group)/remove"
+    }
+    static func profileVersion(_ id: RecordID<ProfileRecord>, _ number: Int) -> String { "/profiles/\(id)/versions/\(number)" }
+    static func profileRestore(_ id: RecordID<ProfileRecord>, _ number: Int) -> String { "/profiles/\(id)/versions/\(number)/restore" }
+    static func profileExport(_ id: RecordID<ProfileRecord>, _ number: Int, signed: Bool) -> String {
+        "/profiles/\(id)/versions/\(number)/mobileconfig" + (signed ? "?signed=true" : "")
+    }
+    static func payloadForm(_ id: RecordID<ProfileRecord>, _ kind: PayloadKind) -> String { "/profiles/\(id)/payloads/\(kind.rawValue)" }
+    static func payloadRemove(_ id: RecordID<ProfileRecord>, _ kind: PayloadKind) -> String { "/profiles/\(id)/payloads/\(kind.rawValue)/remove" }
+    /// A stored image (logos), by its key.
+    static func image(_ key: String) -> String { "/images/\(key)" }
 }

@@ -7,6 +7,8 @@ struct BrandingForm: PayloadForm {
         let name: String
         let label: String
         let current: String
+        /// Where the current logo is shown from.
+        let currentPath: String
         let hasCurrent: Bool
         let size: String
         let error: String?
@@ -21,10 +23,11 @@ struct BrandingForm: PayloadForm {
     var red = "", green = "", blue = "", alpha = ""
     var hex = "#ee8b30"
     var logos: [Logo] = []
+    /// Where the preview's app logo is shown from.
     var previewLogo: String?
     var errors: [String: String] = [:] {
         didSet {
-            logos = logos.map { Logo(name: $0.name, label: $0.label, current: $0.current, hasCurrent: $0.hasCurrent, size: $0.size, error: errors[$0.name]) }
+            logos = logos.map { Logo(name: $0.name, label: $0.label, current: $0.current, currentPath: $0.currentPath, hasCurrent: $0.hasCurrent, size: $0.size, error: errors[$0.name]) }
             colorError = ["red", "green", "blue", "alpha"].compactMap { errors["color.\($0)"] }.first
         }
     }
@@ -48,11 +51,11 @@ struct BrandingForm: PayloadForm {
         hex = branding.primaryColor.hex
         logos = Self.logoFields.map { field in
             let image = branding[keyPath: field.keyPath]
-            return Logo(name: field.name, label: field.label, current: image?.id ?? "", hasCurrent: image != nil,
+            return Logo(name: field.name, label: field.label, current: image?.id ?? "", currentPath: image.map { Paths.image($0.id) } ?? "", hasCurrent: image != nil,
                         size: image.map { "\($0.width) × \($0.height) px, \($0.mediaType == "image/png" ? "PNG" : "JPEG"), \(max(1, $0.byteCount / 1024)) KB" } ?? "",
                         error: nil)
         }
-        previewLogo = (branding.appLogo2x ?? branding.appLogo1x)?.id
+        previewLogo = (branding.appLogo2x ?? branding.appLogo1x).map { Paths.image($0.id) }
     }
 
     /// Re-renders what was sent; `images` resolves the logo keys the form carries.

@@ -14,7 +14,9 @@ struct PayloadFormsController {
     }
 
     struct PageView {
-        let id: String
+        let profilePath: String
+        /// Where the form posts.
+        let formPath: String
         let profileName: String
         let kind: String
         let kindName: String
@@ -123,7 +125,7 @@ struct PayloadFormsController {
                       request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let apps = try await services.catalogReader.apps()
         let view = PageView(
-            id: id.description, profileName: profileName, kind: kind.rawValue, kindName: kind.displayName, isApple: kind.isApplePayload,
+            profilePath: Paths.profile(id), formPath: Paths.payloadForm(id, kind), profileName: profileName, kind: kind.rawValue, kindName: kind.displayName, isApple: kind.isApplePayload,
             baseVersion: base, isNew: isNew, help: PayloadHelp.lines(for: kind),
             catalog: apps.map { CatalogOption(bundleID: $0.bundleID, name: $0.name) }, form: form, hasErrors: !form.errors.isEmpty)
         return try services.renderer.page("profiles/payloads/\(kind.rawValue)", title: "\(kind.displayName) · \(profileName)", model: view,
