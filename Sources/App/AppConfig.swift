@@ -12,6 +12,8 @@ public struct AppConfig: Sendable {
     public var demo = false
     public var templatesDirectory = "Templates"
     public var publicDirectory = "Public"
+    /// The help pages' Markdown files.
+    public var helpDirectory = "docs/help"
     /// bcrypt work factor: 12 in production; tests lower it to keep suites fast.
     public var bcryptCost: UInt8 = 12
     /// Mark cookies Secure even without an `X-Forwarded-Proto: https` header from a TLS proxy.

@@ -23,6 +23,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The folder of Mustache templates.")
     var templates = "Templates"
 
+    @Option(name: .customLong("help-pages"), help: "The folder of the help pages' Markdown files.")
+    var helpPages = "docs/help"
+
     @Option(name: .customLong("public"), help: "The folder of static files (CSS, scripts).")
     var publicDirectory = "Public"
 
@@ -40,6 +43,7 @@ struct Serve: AsyncParsableCommand {
         config.dataDirectory = dataDirectory
         config.demo = demo
         config.templatesDirectory = templates
+        config.helpDirectory = helpPages
         config.publicDirectory = publicDirectory
         config.secureCookies = secureCookies
         var logger = Logger(label: "payload-console")

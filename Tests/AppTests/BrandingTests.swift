@@ -90,7 +90,9 @@ import Testing
             try await admin.get("/profiles")
             let created = try await admin.post("/profiles", ["name": "Config", "identifier": ""])
             let id = try #require(created.location?.split(separator: "/").last)
-            try await admin.get("/profiles/\(id)/payloads/managed-app-config")
+            let form = try await admin.get("/profiles/\(id)/payloads/managed-app-config")
+            // Its help page sits beside the form, rendered from docs/help.
+            #expect(form.body.contains("<strong>no secrets</strong>"))
             var fields = ["baseVersion": "1", "app": "com.example.clinicnotes", "keyName": "syncMinutes", "keyType": "integer",
                           "keyRequired": "yes", "keyMinimum": "5", "keyMaximum": "60", "keyAllowed": "", "keyPattern": "",
                           "keyValue": "90", "intent": "save"]

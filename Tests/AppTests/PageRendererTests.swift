@@ -5,6 +5,7 @@ import HTTPTypes
 import Logging
 import NIOCore
 import NIOEmbedded
+import Domain
 import Testing
 
 @Suite struct PageRendererTests {
@@ -33,5 +34,32 @@ import Testing
         } catch PageRenderer.LoadError.missingTemplates(_, let names) {
             #expect(names == ["profiles/payloads/dlp"])
         }
+    }
+}
+
+@Suite struct HelpLibraryTests {
+    /// A payload kind cannot ship without its help page: start-up names the missing file.
+    @Test func startUpRefusesAHelpFolderWithoutAPayloadKindsPage() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("help-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(at: TestConsole.packageRoot.appendingPathComponent("docs/help"), to: folder)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("payloads/geofence.md"))
+        do {
+            _ = try HelpLibrary.load(directory: folder.path)
+            Issue.record("start-up should have refused the folder")
+        } catch HelpLibrary.LoadError.missingPages(_, let topics) {
+            #expect(topics == ["payloads/geofence"])
+        }
+    }
+
+    @Test func everyKindsPageHasATitleAndRendersSafely() throws {
+        let help = try HelpLibrary.load(directory: TestConsole.packageRoot.appendingPathComponent("docs/help").path)
+        for kind in PayloadKind.allCases {
+            let page = try #require(help.page(for: kind))
+            #expect(page.title == kind.displayName)
+            // The panel sits under the form's own heading, so its sections start one level down.
+            #expect(page.panelHTML.contains("<h3") && !page.panelHTML.contains("<h1") && !page.panelHTML.contains("<h2"))
+        }
+        #expect(throws: HelpLibrary.LoadError.self) { try HelpLibrary.page(topic: "x", markdown: "No title line\n") }
     }
 }

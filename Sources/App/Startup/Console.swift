@@ -41,6 +41,7 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
     let notes = try await Bootstrap.prepareAccounts(config: config, database: database, hasher: hasher)
     let cookies = CookieJar(alwaysSecure: config.secureCookies)
     let renderer = try await PageRenderer.load(directory: config.templatesDirectory, cookies: cookies, required: requiredTemplates)
+    let help = try HelpLibrary.load(directory: config.helpDirectory)
     let sessions = SessionStore(database: database, lifetime: config.sessionLifetime, now: config.now)
     let removed = try await sessions.deleteExpired()
     if removed > 0 { logger.info("Removed expired sessions", metadata: ["count": "\(removed)"]) }
@@ -50,7 +51,7 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
         config: config, database: database, renderer: renderer, cookies: cookies, sessions: sessions,
         hasher: hasher, accounts: AccountService(database: database, hasher: hasher, now: config.now),
         signing: SigningService(dataDirectory: config.dataDirectory),
-        profileContents: contents, checkIns: CheckInCache(contents: contents), deviceTokens: DeviceTokenCache(database: database))
+        help: help, profileContents: contents, checkIns: CheckInCache(contents: contents), deviceTokens: DeviceTokenCache(database: database))
 
     // HEAD answers wherever GET does, with the same headers and no body (HTTP requires it).
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)

@@ -12,6 +12,7 @@ struct Services: Sendable {
     let hasher: PasswordHasher
     let accounts: AccountService
     let signing: SigningService
+    let help: HelpLibrary
     /// Decoded profile versions, shared by every effective-policy computation.
     let profileContents: ProfileContentCache
     /// Check-in answers per group, for the device API's hot path.

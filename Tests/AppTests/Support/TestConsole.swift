@@ -35,6 +35,7 @@ struct TestConsole {
         config.demo = demo
         config.bcryptCost = 4
         config.templatesDirectory = packageRoot.appendingPathComponent("Templates").path
+        config.helpDirectory = packageRoot.appendingPathComponent("docs/help").path
         config.publicDirectory = packageRoot.appendingPathComponent("Public").path
         config.now = { clock.now }
         var logger = Logger(label: "test")

@@ -20,10 +20,12 @@ struct PayloadFormsController {
         let profileName: String
         let kind: String
         let kindName: String
+        let kindSummary: String
         let isApple: Bool
         let baseVersion: Int
         let isNew: Bool
-        let help: [String]
+        /// The kind's help page, rendered from our own Markdown file.
+        let helpHTML: String
         let catalog: [CatalogOption]
         let form: Any
         let hasErrors: Bool
@@ -125,8 +127,8 @@ struct PayloadFormsController {
                       request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let apps = try await services.catalogReader.apps()
         let view = PageView(
-            profilePath: Paths.profile(id), formPath: Paths.payloadForm(id, kind), profileName: profileName, kind: kind.rawValue, kindName: kind.displayName, isApple: kind.isApplePayload,
-            baseVersion: base, isNew: isNew, help: PayloadHelp.lines(for: kind),
+            profilePath: Paths.profile(id), formPath: Paths.payloadForm(id, kind), profileName: profileName, kind: kind.rawValue, kindName: kind.displayName, kindSummary: kind.summary, isApple: kind.isApplePayload,
+            baseVersion: base, isNew: isNew, helpHTML: services.help.page(for: kind)?.panelHTML ?? "",
             catalog: apps.map { CatalogOption(bundleID: $0.bundleID, name: $0.name) }, form: form, hasErrors: !form.errors.isEmpty)
         return try services.renderer.page("profiles/payloads/\(kind.rawValue)", title: "\(kind.displayName) · \(profileName)", model: view,
                                       request: request, context: context, status: status)
