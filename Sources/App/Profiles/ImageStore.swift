@@ -46,7 +46,7 @@ struct ImageStore: Sendable {
     func references(for keys: [String]) async throws -> [String: ImageReference] {
         guard !keys.isEmpty else { return [:] }
         let records = try await database.read { connection in
-            try connection.fetch(ImageRecord.self, "SELECT id, key, mediaType, width, height, byteCount, x'' AS bytes, uploadedBy, createdAt FROM images WHERE key IN (\(list: keys))")
+            try connection.fetch(ImageRecord.self, ProfileQueries.imagesWithoutBytes(keys: keys))
         }
         return Dictionary(uniqueKeysWithValues: records.map { ($0.key, $0.reference) })
     }

@@ -22,6 +22,12 @@ enum ProfileQueries {
 
     static let allByName: SQL = "SELECT * FROM profiles ORDER BY name COLLATE NOCASE, id"
 
+    /// The images with these keys, their bytes left out (an empty blob): a form only needs
+    /// to know the logos exist, not to load them.
+    static func imagesWithoutBytes(keys: [String]) -> SQL {
+        "SELECT id, key, mediaType, width, height, byteCount, x'' AS bytes, uploadedBy, createdAt FROM images WHERE key IN (\(list: keys))"
+    }
+
     /// The groups a profile is assigned to directly, by name.
     static func assignedGroups(of profileID: RecordID<ProfileRecord>) -> SQL {
         "SELECT g.* FROM device_groups g JOIN profile_assignments a ON a.groupID = g.id WHERE a.profileID = \(profileID) ORDER BY g.name"
