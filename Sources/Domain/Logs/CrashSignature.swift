@@ -1,0 +1,52 @@
+import Foundation
+
+/// What groups crash logs: the first meaningful line of the report, with the parts that differ
+/// between two occurrences of the same crash (addresses, long numbers) blanked out.
+public enum CrashSignature {
+    /// Headers every crash report has; they say nothing about which crash it was.
+    static let boilerplate = [
+        "incident identifier", "crashreporter key", "hardware model", "process", "path", "identifier",
+        "version", "code type", "role", "parent process", "coalition", "date/time", "launch time",
+        "os version", "release type", "baseband version", "report version", "beta identifier",
+    ]
+
+    public static let maximumLength = 160
+
+    public static func of(_ report: String) -> String {
+        for raw in report.split(whereSeparator: \.isNewline) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty, !isBoilerplate(line) else { continue }
+            let normalised = blankVariableParts(line)
+            return normalised.count > maximumLength ? String(normalised.prefix(maximumLength)) + "…" : normalised
+        }
+        return "(empty crash report)"
+    }
+
+    static func isBoilerplate(_ line: String) -> Bool {
+        guard let colon = line.firstIndex(of: ":") else { return false }
+        return boilerplate.contains(line[..<colon].lowercased())
+    }
+
+    /// `0x1a2b3c` becomes `0x…` and numbers of five or more digits become `#`, so two crashes
+    /// at different addresses or with different ids group together; line numbers stay.
+    static func blankVariableParts(_ line: String) -> String {
+        var result = ""
+        var index = line.startIndex
+        while index < line.endIndex {
+            let rest = line[index...]
+            if rest.hasPrefix("0x"), let next = rest.dropFirst(2).first, next.isHexDigit {
+                result += "0x…"
+                index = rest.dropFirst(2).firstIndex { !$0.isHexDigit } ?? line.endIndex
+            } else if line[index].isNumber {
+                let end = rest.firstIndex { !$0.isNumber } ?? line.endIndex
+                let digits = line[index..<end]
+                result += digits.count >= 5 ? "#" : String(digits)
+                index = end
+            } else {
+                result.append(line[index])
+                index = line.index(after: index)
+            }
+        }
+        return result
+    }
+}
