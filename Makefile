@@ -1,6 +1,6 @@
 # The two commands a new user needs: `make run` and `make test`.
 
-BUILD_PACKAGES := libsqlite3-dev libmarkdown2-dev libssl-dev pkg-config
+BUILD_PACKAGES := libsqlite3-dev libmarkdown2-dev libssl-dev zlib1g-dev pkg-config
 BROWSER_PACKAGES := chromium chromium-driver
 # The robustness suite makes a certificate to upload with the openssl command.
 ROBUSTNESS_PACKAGES := openssl

@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMarkdown", pkgConfig: "libmarkdown", providers: [.apt(["libmarkdown2-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // zlib inflates gzip-compressed log uploads from devices.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Storage: our small ORM over SQLite. Knows nothing of HTTP or payloads.
         .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
@@ -39,7 +41,7 @@ let package = Package(
         .target(
             name: "App",
             dependencies: [
-                "Storage", "Domain", "Markdown", "Signing",
+                "Storage", "Domain", "Markdown", "Signing", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

@@ -30,7 +30,8 @@ DEVICE_PATHS = "^/api/v1/device/"
 RUN_LIMIT = 240
 
 
-CONFIG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemathesis.toml")
+HERE = os.path.dirname(os.path.abspath(__file__))
+CONFIG = os.path.join(HERE, "schemathesis.toml")
 
 
 def schemathesis_command(schema_url, token, *selection):
@@ -70,7 +71,10 @@ class SchemathesisTest(unittest.TestCase):
 
     def run_schemathesis(self, name, token, *selection):
         command = schemathesis_command(self.console.url("/api/openapi.json"), token, *selection)
-        result = subprocess.run(command, capture_output=True, text=True, timeout=RUN_LIMIT, cwd=REPORTS)
+        # The hooks teach schemathesis to write NDJSON (the device log upload).
+        hooks_env = dict(os.environ, SCHEMATHESIS_HOOKS="schemathesis_hooks",
+                         PYTHONPATH=os.pathsep.join(filter(None, [HERE, os.environ.get("PYTHONPATH")])))
+        result = subprocess.run(command, capture_output=True, text=True, timeout=RUN_LIMIT, cwd=REPORTS, env=hooks_env)
         output = result.stdout + result.stderr
         log = os.path.join(REPORTS, f"schemathesis-{name}.log")
         with open(log, "w") as file:

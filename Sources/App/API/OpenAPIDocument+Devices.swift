@@ -1,3 +1,5 @@
+import Domain
+
 /// The device side (check-in, commands) and the simulator's actions.
 extension OpenAPIDocument {
     static var deviceSchemas: [String: Any] { [
@@ -19,6 +21,21 @@ extension OpenAPIDocument {
             "Status": ["type": "string", "enum": ["Acknowledged", "Error", "NotNow"]],
             "ErrorChain": ["type": "array", "items": ["type": "object", "properties": [
                 "ErrorCode": ["type": "integer"], "ErrorDomain": plainText, "LocalizedDescription": plainText]]],
+        ]],
+        "LogLine": ["type": "object", "required": ["app", "level", "type", "timestamp", "message"], "additionalProperties": true,
+                    "description": "One line of an upload. Keys the console does not read are accepted and ignored.", "properties": [
+            "app": bundleID,
+            "appVersion": ["type": "string", "maxLength": 40, "pattern": "^[^\(controls)]*$"],
+            "level": ["type": "string", "enum": LogLevel.allCases.map(\.rawValue)],
+            "type": ["type": "string", "enum": ["application", "crash"]],
+            "timestamp": ["type": "string", "format": "date-time", "description": "When the app logged it, ISO 8601"],
+            "message": ["type": "string", "minLength": 1, "maxLength": LogLine.maximumMessageBytes / 4,
+                        "pattern": "^[^\(controlsBesideLineBreaks)]+$",
+                        "description": "At most 8 KB of UTF-8 (maxLength is the count that always fits); tab and line breaks allowed"],
+            "fields": ["type": "object", "maxProperties": LogLine.maximumFields, "description": "Flat: text (at most 1 KB), numbers or booleans",
+                       "propertyNames": ["minLength": 1, "maxLength": 64, "pattern": "^[^\(controls)]+$"],
+                       "additionalProperties": ["oneOf": [["type": "string", "maxLength": 256, "pattern": "^[^\(controlsBesideLineBreaks)]*$"],
+                                                          ["type": "number"], ["type": "boolean"]]]],
         ]],
         "SimulatorAction": ["type": "object", "required": ["action"], "additionalProperties": false, "properties": [
             "action": ["type": "string", "enum": SimulatorActionParser.names],
@@ -62,6 +79,19 @@ extension OpenAPIDocument {
         return op
     }
 
+    /// NDJSON rather than JSON: the body is described as the array of its lines.
+    private static var logUpload: [String: Any] {
+        var op = deviceOperation(
+            "Upload log lines: NDJSON, one LogLine per line, plain or Content-Encoding: gzip; stored all together or refused with the first bad line",
+            responses: ok("Stored", ["type": "object", "required": ["stored"], "properties": ["stored": ["type": "integer"]]]),
+            extraErrors: ["413": "body_too_large, too_many_lines (over \(LogBatch.maximumLines)) or log_cap_reached (the app's share of the store is full)",
+                          "415": "unsupported_media_type or unsupported_encoding",
+                          "422": "invalid_line (field lines.N.name), no_lines, logging_off, or level_not_collected (a level the device's logging policy does not collect)"])
+        op["requestBody"] = ["required": true, "content": ["application/x-ndjson": ["schema": [
+            "type": "array", "minItems": 1, "maxItems": LogBatch.maximumLines, "items": ref("LogLine")]]]]
+        return op
+    }
+
     static var devicePaths: [String: Any] { [
         "/api/v1/device/policy": ["get": deviceOperation(
             "Check in: the device's effective policy (ETag; If-None-Match answers 304 while unchanged)",
@@ -71,6 +101,7 @@ extension OpenAPIDocument {
             "Check in for a .mobileconfig of the effective policy (ETag and 304 as for the JSON)", parameters: ["If-None-Match"],
             responses: ["200": ["description": "The .mobileconfig", "content": ["application/x-apple-aspen-config": ["schema": ["type": "string"]]]],
                         "304": ["description": "Not modified"]])],
+        "/api/v1/device/logs": ["post": logUpload],
         "/api/v1/device/commands": ["get": deviceOperation(
             "Commands waiting for this device, oldest first",
             responses: ok("Commands", ["type": "object", "properties": ["commands": ["type": "array", "items": ref("CommandEnvelope")]]]))],

@@ -9,6 +9,8 @@ extension OpenAPIDocument {
     static let whitespace = #"\t\n\u000B\u000C\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000"#
     /// What no stored text may hold (`PlainText`): C0 controls, DEL and the XML noncharacters.
     static let controls = #"\u0000-\u001F\u007F\uFFFE\uFFFF"#
+    /// The same, without tab and line breaks: what text that may span lines must not hold.
+    static let controlsBesideLineBreaks = #"\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFE\uFFFF"#
 
     /// One line of text, trimmed, then `range` characters long with no control character.
     static func singleLine(_ range: ClosedRange<Int>) -> [String: Any] {
@@ -43,7 +45,7 @@ extension OpenAPIDocument {
 
     /// Text of any length in which tab and line breaks are the only control characters.
     static var plainText: [String: Any] {
-        ["type": "string", "pattern": #"^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFE\uFFFF]*$"#,
+        ["type": "string", "pattern": "^[^\(controlsBesideLineBreaks)]*$",
          "description": "Tab and line breaks allowed, other control characters not"]
     }
 

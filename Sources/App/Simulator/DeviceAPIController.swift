@@ -19,6 +19,7 @@ struct DeviceAPIController {
             let xml = DeviceMobileConfig.xml(udid: device.udid, deviceName: device.name, policy: document.policy ?? .empty)
             return Self.conditional(request, tag: document.tag + "-mc", contentType: "application/x-apple-aspen-config", body: ByteBuffer(string: xml))
         }
+        routes.post("/api/v1/device/logs", use: uploadLogs)
         routes.get("/api/v1/device/commands") { _, context in
             let queued = try await services.deviceChannel.pending(for: context.device.id)
             return try .jsonObject(["commands": queued.map(Self.envelope)])
@@ -36,6 +37,26 @@ struct DeviceAPIController {
                 throw APIError(status: .conflict, code: "command_finished", message: "The command was already answered.")
             }
             return try .jsonObject(["CommandUUID": updated.uuid, "Status": status.mdmName])
+        }
+    }
+
+    /// NDJSON log lines, plain or gzip: stored all together, or refused with the first reason.
+    @Sendable func uploadLogs(request: Request, context: DeviceRequestContext) async throws -> Response {
+        var request = request
+        let body = try await request.collectBody(upTo: RequestLimits.logUpload)
+        let lines = try LogUpload.lines(from: body, contentType: request.headers[.contentType], contentEncoding: request.headers[.contentEncoding])
+        let device = context.device
+        // The policy the device gets at check-in decides which levels the console keeps.
+        let document = try await services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)
+        do {
+            let stored = try await services.logStore.ingest(lines, from: LogStore.Uploader(id: device.id, name: device.name),
+                                                            logging: document.policy?.logging)
+            return try .jsonObject(["stored": stored])
+        } catch let refusal as LogStore.Refusal {
+            switch refusal {
+            case .batch(let problem): throw LogUpload.refusal(problem)
+            case .capReached: throw APIError(status: .contentTooLarge, code: "log_cap_reached", message: refusal.message)
+            }
         }
     }
 

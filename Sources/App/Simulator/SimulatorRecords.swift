@@ -65,18 +65,3 @@ struct DeviceCommandRecord: Record {
     /// The device's answer, such as the feedback it reported (JSON).
     var result: [String: [String: Int]]?
 }
-
-/// An uploaded log line.
-struct DeviceLogRecord: Record {
-    static let tableName = "device_logs"
-
-    var id: RecordID<DeviceLogRecord>?
-    var deviceID: RecordID<DeviceRecord>?
-    var deviceName: String
-    var app: String
-    var kind: SimulatedLog.Kind
-    var level: LogLevel
-    var message: String
-    var loggedAt: Date
-    var receivedAt: Date
-}

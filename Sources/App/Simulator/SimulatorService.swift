@@ -200,13 +200,23 @@ struct SimulatorService: Sendable {
                 SELECT id FROM simulator_events WHERE deviceID = \(record.deviceID) ORDER BY id DESC LIMIT 1 OFFSET \(Self.timelineLength))
             """)
         if !working.logs.isEmpty {
-            let deviceName = try connection.require(DeviceRecord.self, id: record.deviceID).name
-            for log in working.logs {
-                _ = try connection.insert(DeviceLogRecord(
-                    id: nil, deviceID: record.deviceID, deviceName: deviceName, app: log.app, kind: log.kind, level: log.level,
-                    message: log.message, loggedAt: log.loggedAt, receivedAt: time))
-            }
+            try upload(working.logs, from: record.deviceID, at: time, in: connection)
         }
         return record
+    }
+
+    /// The simulated SDK uploads through the same checks as a device calling the log API: the
+    /// console's policy for the device decides which levels it keeps, and a full app is refused.
+    private func upload(_ logs: [SimulatedLog], from deviceID: RecordID<DeviceRecord>, at time: Date, in connection: Connection) throws {
+        let device = try connection.require(DeviceRecord.self, id: deviceID)
+        let lines = logs.map { LogLine(app: $0.app, level: $0.level, kind: $0.kind, loggedAt: $0.loggedAt, message: $0.message) }
+        let logging = try CheckInCache.compute(group: device.groupID, connection: connection, contents: contents).policy?.logging
+        let refusal = try LogBatch.problem(lines).map(LogStore.Refusal.batch)
+            ?? LogStore.accept(lines, from: LogStore.Uploader(id: deviceID, name: device.name), logging: logging, at: time, in: connection)
+        if let refusal {
+            _ = try connection.insert(SimulatorEventRecord(
+                id: nil, deviceID: deviceID, deviceTime: logs.last?.loggedAt ?? time, recordedAt: time, action: "Upload \(logs.count) log line(s)",
+                rule: "The console checks every upload", result: .refused, message: refusal.message))
+        }
     }
 }

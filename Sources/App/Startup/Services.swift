@@ -29,6 +29,7 @@ struct Services: Sendable {
     var deviceChannel: DeviceChannelService { DeviceChannelService(database: database, now: config.now) }
     var signIns: SignInService { SignInService(database: database, hasher: hasher, sessions: sessions, throttle: SignInThrottle(), now: config.now) }
 
+    var logStore: LogStore { LogStore(database: database, now: config.now) }
     var simulatorReader: SimulatorReader { SimulatorReader(database: database) }
     var simulator: SimulatorService {
         SimulatorService(database: database, checkIns: checkIns, contents: profileContents, now: config.now)

@@ -1,0 +1,41 @@
+import CZlib
+
+/// Inflating gzip request bodies (devices compress log uploads), with a ceiling on the inflated
+/// size so a small "zip bomb" cannot make the console allocate gigabytes.
+enum Gzip {
+    enum Failure: Error, Equatable {
+        /// The inflated body would be larger than the limit.
+        case tooLarge
+        /// Not gzip, or cut short.
+        case corrupt
+    }
+
+    static func inflate(_ compressed: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+        var stream = z_stream()
+        // 15 window bits + 16: gzip framing only (a raw zlib body is not what the header said).
+        guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { throw .corrupt }
+        defer { inflateEnd(&stream) }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var input = compressed
+        var status: Int32 = Z_OK
+        try input.withUnsafeMutableBufferPointer { (source: inout UnsafeMutableBufferPointer<UInt8>) throws(Failure) in
+            stream.next_in = source.baseAddress
+            stream.avail_in = UInt32(source.count)
+            repeat {
+                let produced = chunk.withUnsafeMutableBufferPointer { target -> Int in
+                    stream.next_out = target.baseAddress
+                    stream.avail_out = UInt32(target.count)
+                    status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                    return target.count - Int(stream.avail_out)
+                }
+                guard status == Z_OK || status == Z_STREAM_END else { throw .corrupt }
+                guard output.count + produced <= limit else { throw .tooLarge }
+                output.append(contentsOf: chunk[0..<produced])
+                // No progress with input left means the stream is cut short.
+                if status == Z_OK && produced == 0 && stream.avail_in == 0 { throw .corrupt }
+            } while status != Z_STREAM_END
+        }
+        return output
+    }
+}

@@ -1,0 +1,108 @@
+import Domain
+import Foundation
+import Storage
+
+/// Where uploaded log lines enter the console — from the device log API and from the
+/// simulator alike. A batch is stored whole, in one transaction, or refused whole: invalid
+/// lines, levels the device's policy does not collect, and apps at their cap are refused
+/// before anything is written.
+struct LogStore: Sendable {
+    let database: Database
+    let now: @Sendable () -> Date
+
+    /// Why a batch was not stored.
+    enum Refusal: Error, Equatable {
+        case batch(LogBatch.Problem)
+        /// The app's lines already fill its share of the store.
+        case capReached(app: String, capBytes: Int)
+
+        var message: String {
+            switch self {
+            case .batch(let problem): problem.message
+            case .capReached(let app, let cap):
+                "\(app) has used its \(ByteCountText.megabytes(cap)) of log storage; uploads are refused until retention or a deletion frees space."
+            }
+        }
+    }
+
+    /// The device a batch comes from, as the upload names it.
+    struct Uploader: Sendable {
+        let id: RecordID<DeviceRecord>
+        let name: String
+    }
+
+    /// Stores `lines` (all or none) from a device whose check-in policy logs as `logging`,
+    /// and returns how many were stored.
+    @discardableResult
+    func ingest(_ lines: [LogLine], from device: Uploader, logging: Logging?) async throws -> Int {
+        // Checked before the writer is asked for: a bad batch never holds up other uploads.
+        if let problem = LogBatch.problem(lines) { throw Refusal.batch(problem) }
+        let time = now()
+        let refusal = try await database.write { connection in
+            try Self.accept(lines, from: device, logging: logging, at: time, in: connection)
+        }
+        if let refusal { throw refusal }
+        return lines.count
+    }
+
+    /// Inside a write: stores valid `lines` unless the device's policy does not collect their
+    /// level or an app is at its cap, which is returned instead (and noted as a log event).
+    static func accept(_ lines: [LogLine], from device: Uploader, logging: Logging?, at time: Date, in connection: Connection) throws -> Refusal? {
+        let capturing = try isCapturing(device.id, at: time, in: connection)
+        if let problem = LogBatch.levelProblem(lines, logging: logging, capturing: capturing) { return .batch(problem) }
+        let settings = try ConsoleSettings.load(from: connection)
+        if let full = try appAtCap(Set(lines.map(\.app)), capBytes: settings.logCapBytes, in: connection) {
+            try noteCapReached(full, capBytes: settings.logCapBytes, at: time, in: connection)
+            return .capReached(app: full, capBytes: settings.logCapBytes)
+        }
+        try append(lines, from: device, receivedAt: time, in: connection)
+        return nil
+    }
+
+    /// Inserts the lines and adds them to their apps' usage: the one place lines are written.
+    static func append(_ lines: [LogLine], from device: Uploader, receivedAt: Date, in connection: Connection) throws {
+        var added: [String: (bytes: Int, lines: Int)] = [:]
+        for line in lines {
+            let record = try connection.insert(DeviceLogRecord(line, device: device.id, deviceName: device.name, receivedAt: receivedAt))
+            added[line.app, default: (0, 0)].bytes += record.byteCount
+            added[line.app, default: (0, 0)].lines += 1
+        }
+        for (app, usage) in added {
+            try connection.execute(LogQueries.addUsage(app: app, bytes: usage.bytes, lines: usage.lines))
+        }
+    }
+
+    /// Whether the console asked this device to capture every level and the capture is still running.
+    static func isCapturing(_ device: RecordID<DeviceRecord>, at time: Date, in connection: Connection) throws -> Bool {
+        let recent = try connection.fetch(DeviceCommandRecord.query()
+            .filter("deviceID", .equal, device).filter("requestType", .equal, DeviceCommand.RequestType.requestLogs.rawValue)
+            .filter("status", .equal, CommandStatus.acknowledged.rawValue).order(by: "id", .descending).limit(5))
+        return recent.contains { command in
+            guard let minutes = command.parameters.captureMinutes, let started = command.completedAt else { return false }
+            return time < started.addingTimeInterval(Double(minutes) * 60)
+        }
+    }
+
+    /// The first of `apps` whose lines fill its cap, if any.
+    static func appAtCap(_ apps: Set<String>, capBytes: Int, in connection: Connection) throws -> String? {
+        let usages = try connection.fetch(LogUsage.self, LogQueries.usage(of: apps.sorted()))
+        return usages.first { $0.byteCount >= capBytes }?.app
+    }
+
+    /// One event per hour per app is enough to say uploads are being refused.
+    private static func noteCapReached(_ app: String, capBytes: Int, at time: Date, in connection: Connection) throws {
+        let last = try connection.fetchOne(LogEventRecord.query().filter("app", .equal, app)
+            .filter("kind", .equal, LogEventRecord.Kind.capReached.rawValue).order(by: "id", .descending))
+        if let last, time.timeIntervalSince(last.at) < 3600 { return }
+        _ = try connection.insert(LogEventRecord(
+            id: nil, app: app, kind: .capReached,
+            message: "\(app) reached its log cap of \(ByteCountText.megabytes(capBytes)); new uploads are refused until retention or a deletion frees space.",
+            at: time))
+    }
+}
+
+enum ByteCountText {
+    static func megabytes(_ bytes: Int) -> String {
+        bytes % (1 << 20) == 0 ? "\(bytes >> 20) MB" : String(format: "%.1f MB", Double(bytes) / Double(1 << 20))
+    }
+}

@@ -1,0 +1,119 @@
+import Domain
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Reads a device's log upload: NDJSON (one JSON object per line), plain or gzip-compressed,
+/// into checked `LogLine`s. Every refusal is an `APIError` naming the line it is about.
+enum LogUpload {
+    /// One line as a device sends it. Devices may send keys the console does not read; those are ignored.
+    struct Line: Decodable {
+        let app: String
+        let appVersion: String?
+        let level: String
+        let type: String
+        let timestamp: String
+        let message: String
+        let fields: [String: FieldValue]?
+    }
+
+    /// A structured field's value: text, a number or a boolean, kept as text.
+    struct FieldValue: Decodable {
+        let text: String
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) { self.text = text }
+            else if let flag = try? container.decode(Bool.self) { text = flag ? "true" : "false" }
+            else if let number = try? container.decode(Double.self) {
+                text = number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+            } else {
+                throw DecodingError.typeMismatch(String.self, .init(codingPath: decoder.codingPath,
+                                                                    debugDescription: "must be text, a number or true/false"))
+            }
+        }
+    }
+
+    static let mediaTypes = ["application/x-ndjson", "application/jsonl", "application/x-jsonlines"]
+
+    /// The body's lines; `contentType` and `contentEncoding` as the request sent them.
+    static func lines(from body: ByteBuffer, contentType: String?, contentEncoding: String?) throws -> [LogLine] {
+        let mediaType = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard let mediaType, mediaTypes.contains(mediaType) else {
+            throw APIError(status: .unsupportedMediaType, code: "unsupported_media_type",
+                           message: "Send logs as NDJSON: Content-Type: application/x-ndjson, one JSON object per line.")
+        }
+        var bytes = Array(body.readableBytesView)
+        switch contentEncoding?.lowercased() {
+        case nil, "identity": break
+        case "gzip":
+            do { bytes = try Gzip.inflate(bytes, limit: RequestLimits.logUploadInflated) } catch .tooLarge {
+                throw APIError(status: .contentTooLarge, code: "body_too_large",
+                               message: "The upload inflates to more than \(RequestLimits.logUploadInflated >> 20) MB; send smaller batches.")
+            } catch {
+                throw APIError(status: .badRequest, code: "malformed_gzip", message: "The body says it is gzip but could not be inflated.")
+            }
+        default:
+            throw APIError(status: .unsupportedMediaType, code: "unsupported_encoding", message: "Send the body plain or with Content-Encoding: gzip.")
+        }
+        let decoder = JSONDecoder()
+        var lines: [LogLine] = []
+        var number = 0
+        for slice in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            number += 1
+            // A trailing newline, or a blank line between two, is no line.
+            if slice.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) { continue }
+            if lines.count == LogBatch.maximumLines { throw refusal(.tooManyLines(LogBatch.maximumLines + 1)) }
+            lines.append(try line(Data(slice), number: number, decoder: decoder))
+        }
+        return lines
+    }
+
+    private static func line(_ data: Data, number: Int, decoder: JSONDecoder) throws -> LogLine {
+        let sent: Line
+        do { sent = try decoder.decode(Line.self, from: data) } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                throw invalid(line: number, field: "", "is not a JSON object.")
+            }
+            if case .typeMismatch(_, let context) = error, context.codingPath.isEmpty {
+                throw invalid(line: number, field: "", "is not a JSON object.")
+            }
+            let refusal = APIRequest.refusal(error)
+            throw invalid(line: number, field: refusal.field ?? "", refusal.message)
+        }
+        guard let level = LogLevel(rawValue: sent.level) else {
+            throw invalid(line: number, field: "level", "level must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        guard let kind = SimulatedLog.Kind(rawValue: sent.type) else {
+            throw invalid(line: number, field: "type", "type must be application or crash.")
+        }
+        guard let loggedAt = timestamp(sent.timestamp) else {
+            throw invalid(line: number, field: "timestamp", "timestamp must be an ISO 8601 time such as 2026-11-23T09:30:00Z.")
+        }
+        return LogLine(app: sent.app, appVersion: sent.appVersion ?? "", level: level, kind: kind, loggedAt: loggedAt,
+                       message: sent.message, fields: sent.fields?.mapValues(\.text) ?? [:])
+    }
+
+    static func timestamp(_ text: String) -> Date? {
+        if let plain = try? Date(text, strategy: .iso8601) { return plain }
+        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    static func invalid(line: Int, field: String, _ message: String) -> APIError {
+        APIError(status: .unprocessableContent, code: "invalid_line", message: "Line \(line): \(message)",
+                 field: field.isEmpty ? "lines.\(line)" : "lines.\(line).\(field)")
+    }
+
+    /// The API's answer to a refused batch.
+    static func refusal(_ problem: LogBatch.Problem) -> APIError {
+        switch problem {
+        case .empty: APIError(status: .unprocessableContent, code: "no_lines", message: problem.message)
+        case .tooManyLines: APIError(status: .contentTooLarge, code: "too_many_lines", message: problem.message)
+        case .invalidLine(let line, let field, _):
+            APIError(status: .unprocessableContent, code: "invalid_line", message: problem.message, field: "lines.\(line).\(field)")
+        case .loggingOff: APIError(status: .unprocessableContent, code: "logging_off", message: problem.message)
+        case .levelNotCollected(let line, _, _):
+            APIError(status: .unprocessableContent, code: "level_not_collected", message: problem.message, field: "lines.\(line).level")
+        }
+    }
+}
