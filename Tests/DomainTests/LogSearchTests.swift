@@ -67,6 +67,7 @@ import Testing
         #expect(problem("   ") == "Type a word to search for.")
         #expect(problem(String(repeating: "a ", count: 17)) == "Use at most 16 words and phrases.")
         #expect(problem(String(repeating: "x", count: 301)) != nil)
+        #expect(problem("a\u{0}b") == "Remove the invisible control character (U+0000).")
     }
 }
 

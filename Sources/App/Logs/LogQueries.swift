@@ -1,3 +1,4 @@
+import Domain
 import Storage
 
 /// The log store's SQL that the query builder cannot say: what a second backend would provide again.
@@ -12,5 +13,35 @@ enum LogQueries {
 
     static func usage(of apps: [String]) -> SQL {
         "SELECT app, byteCount, lineCount FROM log_usage WHERE app IN (\(list: apps))"
+    }
+
+    /// One page of lines newest first: `limit` rows matching `filter`, older than its `before`.
+    /// A search walks the full-text index from the newest match backwards (FTS5 keeps rowids in
+    /// order) and checks the other filters on each match, so a page stops after `limit` rows;
+    /// without a search the walk is over the table's id, or an index on (device or app, id).
+    /// The matched words come back marked with U+0001 and U+0002 (`highlighted`), which a
+    /// stored message cannot contain.
+    static func page(_ filter: LogFilter, limit: Int) -> SQL {
+        var sql: SQL
+        if let search = filter.search {
+            sql = """
+                SELECT l.*, highlight(device_log_search, 0, char(1), char(2)) AS highlighted
+                FROM device_log_search CROSS JOIN device_logs AS l ON l.id = device_log_search.rowid
+                WHERE device_log_search MATCH \(search.expression)
+                """
+            if let before = filter.before { sql.append(" AND device_log_search.rowid < \(before)") }
+        } else {
+            sql = "SELECT l.*, NULL AS highlighted FROM device_logs AS l WHERE 1"
+            if let before = filter.before { sql.append(" AND l.id < \(before)") }
+        }
+        if let device = filter.device { sql.append(" AND l.deviceID = \(device)") }
+        if let app = filter.app { sql.append(" AND l.app = \(app)") }
+        if let level = filter.level { sql.append(" AND l.level IN (\(list: LogLevel.allCases.filter { $0 <= level }.map(\.rawValue)))") }
+        if let kind = filter.kind { sql.append(" AND l.kind = \(kind.rawValue)") }
+        if let from = filter.from { sql.append(" AND l.loggedAt >= \(from)") }
+        if let to = filter.to { sql.append(" AND l.loggedAt < \(to)") }
+        sql.append(filter.search == nil ? " ORDER BY l.id DESC" : " ORDER BY device_log_search.rowid DESC")
+        sql.append(" LIMIT \(limit)")
+        return sql
     }
 }

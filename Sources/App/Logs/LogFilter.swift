@@ -1,0 +1,103 @@
+import Domain
+import Foundation
+import Hummingbird
+import Storage
+
+/// What the log viewer and `GET /api/v1/logs` select: device, app, level (at or above), type,
+/// a time range, a full-text search, and the page (lines older than `before`). The page reads
+/// the filter leniently (a wrong value is ignored, a bad search gets a message); the API
+/// strictly (400 naming the parameter).
+struct LogFilter: Equatable, Sendable {
+    var device: RecordID<DeviceRecord>?
+    var app: String?
+    /// The least severe level shown; more severe ones are shown too.
+    var level: LogLevel?
+    var kind: SimulatedLog.Kind?
+    var from: Date?
+    var to: Date?
+    /// The search as typed, and as FTS5 will read it.
+    var searchText = ""
+    var search: LogSearch?
+    var before: RecordID<DeviceLogRecord>?
+
+    var isFiltered: Bool { device != nil || app != nil || level != nil || kind != nil || from != nil || to != nil || search != nil }
+
+    struct Invalid: Error {
+        let parameter: String
+        let message: String
+    }
+
+    /// Reads the parameters; `strict` throws on the first wrong one instead of ignoring it. A
+    /// search that cannot be read throws in both modes: the page shows its message.
+    init(_ parameters: Parameters, strict: Bool) throws(Invalid) {
+        func value(_ name: String) -> String? {
+            parameters[Substring(name)].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        func check(_ ok: Bool, _ name: String, _ message: String) throws(Invalid) {
+            if !ok && strict { throw Invalid(parameter: name, message: message) }
+        }
+        if let text = value("device") {
+            device = RecordID(text)
+            try check(device != nil, "device", "device must be a device id.")
+        }
+        if let text = value("app") {
+            app = BundleID.problem(text) == nil ? text : nil
+            try check(app != nil, "app", "app must be a bundle ID such as com.example.app.")
+        }
+        if let text = value("level") {
+            level = LogLevel(rawValue: text)
+            try check(level != nil, "level", "level must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        if let text = value("type") {
+            kind = SimulatedLog.Kind(rawValue: text)
+            try check(kind != nil, "type", "type must be application or crash.")
+        }
+        // The page's time boxes send local time without a zone, and the browser's offset in tz.
+        let offsetMinutes = value("tz").flatMap(Int.init).flatMap { abs($0) <= 14 * 60 ? $0 : nil } ?? 0
+        for name in ["from", "to"] {
+            guard let text = value(name) else { continue }
+            let time = Self.time(text, offsetMinutes: offsetMinutes)
+            try check(time != nil, name, "\(name) must be an ISO 8601 time such as 2026-11-23T09:30:00Z.")
+            if name == "from" { from = time } else { to = time }
+        }
+        if let text = value("before") {
+            before = RecordID(text)
+            try check(before != nil, "before", "before must be a log line id.")
+        }
+        if let text = value("q") {
+            searchText = text
+            do { search = try LogSearch(text) } catch { throw Invalid(parameter: "q", message: error.message) }
+        }
+    }
+
+    init() {}
+
+    /// ISO 8601 with a zone, or a browser's `datetime-local` value (`2026-11-23T09:30`) in the
+    /// zone `offsetMinutes` behind UTC, as JavaScript's `getTimezoneOffset` says it.
+    static func time(_ text: String, offsetMinutes: Int) -> Date? {
+        if let zoned = LogUpload.timestamp(text) { return zoned }
+        var local = Date.ISO8601FormatStyle(timeZone: .gmt)
+        local = local.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon)
+        for candidate in [text, text + ":00"] {
+            if let date = try? local.parse(candidate) { return date.addingTimeInterval(Double(offsetMinutes) * 60) }
+        }
+        return nil
+    }
+
+    /// The query string for this filter, with `before` replaced: links to the next page.
+    func query(before: RecordID<DeviceLogRecord>?) -> String {
+        var items: [URLQueryItem] = []
+        if let device { items.append(.init(name: "device", value: device.description)) }
+        if let app { items.append(.init(name: "app", value: app)) }
+        if let level { items.append(.init(name: "level", value: level.rawValue)) }
+        if let kind { items.append(.init(name: "type", value: kind.rawValue)) }
+        if let from { items.append(.init(name: "from", value: DisplayTime.iso(from))) }
+        if let to { items.append(.init(name: "to", value: DisplayTime.iso(to))) }
+        if search != nil { items.append(.init(name: "q", value: searchText)) }
+        if let before { items.append(.init(name: "before", value: before.description)) }
+        var components = URLComponents()
+        components.queryItems = items
+        // `+` in a value would read as a space.
+        return (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
+    }
+}

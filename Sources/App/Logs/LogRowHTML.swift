@@ -1,0 +1,42 @@
+import Domain
+import Foundation
+
+/// A log line as a table row, written as escaped HTML: a page holds fifty of them, and the
+/// template engine's reflection was most of a page's time (see `Benchmarks/README.md`).
+enum LogRowHTML {
+    /// Messages longer than this, or on several lines, show their first line and open to the rest.
+    static let shortMessage = 240
+
+    static func row(_ row: LogReader.Row, appName: String?) -> String {
+        let log = row.line
+        let device = log.deviceID.map { "<a href=\"\(Paths.device($0))\">\(HTMLText.escape(log.deviceName))</a>" }
+            ?? "\(HTMLText.escape(log.deviceName)) <span class=\"muted\">(removed)</span>"
+        let version = log.appVersion.isEmpty ? "" : " <span class=\"muted\">\(HTMLText.escape(log.appVersion))</span>"
+        let app = (appName.map { "\(HTMLText.escape($0))<br><code class=\"small\">\(HTMLText.escape(log.app))</code>" }
+            ?? "<code>\(HTMLText.escape(log.app))</code>") + version
+        let iso = DisplayTime.iso(log.loggedAt)
+        let crash = log.kind == .crash ? " <span class=\"tag\">crash</span>" : ""
+        return "<tr class=\"log-\(log.level.rawValue)\"><td><time datetime=\"\(iso)\" title=\"\(iso)\">\(HTMLText.escape(iso))</time></td>"
+            + "<td>\(device)</td><td>\(app)</td>"
+            + "<td><span class=\"level level-\(log.level.rawValue)\">\(log.level.displayName)</span>\(crash)</td>"
+            + "<td class=\"log-message\">\(message(row.highlighted ?? log.message))</td></tr>\n"
+    }
+
+    /// The message escaped, matched words in `<mark>`; a long or multi-line one (a crash
+    /// report) as its first line that opens to the whole text.
+    static func message(_ text: String) -> String {
+        let firstLine = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
+        guard firstLine.count < text.count || text.count > shortMessage else { return marked(text) }
+        let summary = firstLine.count > shortMessage ? String(firstLine.prefix(shortMessage)) + "…" : firstLine
+        return "<details><summary>\(marked(summary))</summary><pre class=\"log-full\">\(marked(text))</pre></details>"
+    }
+
+    /// Escapes, then turns FTS5's markers (U+0001, U+0002) into `<mark>`, closing a mark a cut
+    /// summary left open.
+    static func marked(_ text: String) -> String {
+        var html = HTMLText.escape(text)
+        let opened = html.filter { $0 == "\u{1}" }.count, closed = html.filter { $0 == "\u{2}" }.count
+        html = html.replacingOccurrences(of: "\u{1}", with: "<mark>").replacingOccurrences(of: "\u{2}", with: "</mark>")
+        return html + String(repeating: "</mark>", count: max(0, opened - closed))
+    }
+}
