@@ -153,3 +153,35 @@ import Testing
         }
     }
 }
+
+/// `GET /api/v1/logs`: the viewer's filters for scripts, strict about its parameters.
+@Suite struct LogsAPITests {
+    @Test func scriptsReadAndSearchLogsAPageAtATime() async throws {
+        let console = try await TestConsole.make()
+        let device = try LogViewerTests.seed(console, (1...5).map { LogViewerTests.line("sync E_TIMEOUT \($0)", minutes: Double($0)) }
+            + [LogViewerTests.line("printer jam", level: .warning, minutes: 6)])
+        let helpdesk = try await APITests().token(console, role: .helpdesk)
+        let viewer = try await APITests().token(console, role: .viewer)
+        let api = APITests()
+        try await console.test { client in
+            let first = try await api.call(client, .get, "/api/v1/logs?q=timeout&limit=2", token: helpdesk)
+            #expect(first.status == .ok)
+            let logs = try #require(first.json["logs"] as? [[String: Any]])
+            #expect(logs.map { $0["message"] as? String } == ["sync E_TIMEOUT 5", "sync E_TIMEOUT 4"])
+            #expect(logs.first?["deviceID"] as? Int64 == device.rawValue || logs.first?["deviceID"] as? Int == Int(device.rawValue))
+            #expect(logs.first?["level"] as? String == "error")
+            let next = try #require(first.json["next"] as? String)
+            let second = try await api.call(client, .get, next, token: helpdesk)
+            #expect((second.json["logs"] as? [[String: Any]])?.map { $0["message"] as? String } == ["sync E_TIMEOUT 3", "sync E_TIMEOUT 2"])
+
+            let bad = try await api.call(client, .get, "/api/v1/logs?q=%22timeout", token: helpdesk)
+            #expect(bad.status == .badRequest)
+            #expect(api.errorCode(bad.json) == "invalid_search")
+            let level = try await api.call(client, .get, "/api/v1/logs?level=loud", token: helpdesk)
+            #expect(api.errorCode(level.json) == "invalid_query")
+            #expect((level.json["error"] as? [String: Any])?["field"] as? String == "level")
+            let forbidden = try await api.call(client, .get, "/api/v1/logs", token: viewer)
+            #expect(forbidden.status == .forbidden)
+        }
+    }
+}

@@ -42,8 +42,31 @@ enum OpenAPIDocument {
         for (status, response) in responses { all[status] = response }
         var op: [String: Any] = ["summary": summary, "description": "Requires the \(role) role.", "responses": all,
                                  "security": [["bearer": [String]()]]]
-        op["parameters"] = parameters.map { name -> [String: Any] in
-            switch name {
+        op["parameters"] = parameters.flatMap { name in name == "log filters" ? logFilterParameters : [parameter(named: name)] }
+        if let body { op["requestBody"] = ["required": true].merging(json(body)) { $1 } }
+        return op
+    }
+
+    /// The log viewer's filters, as `GET /api/v1/logs` takes them.
+    static var logFilterParameters: [[String: Any]] {
+        func query(_ name: String, _ schema: [String: Any], _ description: String) -> [String: Any] {
+            ["name": name, "in": "query", "required": false, "schema": schema, "description": description]
+        }
+        return [
+            query("device", id, "Only this device's lines"),
+            query("app", bundleID, "Only this app's lines"),
+            query("level", ["type": "string", "enum": LogLevel.allCases.map(\.rawValue)], "This level and every more severe one"),
+            query("type", ["type": "string", "enum": ["application", "crash"]], "Only app logs or only crash logs"),
+            query("from", ["type": "string", "format": "date-time"], "Logged at or after (ISO 8601)"),
+            query("to", ["type": "string", "format": "date-time"], "Logged before (ISO 8601)"),
+            query("q", ["type": "string", "maxLength": LogSearch.maximumLength, "pattern": "^[^\(controls)]*$"],
+                  "Full-text search: words, \"phrases\", prefix*, AND, OR, NOT and brackets; E_TIMEOUT and com.example.app as typed"),
+            query("before", id, "The last id of the previous page (the next link carries it)"),
+        ]
+    }
+
+    static func parameter(named name: String) -> [String: Any] {
+        switch name {
             case "signed": ["name": "signed", "in": "query", "required": false, "schema": ["type": "boolean"], "description": "true for a CMS-signed profile"]
             case "after": ["name": name, "in": "query", "required": false, "schema": id, "description": "The last id of the previous page"]
             case "limit": ["name": name, "in": "query", "required": false, "schema": ["type": "integer", "minimum": 1, "maximum": APIQuery.maximumLimit],
@@ -54,10 +77,7 @@ enum OpenAPIDocument {
             case "If-Match": ["name": "If-Match", "in": "header", "required": true, "schema": ["type": "string", "pattern": #"^(?:\*|(?:W/)?(?:"[0-9]{1,18}"|[0-9]{1,18}))$"#],
                               "description": "The version you edited, as the ETag gives it (\"3\"); * saves over whatever version is current"]
             default: ["name": name, "in": "path", "required": true, "schema": id]
-            }
         }
-        if let body { op["requestBody"] = ["required": true].merging(json(body)) { $1 } }
-        return op
     }
 
     static func ok(_ description: String, _ schema: [String: Any]) -> [String: Any] {
@@ -141,6 +161,11 @@ enum OpenAPIDocument {
                                       body: ref("AppInput"),
                                       responses: ["201": ["description": "Created"].merging(json(["type": "object"])) { $1 }],
                                       extraErrors: ["409": "bundle_id_taken", "422": "validation_failed"]),
+                ],
+                "/api/v1/logs": [
+                    "get": operation("Log lines devices uploaded, newest first, a page at a time (follow next)", role: "helpdesk",
+                                     parameters: ["log filters", "limit"], responses: ok("Lines", ref("LogPage")),
+                                     extraErrors: ["400": "invalid_query (field names the parameter) or invalid_search (q could not be read; the message says why)"]),
                 ],
                 "/api/v1/devices": [
                     "get": operation("List devices, a page at a time (follow next)", role: "viewer",

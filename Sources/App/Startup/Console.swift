@@ -100,6 +100,7 @@ func registerRoutes(on groups: RouteGroups, services: Services) {
     ProfilesAPIController(services: services).register(on: groups.api)
     CatalogAPIController(services: services).register(on: groups.api)
     SimulatorAPIController(services: services).register(on: groups.api)
+    LogsAPIController(services: services).register(on: groups.api)
 
     DeviceAPIController(services: services).register(on: groups.devices)
 }
