@@ -263,8 +263,12 @@ def digest(database, everything=False):
             columns = [row[1] for row in connection.execute(f'PRAGMA table_info("{table}")')
                        if everything or row[1] not in VOLATILE_COLUMNS.get(table, ())]
             where = f" WHERE {VOLATILE_ROWS[table]}" if table in VOLATILE_ROWS and not everything else ""
+            if not columns:
+                continue  # the full-text index's virtual table: its shadow tables hold its rows
             selected = ", ".join(f'"{column}"' for column in columns)
-            rows = connection.execute(f'SELECT {selected} FROM "{table}"{where} ORDER BY rowid').fetchall()
+            # Tables WITHOUT ROWID (settings, log usage, FTS5 shadow tables) order by every column.
+            order = ", ".join(str(index + 1) for index in range(len(columns)))
+            rows = connection.execute(f'SELECT {selected} FROM "{table}"{where} ORDER BY {order}').fetchall()
             hashes[table] = hashlib.sha256(repr(rows).encode()).hexdigest()
     return hashes
 

@@ -95,9 +95,9 @@ extension OpenAPIDocument {
         var op = deviceOperation(
             "Upload log lines: NDJSON, one LogLine per line, plain or Content-Encoding: gzip; stored all together or refused with the first bad line",
             responses: ok("Stored", ["type": "object", "required": ["stored"], "properties": ["stored": ["type": "integer"]]]),
-            extraErrors: ["413": "body_too_large, too_many_lines (over \(LogBatch.maximumLines)) or log_cap_reached (the app's share of the store is full)",
+            extraErrors: ["413": "body_too_large, or log_cap_reached (the app's share of the store is full)",
                           "415": "unsupported_media_type or unsupported_encoding",
-                          "422": "invalid_line (field lines.N.name), no_lines, logging_off, or level_not_collected (a level the device's logging policy does not collect)"])
+                          "422": "invalid_line (field lines.N.name), no_lines, too_many_lines (over \(LogBatch.maximumLines)), logging_off, or level_not_collected (a level the device's logging policy does not collect)"])
         op["requestBody"] = ["required": true, "content": ["application/x-ndjson": ["schema": [
             "type": "array", "minItems": 1, "maxItems": LogBatch.maximumLines, "items": ref("LogLine")]]]]
         return op

@@ -54,7 +54,7 @@ enum OpenAPIDocument {
         }
         return [
             query("device", id, "Only this device's lines"),
-            query("app", bundleID, "Only this app's lines"),
+            query("app", ["type": "string"], "Only this app's lines (its bundle ID; any other text matches nothing)"),
             query("level", ["type": "string", "enum": LogLevel.allCases.map(\.rawValue)], "This level and every more severe one"),
             query("type", ["type": "string", "enum": ["application", "crash"]], "Only app logs or only crash logs"),
             query("from", ["type": "string", "format": "date-time"], "Logged at or after (ISO 8601)"),

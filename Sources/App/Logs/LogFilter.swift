@@ -33,6 +33,10 @@ struct LogFilter: Equatable, Sendable {
         func value(_ name: String) -> String? {
             parameters[Substring(name)].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         }
+        // The page's form sends every box, empty ones too; a script sending `before=` means something it did not say.
+        if strict, let empty = ["device", "level", "type", "from", "to", "before", "tz"].first(where: { parameters[Substring($0)] == "" }) {
+            throw Invalid(parameter: empty, message: "\(empty) is empty; leave it out to not filter by it.")
+        }
         func check(_ ok: Bool, _ name: String, _ message: String) throws(Invalid) {
             if !ok && strict { throw Invalid(parameter: name, message: message) }
         }
@@ -40,10 +44,8 @@ struct LogFilter: Equatable, Sendable {
             device = RecordID(text)
             try check(device != nil, "device", "device must be a device id.")
         }
-        if let text = value("app") {
-            app = BundleID.problem(text) == nil ? text : nil
-            try check(app != nil, "app", "app must be a bundle ID such as com.example.app.")
-        }
+        // Any text: an app that never sent a line (or could not be one) simply matches nothing.
+        if let text = value("app") { app = text.trimmingCharacters(in: .whitespaces) }
         if let text = value("level") {
             level = LogLevel(rawValue: text)
             try check(level != nil, "level", "level must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")).")

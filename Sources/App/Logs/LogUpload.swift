@@ -108,7 +108,7 @@ enum LogUpload {
     static func refusal(_ problem: LogBatch.Problem) -> APIError {
         switch problem {
         case .empty: APIError(status: .unprocessableContent, code: "no_lines", message: problem.message)
-        case .tooManyLines: APIError(status: .contentTooLarge, code: "too_many_lines", message: problem.message)
+        case .tooManyLines: APIError(status: .unprocessableContent, code: "too_many_lines", message: problem.message)
         case .invalidLine(let line, let field, _):
             APIError(status: .unprocessableContent, code: "invalid_line", message: problem.message, field: "lines.\(line).\(field)")
         case .loggingOff: APIError(status: .unprocessableContent, code: "logging_off", message: problem.message)
