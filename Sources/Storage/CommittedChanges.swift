@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 import Synchronization
 
 /// The rows that one committed write changed, by table, as SQLite's update hook reported them:
@@ -19,21 +20,45 @@ public struct CommittedChanges: Sendable {
     }
 }
 
-/// Collects what the writer connection changes while a write runs and reports it after the
-/// write (see `Database.onCommit`). Touched only on the writer's thread.
+/// Collects what the writer connection changes in the tables someone watches while a write
+/// runs, and reports it after the write (see `Database.onCommit`). Every other table costs the
+/// update hook one string comparison per row and nothing more: a log upload changes thousands
+/// of rows nobody watches. `pending` and `names` are touched only on the writer's thread.
 final class ChangeTracker: @unchecked Sendable {
     private static let listLimit = 1_000
+
+    private struct Observer {
+        let tables: Set<String>
+        let report: @Sendable (CommittedChanges) -> Void
+    }
+
+    private let observers = Mutex<[Observer]>([])
+    /// Bumped when an observer is added, so the writer's thread reloads `names`.
+    private let observersVersion = Atomic<Int>(0)
+    private var names: [(cString: ContiguousArray<CChar>, name: String)] = []
+    private var namesVersion = -1
     private var pending = CommittedChanges()
-    private let observers = Mutex<[@Sendable (CommittedChanges) -> Void]>([])
-    /// Writes that changed rows so far (see `Database.commitCount`).
+    /// Writes that changed a watched table so far (see `Database.commitCount`).
     let commits = Atomic<Int>(0)
 
     func attach(to connection: Connection) {
         sqlite3_update_hook(connection.handle, recordChange, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    func observe(_ observer: @escaping @Sendable (CommittedChanges) -> Void) {
-        observers.withLock { $0.append(observer) }
+    func observe(tables: Set<String>, _ report: @escaping @Sendable (CommittedChanges) -> Void) {
+        observers.withLock { $0.append(Observer(tables: tables, report: report)) }
+        observersVersion.add(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// The watched table that `table` names, if any, without allocating for the others.
+    fileprivate func watched(_ table: UnsafePointer<CChar>) -> String? {
+        let version = observersVersion.load(ordering: .sequentiallyConsistent)
+        if version != namesVersion {
+            let tables = observers.withLock { $0.reduce(into: Set<String>()) { $0.formUnion($1.tables) } }
+            names = tables.map { (ContiguousArray($0.utf8CString), $0) }
+            namesVersion = version
+        }
+        return names.first { entry in entry.cString.withUnsafeBufferPointer { strcmp($0.baseAddress!, table) == 0 } }?.name
     }
 
     fileprivate func record(table: String, rowID: Int64) {
@@ -54,12 +79,13 @@ final class ChangeTracker: @unchecked Sendable {
         pending = CommittedChanges()
         guard !report.isEmpty else { return }
         commits.add(1, ordering: .sequentiallyConsistent)
-        for observer in observers.withLock({ $0 }) { observer(report) }
+        for observer in observers.withLock({ $0 }) where observer.tables.contains(where: report.changed) { observer.report(report) }
     }
 }
 
 private let recordChange: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, sqlite3_int64) -> Void = {
     context, _, _, table, rowID in
     guard let context, let table else { return }
-    Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().record(table: String(cString: table), rowID: rowID)
+    let tracker = Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue()
+    if let name = tracker.watched(table) { tracker.record(table: name, rowID: rowID) }
 }

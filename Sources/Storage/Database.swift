@@ -63,15 +63,17 @@ public final class Database: Sendable {
 
     // MARK: committed changes
 
-    /// Calls `observer` after every write that changed rows has committed, with those rows, on
-    /// the writer's thread before the next write starts: keep it short (drop cache entries).
-    public func onCommit(_ observer: @escaping @Sendable (CommittedChanges) -> Void) {
-        changes.observe(observer)
+    /// Calls `observer` after every write that changed rows of `tables` has committed, with
+    /// those rows, on the writer's thread before the next write starts: keep it short (drop
+    /// cache entries). Changes to tables no observer watches are not collected at all.
+    public func onCommit(tables: Set<String>, _ observer: @escaping @Sendable (CommittedChanges) -> Void) {
+        changes.observe(tables: tables, observer)
     }
 
-    /// How many writes that changed rows have committed. A cache notes it before reading and
-    /// keeps what it read only if it is unchanged, so a row read just before a change commits
-    /// is not kept after the change's `onCommit` has passed.
+    /// How many writes that changed a watched table (see `onCommit`) have committed. A cache
+    /// notes it before reading and keeps what it read only if it is unchanged, so a row read just
+    /// before a change commits is not kept after the change's `onCommit` has passed; writes to
+    /// tables nobody watches (log uploads, sessions) leave it alone.
     public var commitCount: Int { changes.commits.load(ordering: .sequentiallyConsistent) }
 
     // MARK: suspending

@@ -76,7 +76,11 @@ import Testing
             let stored = try storedLines(console)
             #expect(stored.map(\.message) == ["Paper low", "Incident Identifier: X\nFatal error: Index out of range at 0x1a2b3c"])
             #expect(stored[0].appVersion == "2.4.1")
-            #expect(stored[0].fields == #"{"ok":"false","store":"Leeds","tray":"2"}"#)
+            #expect(stored[0].fields == ["ok": "false", "store": "Leeds", "tray": "2"])
+            // Stored as one JSON object with its keys in order, so equal fields store equal text.
+            struct StoredFields: Decodable { let fields: String? }
+            let column = try console.services.database.readBlocking { try $0.fetch(StoredFields.self, "SELECT fields FROM device_logs ORDER BY id") }
+            #expect(column.first?.fields == #"{"ok":"false","store":"Leeds","tray":"2"}"#)
             #expect(stored[0].deviceName == "Lobby iPad")
             #expect(stored[1].signature == "Fatal error: Index out of range at 0x…")
             let usage = try console.services.database.readBlocking { try $0.fetch(LogUsage.self, LogQueries.usage(of: ["com.example.checkin"])) }

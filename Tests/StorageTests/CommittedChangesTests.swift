@@ -7,7 +7,7 @@ import Testing
     @Test func aCommittedWriteReportsTheRowsItChangedByTable() async throws {
         let database = try makeDatabase()
         let reports = Mutex<[CommittedChanges]>([])
-        database.onCommit { changes in reports.withLock { $0.append(changes) } }
+        database.onCommit(tables: ["gadgets", "owners"]) { changes in reports.withLock { $0.append(changes) } }
         let before = database.commitCount
 
         let first = try await database.write { try $0.insert(Gadget.sample("one")) }
@@ -30,7 +30,7 @@ import Testing
     @Test func aWriteThatChangesNothingReportsNothing() async throws {
         let database = try makeDatabase()
         let calls = Atomic<Int>(0)
-        database.onCommit { _ in calls.add(1, ordering: .relaxed) }
+        database.onCommit(tables: ["gadgets"]) { _ in calls.add(1, ordering: .relaxed) }
         try await database.write { try $0.execute("UPDATE gadgets SET count = 1 WHERE name = 'nobody'") }
         #expect(calls.load(ordering: .relaxed) == 0)
     }
@@ -38,8 +38,20 @@ import Testing
     @Test func aBlockingWriteIsReportedToo() throws {
         let database = try makeDatabase()
         let calls = Atomic<Int>(0)
-        database.onCommit { _ in calls.add(1, ordering: .relaxed) }
+        database.onCommit(tables: ["gadgets"]) { _ in calls.add(1, ordering: .relaxed) }
         try database.writeBlocking { _ = try $0.insert(Gadget.sample()) }
         #expect(calls.load(ordering: .relaxed) == 1)
+    }
+
+    /// A table nobody watches is not collected: its writes reach no observer and leave the
+    /// count alone, so they cannot make a cache throw away what it just read.
+    @Test func writesToUnwatchedTablesAreNotReported() async throws {
+        let database = try makeDatabase()
+        let calls = Atomic<Int>(0)
+        database.onCommit(tables: ["owners"]) { _ in calls.add(1, ordering: .relaxed) }
+        let before = database.commitCount
+        _ = try await database.write { try $0.insert(Gadget.sample("unwatched")) }
+        #expect(calls.load(ordering: .relaxed) == 0)
+        #expect(database.commitCount == before)
     }
 }

@@ -29,16 +29,11 @@ struct CatalogAPIController {
         registerUpdates(on: routes)
         routes.get("/api/v1/groups", role: .viewer) { _, _ in
             let groups = try await services.catalogReader.groups()
-            return try .jsonObject(["groups": groups.map {
-                ["id": $0.id!.rawValue, "name": $0.name, "parentID": $0.parentID.map { $0.rawValue as Any } ?? NSNull()] as [String: Any]
-            }])
+            return try .jsonObject(["groups": groups.map(Self.json)])
         }
         routes.get("/api/v1/apps", role: .viewer) { _, _ in
             let apps = try await services.catalogReader.apps()
-            return try .jsonObject(["apps": apps.map {
-                ["id": $0.id!.rawValue, "name": $0.name, "bundleID": $0.bundleID, "isManaged": $0.isManaged,
-                 "isSDKBuilt": $0.isSDKBuilt, "hasAssessmentEntitlement": $0.hasAssessmentEntitlement] as [String: Any]
-            }])
+            return try .jsonObject(["apps": apps.map(Self.json)])
         }
         routes.get("/api/v1/devices", role: .viewer) { request, _ in
             let after: RecordID<DeviceRecord>? = try APIQuery.id("after", of: request)
@@ -59,7 +54,7 @@ struct CatalogAPIController {
     @Sendable func createApp(request: Request, context: SignedInContext) async throws -> Response {
         let body = try await APIRequest.decode(AppBody.self, from: request)
         let app = try await services.catalog.addApp(body.draft, by: Actor(context.user))
-        return try .jsonObject(["id": app.id!.rawValue, "name": app.name, "bundleID": app.bundleID], status: .created)
+        return try .jsonObject(Self.json(app), status: .created)
     }
 
     @Sendable func createGroup(request: Request, context: SignedInContext) async throws -> Response {

@@ -11,8 +11,7 @@ extension CatalogAPIController {
             let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
             let body = try await APIRequest.decode(AppBody.self, from: request)
             let app = try await services.catalog.updateApp(id, to: body.draft, by: Actor(context.user))
-            return try .jsonObject(["id": app.id!.rawValue, "name": app.name, "bundleID": app.bundleID, "isManaged": app.isManaged,
-                                    "isSDKBuilt": app.isSDKBuilt, "hasAssessmentEntitlement": app.hasAssessmentEntitlement])
+            return try .jsonObject(Self.json(app))
         }
         routes.put("/api/v1/groups/{id}", role: .admin) { request, context in
             let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
@@ -27,6 +26,11 @@ extension CatalogAPIController {
             return try .jsonObject(["id": device.id!.rawValue, "name": device.name, "udid": device.udid,
                                     "groupID": device.groupID.map { $0.rawValue as Any } ?? NSNull(), "installedApps": device.installedApps])
         }
+    }
+
+    static func json(_ app: AppRecord) -> [String: Any] {
+        ["id": app.id!.rawValue, "name": app.name, "bundleID": app.bundleID, "isManaged": app.isManaged,
+         "isSDKBuilt": app.isSDKBuilt, "hasAssessmentEntitlement": app.hasAssessmentEntitlement]
     }
 
     static func json(_ group: DeviceGroupRecord) -> [String: Any] {

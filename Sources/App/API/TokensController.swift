@@ -51,7 +51,7 @@ struct TokensController {
 
     private func page(_ view: View, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let now = services.now
-        let records = try await APITokenStore(database: services.database, now: services.config.now).all()
+        let records = try await tokens.all()
         var view = view
         view.rows = records.map {
             Row(revokePath: Paths.tokenRevoke($0.id!), name: $0.name, role: $0.role.displayName, createdBy: $0.createdBy,

@@ -15,10 +15,6 @@ struct AccountService: Sendable {
         try await database.read { try $0.fetch(User.query().order(by: "email")) }
     }
 
-    func user(_ id: RecordID<User>) async throws -> User {
-        try await database.read { try $0.require(User.self, id: id) }
-    }
-
     /// A new account. Without a password one is generated, returned once and must be changed at
     /// first sign-in.
     func createUser(email rawEmail: String, role: Role, password: String?, by actor: Actor) async throws -> (user: User, oneTimePassword: String?) {
@@ -45,20 +41,25 @@ struct AccountService: Sendable {
         }
     }
 
-    func changeRole(of userID: RecordID<User>, to role: Role, by actor: Actor) async throws {
+    /// The user as changed.
+    @discardableResult
+    func changeRole(of userID: RecordID<User>, to role: Role, by actor: Actor) async throws -> User {
         try await database.write { connection in
             var user = try connection.require(User.self, id: userID)
-            guard user.role != role else { return }
+            guard user.role != role else { return user }
             if user.role == .admin { try Self.requireAnotherAdmin(besides: user, in: connection) }
             let before = user.role
             user.role = role
             try connection.update(user)
             try connection.audit("user.role_changed", subject: user.email, by: actor,
                                  before: "role: \(before.rawValue)", after: "role: \(role.rawValue)", at: now())
+            return user
         }
     }
 
-    func deleteUser(_ userID: RecordID<User>, by actor: Actor) async throws {
+    /// The user as it was.
+    @discardableResult
+    func deleteUser(_ userID: RecordID<User>, by actor: Actor) async throws -> User {
         try await database.write { connection in
             let user = try connection.require(User.self, id: userID)
             if user.id == actor.userID {
@@ -73,6 +74,7 @@ struct AccountService: Sendable {
             if revoked > 0 {
                 try connection.audit("token.revoked", subject: "\(revoked) token(s) of \(user.email)", by: actor, before: "creator removed", at: now())
             }
+            return user
         }
     }
 

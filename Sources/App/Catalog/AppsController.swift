@@ -82,11 +82,8 @@ struct AppsController {
     }
 
     static func row(_ app: AppRecord) -> Row {
-        var traits: [String] = [app.isManaged ? "Managed" : "Unmanaged"]
-        if app.isSDKBuilt { traits.append("SDK") }
-        if app.hasAssessmentEntitlement { traits.append("Assessment entitlement") }
-        return Row(editPath: app.id.map(Paths.appEdit) ?? "", deletePath: app.id.map(Paths.appDelete) ?? "", name: app.name, bundleID: app.bundleID,
-                   color: app.iconColor.isEmpty ? "#607d8b" : app.iconColor, traits: traits)
+        Row(editPath: app.id.map(Paths.appEdit) ?? "", deletePath: app.id.map(Paths.appDelete) ?? "", name: app.name, bundleID: app.bundleID,
+                   color: app.iconColor.isEmpty ? "#607d8b" : app.iconColor, traits: app.traits)
     }
 
     static func draft(from form: FormFields) -> CatalogAppDraft {

@@ -16,10 +16,6 @@ struct CatalogReader: Sendable {
         try await database.read { try $0.fetch(AppRecord.query().order(by: "name").order(by: "id")) }
     }
 
-    func group(_ id: RecordID<DeviceGroupRecord>) async throws -> DeviceGroupRecord {
-        try await database.read { try $0.require(DeviceGroupRecord.self, id: id) }
-    }
-
     /// By name.
     func groups() async throws -> [DeviceGroupRecord] {
         try await database.read { try $0.fetch(DeviceGroupRecord.query().order(by: "name")) }

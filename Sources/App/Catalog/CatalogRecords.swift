@@ -31,6 +31,13 @@ struct AppRecord: Record {
     }
 }
 
+extension AppRecord {
+    /// What the catalog says about the app, as its row and its audit entries list it.
+    var traits: [String] {
+        [isManaged ? "Managed" : "Unmanaged"] + (isSDKBuilt ? ["SDK"] : []) + (hasAssessmentEntitlement ? ["Assessment entitlement"] : [])
+    }
+}
+
 /// A device group; `parentID` makes the tree.
 struct DeviceGroupRecord: Record {
     static let tableName = "device_groups"
@@ -39,6 +46,13 @@ struct DeviceGroupRecord: Record {
     var name: String
     var parentID: RecordID<DeviceGroupRecord>?
     var createdAt: Date
+}
+
+extension GroupTree<RecordID<DeviceGroupRecord>> {
+    /// The tree the stored groups make.
+    init(_ groups: [DeviceGroupRecord]) {
+        self.init(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { group in group.parentID.map { (group.id!, $0) } }))
+    }
 }
 
 /// A managed device, entered by hand or enrolled by the simulator.

@@ -83,7 +83,7 @@ struct CatalogService: Sendable {
                 try requireParent(parentID, in: connection)
                 if let parentID {
                     let groups = try connection.fetch(DeviceGroupRecord.query())
-                    let tree = GroupTree(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { g in g.parentID.map { (g.id!, $0) } }))
+                    let tree = GroupTree(groups)
                     if parentID == id || tree.wouldCreateCycle(settingParentOf: id, to: parentID) {
                         throw CatalogRefusal.invalid("parentID", "A group cannot sit inside itself or one of its own subgroups.")
                     }
@@ -229,7 +229,7 @@ protocol CatalogAudited {
 extension AppRecord: CatalogAudited {
     /// How the audit log describes the app before and after a change.
     var auditSummary: String {
-        "\(name) (\(bundleID)); \(AppsController.row(self).traits.joined(separator: ", "))"
+        "\(name) (\(bundleID)); \(traits.joined(separator: ", "))"
     }
 }
 

@@ -115,7 +115,7 @@ struct DevicesController {
         let overview = try await services.catalogReader.overview(of: id)
         let (device, groups, apps, reaching, commands) = (overview.device, overview.groups, overview.apps, overview.reaching, overview.commands)
         let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id!, $0.name) })
-        let tree = GroupTree(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { g in g.parentID.map { (g.id!, $0) } }))
+        let tree = GroupTree(groups)
         let lineage = device.groupID.map { tree.lineage(of: $0).compactMap { names[$0] }.joined(separator: " › inside ") } ?? ""
         let catalog = Dictionary(apps.map { ($0.bundleID, $0) }, uniquingKeysWith: { first, _ in first })
         let now = services.now

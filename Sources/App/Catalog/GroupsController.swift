@@ -51,9 +51,8 @@ struct GroupsController {
         }
         routes.post("/groups", role: .admin, use: create)
         routes.get("/groups/{id}/edit", role: .admin) { request, context in
-            let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
-            let group = try await services.catalogReader.group(id)
-            return try await edit(group, name: group.name, parentID: group.parentID, errors: [:], request: request, context: context)
+            try await edit(try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self), submitted: nil,
+                           request: request, context: context)
         }
         routes.post("/groups/{id}", role: .admin, use: update)
         routes.post("/groups/{id}/delete", role: .admin, use: delete)
@@ -76,7 +75,7 @@ struct GroupsController {
     }
 
     private func parentOptions(_ groups: [DeviceGroupRecord], selected: RecordID<DeviceGroupRecord>?, excluding: RecordID<DeviceGroupRecord>? = nil) -> [Option] {
-        let tree = GroupTree(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { g in g.parentID.map { (g.id!, $0) } }))
+        let tree = GroupTree(groups)
         let choices = Self.treeOrder(groups).filter { entry in
             guard let excluding else { return true }
             return !tree.lineage(of: entry.group.id!).contains(excluding)
@@ -100,11 +99,15 @@ struct GroupsController {
         return try services.renderer.page("groups/index", title: "Device groups", model: view, request: request, context: context, status: status)
     }
 
-    private func edit(_ group: DeviceGroupRecord, name: String, parentID: RecordID<DeviceGroupRecord>?, errors: [String: String],
+    /// The edit form: the group as stored, or after a refused save with what was sent.
+    private func edit(_ id: RecordID<DeviceGroupRecord>, submitted: Submitted?,
                       request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+        // Every group, for the parent choices: the one edited is among them.
         let groups = try await services.catalogReader.groups()
-        let form = FormView(action: Paths.group(group.id!), submitLabel: "Save group", name: name,
-                            parents: parentOptions(groups, selected: parentID, excluding: group.id), errors: errors)
+        guard let group = groups.first(where: { $0.id == id }) else { throw StorageError.notFound(table: DeviceGroupRecord.tableName) }
+        let form = FormView(action: Paths.group(id), submitLabel: "Save group", name: submitted?.name ?? group.name,
+                            parents: parentOptions(groups, selected: submitted.map(\.parentID) ?? group.parentID, excluding: id),
+                            errors: submitted?.errors ?? [:])
         return try services.renderer.page("groups/edit", title: "Edit \(group.name)", model: EditView(name: group.name, form: form),
                                       request: request, context: context, status: status)
     }
@@ -150,9 +153,7 @@ struct GroupsController {
                 submitted.errors.merge(refusal.messages) { $1 }
             }
         }
-        let existing = try await services.catalogReader.group(id)
-        return try await edit(existing, name: submitted.name, parentID: submitted.parentID, errors: submitted.errors,
-                        request: request, context: context, status: .unprocessableContent)
+        return try await edit(id, submitted: submitted, request: request, context: context, status: .unprocessableContent)
     }
 
     @Sendable func delete(request: Request, context: SignedInContext) async throws -> Response {

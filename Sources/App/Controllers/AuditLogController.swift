@@ -41,7 +41,7 @@ struct AuditLogController {
                         hasDetails: event.before != nil || event.after != nil)
                 },
                 isEmpty: page.isEmpty,
-                nextPage: events.count > Self.pageSize ? page.last?.id.map { "/audit?before=\($0)" } : nil)
+                nextPage: events.count > Self.pageSize ? page.last?.id.map { Paths.audit + "?before=\($0)" } : nil)
             return try services.renderer.page("audit/index", title: "Audit log", model: view, request: request, context: context)
         }
     }

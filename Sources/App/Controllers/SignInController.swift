@@ -9,7 +9,7 @@ struct SignInController {
 
     struct FormView {
         var email = ""
-        var next = "/dashboard"
+        var next = Paths.dashboard
         var error: String?
         var emailError: String?
         var passwordError: String?
@@ -17,7 +17,7 @@ struct SignInController {
 
     func register(on routes: SecuredRoutes) {
         routes.get("/", .anyone) { _, context in
-            .seeOther(context.user == nil ? "/sign-in" : "/dashboard")
+            .seeOther(context.user == nil ? Paths.signIn : Paths.dashboard)
         }
         routes.get("/sign-in", .anyone) { request, context in
             let next = LocalPath.sanitised(request.uri.queryParameters["next"].map(String.init) ?? "")
@@ -57,7 +57,7 @@ struct SignInController {
             view.error = "The email or password is not right. Check both and try again."
             return try form(view, request: request, context: context, status: .unprocessableContent)
         case .signedIn(let user, let token):
-            var response = Response.seeOther(user.mustChangePassword ? "/account/password" : view.next)
+            var response = Response.seeOther(user.mustChangePassword ? Paths.passwordChange : view.next)
             response.setCookie(services.cookies.make(CookieJar.session, value: token, maxAge: Int(services.config.sessionLifetime), for: request))
             response.setCookie(services.cookies.expire(CookieJar.signedOutCSRF, for: request))
             return response

@@ -96,8 +96,7 @@ struct UsersController {
             return try await page(View(rowError: "Choose one of the roles."), request: request, context: context, status: .unprocessableContent)
         }
         do {
-            try await services.accounts.changeRole(of: id, to: role, by: Actor(me))
-            let email = try await services.accounts.user(id).email
+            let email = try await services.accounts.changeRole(of: id, to: role, by: Actor(me)).email
             return .seeOther(Paths.users, flash: .notice("\(email) is now \(role.displayName)."), cookies: services.cookies, request: request)
         } catch let errors as FieldErrors {
             return try await page(View(rowError: errors["user"]), request: request, context: context, status: .conflict)
@@ -108,8 +107,7 @@ struct UsersController {
         let me = context.user
         let id = try context.parameters.require("id", as: RecordID<User>.self)
         do {
-            let email = try await services.accounts.user(id).email
-            try await services.accounts.deleteUser(id, by: Actor(me))
+            let email = try await services.accounts.deleteUser(id, by: Actor(me)).email
             return .seeOther(Paths.users, flash: .notice("Removed \(email)."), cookies: services.cookies, request: request)
         } catch let errors as FieldErrors {
             return try await page(View(rowError: errors["user"]), request: request, context: context, status: .conflict)

@@ -7,12 +7,8 @@ import Markdown
 /// folder without a page for every payload kind, so a kind cannot ship without its help.
 struct HelpLibrary: Sendable {
     struct Page: Sendable {
-        /// The file's path under the help folder, without `.md`: `payloads/dlp`.
-        let topic: String
         /// The first line's `# ` heading.
         let title: String
-        /// The whole page.
-        let html: String
         /// Everything below the title, its headings one level lower, for a panel beside a form
         /// whose own heading names the topic.
         let panelHTML: String
@@ -60,7 +56,6 @@ struct HelpLibrary: Sendable {
         guard let first = lines.first, first.hasPrefix("# ") else { throw LoadError.untitled(topic: topic) }
         // Our own files, without code blocks: a line starting with "#" is a heading.
         let body = lines.dropFirst().map { $0.hasPrefix("#") ? "#" + $0 : $0 }.joined(separator: "\n")
-        return Page(topic: topic, title: first.dropFirst(2).trimmingCharacters(in: .whitespaces),
-                    html: MarkdownRenderer.html(markdown), panelHTML: MarkdownRenderer.html(body))
+        return Page(title: first.dropFirst(2).trimmingCharacters(in: .whitespaces), panelHTML: MarkdownRenderer.html(body))
     }
 }

@@ -17,10 +17,10 @@ enum Gzip {
         defer { inflateEnd(&stream) }
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        var input = compressed
         var status: Int32 = Z_OK
-        try input.withUnsafeMutableBufferPointer { (source: inout UnsafeMutableBufferPointer<UInt8>) throws(Failure) in
-            stream.next_in = source.baseAddress
+        try compressed.withUnsafeBufferPointer { (source: UnsafeBufferPointer<UInt8>) throws(Failure) in
+            // zlib's header lacks `const` on next_in; inflate only reads it.
+            stream.next_in = source.baseAddress.map { UnsafeMutablePointer(mutating: $0) }
             stream.avail_in = UInt32(source.count)
             repeat {
                 let produced = chunk.withUnsafeMutableBufferPointer { target -> Int in

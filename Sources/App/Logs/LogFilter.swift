@@ -15,9 +15,11 @@ struct LogFilter: Equatable, Sendable {
     var kind: SimulatedLog.Kind?
     var from: Date?
     var to: Date?
-    /// The search as typed, and as FTS5 will read it.
+    /// The search as typed, and as FTS5 will read it; or why it cannot be read (the page
+    /// shows that beside the box and no lines).
     var searchText = ""
     var search: LogSearch?
+    var searchProblem: String?
     var before: RecordID<DeviceLogRecord>?
 
     var isFiltered: Bool { device != nil || app != nil || level != nil || kind != nil || from != nil || to != nil || search != nil }
@@ -27,8 +29,8 @@ struct LogFilter: Equatable, Sendable {
         let message: String
     }
 
-    /// Reads the parameters; `strict` throws on the first wrong one instead of ignoring it. A
-    /// search that cannot be read throws in both modes: the page shows its message.
+    /// Reads the parameters; `strict` throws on the first wrong one instead of ignoring it, and
+    /// on a search that cannot be read, which otherwise becomes `searchProblem`.
     init(_ parameters: Parameters, strict: Bool) throws(Invalid) {
         func value(_ name: String) -> String? {
             parameters[Substring(name)].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
@@ -68,7 +70,10 @@ struct LogFilter: Equatable, Sendable {
         }
         if let text = value("q") {
             searchText = text
-            do { search = try LogSearch(text) } catch { throw Invalid(parameter: "q", message: error.message) }
+            do { search = try LogSearch(text) } catch {
+                if strict { throw Invalid(parameter: "q", message: error.message) }
+                searchProblem = error.message
+            }
         }
     }
 

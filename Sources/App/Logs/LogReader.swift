@@ -19,17 +19,30 @@ struct LogReader: Sendable {
         private enum Key: String, CodingKey { case highlighted }
     }
 
-    /// One page, newest first: `limit` rows, and one more when there is an older page.
-    func page(_ filter: LogFilter, limit: Int) async throws -> [Row] {
-        try await database.read { try $0.fetch(Row.self, LogQueries.page(filter, limit: limit + 1)) }
+    /// One page newest first — `limit` rows, and one more when there is an older page — with
+    /// the filtered device's name (nil without a device filter or once the device is gone) and
+    /// the catalog's apps by name, for labels; one snapshot. A search that cannot be read has
+    /// no rows.
+    struct Page: Sendable {
+        let rows: [Row]
+        let deviceName: String?
+        let catalog: [AppRecord]
     }
 
-    /// What the viewer's filter bar shows beside the rows: the filtered device's name (nil
-    /// when there is no device filter or the device is gone) and the catalog's apps by name.
-    func labels(device: RecordID<DeviceRecord>?) async throws -> (deviceName: String?, catalog: [AppRecord]) {
+    func page(_ filter: LogFilter, limit: Int) async throws -> Page {
         try await database.read { connection in
-            (try device.flatMap { try connection.find(DeviceRecord.self, id: $0)?.name },
-             try connection.fetch(AppRecord.query().order(by: "name")))
+            Page(rows: try Self.rows(filter, limit: limit, in: connection),
+                 deviceName: try filter.device.flatMap { try connection.find(DeviceRecord.self, id: $0)?.name },
+                 catalog: try connection.fetch(AppRecord.query().order(by: "name")))
         }
+    }
+
+    /// The rows alone, as `GET /api/v1/logs` answers them.
+    func rows(_ filter: LogFilter, limit: Int) async throws -> [Row] {
+        try await database.read { try Self.rows(filter, limit: limit, in: $0) }
+    }
+
+    private static func rows(_ filter: LogFilter, limit: Int, in connection: Connection) throws -> [Row] {
+        filter.searchProblem == nil ? try connection.fetch(Row.self, LogQueries.page(filter, limit: limit + 1)) : []
     }
 }

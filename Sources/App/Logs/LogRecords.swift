@@ -15,8 +15,8 @@ struct DeviceLogRecord: Record {
     var kind: SimulatedLog.Kind
     var level: LogLevel
     var message: String
-    /// The device's structured fields, a JSON object; nil when it sent none.
-    var fields: String?
+    /// The device's structured fields (stored as a JSON object); nil when it sent none.
+    var fields: [String: String]?
     /// Crash logs only: what groups them (`CrashSignature`).
     var signature: String?
     var loggedAt: Date
@@ -32,7 +32,7 @@ struct DeviceLogRecord: Record {
         kind = line.kind
         level = line.level
         message = line.message
-        fields = line.fields.isEmpty ? nil : (try? JSONEncoder.sortedKeys.encode(line.fields)).map { String(decoding: $0, as: UTF8.self) }
+        fields = line.fields.isEmpty ? nil : line.fields
         signature = line.signature
         loggedAt = line.loggedAt
         self.receivedAt = receivedAt
@@ -61,13 +61,4 @@ struct LogEventRecord: Record {
     var kind: Kind
     var message: String
     var at: Date
-}
-
-extension JSONEncoder {
-    /// Keys in order, so equal dictionaries store equal text.
-    static var sortedKeys: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }
 }

@@ -48,8 +48,11 @@ struct LogStore: Sendable {
     /// Inside a write: stores valid `lines` unless the device's policy does not collect their
     /// level or an app is at its cap, which is returned instead (and noted as a log event).
     static func accept(_ lines: [LogLine], from device: Uploader, logging: Logging?, at time: Date, in connection: Connection) throws -> Refusal? {
-        let capturing = try isCapturing(device.id, at: time, in: connection)
-        if let problem = LogBatch.levelProblem(lines, logging: logging, capturing: capturing) { return .batch(problem) }
+        // The commands are read only when the level rule would refuse: most batches pass it.
+        if let problem = LogBatch.levelProblem(lines, logging: logging, capturing: false),
+           try !isCapturing(device.id, at: time, in: connection) {
+            return .batch(problem)
+        }
         let settings = try ConsoleSettings.load(from: connection)
         if let full = try appAtCap(Set(lines.map(\.app)), capBytes: settings.logCapBytes, in: connection) {
             try noteCapReached(full, capBytes: settings.logCapBytes, at: time, in: connection)

@@ -56,17 +56,14 @@ enum LogUpload {
         default:
             throw APIError(status: .unsupportedMediaType, code: "unsupported_encoding", message: "Send the body plain or with Content-Encoding: gzip.")
         }
-        let decoder = JSONDecoder()
-        var lines: [LogLine] = []
-        var number = 0
-        for slice in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            number += 1
-            // A trailing newline, or a blank line between two, is no line.
-            if slice.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) { continue }
-            if lines.count == LogBatch.maximumLines { throw refusal(.tooManyLines(LogBatch.maximumLines + 1)) }
-            lines.append(try line(Data(slice), number: number, decoder: decoder))
+        // Numbered as an editor shows the body; a trailing newline, or a blank line between two, is no line.
+        let numbered = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated().filter { _, slice in
+            !slice.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }
         }
-        return lines
+        // Counted before any is decoded, so an oversized batch costs no decoding.
+        if numbered.count > LogBatch.maximumLines { throw refusal(.tooManyLines(numbered.count)) }
+        let decoder = JSONDecoder()
+        return try numbered.map { index, slice in try line(Data(slice), number: index + 1, decoder: decoder) }
     }
 
     private static func line(_ data: Data, number: Int, decoder: JSONDecoder) throws -> LogLine {

@@ -19,7 +19,7 @@ struct LogsAPIController {
                            message: error.message, field: error.parameter)
         }
         let limit = try APIQuery.limit(of: request)
-        let rows = try await services.logReader.page(filter, limit: limit)
+        let rows = try await services.logReader.rows(filter, limit: limit)
         let page = rows.prefix(limit)
         var body: [String: Any] = ["logs": page.map { Self.json($0.line) }]
         if rows.count > limit, let last = page.last?.line.id {
@@ -29,10 +29,9 @@ struct LogsAPIController {
     }
 
     static func json(_ log: DeviceLogRecord) -> [String: Any] {
-        let fields = log.fields.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } ?? [String: Any]()
         return ["id": log.id!.rawValue, "deviceID": log.deviceID.map { $0.rawValue as Any } ?? NSNull(), "deviceName": log.deviceName,
                 "app": log.app, "appVersion": log.appVersion, "level": log.level.rawValue, "type": log.kind.rawValue,
                 "timestamp": DisplayTime.iso(log.loggedAt), "receivedAt": DisplayTime.iso(log.receivedAt),
-                "message": log.message, "fields": fields, "signature": log.signature as Any? ?? NSNull()]
+                "message": log.message, "fields": log.fields ?? [:], "signature": log.signature as Any? ?? NSNull()]
     }
 }

@@ -40,27 +40,18 @@ struct LogsController {
     }
 
     @Sendable func index(request: Request, context: SignedInContext) async throws -> Response {
-        var filter: LogFilter
-        var searchError: String?
-        do { filter = try LogFilter(request.uri.queryParameters, strict: false) } catch {
-            // Only the search can be refused leniently read: show the rest of the filter without it.
-            searchError = error.message
-            var parameters = request.uri.queryParameters
-            parameters[Substring("q")] = nil
-            filter = (try? LogFilter(parameters, strict: false)) ?? LogFilter()
-            filter.searchText = request.uri.queryParameters["q"].map(String.init) ?? ""
+        // Read leniently, a wrong value is no filter; only a search that cannot be read is said.
+        let filter = try LogFilter(request.uri.queryParameters, strict: false)
+        var searchError = filter.searchProblem
+        var found = LogReader.Page(rows: [], deviceName: nil, catalog: [])
+        do { found = try await services.logReader.page(filter, limit: Self.pageSize) } catch let error as StorageError where filter.search != nil {
+            // The translator writes only quoted terms and operators, so this is not
+            // expected; if SQLite still refuses a search, the person gets a sentence.
+            context.logger.error("Log search refused by SQLite", metadata: ["error": "\(error)"])
+            searchError = "This search could not be run. Try fewer words or without brackets."
         }
-        var rows: [LogReader.Row] = []
-        if searchError == nil {
-            do { rows = try await services.logReader.page(filter, limit: Self.pageSize) } catch let error as StorageError where filter.search != nil {
-                // The translator writes only quoted terms and operators, so this is not
-                // expected; if SQLite still refuses a search, the person gets a sentence.
-                context.logger.error("Log search refused by SQLite", metadata: ["error": "\(error)"])
-                searchError = "This search could not be run. Try fewer words or without brackets."
-            }
-        }
+        let (rows, deviceName, catalog) = (found.rows, found.deviceName, found.catalog)
         let page = rows.prefix(Self.pageSize)
-        let (deviceName, catalog) = try await services.logReader.labels(device: filter.device)
         let names = Dictionary(catalog.map { ($0.bundleID, $0.name) }, uniquingKeysWith: { first, _ in first })
         let rowsHTML = page.map { LogRowHTML.row($0, appName: names[$0.line.app]) }.joined()
         let nextPage = rows.count > Self.pageSize ? page.last?.line.id.map { Paths.logs + "?" + filter.query(before: $0) } : nil

@@ -44,8 +44,3 @@ struct AssignmentService: Sendable {
         }
     }
 }
-
-extension ProfileRecord {
-    /// How the audit log names a profile: its name and the identifier devices know it by.
-    var auditSubject: String { "\(name) (\(identifier))" }
-}

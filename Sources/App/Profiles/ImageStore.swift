@@ -68,7 +68,7 @@ struct ImagesController {
     func register(on routes: SecuredRoutes) {
         routes.get("/images/{key}", role: .viewer) { _, context in
             let key = context.parameters.get("key") ?? ""
-            guard let image = try await ImageStore(database: services.database, now: services.config.now).image(key: key) else {
+            guard let image = try await services.images.image(key: key) else {
                 throw HTTPError(.notFound)
             }
             return Response(status: .ok,

@@ -12,8 +12,14 @@ struct PolicyLoader {
         try connection.fetch(DeviceGroupRecord.query())
     }
 
+    /// What a device in `group` gets (nothing for a device in no group).
+    func effectivePolicy(group: RecordID<DeviceGroupRecord>?) throws -> EffectivePolicy {
+        guard let group else { return EffectivePolicy.compute(from: []) }
+        return EffectivePolicy.compute(from: try reachingProfiles(group: group, groups: try groups()))
+    }
+
     func reachingProfiles(group groupID: RecordID<DeviceGroupRecord>, groups: [DeviceGroupRecord]) throws -> [ReachingProfile] {
-        let tree = GroupTree(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { g in g.parentID.map { (g.id!, $0) } }))
+        let tree = GroupTree(groups)
         let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id!, $0.name) })
         let lineage = tree.lineage(of: groupID)
         // One row per assignment with the assigned profile's latest version; the payloads

@@ -29,14 +29,6 @@ struct ProfileExportController {
         }
     }
 
-    static func exportInput(profile: ProfileRecord, version: ProfileVersionRecord) -> ProfileExportInput {
-        let content = version.content
-        return ProfileExportInput(
-            identifier: profile.identifier, uuid: version.uuid, displayName: content.name,
-            description: content.descriptionMarkdown, organization: "Payload Console",
-            payloads: content.payloads.map { ExportedPayload(payload: $0, uuid: profile.payloadUUIDs[$0.kind.rawValue] ?? version.uuid) })
-    }
-
     /// Letters, digits and hyphens only, so the header needs no quoting rules.
     static func filename(identifier: String, version: Int, signed: Bool) -> String {
         let base = String(identifier.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") ? $0 : "-" })

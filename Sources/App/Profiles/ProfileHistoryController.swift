@@ -82,17 +82,20 @@ struct ProfileHistoryController {
 
     @Sendable func assign(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+        let refused = { (message: String) in
+            try await ProfilesController(services: services).show(request: request, context: context, number: nil,
+                                                                  assignError: message, status: .unprocessableContent)
+        }
+        // The select offers only real groups: anything else is a stale page or a forged form.
+        guard let groupID = RecordID<DeviceGroupRecord>(context.form["groupID"]) else {
+            return try await refused("Choose a group to assign the profile to.")
+        }
         do {
-            // The select offers only real groups: anything else is a stale page or a forged form.
-            guard let groupID = RecordID<DeviceGroupRecord>(context.form["groupID"]) else {
-                throw CatalogRefusal.invalid("groupID", "Choose a group to assign the profile to.")
-            }
             let change = try await services.assignments.assign(id, to: groupID, by: Actor(context.user))
             let message = change.changed ? "\(change.profile.name) now reaches \(change.group.name)." : "The profile was already assigned to that group."
             return .seeOther(Paths.profile(id), flash: .notice(message), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
-            return try await ProfilesController(services: services).show(request: request, context: context, number: nil,
-                                                                    assignError: refusal.firstField.message, status: .unprocessableContent)
+            return try await refused(refusal.firstField.message)
         }
     }
 

@@ -38,10 +38,6 @@ struct ProfileReader: Sendable {
         try await database.read { try Self.latestVersion(of: id, in: $0) }
     }
 
-    func version(_ number: Int, of id: RecordID<ProfileRecord>) async throws -> ProfileVersionRecord {
-        try await database.read { try Self.version(number, of: id, in: $0) }
-    }
-
     /// The version an edit started from (nil when there is no such version) and the latest, read together.
     func editBase(_ number: Int, of id: RecordID<ProfileRecord>) async throws -> (base: ProfileVersionRecord?, latest: ProfileVersionRecord) {
         try await database.read { connection in
@@ -54,7 +50,12 @@ struct ProfileReader: Sendable {
         let (profile, version) = try await database.read { connection in
             (try connection.require(ProfileRecord.self, id: id), try Self.version(number, of: id, in: connection))
         }
-        return ProfileExportController.exportInput(profile: profile, version: version)
+        let content = version.content
+        // A payload keeps its UUID across versions (see `ProfileStore.uuids`).
+        return ProfileExportInput(
+            identifier: profile.identifier, uuid: version.uuid, displayName: content.name,
+            description: content.descriptionMarkdown, organization: "Payload Console",
+            payloads: content.payloads.map { ExportedPayload(payload: $0, uuid: profile.payloadUUIDs[$0.kind.rawValue] ?? version.uuid) })
     }
 
     /// A profile with its latest version and the groups it is assigned to, as the API shows it.
@@ -111,7 +112,7 @@ struct ProfileReader: Sendable {
     private static func policyProblems(of id: RecordID<ProfileRecord>, assignedTo assigned: Set<RecordID<DeviceGroupRecord>>,
                                        groups: [DeviceGroupRecord], loader: PolicyLoader) throws -> [String] {
         guard !assigned.isEmpty else { return [] }
-        let tree = GroupTree(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { group in group.parentID.map { (group.id!, $0) } }))
+        let tree = GroupTree(groups)
         var problems: [String] = []
         for group in groups where !assigned.isDisjoint(with: tree.lineage(of: group.id!)) {
             let policy = EffectivePolicy.compute(from: try loader.reachingProfiles(group: group.id!, groups: groups))

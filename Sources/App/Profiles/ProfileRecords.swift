@@ -48,3 +48,8 @@ struct ProfileAssignmentRecord: Record {
     var assignedAt: Date
     var assignedBy: String
 }
+
+extension ProfileRecord {
+    /// How the audit log names a profile: its name and the identifier devices know it by.
+    var auditSubject: String { "\(name) (\(identifier))" }
+}

@@ -28,9 +28,18 @@ struct ProfileSaving {
 
     func save(profileID: RecordID<ProfileRecord>, base: Int, request: Request, context: SignedInContext, actor: Actor,
               note: String, action: String = "profile.edited", edit: (ProfileContent) throws -> ProfileContent) async throws -> Response {
+        try await save(profileID: profileID, base: base, request: request, context: context, actor: actor,
+                       noting: { _ in note }, action: action, edit: edit)
+    }
+
+    /// `noting` words the version's note from the content the edit started from.
+    func save(profileID: RecordID<ProfileRecord>, base: Int, request: Request, context: SignedInContext, actor: Actor,
+              noting: (ProfileContent) -> String, action: String = "profile.edited",
+              edit: (ProfileContent) throws -> ProfileContent) async throws -> Response {
         let (found, latest) = try await services.profiles.editBase(base, of: profileID)
         guard let baseVersion = found else { throw StorageError.notFound(table: ProfileVersionRecord.tableName) }
         let edited = try edit(baseVersion.content)
+        let note = noting(baseVersion.content)
         if edited == baseVersion.content && latest.number == base {
             return .seeOther(Paths.profile(profileID), flash: .notice("Nothing changed, so no new version was made."),
                              cookies: services.cookies, request: request)

@@ -24,7 +24,7 @@ struct ProfileStore: Sendable {
             _ = try connection.insert(ProfileVersionRecord(
                 id: nil, profileID: try profile.requireID, number: 1, uuid: UUID().uuidString, content: content,
                 note: "Created", authorID: actor.userID, authorEmail: actor.email, createdAt: time))
-            try connection.audit("profile.created", subject: "\(content.name) (\(identifier))", by: actor, after: "version 1", at: time)
+            try connection.audit("profile.created", subject: profile.auditSubject, by: actor, after: "version 1", at: time)
             return profile
         }
     }
@@ -59,7 +59,7 @@ struct ProfileStore: Sendable {
                 id: nil, profileID: profileID, number: profile.version, uuid: UUID().uuidString, content: content,
                 note: note, authorID: actor.userID, authorEmail: actor.email, createdAt: time))
             let changes = ProfileDiff.changes(from: previous.content, to: content)
-            try connection.audit(action, subject: "\(content.name) (\(profile.identifier))", by: actor,
+            try connection.audit(action, subject: profile.auditSubject, by: actor,
                                  before: Self.describe(changes, side: \.before, version: previous.number),
                                  after: Self.describe(changes, side: \.after, version: saved.number), at: time)
             return saved

@@ -56,11 +56,7 @@ final class CheckInCache: Sendable {
     }
 
     static func compute(group: RecordID<DeviceGroupRecord>?, connection: Connection, contents: ProfileContentCache) throws -> PolicyDocument {
-        var effective = EffectivePolicy.compute(from: [])
-        if let group {
-            let loader = PolicyLoader(connection: connection, cache: contents)
-            effective = EffectivePolicy.compute(from: try loader.reachingProfiles(group: group, groups: try loader.groups()))
-        }
+        let effective = try PolicyLoader(connection: connection, cache: contents).effectivePolicy(group: group)
         let policy = DevicePolicy(effective)
         let conflict = Array(Set(effective.singleAppModeConflict.map(\.value.appIdentifier))).sorted()
         let payloads = try (policy?.payloads ?? []).map { try JSONSerialization.jsonObject(with: PayloadJSON.encode($0)) }

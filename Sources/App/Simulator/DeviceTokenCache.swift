@@ -20,7 +20,7 @@ final class DeviceTokenCache: Sendable {
 
     init(database: Database) {
         self.database = database
-        database.onCommit { [weak self] changes in self?.drop(changes) }
+        database.onCommit(tables: [DeviceRecord.tableName, "policy_generation"]) { [weak self] changes in self?.drop(changes) }
     }
 
     func device(forToken token: String) async throws -> CheckingInDevice? {
@@ -40,7 +40,6 @@ final class DeviceTokenCache: Sendable {
     }
 
     private func drop(_ changes: CommittedChanges) {
-        guard changes.changed(DeviceRecord.tableName) || changes.changed("policy_generation") else { return }
         entries.withLock { entries in
             guard !changes.changed("policy_generation"), let ids = changes.rowIDs(in: DeviceRecord.tableName) else {
                 entries = Entries()

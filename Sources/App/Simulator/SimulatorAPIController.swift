@@ -12,8 +12,7 @@ struct SimulatorAPIController {
     func register(on routes: SecuredRoutes) {
         routes.get("/api/v1/simulator/{udid}", role: .viewer) { _, context in
             let id = try await device(context)
-            try await services.simulator.sync(id)
-            return try await .jsonObject(Self.stateJSON(try services.simulator.state(of: id)))
+            return try .jsonObject(Self.stateJSON(try await services.simulator.sync(id).state))
         }
         routes.post("/api/v1/simulator/{udid}/actions", role: .helpdesk) { request, context in
             let id = try await device(context)
@@ -30,7 +29,7 @@ struct SimulatorAPIController {
     }
 
     private func device(_ context: SignedInContext) async throws -> RecordID<DeviceRecord> {
-        let udid = try context.parameters.require("udid").uppercased()
+        let udid = try context.parameters.require("udid").asciiUppercased
         guard let id = try await services.simulatorReader.device(udid: udid)?.id else {
             throw APIError(status: .notFound, code: "not_found", message: "No device has UDID \(udid.clipped(to: 60)).")
         }

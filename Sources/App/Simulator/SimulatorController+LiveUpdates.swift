@@ -15,7 +15,7 @@ extension SimulatorController {
         let since = request.uri.queryParameters["since"].flatMap { Int(String($0)) } ?? -1
         let simulator = self.simulator
         let reader = services.simulatorReader
-        guard try await reader.exists(id) else { throw StorageError.notFound(table: DeviceRecord.tableName) }
+        _ = try await services.catalogReader.device(id)
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
@@ -34,7 +34,7 @@ extension SimulatorController {
                     }
                     if probe.inputs != lastInputs {
                         lastInputs = probe.inputs
-                        if try await simulator.sync(id) { continue }
+                        if try await simulator.sync(id).changed { continue }
                     }
                     if probe.revision != lastRevision {
                         lastRevision = probe.revision

@@ -20,8 +20,7 @@ struct SimulatorController {
         routes.get("/simulator/{id}/events", role: .viewer, use: events)
         routes.get("/simulator/{id}/revision", role: .viewer) { _, context in
             let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-            try await simulator.sync(id)
-            return try await .json(["revision": try simulator.state(of: id).revision])
+            return try .json(["revision": try await simulator.sync(id).state.revision])
         }
         routes.post("/devices/{id}/commands", role: .helpdesk, use: queueCommand)
     }
@@ -37,8 +36,7 @@ struct SimulatorController {
               controls: SimulatorControlInputs = SimulatorControlInputs(), commandForm: CommandForm = CommandForm(),
               status: HTTPResponse.Status = .ok) async throws -> Response {
         let user = context.user
-        try await simulator.sync(id)
-        let stored = try await simulator.state(of: id)
+        let stored = try await simulator.sync(id).state
         let data = try await services.simulatorReader.page(of: id)
         let (device, events, commands, uploaded, catalog) = (data.device, data.events, data.commands, data.uploadedLogs, data.catalog)
         let colors = Dictionary(catalog.map { ($0.bundleID, AppsController.row($0).color) }, uniquingKeysWith: { first, _ in first })

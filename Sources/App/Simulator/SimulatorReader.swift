@@ -34,10 +34,6 @@ struct SimulatorReader: Sendable {
         try await database.read { try $0.fetchOne(DeviceRecord.query().filter("udid", .equal, udid)) }
     }
 
-    func exists(_ id: RecordID<DeviceRecord>) async throws -> Bool {
-        try await database.read { try $0.find(DeviceRecord.self, id: id) != nil }
-    }
-
     /// What a device's state depends on, in one cheap read; nil when the device is gone.
     struct Probe: Decodable, Sendable {
         let revision: Int

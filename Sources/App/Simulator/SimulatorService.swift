@@ -62,22 +62,21 @@ struct SimulatorService: Sendable {
             var working = Working(record: try loadOrCreate(deviceID, in: connection))
             try syncSteps(&working, document: document, connection: connection)
             let outcome = working.run(action)
-            let saved = try save(working, connection: connection)
+            let saved = try save(working, document: document, connection: connection)
             return (outcome, saved)
         }
     }
 
     /// What a check-in does: apply a changed policy, run queued commands. Answers whether
-    /// anything changed, so callers know to tell an open page.
+    /// anything changed, so callers know to tell an open page, and the state afterwards.
     @discardableResult
-    func sync(_ deviceID: RecordID<DeviceRecord>) async throws -> Bool {
+    func sync(_ deviceID: RecordID<DeviceRecord>) async throws -> (changed: Bool, state: SimulatorStateRecord) {
         let document = try await currentDocument(for: deviceID)
         return try await database.write { connection in
             var working = Working(record: try loadOrCreate(deviceID, in: connection))
             try syncSteps(&working, document: document, connection: connection)
-            guard !working.events.isEmpty else { return false }
-            _ = try save(working, connection: connection)
-            return true
+            guard !working.events.isEmpty else { return (false, working.record) }
+            return (true, try save(working, document: document, connection: connection))
         }
     }
 
@@ -184,7 +183,7 @@ struct SimulatorService: Sendable {
         }
     }
 
-    private func save(_ working: Working, connection: Connection) throws -> SimulatorStateRecord {
+    private func save(_ working: Working, document: PolicyDocument, connection: Connection) throws -> SimulatorStateRecord {
         var record = working.record
         record.revision += 1
         record.updatedAt = now()
@@ -200,17 +199,18 @@ struct SimulatorService: Sendable {
                 SELECT id FROM simulator_events WHERE deviceID = \(record.deviceID) ORDER BY id DESC LIMIT 1 OFFSET \(Self.timelineLength))
             """)
         if !working.logs.isEmpty {
-            try upload(working.logs, from: record.deviceID, at: time, in: connection)
+            try upload(working.logs, from: record.deviceID, logging: document.policy?.logging, at: time, in: connection)
         }
         return record
     }
 
     /// The simulated SDK uploads through the same checks as a device calling the log API: the
     /// console's policy for the device decides which levels it keeps, and a full app is refused.
-    private func upload(_ logs: [SimulatedLog], from deviceID: RecordID<DeviceRecord>, at time: Date, in connection: Connection) throws {
+    /// `logging` is the check-in document's, as for an upload through the API.
+    private func upload(_ logs: [SimulatedLog], from deviceID: RecordID<DeviceRecord>, logging: Logging?, at time: Date,
+                        in connection: Connection) throws {
         let device = try connection.require(DeviceRecord.self, id: deviceID)
         let lines = logs.map { LogLine(app: $0.app, level: $0.level, kind: $0.kind, loggedAt: $0.loggedAt, message: $0.message) }
-        let logging = try CheckInCache.compute(group: device.groupID, connection: connection, contents: contents).policy?.logging
         let refusal = try LogBatch.problem(lines).map(LogStore.Refusal.batch)
             ?? LogStore.accept(lines, from: LogStore.Uploader(id: deviceID, name: device.name), logging: logging, at: time, in: connection)
         if let refusal {

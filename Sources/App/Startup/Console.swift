@@ -43,8 +43,6 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
     let renderer = try await PageRenderer.load(directory: config.templatesDirectory, cookies: cookies, required: requiredTemplates)
     let help = try HelpLibrary.load(directory: config.helpDirectory)
     let sessions = SessionStore(database: database, lifetime: config.sessionLifetime, now: config.now)
-    let removed = try await sessions.deleteExpired()
-    if removed > 0 { logger.info("Removed expired sessions", metadata: ["count": "\(removed)"]) }
 
     let contents = ProfileContentCache()
     let services = Services(

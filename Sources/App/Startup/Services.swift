@@ -29,6 +29,7 @@ struct Services: Sendable {
     var deviceChannel: DeviceChannelService { DeviceChannelService(database: database, now: config.now) }
     var signIns: SignInService { SignInService(database: database, hasher: hasher, sessions: sessions, throttle: SignInThrottle(), now: config.now) }
 
+    var images: ImageStore { ImageStore(database: database, now: config.now) }
     var logReader: LogReader { LogReader(database: database) }
     var logStore: LogStore { LogStore(database: database, now: config.now) }
     var simulatorReader: SimulatorReader { SimulatorReader(database: database) }

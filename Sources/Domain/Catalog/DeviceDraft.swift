@@ -34,15 +34,11 @@ public struct DeviceDraft: Equatable, Sendable {
         var copy = self
         copy.name = name.trimmingWhitespace()
         copy.osVersion = osVersion.trimmingWhitespace()
-        copy.serialNumber = Self.asciiUppercased(serialNumber.trimmingWhitespace())
-        copy.udid = Self.asciiUppercased(udid.trimmingWhitespace())
+        copy.serialNumber = serialNumber.trimmingWhitespace().asciiUppercased
+        copy.udid = udid.trimmingWhitespace().asciiUppercased
         copy.owner = owner.trimmingWhitespace()
         copy.installedApps = installedApps.map { $0.trimmingWhitespace() }
         return copy
-    }
-
-    static func asciiUppercased(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { ("a"..."z").contains($0) ? Unicode.Scalar(UInt8(truncatingIfNeeded: $0.value) - 32) : $0 }))
     }
 
     public func validate() -> ValidationErrors {

@@ -51,3 +51,11 @@ extension String {
         count <= limit ? self : String(prefix(max(0, limit - 1))) + "…"
     }
 }
+
+extension String {
+    /// Only a–z made upper case: `uppercased()` turns "ﬀ" into "FF" and "ı" into "I", so
+    /// lookalikes would pass as serial numbers and UDIDs, or match stored ones.
+    public var asciiUppercased: String {
+        String(String.UnicodeScalarView(unicodeScalars.map { ("a"..."z").contains($0) ? Unicode.Scalar(UInt8(truncatingIfNeeded: $0.value) - 32) : $0 }))
+    }
+}

@@ -11,7 +11,7 @@ struct BrandingForm: PayloadForm {
         let currentPath: String
         let hasCurrent: Bool
         let size: String
-        let error: String?
+        var error: String?
     }
 
     static var logoFields: [(name: String, label: String, keyPath: WritableKeyPath<Branding, ImageReference?>)] {
@@ -27,7 +27,7 @@ struct BrandingForm: PayloadForm {
     var previewLogo: String?
     var errors: [String: String] = [:] {
         didSet {
-            logos = logos.map { Logo(name: $0.name, label: $0.label, current: $0.current, currentPath: $0.currentPath, hasCurrent: $0.hasCurrent, size: $0.size, error: errors[$0.name]) }
+            for index in logos.indices { logos[index].error = errors[logos[index].name] }
             colorError = ["red", "green", "blue", "alpha"].compactMap { errors["color.\($0)"] }.first
         }
     }

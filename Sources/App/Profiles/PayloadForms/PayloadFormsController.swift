@@ -18,7 +18,6 @@ struct PayloadFormsController {
         /// Where the form posts.
         let formPath: String
         let profileName: String
-        let kind: String
         let kindName: String
         let kindSummary: String
         let isApple: Bool
@@ -90,16 +89,16 @@ struct PayloadFormsController {
                             isNew: (baseVersion ?? latest).content.payload(of: kind) == nil, form: form, request: request, context: context,
                             status: submission.isRevision ? .ok : .unprocessableContent)
         }
-        let verb = try await services.profiles.version(base, of: id).content.payload(of: kind) == nil ? "Added" : "Edited"
-        return try await ProfileSaving(services: services).save(profileID: id, base: base, request: request, context: context, actor: actor,
-                                                          note: "\(verb) \(kind.displayName)") { $0.setting(payload) }
+        return try await ProfileSaving(services: services).save(
+            profileID: id, base: base, request: request, context: context, actor: actor,
+            noting: { "\($0.payload(of: kind) == nil ? "Added" : "Edited") \(kind.displayName)" }) { $0.setting(payload) }
     }
 
     /// Stores uploaded logos (checked by content) and reads the branding form with them; a
     /// stored upload stays referenced by the re-rendered form, so a fix elsewhere needs no re-upload.
     private func brandingSubmission(_ fields: inout FormFields, files: [String: UploadedFile], actor: Actor) async throws
         -> (Submission, [String: ImageReference]) {
-        let images = ImageStore(database: services.database, now: services.config.now)
+        let images = services.images
         var uploadErrors = ValidationErrors()
         for field in BrandingForm.logoFields {
             guard let file = files[field.name] else { continue }
@@ -127,7 +126,7 @@ struct PayloadFormsController {
                       request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let apps = try await services.catalogReader.apps()
         let view = PageView(
-            profilePath: Paths.profile(id), formPath: Paths.payloadForm(id, kind), profileName: profileName, kind: kind.rawValue, kindName: kind.displayName, kindSummary: kind.summary, isApple: kind.isApplePayload,
+            profilePath: Paths.profile(id), formPath: Paths.payloadForm(id, kind), profileName: profileName, kindName: kind.displayName, kindSummary: kind.summary, isApple: kind.isApplePayload,
             baseVersion: base, isNew: isNew, helpHTML: services.help.page(for: kind)?.panelHTML ?? "",
             catalog: apps.map { CatalogOption(bundleID: $0.bundleID, name: $0.name) }, form: form, hasErrors: !form.errors.isEmpty)
         return try services.renderer.page("profiles/payloads/\(kind.rawValue)", title: "\(kind.displayName) · \(profileName)", model: view,
