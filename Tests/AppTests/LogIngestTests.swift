@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Storage
+import CZlib
 import Testing
 
 /// `POST /api/v1/device/logs`: a batch is stored whole or refused whole, with the first reason,
@@ -200,5 +201,54 @@ import Testing
         #expect(throws: Gzip.Failure.tooLarge) { try Gzip.inflate(compressed, limit: 50) }
         #expect(throws: Gzip.Failure.corrupt) { try Gzip.inflate(Array(compressed.prefix(20)), limit: 1000) }
         #expect(throws: Gzip.Failure.corrupt) { try Gzip.inflate(Array("plain".utf8), limit: 1000) }
+    }
+
+    /// Deflates `bytes` into a gzip stream, to build a "zip bomb" without shipping one.
+    static func gzip(_ bytes: [UInt8]) -> [UInt8] {
+        var stream = z_stream()
+        deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(bytes.count))))
+        var input = bytes
+        input.withUnsafeMutableBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                stream.next_in = source.baseAddress
+                stream.avail_in = UInt32(source.count)
+                stream.next_out = target.baseAddress
+                stream.avail_out = UInt32(target.count)
+                _ = deflate(&stream, Z_FINISH)
+            }
+        }
+        return Array(output.prefix(Int(stream.total_out)))
+    }
+
+    @Test func oversizeBodiesBombsAndWrongCredentialsAreRefusedAndChangeNothing() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        let adminToken = try await APITests().token(console, role: .admin)
+        try await console.test { client in
+            let device = try await enrolledDevice(console, client, level: .debug)
+            // Over 8 MB as sent.
+            let big = Array(repeating: Self.line(message: String(repeating: "x", count: 8000)), count: 1100)
+            let oversize = try await Self.upload(client, token: device.token, lines: big)
+            #expect(oversize.status == .contentTooLarge)
+            // A few kilobytes that inflate past 16 MB.
+            let bomb = Self.gzip(Array(repeating: UInt8(ascii: "\n"), count: 17 << 20))
+            #expect(bomb.count < 100_000)
+            let inflated = try await Self.upload(client, token: device.token, bytes: bomb, encoding: "gzip")
+            #expect(inflated.status == .contentTooLarge)
+            #expect(inflated.code == "body_too_large")
+            // An API token is not a device: 401, whatever its role.
+            let script = try await Self.upload(client, token: adminToken, lines: [Self.line()])
+            #expect(script.status == .unauthorized)
+            // A line of the wrong JSON type: a number where the app goes.
+            let wrongType = try await Self.upload(client, token: device.token,
+                                                  lines: [#"{"app":7,"level":"error","type":"application","timestamp":"2026-11-23T09:30:00Z","message":"x"}"#])
+            #expect(wrongType.code == "invalid_line")
+            #expect(wrongType.field == "lines.1.app")
+            #expect(try storedLines(console).isEmpty)
+            let health = try await client.execute(uri: "/healthz", method: .get)
+            #expect(health.status == .ok)
+        }
     }
 }

@@ -19,15 +19,17 @@ enum LogRowHTML {
         return "<tr class=\"log-\(log.level.rawValue)\"><td><time datetime=\"\(iso)\" title=\"\(iso)\">\(HTMLText.escape(iso))</time></td>"
             + "<td>\(device)</td><td>\(app)</td>"
             + "<td><span class=\"level level-\(log.level.rawValue)\">\(log.level.displayName)</span>\(crash)</td>"
-            + "<td class=\"log-message\">\(message(row.highlighted ?? log.message))</td></tr>\n"
+            + "<td class=\"log-message\">\(message(row.highlighted ?? log.message, summary: log.signature))</td></tr>\n"
     }
 
     /// The message escaped, matched words in `<mark>`; a long or multi-line one (a crash
-    /// report) as its first line that opens to the whole text.
-    static func message(_ text: String) -> String {
+    /// report) as one line — its crash signature, or else its first line — that opens to the
+    /// whole text.
+    static func message(_ text: String, summary signature: String? = nil) -> String {
         let firstLine = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
         guard firstLine.count < text.count || text.count > shortMessage else { return marked(text) }
-        let summary = firstLine.count > shortMessage ? String(firstLine.prefix(shortMessage)) + "…" : firstLine
+        let line = signature ?? firstLine
+        let summary = line.count > shortMessage ? String(line.prefix(shortMessage)) + "…" : line
         return "<details><summary>\(marked(summary))</summary><pre class=\"log-full\">\(marked(text))</pre></details>"
     }
 
