@@ -13,6 +13,8 @@ struct LogFilter: Equatable, Sendable {
     /// The least severe level shown; more severe ones are shown too.
     var level: LogLevel?
     var kind: SimulatedLog.Kind?
+    /// Crash logs of one crash group (`CrashSignature`).
+    var signature: String?
     var from: Date?
     var to: Date?
     /// The search as typed, and as FTS5 will read it; or why it cannot be read (the page
@@ -22,7 +24,7 @@ struct LogFilter: Equatable, Sendable {
     var searchProblem: String?
     var before: RecordID<DeviceLogRecord>?
 
-    var isFiltered: Bool { device != nil || app != nil || level != nil || kind != nil || from != nil || to != nil || search != nil }
+    var isFiltered: Bool { device != nil || app != nil || level != nil || kind != nil || signature != nil || from != nil || to != nil || search != nil }
 
     struct Invalid: Error {
         let parameter: String
@@ -56,6 +58,7 @@ struct LogFilter: Equatable, Sendable {
             kind = SimulatedLog.Kind(rawValue: text)
             try check(kind != nil, "type", "type must be application or crash.")
         }
+        if let text = value("signature") { signature = text }
         // The page's time boxes send local time without a zone, and the browser's offset in tz.
         let offsetMinutes = value("tz").flatMap(Int.init).flatMap { abs($0) <= 14 * 60 ? $0 : nil } ?? 0
         for name in ["from", "to"] {
@@ -98,6 +101,7 @@ struct LogFilter: Equatable, Sendable {
         if let app { items.append(.init(name: "app", value: app)) }
         if let level { items.append(.init(name: "level", value: level.rawValue)) }
         if let kind { items.append(.init(name: "type", value: kind.rawValue)) }
+        if let signature { items.append(.init(name: "signature", value: signature)) }
         if let from { items.append(.init(name: "from", value: DisplayTime.iso(from))) }
         if let to { items.append(.init(name: "to", value: DisplayTime.iso(to))) }
         if search != nil { items.append(.init(name: "q", value: searchText)) }

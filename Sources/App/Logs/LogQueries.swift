@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import Storage
 
 /// The log store's SQL that the query builder cannot say: what a second backend would provide again.
@@ -13,6 +14,14 @@ enum LogQueries {
 
     static func usage(of apps: [String]) -> SQL {
         "SELECT app, byteCount, lineCount FROM log_usage WHERE app IN (\(list: apps))"
+    }
+
+    /// Usage of `apps` (every app when nil) of at least `bytes`, largest first.
+    static func usage(of apps: [String]?, atLeast bytes: Int) -> SQL {
+        var sql: SQL = "SELECT app, byteCount, lineCount FROM log_usage WHERE byteCount >= \(bytes)"
+        if let apps { sql.append(" AND app IN (\(list: apps))") }
+        sql.append(" ORDER BY byteCount DESC")
+        return sql
     }
 
     /// One page of lines newest first: `limit` rows matching `filter`, older than its `before`.
@@ -38,10 +47,39 @@ enum LogQueries {
         if let app = filter.app { sql.append(" AND l.app = \(app)") }
         if let level = filter.level { sql.append(" AND l.level IN (\(list: LogLevel.allCases.filter { $0 <= level }.map(\.rawValue)))") }
         if let kind = filter.kind { sql.append(" AND l.kind = \(kind.rawValue)") }
+        if let signature = filter.signature { sql.append(" AND l.kind = 'crash' AND l.signature = \(signature)") }
         if let from = filter.from { sql.append(" AND l.loggedAt >= \(from)") }
         if let to = filter.to { sql.append(" AND l.loggedAt < \(to)") }
         sql.append(filter.search == nil ? " ORDER BY l.id DESC" : " ORDER BY device_log_search.rowid DESC")
         sql.append(" LIMIT \(limit)")
+        return sql
+    }
+
+    /// A crash signature's occurrences: how many, on how many devices (a removed device counts
+    /// by its name), in which app versions, and when first and last.
+    struct CrashGroup: Decodable, Sendable {
+        let app: String
+        let signature: String
+        let occurrences: Int
+        let devices: Int
+        /// Distinct versions, comma separated; empty when no line said its version.
+        let versions: String?
+        let firstSeen: Date
+        let lastSeen: Date
+    }
+
+    /// Crash groups, most recently seen first, from crash logs logged since `since` (one app's
+    /// or every app's). The partial index on crash lines keeps this to the crash lines alone.
+    static func crashGroups(app: String?, since: Date, limit: Int) -> SQL {
+        var sql: SQL = """
+            SELECT app, signature, count(*) AS occurrences,
+                   count(DISTINCT coalesce(CAST(deviceID AS TEXT), 'name:' || deviceName)) AS devices,
+                   group_concat(DISTINCT nullif(appVersion, '')) AS versions,
+                   min(loggedAt) AS firstSeen, max(loggedAt) AS lastSeen
+            FROM device_logs WHERE kind = 'crash' AND signature IS NOT NULL AND loggedAt >= \(since)
+            """
+        if let app { sql.append(" AND app = \(app)") }
+        sql.append(" GROUP BY app, signature ORDER BY lastSeen DESC LIMIT \(limit)")
         return sql
     }
 }

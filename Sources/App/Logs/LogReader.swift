@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import Storage
 
 /// Uploaded logs as the log viewer and the API read them, one snapshot per answer.
@@ -24,16 +25,33 @@ struct LogReader: Sendable {
     /// the catalog's apps by name, for labels; one snapshot. A search that cannot be read has
     /// no rows.
     struct Page: Sendable {
-        let rows: [Row]
-        let deviceName: String?
-        let catalog: [AppRecord]
+        var rows: [Row] = []
+        var deviceName: String?
+        var catalog: [AppRecord] = []
+        /// With an app filter on a first page: the app's latest crash groups and its share of the store.
+        var crashGroups: [LogQueries.CrashGroup] = []
+        var capWarning: LogCapWarning?
     }
 
-    func page(_ filter: LogFilter, limit: Int) async throws -> Page {
+    func page(_ filter: LogFilter, limit: Int, appSummary: Int = 0) async throws -> Page {
         try await database.read { connection in
-            Page(rows: try Self.rows(filter, limit: limit, in: connection),
-                 deviceName: try filter.device.flatMap { try connection.find(DeviceRecord.self, id: $0)?.name },
-                 catalog: try connection.fetch(AppRecord.query().order(by: "name")))
+            var page = Page(rows: try Self.rows(filter, limit: limit, in: connection),
+                            deviceName: try filter.device.flatMap { try connection.find(DeviceRecord.self, id: $0)?.name },
+                            catalog: try connection.fetch(AppRecord.query().order(by: "name")))
+            if let app = filter.app, appSummary > 0 {
+                page.crashGroups = try connection.fetch(LogQueries.CrashGroup.self, LogQueries.crashGroups(app: app, since: .distantPast, limit: appSummary))
+                page.capWarning = try LogCapWarning.for(apps: [app], in: connection).first
+            }
+            return page
+        }
+    }
+
+    /// Crash groups seen since `since`, one app's or every app's, most recently seen first,
+    /// with the catalog's apps by name for labels; one snapshot.
+    func crashGroups(app: String?, since: Date, limit: Int) async throws -> (groups: [LogQueries.CrashGroup], catalog: [AppRecord]) {
+        try await database.read { connection in
+            (try connection.fetch(LogQueries.CrashGroup.self, LogQueries.crashGroups(app: app, since: since, limit: limit)),
+             try connection.fetch(AppRecord.query().order(by: "name")))
         }
     }
 

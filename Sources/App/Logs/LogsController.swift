@@ -33,7 +33,17 @@ struct LogsController {
         let searchError: String?
         let isFiltered: Bool
         let nextPage: String?
+        /// With an app chosen: its latest crash groups, where to see them all, and a cap warning.
+        let crashGroupsHTML: String?
+        let crashGroupsPath: String?
+        let capWarning: String?
+        /// With one crash group chosen: its signature, and the page without it.
+        let signature: String?
+        let withoutSignaturePath: String?
     }
+
+    /// Crash groups the app's log page shows above its lines.
+    static let crashSummary = 5
 
     func register(on routes: SecuredRoutes) {
         routes.get("/logs", role: .helpdesk, use: index)
@@ -43,8 +53,10 @@ struct LogsController {
         // Read leniently, a wrong value is no filter; only a search that cannot be read is said.
         let filter = try LogFilter(request.uri.queryParameters, strict: false)
         var searchError = filter.searchProblem
-        var found = LogReader.Page(rows: [], deviceName: nil, catalog: [])
-        do { found = try await services.logReader.page(filter, limit: Self.pageSize) } catch let error as StorageError where filter.search != nil {
+        let rowsOnly = request.uri.queryParameters["rows"] == "only"
+        let summary = filter.app != nil && filter.signature == nil && filter.before == nil && !rowsOnly ? Self.crashSummary : 0
+        var found = LogReader.Page()
+        do { found = try await services.logReader.page(filter, limit: Self.pageSize, appSummary: summary) } catch let error as StorageError where filter.search != nil {
             // The translator writes only quoted terms and operators, so this is not
             // expected; if SQLite still refuses a search, the person gets a sentence.
             context.logger.error("Log search refused by SQLite", metadata: ["error": "\(error)"])
@@ -52,11 +64,11 @@ struct LogsController {
         }
         let (rows, deviceName, catalog) = (found.rows, found.deviceName, found.catalog)
         let page = rows.prefix(Self.pageSize)
-        let names = Dictionary(catalog.map { ($0.bundleID, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let names = CrashGroupsController.appNames(catalog)
         let rowsHTML = page.map { LogRowHTML.row($0, appName: names[$0.line.app]) }.joined()
         let nextPage = rows.count > Self.pageSize ? page.last?.line.id.map { Paths.logs + "?" + filter.query(before: $0) } : nil
         // "Load more" asks for the next rows alone, to append them where they belong.
-        if request.uri.queryParameters["rows"] == "only" {
+        if rowsOnly {
             var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
             if let nextPage { headers[HTTPField.Name("X-Next-Page")!] = nextPage }
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: rowsHTML)))
@@ -73,7 +85,15 @@ struct LogsController {
                     Option(value: "crash", label: "Crash logs", selected: filter.kind == .crash)],
             from: filter.from.map(Self.inputValue) ?? "", to: filter.to.map(Self.inputValue) ?? "",
             searchText: filter.searchText, searchError: searchError,
-            isFiltered: filter.isFiltered || searchError != nil, nextPage: nextPage)
+            isFiltered: filter.isFiltered || searchError != nil, nextPage: nextPage,
+            crashGroupsHTML: found.crashGroups.isEmpty ? nil : found.crashGroups.map { CrashGroupsController.rowHTML($0, appName: nil, showApp: false) }.joined(),
+            crashGroupsPath: filter.app.map { Paths.crashGroups(app: $0) },
+            capWarning: found.capWarning.map { $0.message(appName: names[$0.app] ?? $0.app) },
+            signature: filter.signature, withoutSignaturePath: filter.signature.map { _ in
+                var without = filter
+                without.signature = nil
+                return Paths.logs + "?" + without.query(before: nil)
+            })
         return try services.renderer.page("logs/index", title: "App logs", model: view, request: request, context: context,
                                           status: searchError == nil ? .ok : .unprocessableContent)
     }

@@ -94,6 +94,7 @@ func registerRoutes(on groups: RouteGroups, services: Services) {
     SigningIdentityController(services: services).register(on: pages)
     SimulatorController(services: services).register(on: pages)
     LogsController(services: services).register(on: pages)
+    CrashGroupsController(services: services).register(on: pages)
 
     ProfilesAPIController(services: services).register(on: groups.api)
     CatalogAPIController(services: services).register(on: groups.api)

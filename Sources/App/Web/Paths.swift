@@ -61,6 +61,11 @@ enum Paths {
     static func simulatorActions(_ id: RecordID<DeviceRecord>) -> String { "/simulator/\(id)/actions" }
     /// The simulator with iOS's confirmation asked before an app locks the device.
     static func simulatorPrompt(_ id: RecordID<DeviceRecord>, mode: LockRequestMode) -> String { "/simulator/\(id)?prompt=\(mode.rawValue)" }
+    /// Crash groups: every app's, or one app's.
+    static let crashGroups = "/logs/crashes"
+    static func crashGroups(app: String) -> String {
+        crashGroups + "?app=" + (app.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+    }
     /// The log viewer showing one device's lines.
     static func logs(of device: RecordID<DeviceRecord>) -> String { "/logs?device=\(device)" }
 

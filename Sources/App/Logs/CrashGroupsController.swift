@@ -1,0 +1,72 @@
+import Domain
+import Foundation
+import Hummingbird
+import Storage
+
+/// Crash logs grouped by what crashed (their signature): how often, on how many devices, in
+/// which app versions, first and last seen. For an app it is the first thing helpdesk looks
+/// at, so the app's log page shows its latest groups too (`LogsController`).
+struct CrashGroupsController {
+    let services: Services
+    static let limit = 200
+
+    /// The windows the page offers, in hours; nil is everything still stored.
+    static let windows: [(hours: Int?, label: String)] = [(nil, "Everything stored"), (24, "Last 24 hours"), (24 * 7, "Last 7 days")]
+
+    struct View {
+        let rowsHTML: String
+        let isEmpty: Bool
+        let apps: [LogsController.Option]
+        let windows: [LogsController.Option]
+        let appName: String?
+        let linesPath: String
+        let isTruncated: Bool
+    }
+
+    func register(on routes: SecuredRoutes) {
+        routes.get("/logs/crashes", role: .helpdesk, use: index)
+    }
+
+    @Sendable func index(request: Request, context: SignedInContext) async throws -> Response {
+        let parameters = request.uri.queryParameters
+        let app = parameters["app"].map { String($0).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        let hours = parameters["hours"].flatMap { Int(String($0)) }.flatMap { chosen in Self.windows.contains { $0.hours == chosen } ? chosen : nil }
+        let since = hours.map { services.now.addingTimeInterval(-Double($0) * 3600) } ?? .distantPast
+        let (groups, catalog) = try await services.logReader.crashGroups(app: app, since: since, limit: Self.limit + 1)
+        let names = Self.appNames(catalog)
+        let shown = groups.prefix(Self.limit)
+        var linesFilter = LogFilter()
+        (linesFilter.app, linesFilter.kind) = (app, .crash)
+        let view = View(
+            rowsHTML: shown.map { Self.rowHTML($0, appName: names[$0.app], showApp: app == nil) }.joined(),
+            isEmpty: shown.isEmpty,
+            apps: [LogsController.Option(value: "", label: "Every app", selected: app == nil)]
+                + catalog.map { LogsController.Option(value: $0.bundleID, label: $0.name, selected: $0.bundleID == app) },
+            windows: Self.windows.map { LogsController.Option(value: $0.hours.map(String.init) ?? "", label: $0.label, selected: $0.hours == hours) },
+            appName: app.map { names[$0] ?? $0 }, linesPath: Paths.logs + "?" + linesFilter.query(before: nil),
+            isTruncated: groups.count > Self.limit)
+        return try services.renderer.page("logs/crashes", title: "Crash groups", model: view, request: request, context: context)
+    }
+
+    static func appNames(_ catalog: [AppRecord]) -> [String: String] {
+        Dictionary(catalog.map { ($0.bundleID, $0.name) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// A group as an escaped table row whose signature opens the group's crash logs.
+    static func rowHTML(_ group: LogQueries.CrashGroup, appName: String?, showApp: Bool) -> String {
+        var filter = LogFilter()
+        (filter.app, filter.kind, filter.signature) = (group.app, .crash, group.signature)
+        let versions = group.versions.map { $0.split(separator: ",").sorted { $0.compare($1, options: .numeric) == .orderedAscending }.joined(separator: ", ") }
+        let appCell = showApp ? "<td>\(HTMLText.escape(appName ?? group.app))</td>" : ""
+        return "<tr><td><a class=\"crash-signature\" href=\"\(HTMLText.escape(Paths.logs + "?" + filter.query(before: nil)))\"><code>\(HTMLText.escape(group.signature))</code></a></td>"
+            + appCell
+            + "<td class=\"number\">\(group.occurrences)</td><td class=\"number\">\(group.devices)</td>"
+            + "<td>\(HTMLText.escape(versions ?? "—"))</td>"
+            + "<td>\(timeHTML(group.firstSeen))</td><td>\(timeHTML(group.lastSeen))</td></tr>\n"
+    }
+
+    static func timeHTML(_ date: Date) -> String {
+        let iso = DisplayTime.iso(date)
+        return "<time datetime=\"\(iso)\" title=\"\(iso)\">\(iso)</time>"
+    }
+}

@@ -1,0 +1,29 @@
+import Storage
+
+/// An app whose lines fill three quarters or more of its share of the log store: the app's
+/// log page, the devices running it and the dashboard say so before uploads are refused.
+struct LogCapWarning: Sendable, Equatable {
+    static let threshold = 0.75
+
+    let app: String
+    let usedBytes: Int
+    let capBytes: Int
+
+    var percent: Int { Int((Double(usedBytes) / Double(max(capBytes, 1)) * 100).rounded(.down)) }
+    var isFull: Bool { usedBytes >= capBytes }
+
+    /// One sentence, with the app named as the page names it.
+    func message(appName: String) -> String {
+        let used = "\(appName) has used \(ByteCountText.megabytes(usedBytes)) of its \(ByteCountText.megabytes(capBytes)) of log storage (\(percent)%)"
+        return isFull ? used + "; new uploads are refused until retention or a deletion frees space."
+            : used + "; at the cap new uploads will be refused."
+    }
+
+    /// The apps among `apps` (every app when nil) at or past the threshold, fullest first.
+    static func `for`(apps: [String]?, in connection: Connection) throws -> [LogCapWarning] {
+        let cap = try ConsoleSettings.load(from: connection).logCapBytes
+        let floor = Int((Double(cap) * threshold).rounded(.up))
+        let usages = try connection.fetch(LogUsage.self, LogQueries.usage(of: apps, atLeast: floor))
+        return usages.map { LogCapWarning(app: $0.app, usedBytes: $0.byteCount, capBytes: cap) }
+    }
+}
