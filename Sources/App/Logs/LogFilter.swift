@@ -94,8 +94,9 @@ struct LogFilter: Equatable, Sendable {
         return nil
     }
 
-    /// The query string for this filter, with `before` replaced: links to the next page.
-    func query(before: RecordID<DeviceLogRecord>?) -> String {
+    /// The filter as name/value pairs, with `before` replaced: links to the next page, and the
+    /// hidden fields of a form acting on every matching line.
+    func queryItems(before: RecordID<DeviceLogRecord>?) -> [URLQueryItem] {
         var items: [URLQueryItem] = []
         if let device { items.append(.init(name: "device", value: device.description)) }
         if let app { items.append(.init(name: "app", value: app)) }
@@ -106,9 +107,28 @@ struct LogFilter: Equatable, Sendable {
         if let to { items.append(.init(name: "to", value: DisplayTime.iso(to))) }
         if search != nil { items.append(.init(name: "q", value: searchText)) }
         if let before { items.append(.init(name: "before", value: before.description)) }
+        return items
+    }
+
+    /// The query string for this filter, with `before` replaced.
+    func query(before: RecordID<DeviceLogRecord>?) -> String {
         var components = URLComponents()
-        components.queryItems = items
+        components.queryItems = queryItems(before: before)
         // `+` in a value would read as a space.
         return (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
+    }
+
+    /// The filter in words, for a confirmation and the audit log: "every line" when it is none.
+    func summary(deviceName: String?, appName: String?) -> String {
+        var parts: [String] = []
+        if let app { parts.append("from \(appName ?? app)") }
+        if let device { parts.append("from the device \(deviceName ?? "#\(device)")") }
+        if let level { parts.append("at level \(level.displayName) or more severe") }
+        if let kind { parts.append(kind == .crash ? "crash logs only" : "app logs only") }
+        if let signature { parts.append("in the crash group “\(signature)”") }
+        if let from { parts.append("logged from \(DisplayTime.iso(from))") }
+        if let to { parts.append("logged before \(DisplayTime.iso(to))") }
+        if search != nil { parts.append("matching “\(searchText)”") }
+        return parts.isEmpty ? "every line" : "lines " + parts.joined(separator: ", ")
     }
 }

@@ -43,6 +43,14 @@ enum LogQueries {
             sql = "SELECT l.*, NULL AS highlighted FROM device_logs AS l WHERE 1"
             if let before = filter.before { sql.append(" AND l.id < \(before)") }
         }
+        appendConditions(of: filter, to: &sql)
+        sql.append(filter.search == nil ? " ORDER BY l.id DESC" : " ORDER BY device_log_search.rowid DESC")
+        sql.append(" LIMIT \(limit)")
+        return sql
+    }
+
+    /// The filter's conditions other than the search and the page, on lines named `l`.
+    private static func appendConditions(of filter: LogFilter, to sql: inout SQL) {
         if let device = filter.device { sql.append(" AND l.deviceID = \(device)") }
         if let app = filter.app { sql.append(" AND l.app = \(app)") }
         if let level = filter.level { sql.append(" AND l.level IN (\(list: LogLevel.allCases.filter { $0 <= level }.map(\.rawValue)))") }
@@ -50,9 +58,86 @@ enum LogQueries {
         if let signature = filter.signature { sql.append(" AND l.kind = 'crash' AND l.signature = \(signature)") }
         if let from = filter.from { sql.append(" AND l.loggedAt >= \(from)") }
         if let to = filter.to { sql.append(" AND l.loggedAt < \(to)") }
-        sql.append(filter.search == nil ? " ORDER BY l.id DESC" : " ORDER BY device_log_search.rowid DESC")
+    }
+
+    /// The newest line's id: where an export of "everything matching" stops, so lines that
+    /// arrive while it streams are not chased.
+    static let newestLineID: SQL = "SELECT max(id) FROM device_logs"
+
+    /// The next `limit` lines matching `filter`, oldest first, after `after` and up to
+    /// `through`, as `LogExport.columns`; the export reads a million lines this way, a chunk
+    /// per read, so memory stays flat and no read holds a snapshot for long.
+    static func export(_ filter: LogFilter, after: RecordID<DeviceLogRecord>?, through last: RecordID<DeviceLogRecord>, limit: Int,
+                       columns: String = LogExport.columns) -> SQL {
+        var sql: SQL
+        if let search = filter.search {
+            sql = SQL(stringLiteral: "SELECT \(columns) FROM device_log_search CROSS JOIN device_logs AS l ON l.id = device_log_search.rowid")
+            sql.append(" WHERE device_log_search MATCH \(search.expression) AND device_log_search.rowid <= \(last)")
+            if let after { sql.append(" AND device_log_search.rowid > \(after)") }
+        } else {
+            sql = SQL(stringLiteral: "SELECT \(columns) FROM device_logs AS l")
+            sql.append(" WHERE l.id <= \(last)")
+            if let after { sql.append(" AND l.id > \(after)") }
+        }
+        appendConditions(of: filter, to: &sql)
+        sql.append(filter.search == nil ? " ORDER BY l.id" : " ORDER BY device_log_search.rowid")
         sql.append(" LIMIT \(limit)")
         return sql
+    }
+
+    /// How many lines match `filter` (its page ignored): what a deletion will remove.
+    static func count(_ filter: LogFilter) -> SQL {
+        var sql: SQL
+        if let search = filter.search {
+            sql = """
+                SELECT count(*) FROM device_log_search CROSS JOIN device_logs AS l ON l.id = device_log_search.rowid
+                WHERE device_log_search MATCH \(search.expression)
+                """
+        } else {
+            sql = "SELECT count(*) FROM device_logs AS l WHERE 1"
+        }
+        appendConditions(of: filter, to: &sql)
+        return sql
+    }
+
+    static func count(lines: [RecordID<DeviceLogRecord>]) -> SQL {
+        "SELECT count(*) FROM device_logs WHERE id IN (\(list: lines))"
+    }
+
+    /// Chosen lines, oldest first, as `LogExport.columns`.
+    static func export(lines: [RecordID<DeviceLogRecord>], columns: String = LogExport.columns) -> SQL {
+        var sql = SQL(stringLiteral: "SELECT \(columns) FROM device_logs AS l")
+        sql.append(" WHERE l.id IN (\(list: lines)) ORDER BY l.id")
+        return sql
+    }
+
+    /// What removing a line takes away from its app's usage.
+    struct RemovedLine: Decodable, Sendable {
+        let id: RecordID<DeviceLogRecord>
+        let app: String
+        let byteCount: Int
+        let receivedAt: Date
+    }
+
+    static let removedLineColumns = "l.id, l.app, l.byteCount, l.receivedAt"
+
+    /// The oldest `limit` lines after `after`, whatever their age: retention walks the table
+    /// in id order (the order lines arrived in) and stops at the first line it keeps, so a
+    /// pass reads only what it removes and one chunk more.
+    static func oldestLines(after: RecordID<DeviceLogRecord>?, limit: Int) -> SQL {
+        var sql = SQL(stringLiteral: "SELECT \(removedLineColumns) FROM device_logs AS l")
+        if let after { sql.append(" WHERE l.id > \(after)") }
+        sql.append(" ORDER BY l.id LIMIT \(limit)")
+        return sql
+    }
+
+    static func deleteLines(_ ids: [RecordID<DeviceLogRecord>]) -> SQL {
+        "DELETE FROM device_logs WHERE id IN (\(list: ids))"
+    }
+
+    /// Takes removed lines off an app's usage.
+    static func subtractUsage(app: String, bytes: Int, lines: Int) -> SQL {
+        "UPDATE log_usage SET byteCount = max(0, byteCount - \(bytes)), lineCount = max(0, lineCount - \(lines)) WHERE app = \(app)"
     }
 
     /// A crash signature's occurrences: how many, on how many devices (a removed device counts

@@ -55,6 +55,41 @@ struct LogReader: Sendable {
         }
     }
 
+    /// A chunk of an export, oldest first: `LogQueries.export`. Each chunk is its own read.
+    func exportChunk(_ filter: LogFilter, after: RecordID<DeviceLogRecord>?, through last: RecordID<DeviceLogRecord>, limit: Int) async throws -> [Storage.Row] {
+        try await database.read { try $0.rows(LogQueries.export(filter, after: after, through: last, limit: limit)) }
+    }
+
+    func exportLines(_ ids: [RecordID<DeviceLogRecord>]) async throws -> [Storage.Row] {
+        try await database.read { try $0.rows(LogQueries.export(lines: ids)) }
+    }
+
+    /// What a deletion would remove: how many lines, and the names its summary uses.
+    struct DeletionPreview: Sendable {
+        let count: Int
+        let deviceName: String?
+        let appName: String?
+    }
+
+    func deletionPreview(_ selection: LogRemoval.Selection) async throws -> DeletionPreview {
+        try await database.read { connection in
+            switch selection {
+            case .lines(let ids):
+                return DeletionPreview(count: try connection.scalar(LogQueries.count(lines: ids), as: Int.self) ?? 0, deviceName: nil, appName: nil)
+            case .matching(let filter):
+                return DeletionPreview(
+                    count: try connection.scalar(LogQueries.count(filter), as: Int.self) ?? 0,
+                    deviceName: try filter.device.flatMap { try connection.find(DeviceRecord.self, id: $0)?.name },
+                    appName: try filter.app.flatMap { try connection.fetchOne(AppRecord.query().filter("bundleID", .equal, $0))?.name })
+            }
+        }
+    }
+
+    /// The newest stored line, where an export of everything matching ends.
+    func newestLineID() async throws -> RecordID<DeviceLogRecord>? {
+        try await database.read { try $0.scalar(LogQueries.newestLineID, as: Int64.self) }.map { RecordID($0) }
+    }
+
     /// The rows alone, as `GET /api/v1/logs` answers them.
     func rows(_ filter: LogFilter, limit: Int) async throws -> [Row] {
         try await database.read { try Self.rows(filter, limit: limit, in: $0) }

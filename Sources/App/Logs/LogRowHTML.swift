@@ -16,7 +16,8 @@ enum LogRowHTML {
             ?? "<code>\(HTMLText.escape(log.app))</code>") + version
         let iso = DisplayTime.iso(log.loggedAt)
         let crash = log.kind == .crash ? " <span class=\"tag\">crash</span>" : ""
-        return "<tr class=\"log-\(log.level.rawValue)\"><td><time datetime=\"\(iso)\" title=\"\(iso)\">\(HTMLText.escape(iso))</time></td>"
+        let choose = log.id.map { "<td><input type=\"checkbox\" name=\"line\" value=\"\($0)\" form=\"log-selection\" aria-label=\"Choose the line logged \(iso)\"></td>" } ?? "<td></td>"
+        return "<tr class=\"log-\(log.level.rawValue)\">\(choose)<td><time datetime=\"\(iso)\" title=\"\(iso)\">\(HTMLText.escape(iso))</time></td>"
             + "<td>\(device)</td><td>\(app)</td>"
             + "<td><span class=\"level level-\(log.level.rawValue)\">\(log.level.displayName)</span>\(crash)</td>"
             + "<td class=\"log-message\">\(message(row.highlighted ?? log.message, summary: log.signature))</td></tr>\n"

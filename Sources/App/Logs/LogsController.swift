@@ -40,6 +40,11 @@ struct LogsController {
         /// With one crash group chosen: its signature, and the page without it.
         let signature: String?
         let withoutSignaturePath: String?
+        /// Downloads and (admins) deletion of every matching line; the chosen lines' form returns to `backPath`.
+        let downloadNDJSONPath: String
+        let downloadTextPath: String
+        let deleteMatchingPath: String?
+        let backPath: String
     }
 
     /// Crash groups the app's log page shows above its lines.
@@ -93,9 +98,17 @@ struct LogsController {
                 var without = filter
                 without.signature = nil
                 return Paths.logs + "?" + without.query(before: nil)
-            })
+            },
+            downloadNDJSONPath: Paths.logExport + "?" + Self.joined(filter.query(before: nil), "format=ndjson"),
+            downloadTextPath: Paths.logExport + "?" + Self.joined(filter.query(before: nil), "format=text"),
+            deleteMatchingPath: context.user.role.includes(.admin) ? Paths.logDeletion + "?" + filter.query(before: nil) : nil,
+            backPath: Paths.logs + "?" + filter.query(before: nil))
         return try services.renderer.page("logs/index", title: "App logs", model: view, request: request, context: context,
                                           status: searchError == nil ? .ok : .unprocessableContent)
+    }
+
+    private static func joined(_ query: String, _ item: String) -> String {
+        query.isEmpty ? item : query + "&" + item
     }
 
     /// A time as a `datetime-local` box shows it; the page's script sends the browser's zone.

@@ -95,6 +95,7 @@ func registerRoutes(on groups: RouteGroups, services: Services) {
     SimulatorController(services: services).register(on: pages)
     LogsController(services: services).register(on: pages)
     CrashGroupsController(services: services).register(on: pages)
+    LogSelectionController(services: services).register(on: pages)
 
     ProfilesAPIController(services: services).register(on: groups.api)
     CatalogAPIController(services: services).register(on: groups.api)

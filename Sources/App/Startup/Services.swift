@@ -32,6 +32,7 @@ struct Services: Sendable {
     var images: ImageStore { ImageStore(database: database, now: config.now) }
     var logReader: LogReader { LogReader(database: database) }
     var logStore: LogStore { LogStore(database: database, now: config.now) }
+    var logRemoval: LogRemoval { LogRemoval(database: database, now: config.now) }
     var simulatorReader: SimulatorReader { SimulatorReader(database: database) }
     var simulator: SimulatorService {
         SimulatorService(database: database, checkIns: checkIns, contents: profileContents, now: config.now)

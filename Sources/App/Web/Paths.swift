@@ -61,6 +61,8 @@ enum Paths {
     static func simulatorActions(_ id: RecordID<DeviceRecord>) -> String { "/simulator/\(id)/actions" }
     /// The simulator with iOS's confirmation asked before an app locks the device.
     static func simulatorPrompt(_ id: RecordID<DeviceRecord>, mode: LockRequestMode) -> String { "/simulator/\(id)?prompt=\(mode.rawValue)" }
+    static let logExport = "/logs/export"
+    static let logDeletion = "/logs/delete"
     /// Crash groups: every app's, or one app's.
     static let crashGroups = "/logs/crashes"
     static func crashGroups(app: String) -> String {

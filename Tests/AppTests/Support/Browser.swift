@@ -36,6 +36,13 @@ final class Browser: @unchecked Sendable {
         return try await send(path, method: .post, body: body, contentType: "application/x-www-form-urlencoded")
     }
 
+    /// Posts fields in order, a name as often as a form repeats it (ticked checkboxes).
+    @discardableResult
+    func post(_ path: String, pairs: [(String, String)]) async throws -> Page {
+        let body = ([("_csrf", csrfToken)] + pairs).map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
+        return try await send(path, method: .post, body: body, contentType: "application/x-www-form-urlencoded")
+    }
+
     /// Posts a multipart form with files, as a file input sends it.
     @discardableResult
     func postMultipart(_ path: String, _ fields: [String: String], files: [String: (filename: String, bytes: [UInt8])]) async throws -> Page {

@@ -1,0 +1,139 @@
+import Foundation
+import Storage
+
+/// Log lines as a download: NDJSON (one object per line, the API's field names) or plain
+/// text (one line per message, continuation lines indented). Rows are written straight from
+/// the values SQLite returns, without decoding records or formatting dates through
+/// Foundation: an export of a million lines spends its time here (`Benchmarks/logs`).
+enum LogExport {
+    enum Format: String, CaseIterable, Sendable {
+        case ndjson
+        case text
+
+        var contentType: String {
+            switch self {
+            case .ndjson: "application/x-ndjson; charset=utf-8"
+            case .text: "text/plain; charset=utf-8"
+            }
+        }
+
+        var fileExtension: String { self == .ndjson ? "ndjson" : "log" }
+    }
+
+    /// The columns `LogQueries.export` selects, in this order.
+    static let columns = "l.id, l.deviceID, l.deviceName, l.app, l.appVersion, l.kind, l.level, l.message, l.fields, l.loggedAt, l.receivedAt, l.signature"
+
+    /// Appends `row` (selected as `columns`) to `bytes` in `format`, ending with a newline.
+    static func append(_ row: Row, as format: Format, to bytes: inout [UInt8]) {
+        let values = row.values
+        guard values.count == 12 else { return }
+        switch format {
+        case .ndjson:
+            bytes.append(contentsOf: #"{"id":"#.utf8)
+            appendRaw(values[0], to: &bytes)
+            bytes.append(contentsOf: #","deviceID":"#.utf8)
+            appendRaw(values[1], to: &bytes)
+            for (name, index) in [("deviceName", 2), ("app", 3), ("appVersion", 4), ("type", 5), ("level", 6)] {
+                bytes.append(contentsOf: ",\"\(name)\":".utf8)
+                appendJSONString(values[index], to: &bytes)
+            }
+            bytes.append(contentsOf: #","timestamp":""#.utf8)
+            appendISOTime(values[9], to: &bytes)
+            bytes.append(contentsOf: #"","receivedAt":""#.utf8)
+            appendISOTime(values[10], to: &bytes)
+            bytes.append(contentsOf: #"","message":"#.utf8)
+            appendJSONString(values[7], to: &bytes)
+            // Stored fields are a JSON object the upload checked; written as they are.
+            bytes.append(contentsOf: #","fields":"#.utf8)
+            if case .text(let object) = values[8] { bytes.append(contentsOf: object.utf8) } else { bytes.append(contentsOf: "{}".utf8) }
+            bytes.append(contentsOf: #","signature":"#.utf8)
+            appendJSONString(values[11], to: &bytes)
+            bytes.append(contentsOf: "}\n".utf8)
+        case .text:
+            appendISOTime(values[9], to: &bytes)
+            bytes.append(32)
+            if case .text(let level) = values[6] { bytes.append(contentsOf: level.uppercased().utf8) }
+            bytes.append(32)
+            if case .text(let device) = values[2] { bytes.append(contentsOf: device.utf8) }
+            bytes.append(contentsOf: "  ".utf8)
+            if case .text(let app) = values[3] { bytes.append(contentsOf: app.utf8) }
+            if case .text(let version) = values[4], !version.isEmpty { bytes.append(32); bytes.append(contentsOf: version.utf8) }
+            if case .text(let kind) = values[5], kind == "crash" { bytes.append(contentsOf: " [crash]".utf8) }
+            bytes.append(contentsOf: ": ".utf8)
+            if case .text(let message) = values[7] {
+                for byte in message.utf8 {
+                    bytes.append(byte)
+                    if byte == 10 { bytes.append(contentsOf: "    ".utf8) }
+                }
+            }
+            bytes.append(10)
+        }
+    }
+
+    private static func appendRaw(_ value: SQLiteValue, to bytes: inout [UInt8]) {
+        if case .integer(let number) = value { bytes.append(contentsOf: String(number).utf8) } else { bytes.append(contentsOf: "null".utf8) }
+    }
+
+    /// A JSON string, or `null` for a NULL column.
+    static func appendJSONString(_ value: SQLiteValue, to bytes: inout [UInt8]) {
+        guard case .text(let text) = value else {
+            bytes.append(contentsOf: "null".utf8)
+            return
+        }
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        bytes.append(34)
+        for byte in text.utf8 {
+            switch byte {
+            case 34: bytes.append(contentsOf: [92, 34])
+            case 92: bytes.append(contentsOf: [92, 92])
+            case 10: bytes.append(contentsOf: [92, 110])
+            case 13: bytes.append(contentsOf: [92, 114])
+            case 9: bytes.append(contentsOf: [92, 116])
+            case 0..<32: bytes.append(contentsOf: [92, 117, 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(34)
+    }
+
+    /// Seconds since 1970 as `2026-11-23T09:30:05Z`, or `…05.250Z` when there is a fraction
+    /// of a second (days to a civil date after Howard Hinnant's `civil_from_days`).
+    static func appendISOTime(_ value: SQLiteValue, to bytes: inout [UInt8]) {
+        let seconds: Double
+        switch value {
+        case .real(let real): seconds = real
+        case .integer(let integer): seconds = Double(integer)
+        default: return
+        }
+        let milliseconds = Int64((seconds * 1000).rounded(.down))
+        let (days, millisOfDay) = (floorDiv(milliseconds, 86_400_000), milliseconds - floorDiv(milliseconds, 86_400_000) * 86_400_000)
+        let shifted = days + 719_468
+        let era = floorDiv(shifted, 146_097)
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func digits(_ number: Int64, _ count: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<count { divisor *= 10 }
+            var rest = number
+            while divisor > 0 {
+                bytes.append(48 + UInt8((rest / divisor) % 10))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        digits(year, 4); bytes.append(45); digits(month, 2); bytes.append(45); digits(day, 2); bytes.append(84)
+        digits(millisOfDay / 3_600_000, 2); bytes.append(58); digits(millisOfDay / 60000 % 60, 2); bytes.append(58)
+        digits(millisOfDay / 1000 % 60, 2)
+        if millisOfDay % 1000 != 0 { bytes.append(46); digits(millisOfDay % 1000, 3) }
+        bytes.append(90)
+    }
+
+    private static func floorDiv(_ value: Int64, _ divisor: Int64) -> Int64 {
+        value >= 0 ? value / divisor : (value - divisor + 1) / divisor
+    }
+}

@@ -1,0 +1,117 @@
+import Domain
+import Foundation
+import Hummingbird
+import Storage
+
+/// What helpdesk does with log lines beyond reading them: download the chosen lines or every
+/// line matching the viewer's filter (NDJSON or plain text, streamed), and — admins only —
+/// delete them after a confirmation that states how many lines go.
+struct LogSelectionController {
+    let services: Services
+
+    struct ConfirmView {
+        let count: Int
+        let countText: String
+        let summary: String
+        /// Where the confirmed form posts: the filter rides in its query string.
+        let action: String
+        let chosenLines: [String]
+        let cancelPath: String
+    }
+
+    func register(on routes: SecuredRoutes) {
+        routes.get("/logs/export", role: .helpdesk, use: exportMatching)
+        routes.post("/logs/export", role: .helpdesk, use: exportChosen)
+        routes.get("/logs/delete", role: .admin, use: confirmMatching)
+        routes.post("/logs/delete", role: .admin, use: delete)
+    }
+
+    @Sendable func exportMatching(request: Request, context: SignedInContext) async throws -> Response {
+        let filter = try LogFilter(request.uri.queryParameters, strict: false)
+        // A search the viewer cannot read is explained there, not exported as "nothing".
+        if filter.searchProblem != nil { return .seeOther(Paths.logs + "?" + request.uri.query.orEmpty) }
+        let format = request.uri.queryParameters["format"].flatMap { LogExport.Format(rawValue: String($0)) } ?? .ndjson
+        return try await LogDownload.response(.matching(filter), as: format, reader: services.logReader, now: services.now)
+    }
+
+    @Sendable func exportChosen(request: Request, context: SignedInContext) async throws -> Response {
+        let back = LocalPath.sanitised(context.form["back"], fallback: Paths.logs)
+        guard let lines = chosenLines(context.form) else {
+            return .seeOther(back, flash: .error("Tick the lines to download first (at most \(LogDownload.maximumChosen))."),
+                             cookies: services.cookies, request: request)
+        }
+        let format = LogExport.Format(rawValue: context.form["format"]) ?? .ndjson
+        return try await LogDownload.response(.lines(lines), as: format, reader: services.logReader, now: services.now)
+    }
+
+    /// "Delete every matching line…": the confirmation, with the count.
+    @Sendable func confirmMatching(request: Request, context: SignedInContext) async throws -> Response {
+        let filter = try LogFilter(request.uri.queryParameters, strict: false)
+        if filter.searchProblem != nil { return .seeOther(Paths.logs + "?" + request.uri.query.orEmpty) }
+        return try await confirmation(.matching(filter), request: request, context: context)
+    }
+
+    /// Chosen lines arrive here unconfirmed from the viewer (answered with the confirmation),
+    /// and confirmed deletions of chosen or matching lines from the confirmation page.
+    @Sendable func delete(request: Request, context: SignedInContext) async throws -> Response {
+        let selection: LogRemoval.Selection
+        var filter = try LogFilter(request.uri.queryParameters, strict: false)
+        filter.before = nil
+        if !context.form.all("line").isEmpty {
+            guard let lines = chosenLines(context.form) else {
+                return .seeOther(Paths.logs, flash: .error("Choose at most \(LogDownload.maximumChosen) lines, or delete by filter."),
+                                 cookies: services.cookies, request: request)
+            }
+            selection = .lines(lines)
+        } else if context.form["scope"] == "matching", filter.searchProblem == nil {
+            selection = .matching(filter)
+        } else {
+            return .seeOther(Paths.logs, flash: .error("Tick the lines to delete first."), cookies: services.cookies, request: request)
+        }
+        guard context.form["confirmed"] == "yes" else { return try await confirmation(selection, request: request, context: context) }
+        let preview = try await services.logReader.deletionPreview(selection)
+        let removed = try await services.logRemoval.delete(selection, describedAs: Self.summary(selection, preview: preview), by: Actor(context.user))
+        let back = if case .matching = selection { Paths.logs + "?" + filter.query(before: nil) } else { Paths.logs }
+        return .seeOther(back, flash: .notice("Deleted \(removed) log line\(removed == 1 ? "" : "s")."), cookies: services.cookies, request: request)
+    }
+
+    private func confirmation(_ selection: LogRemoval.Selection, request: Request, context: SignedInContext) async throws -> Response {
+        let preview = try await services.logReader.deletionPreview(selection)
+        var view = ConfirmView(count: preview.count, countText: "", summary: Self.summary(selection, preview: preview),
+                               action: Paths.logDeletion, chosenLines: [], cancelPath: Paths.logs)
+        switch selection {
+        case .lines(let ids):
+            view = ConfirmView(count: preview.count, countText: Self.lines(preview.count), summary: view.summary,
+                               action: Paths.logDeletion, chosenLines: ids.map(\.description), cancelPath: Paths.logs)
+        case .matching(let filter):
+            let query = filter.query(before: nil)
+            view = ConfirmView(count: preview.count, countText: Self.lines(preview.count), summary: view.summary,
+                               action: Paths.logDeletion + (query.isEmpty ? "" : "?" + query), chosenLines: [],
+                               cancelPath: Paths.logs + (query.isEmpty ? "" : "?" + query))
+        }
+        return try services.renderer.page("logs/delete", title: "Delete log lines", model: view, request: request, context: context)
+    }
+
+    private static func lines(_ count: Int) -> String {
+        count == 1 ? "1 line" : "\(count.formatted()) lines"
+    }
+
+    static func summary(_ selection: LogRemoval.Selection, preview: LogReader.DeletionPreview) -> String {
+        switch selection {
+        case .lines(let ids): "\(ids.count) chosen line\(ids.count == 1 ? "" : "s")"
+        case .matching(let filter): filter.summary(deviceName: preview.deviceName, appName: preview.appName)
+        }
+    }
+
+    /// The ticked lines, or nil when none (or too many, or not ids) were sent.
+    private func chosenLines(_ form: FormFields) -> [RecordID<DeviceLogRecord>]? {
+        let values = form.all("line")
+        let ids = values.compactMap { RecordID<DeviceLogRecord>($0) }
+        guard !ids.isEmpty, ids.count == values.count, ids.count <= LogDownload.maximumChosen else { return nil }
+        return Array(Set(ids)).sorted { $0.rawValue < $1.rawValue }
+    }
+}
+
+private extension Optional where Wrapped == String {
+    var orEmpty: String { self ?? "" }
+}
