@@ -126,6 +126,8 @@ enum AuditWording {
         case "profile.deleted": "deleted the profile"
         case "profile.assigned": "assigned the profile"
         case "profile.unassigned": "unassigned the profile"
+        case "logs.deleted": "deleted log lines:"
+        case "settings.updated": "changed the console settings:"
         default: action
         }
     }

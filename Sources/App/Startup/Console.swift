@@ -65,7 +65,8 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "PayloadConsole"),
         // Started before the server, so stopped after it: no request is left to write.
         services: [DatabaseService(database: database, logger: logger),
-                   SessionSweeper(sessions: sessions, interval: .seconds(3600), logger: logger)],
+                   SessionSweeper(sessions: sessions, interval: .seconds(3600), logger: logger),
+                   LogRetentionService(retention: services.logRetention, interval: .seconds(86_400), logger: logger)],
         logger: logger)
     return Console(application: application, services: services, routes: table.entries, startupNotes: notes)
 }
@@ -96,6 +97,7 @@ func registerRoutes(on groups: RouteGroups, services: Services) {
     LogsController(services: services).register(on: pages)
     CrashGroupsController(services: services).register(on: pages)
     LogSelectionController(services: services).register(on: pages)
+    SettingsController(services: services).register(on: pages)
 
     ProfilesAPIController(services: services).register(on: groups.api)
     CatalogAPIController(services: services).register(on: groups.api)

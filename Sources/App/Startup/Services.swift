@@ -33,6 +33,8 @@ struct Services: Sendable {
     var logReader: LogReader { LogReader(database: database) }
     var logStore: LogStore { LogStore(database: database, now: config.now) }
     var logRemoval: LogRemoval { LogRemoval(database: database, now: config.now) }
+    var logRetention: LogRetention { LogRetention(database: database, now: config.now) }
+    var settings: SettingsStore { SettingsStore(database: database, now: config.now) }
     var simulatorReader: SimulatorReader { SimulatorReader(database: database) }
     var simulator: SimulatorService {
         SimulatorService(database: database, checkIns: checkIns, contents: profileContents, now: config.now)

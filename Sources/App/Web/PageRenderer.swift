@@ -161,6 +161,7 @@ enum Navigation {
         ("Signing", Paths.signing, .admin),
         ("API tokens", Paths.tokens, .admin),
         ("Audit log", Paths.audit, .admin),
+        ("Settings", Paths.settings, .admin),
     ]
 
     static func items(for role: Role?, currentPath: String) -> [NavItem] {

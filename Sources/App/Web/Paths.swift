@@ -19,6 +19,7 @@ enum Paths {
     static let signing = "/signing"
     static let logs = "/logs"
     static let audit = "/audit"
+    static let settings = "/settings"
     /// Where the enroll-a-simulated-device form posts.
     static let enrollment = "/simulator"
 

@@ -1,0 +1,38 @@
+import Foundation
+
+/// The settings form as typed: values stay text so a refused save shows them as entered, each
+/// message beside its field.
+struct SettingsForm {
+    var logCapMegabytes = ""
+    var logRetentionDays = ""
+    var errors = FieldErrors()
+
+    static let capRange = 1...100_000
+    static let retentionRange = 1...365
+
+    init(_ settings: ConsoleSettings) {
+        logCapMegabytes = String(settings.logCapBytes >> 20)
+        logRetentionDays = String(settings.logRetentionDays)
+    }
+
+    init(_ fields: FormFields) {
+        logCapMegabytes = fields["logCapMegabytes"].trimmingCharacters(in: .whitespaces)
+        logRetentionDays = fields["logRetentionDays"].trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The settings, or nil with `errors` filled in for every field that is wrong.
+    mutating func validated() -> ConsoleSettings? {
+        var settings = ConsoleSettings()
+        if let megabytes = Int(logCapMegabytes), Self.capRange.contains(megabytes) {
+            settings.logCapBytes = megabytes << 20
+        } else {
+            errors["logCapMegabytes"] = "Enter a whole number of megabytes from \(Self.capRange.lowerBound) to \(Self.capRange.upperBound.formatted())."
+        }
+        if let days = Int(logRetentionDays), Self.retentionRange.contains(days) {
+            settings.logRetentionDays = days
+        } else {
+            errors["logRetentionDays"] = "Enter a whole number of days from \(Self.retentionRange.lowerBound) to \(Self.retentionRange.upperBound)."
+        }
+        return errors.isEmpty ? settings : nil
+    }
+}
