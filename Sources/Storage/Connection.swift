@@ -82,9 +82,12 @@ public final class Connection {
         return try statement.step() ? statement.currentRow() : nil
     }
 
-    /// The first column of the first row, e.g. for `SELECT count(*) …`.
+    /// The first column of the first row, e.g. for `SELECT count(*) …`; nil when there is no row
+    /// or the value is NULL.
     public func scalar<T: SQLiteValueConvertible>(_ sql: SQL, as type: T.Type = T.self) throws -> T? {
-        try row(sql).map { try $0.first(as: T.self) }
+        // An aggregate over no rows (`max(id)` of an empty table) is one row holding NULL.
+        guard let row = try row(sql), let value = row.values.first, value != .null else { return nil }
+        return try row.first(as: T.self)
     }
 
     /// The rowid of the last successful INSERT on this connection.

@@ -3,6 +3,7 @@ import Domain
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import Storage
 import Testing
 
@@ -47,6 +48,18 @@ import Testing
         }
     }
 
+    @Test func anEmptyStoreDownloadsNothingAndDeletesNothing() async throws {
+        let console = try await TestConsole.make()
+        let api = APITests()
+        let admin = try await api.token(console, role: .admin)
+        try await console.test { client in
+            let export = try await client.execute(uri: "/api/v1/logs/export?level=error", method: .get, headers: [.authorization: "Bearer \(admin)"])
+            #expect(export.status == .ok && export.body.readableBytes == 0)
+            let deleted = try await api.call(client, .delete, "/api/v1/logs?all=true", token: admin)
+            #expect(deleted.status == .ok && deleted.json["deleted"] as? Int == 0)
+        }
+    }
+
     @Test func aMultiLineMessageStaysOneRecordInPlainText() async throws {
         let console = try await TestConsole.make()
         _ = try Seed.seed(console, [Seed.line("Thread 0 crashed\n0 libswiftCore\n1 ClinicNotes", kind: .crash)])
@@ -74,11 +87,10 @@ import Testing
             let many = try await browser.post("/logs/export", pairs: (0...1000).map { ("line", String($0 + 1)) })
             #expect(many.status == .seeOther)
             _ = try await browser.get("/logs")
-            let hostile = try await browser.post("/logs/export", pairs: [("line", "1"), ("back", "//evil.example/")])
-            #expect(hostile.status == .ok, "one line, downloaded")
+            let offsite = try await browser.post("/logs/export", pairs: [("line", "1"), ("back", "//evil.example/")])
+            #expect(offsite.status == .badRequest && offsite.location == nil)
             _ = try await browser.get("/logs")
-            let offsite = try await browser.post("/logs/export", pairs: [("back", "//evil.example/")])
-            #expect(offsite.location == "/logs")
+            #expect(try await browser.post("/logs/export", pairs: [("line", "1"), ("format", "xml")]).status == .badRequest)
         }
     }
 
@@ -148,6 +160,48 @@ import Testing
             let expected = seconds.truncatingRemainder(dividingBy: 1) == 0 ? DisplayTime.iso(date)
                 : date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
             #expect(String(decoding: bytes, as: UTF8.self) == expected.replacingOccurrences(of: "+0000", with: "Z").replacingOccurrences(of: "+00:00", with: "Z"))
+        }
+    }
+}
+
+/// The same downloads, crash groups and deletion for scripts.
+@Suite struct LogsAPIExportTests {
+    typealias Seed = LogViewerTests
+
+    @Test func scriptsDownloadReadCrashGroupsAndDeleteWithTheViewersFilters() async throws {
+        let console = try await TestConsole.make()
+        _ = try Seed.seed(console, [Seed.line("Printer offline", minutes: 0), Seed.line("Printer jammed", level: .warning, minutes: 1),
+                                    CrashGroupTests.crash("0xbeef", version: "2.4", minutes: 2)])
+        let api = APITests()
+        let helpdesk = try await api.token(console, role: .helpdesk)
+        let admin = try await api.token(console, role: .admin)
+        try await console.test { client in
+            let export = try await client.execute(uri: "/api/v1/logs/export?q=printer&format=text", method: .get,
+                                                  headers: [.authorization: "Bearer \(helpdesk)"])
+            #expect(export.status == .ok)
+            let text = String(buffer: export.body)
+            #expect(text.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 2 && text.contains("WARNING Clinic iPad 3"))
+            let wrongFormat = try await api.call(client, .get, "/api/v1/logs/export?format=xml", token: helpdesk)
+            #expect(wrongFormat.status == .badRequest && api.errorCode(wrongFormat.json) == "invalid_query")
+
+            let crashes = try await api.call(client, .get, "/api/v1/logs/crashes?app=com.example.clinicnotes", token: helpdesk)
+            let groups = try #require(crashes.json["crashGroups"] as? [[String: Any]])
+            #expect(groups.count == 1 && groups.first?["crashes"] as? Int == 1 && groups.first?["appVersions"] as? [String] == ["2.4"])
+            let reports = try await api.call(client, .get, try #require(groups.first?["logs"] as? String), token: helpdesk)
+            #expect((reports.json["logs"] as? [[String: Any]])?.count == 1)
+
+            let refused = try await api.call(client, .delete, "/api/v1/logs?q=printer", token: helpdesk)
+            #expect(refused.status == .forbidden)
+            let unnamed = try await api.call(client, .delete, "/api/v1/logs", token: admin)
+            #expect(unnamed.status == .badRequest && api.errorCode(unnamed.json) == "filter_required")
+            #expect(try await LogExportTests.lineCount(console) == 3)
+            let deleted = try await api.call(client, .delete, "/api/v1/logs?q=printer&level=error", token: admin)
+            #expect(deleted.status == .ok && deleted.json["deleted"] as? Int == 1)
+            let byID = try await api.call(client, .delete, "/api/v1/logs?line=2", token: admin)
+            #expect(byID.json["deleted"] as? Int == 1)
+            #expect(try await LogExportTests.messages(console).count == 1)
+            let everything = try await api.call(client, .delete, "/api/v1/logs?all=true", token: admin)
+            #expect(everything.json["deleted"] as? Int == 1)
         }
     }
 }

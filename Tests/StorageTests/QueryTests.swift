@@ -17,6 +17,14 @@ import Testing
         return database
     }
 
+    @Test func aScalarOfNoRowsOrNullIsNil() async throws {
+        let database = try makeDatabase()
+        // max() over an empty table is one row holding NULL, which once threw a conversion error.
+        #expect(try await database.read { try $0.scalar("SELECT max(id) FROM gadgets", as: Int64.self) } == nil)
+        #expect(try await database.read { try $0.scalar("SELECT id FROM gadgets", as: Int64.self) } == nil)
+        #expect(try await database.read { try $0.scalar("SELECT count(*) FROM gadgets", as: Int.self) } == 0)
+    }
+
     @Test func filtersOrderAndLimitCombine() async throws {
         let database = try await seeded()
         let names = try await database.read { connection in

@@ -22,6 +22,7 @@ import itertools
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 import unittest
@@ -55,6 +56,7 @@ class FormRoute:
     fields: tuple = None                         # the text fields to break; default all of them
     files: dict = field(default_factory=dict)   # file input -> seed holding its content
     account: str = "admin"                       # admin | own (a new user, signed in) | signed-out (a new user)
+    reads_only: bool = False                     # a download: accepted without writing anything
     linked: tuple = ()                           # fields that must carry the same value
     params: dict = field(default_factory=dict)  # fixed path values (the payload kind)
 
@@ -131,6 +133,12 @@ FORM_ROUTES = [
       for kind, (values, fields) in PAYLOAD_FORMS.items()],
     FormRoute("/profiles/{profile}/payloads/{kind}/remove", "/profiles/{profile}", params={"kind": "single-app-mode"}),
     FormRoute("/signing", "/signing", files={"certificate": "certificate_pem", "privateKey": "key_pem"}),
+    # The viewer's tick boxes sit outside its selection form (form="log-selection"), so the
+    # valid value names the seed line; "Delete…" on that form leads to the confirmation below.
+    FormRoute("/logs/export", "/logs", {"line": "{log_line}"}, reads_only=True),
+    FormRoute("/logs/delete", "/logs/delete"),
+    FormRoute("/settings", "/settings", {"logCapMegabytes": "{n}00", "logRetentionDays": "30"}),
+    FormRoute("/settings/retention", "/settings"),
 ]
 
 
@@ -261,6 +269,7 @@ class Seeds(dict):
             ("user", lambda: ("SELECT 1 FROM users WHERE id = ?", self["user"]), self.make_user),
             ("spare_token", lambda: ("SELECT 1 FROM api_tokens WHERE id = ? AND revokedAt IS NULL", self["spare_token"]),
              self.make_spare_token),
+            ("log_line", lambda: ("SELECT 1 FROM device_logs WHERE id = ?", self["log_line"]), self.make_log_line),
         ]
 
     def created(self, path, body):
@@ -296,6 +305,18 @@ class Seeds(dict):
                                timeout=TIMEOUT)
         if answer.status_code != 200:
             raise AssertionError(f"assigning the seed profile answered {support.describe(answer)}")
+
+    def make_log_line(self):
+        """A line received 400 days ago, so the deletion and the retention cases both have one to
+        remove. Written straight to the file: an upload would need a device whose policy collects
+        it, and would be received now. The table's triggers keep the search index current."""
+        with sqlite3.connect(self.console.database, timeout=10) as connection:
+            cursor = connection.execute(
+                """INSERT INTO device_logs (deviceID, deviceName, app, kind, level, message, loggedAt, receivedAt, byteCount)
+                   VALUES (NULL, 'Robust device', 'com.example.robust', 'application', 'error', 'Robust line', ?, ?, 11)""",
+                (0, 0))
+            self["log_line"] = cursor.lastrowid
+        connection.close()
 
     def make_spare_profile(self):
         self["spare_profile"] = self.created("/api/v1/profiles", {"name": f"Spare profile {self.unique()}"})
@@ -795,7 +816,7 @@ class ValidRequestsTest(ConsoleWithSeeds):
         for route in FORM_ROUTES:
             with self.subTest(route.label):
                 filled = self.open_form(route)
-                self.expect_accepted("POST", filled.path, filled.browser, *filled.encoded(filled.pairs))
+                self.expect_accepted("POST", filled.path, filled.browser, *filled.encoded(filled.pairs), writes=not route.reads_only)
 
     def test_valid_api_requests_are_accepted(self):
         for operation in operations(self.openapi):
@@ -805,12 +826,16 @@ class ValidRequestsTest(ConsoleWithSeeds):
                     self.expect_accepted(operation.method, template.format_map(values), session, headers,
                                          dumps(self.valid_body(operation, values)))
 
-    def expect_accepted(self, method, path, session, headers, body):
+    def expect_accepted(self, method, path, session, headers, body, writes=True):
         """Accepted means answered below 400 and written: some pages answer a refusal with a
-        redirect and a flash message, so the status alone does not tell."""
+        redirect and a flash message, so the status alone does not tell. A download writes
+        nothing, so it must answer 200 instead."""
         before = support.digest(self.console.database, everything=True)
         outcome = support.send(method, self.console.url(path), session, headers=headers, data=body)
         self.assertTrue(isinstance(outcome.status, int) and outcome.status < 400, f"the valid request was refused: {outcome.summary}")
+        if not writes:
+            self.assertEqual(outcome.status, 200, f"the download was not answered: {outcome.summary}")
+            return
         self.assertTrue(support.changed_tables(before, support.digest(self.console.database, everything=True)),
                         f"the valid request changed nothing: {outcome.summary}")
 

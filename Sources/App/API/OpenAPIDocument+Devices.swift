@@ -37,17 +37,6 @@ extension OpenAPIDocument {
                        "additionalProperties": ["oneOf": [["type": "string", "maxLength": 256, "pattern": "^[^\(controlsBesideLineBreaks)]*$"],
                                                           ["type": "number"], ["type": "boolean"]]]],
         ]],
-        "LogPage": ["type": "object", "required": ["logs"], "properties": [
-            "logs": ["type": "array", "items": ["type": "object", "properties": [
-                "id": ["type": "integer"], "deviceID": ["type": ["integer", "null"], "description": "null once the device is removed; deviceName stays"],
-                "deviceName": ["type": "string"], "app": ["type": "string"], "appVersion": ["type": "string"],
-                "level": ["type": "string", "enum": LogLevel.allCases.map(\.rawValue)], "type": ["type": "string", "enum": ["application", "crash"]],
-                "timestamp": ["type": "string", "format": "date-time"], "receivedAt": ["type": "string", "format": "date-time"],
-                "message": ["type": "string"], "fields": ["type": "object"],
-                "signature": ["type": ["string", "null"], "description": "Crash logs: the line that groups them"],
-            ]]],
-            "next": ["type": "string", "description": "The next page's address, when there is one"],
-        ]],
         "SimulatorAction": ["type": "object", "required": ["action"], "additionalProperties": false, "properties": [
             "action": ["type": "string", "enum": SimulatorActionParser.names],
             "app": ["type": "string", "description": "Bundle ID, for app actions (the app must be on screen, except launchApp)"],

@@ -59,6 +59,7 @@ enum OpenAPIDocument {
             query("type", ["type": "string", "enum": ["application", "crash"]], "Only app logs or only crash logs"),
             query("from", ["type": "string", "format": "date-time"], "Logged at or after (ISO 8601)"),
             query("to", ["type": "string", "format": "date-time"], "Logged before (ISO 8601)"),
+            query("signature", ["type": "string"], "Only the crash logs of this crash group (its signature, as crash groups name it)"),
             query("q", ["type": "string", "maxLength": LogSearch.maximumLength, "pattern": "^[^\(controls)]*$"],
                   "Full-text search: words, \"phrases\", prefix*, AND, OR, NOT and brackets; E_TIMEOUT and com.example.app as typed"),
             query("before", id, "The last id of the previous page (the next link carries it)"),
@@ -80,8 +81,10 @@ enum OpenAPIDocument {
         }
     }
 
-    static func ok(_ description: String, _ schema: [String: Any]) -> [String: Any] {
-        ["200": ["description": description].merging(json(schema)) { $1 }]
+    static func ok(_ description: String, _ schema: [String: Any], example: Any? = nil) -> [String: Any] {
+        var content: [String: Any] = ["schema": schema]
+        if let example { content["example"] = example }
+        return ["200": ["description": description, "content": ["application/json": content]]]
     }
 
     static var document: [String: Any] {
@@ -97,7 +100,7 @@ enum OpenAPIDocument {
                     "bearer": ["type": "http", "scheme": "bearer", "description": "An API token (pct_…) from the console's API tokens page or `payload-console token create`."],
                     "deviceToken": ["type": "http", "scheme": "bearer", "description": "A device's check-in token (pcd_…), shown once when the device is enrolled."],
                 ],
-                "schemas": deviceSchemas.merging(textSchemas) { $1 }.merging([
+                "schemas": deviceSchemas.merging(textSchemas) { $1 }.merging(logSchemas) { $1 }.merging([
                     "Error": ["type": "object", "required": ["error"], "properties": ["error": ["type": "object", "required": ["code", "message"], "properties": [
                         "code": ["type": "string"], "message": ["type": "string"], "field": ["type": ["string", "null"]], "requestID": ["type": ["string", "null"]],
                     ]]]],
@@ -121,7 +124,7 @@ enum OpenAPIDocument {
                     ]],
                 ]) { $1 },
             ],
-            "paths": devicePaths.merging([
+            "paths": devicePaths.merging(logPaths) { $1 }.merging([
                 "/api/v1/profiles": [
                     "get": operation("List profiles", role: "viewer", responses: ok("Profiles", ["type": "object"])),
                     "post": operation("Create a profile", role: "admin", body: ref("ProfileInput"),
@@ -161,11 +164,6 @@ enum OpenAPIDocument {
                                       body: ref("AppInput"),
                                       responses: ["201": ["description": "Created"].merging(json(["type": "object"])) { $1 }],
                                       extraErrors: ["409": "bundle_id_taken", "422": "validation_failed"]),
-                ],
-                "/api/v1/logs": [
-                    "get": operation("Log lines devices uploaded, newest first, a page at a time (follow next)", role: "helpdesk",
-                                     parameters: ["log filters", "limit"], responses: ok("Lines", ref("LogPage")),
-                                     extraErrors: ["400": "invalid_query (field names the parameter) or invalid_search (q could not be read; the message says why)"]),
                 ],
                 "/api/v1/devices": [
                     "get": operation("List devices, a page at a time (follow next)", role: "viewer",

@@ -38,7 +38,7 @@ struct LogFilter: Equatable, Sendable {
             parameters[Substring(name)].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         }
         // The page's form sends every box, empty ones too; a script sending `before=` means something it did not say.
-        if strict, let empty = ["device", "level", "type", "from", "to", "before", "tz"].first(where: { parameters[Substring($0)] == "" }) {
+        if strict, let empty = ["device", "level", "type", "signature", "from", "to", "before", "tz"].first(where: { parameters[Substring($0)] == "" }) {
             throw Invalid(parameter: empty, message: "\(empty) is empty; leave it out to not filter by it.")
         }
         func check(_ ok: Bool, _ name: String, _ message: String) throws(Invalid) {

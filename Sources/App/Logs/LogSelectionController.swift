@@ -35,12 +35,16 @@ struct LogSelectionController {
     }
 
     @Sendable func exportChosen(request: Request, context: SignedInContext) async throws -> Response {
-        let back = LocalPath.sanitised(context.form["back"], fallback: Paths.logs)
+        // The page sends a format from its list and its own address; anything else was not typed by a person.
+        guard let format = LogExport.Format(rawValue: context.form["format"].isEmpty ? "ndjson" : context.form["format"]) else {
+            throw HTTPError(.badRequest, message: "Choose NDJSON or plain text.")
+        }
+        let back = context.form["back"].isEmpty ? Paths.logs : context.form["back"]
+        guard LocalPath.isLocal(back) else { throw HTTPError(.badRequest, message: "The page to return to must be on this site.") }
         guard let lines = chosenLines(context.form) else {
             return .seeOther(back, flash: .error("Tick the lines to download first (at most \(LogDownload.maximumChosen))."),
                              cookies: services.cookies, request: request)
         }
-        let format = LogExport.Format(rawValue: context.form["format"]) ?? .ndjson
         return try await LogDownload.response(.lines(lines), as: format, reader: services.logReader, now: services.now)
     }
 

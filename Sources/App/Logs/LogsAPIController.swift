@@ -4,20 +4,28 @@ import Hummingbird
 import Storage
 
 /// The log viewer for scripts: `GET /api/v1/logs` with the viewer's filters, newest first, a
-/// page at a time (follow `next`).
+/// page at a time (follow `next`); the same filters streamed as a download; crash groups; and
+/// deletion (admin).
 struct LogsAPIController {
     let services: Services
 
     func register(on routes: SecuredRoutes) {
         routes.get("/api/v1/logs", role: .helpdesk, use: list)
+        routes.get("/api/v1/logs/export", role: .helpdesk, use: export)
+        routes.get("/api/v1/logs/crashes", role: .helpdesk, use: crashGroups)
+        routes.delete("/api/v1/logs", role: .admin, use: delete)
     }
 
-    @Sendable func list(request: Request, context: SignedInContext) async throws -> Response {
-        let filter: LogFilter
-        do { filter = try LogFilter(request.uri.queryParameters, strict: true) } catch {
+    /// The filter in the query string; 400 naming the parameter it cannot read.
+    static func filter(of request: Request) throws -> LogFilter {
+        do { return try LogFilter(request.uri.queryParameters, strict: true) } catch {
             throw APIError(status: .badRequest, code: error.parameter == "q" ? "invalid_search" : "invalid_query",
                            message: error.message, field: error.parameter)
         }
+    }
+
+    @Sendable func list(request: Request, context: SignedInContext) async throws -> Response {
+        let filter = try Self.filter(of: request)
         let limit = try APIQuery.limit(of: request)
         let rows = try await services.logReader.rows(filter, limit: limit)
         let page = rows.prefix(limit)
@@ -26,6 +34,63 @@ struct LogsAPIController {
             body["next"] = "/api/v1/logs?" + filter.query(before: last) + "&limit=\(limit)"
         }
         return try .jsonObject(body)
+    }
+
+    @Sendable func export(request: Request, context: SignedInContext) async throws -> Response {
+        let filter = try Self.filter(of: request)
+        let format = try request.uri.queryParameters["format"].map { text in
+            guard let format = LogExport.Format(rawValue: String(text)) else {
+                throw APIError(status: .badRequest, code: "invalid_query", message: "format must be ndjson or text.", field: "format")
+            }
+            return format
+        } ?? .ndjson
+        return try await LogDownload.response(.matching(filter), as: format, reader: services.logReader, now: services.now)
+    }
+
+    @Sendable func crashGroups(request: Request, context: SignedInContext) async throws -> Response {
+        let app = request.uri.queryParameters["app"].map(String.init)
+        if app?.isEmpty == true {
+            throw APIError(status: .badRequest, code: "invalid_query", message: "app is empty; leave it out for every app.", field: "app")
+        }
+        let hours = try APIQuery.integer("hours", of: request, in: 1...24 * 366)
+        let since = hours.map { services.now.addingTimeInterval(-Double($0) * 3600) } ?? .distantPast
+        let limit = try APIQuery.limit(of: request)
+        let (groups, _) = try await services.logReader.crashGroups(app: app, since: since, limit: limit)
+        return try .jsonObject(["crashGroups": groups.map { group -> [String: Any] in
+            var filter = LogFilter()
+            (filter.app, filter.kind, filter.signature) = (group.app, .crash, group.signature)
+            return ["app": group.app, "signature": group.signature, "crashes": group.occurrences, "devices": group.devices,
+                    "appVersions": (group.versions ?? "").split(separator: ",").map(String.init),
+                    "firstSeen": DisplayTime.iso(group.firstSeen), "lastSeen": DisplayTime.iso(group.lastSeen),
+                    "logs": "/api/v1/logs?" + filter.query(before: nil)]
+        }])
+    }
+
+    /// Deletes every line matching the filter, or the `line` ids given; a request with neither
+    /// must say `all=true`, so a forgotten filter never empties the store.
+    @Sendable func delete(request: Request, context: SignedInContext) async throws -> Response {
+        let filter = try Self.filter(of: request)
+        let lineValues = request.uri.queryParameters.getAll("line")
+        let selection: LogRemoval.Selection
+        if !lineValues.isEmpty {
+            let ids = lineValues.compactMap { RecordID<DeviceLogRecord>($0) }
+            guard ids.count == lineValues.count, ids.count <= LogDownload.maximumChosen, !filter.isFiltered else {
+                throw APIError(status: .badRequest, code: "invalid_query",
+                               message: "line must be log line ids (at most \(LogDownload.maximumChosen)), without other filters.", field: "line")
+            }
+            selection = .lines(ids)
+        } else {
+            let all = try APIQuery.bool("all", of: request)
+            guard filter.isFiltered || all == true else {
+                throw APIError(status: .badRequest, code: "filter_required",
+                               message: "Name the lines to delete with filters or line ids, or say all=true to delete every line.", field: nil)
+            }
+            selection = .matching(filter)
+        }
+        let preview = try await services.logReader.deletionPreview(selection)
+        let deleted = try await services.logRemoval.delete(selection, describedAs: LogSelectionController.summary(selection, preview: preview),
+                                                           by: Actor(context.user))
+        return try .jsonObject(["deleted": deleted])
     }
 
     static func json(_ log: DeviceLogRecord) -> [String: Any] {
