@@ -143,7 +143,7 @@ import Testing
             while let next = path {
                 let page = try await viewer.get(next)
                 #expect(page.status == .ok)
-                seen += page.body.components(separatedBy: #"<td><a href="/devices/"#).dropFirst().map { String($0.prefix { $0 != "\"" }) }
+                seen += page.body.components(separatedBy: #"<th scope="row"><a href="/devices/"#).dropFirst().map { String($0.prefix { $0 != "\"" }) }
                 path = page.body.range(of: #"rel="next""#) == nil ? nil
                     : page.body.components(separatedBy: #"class="button small" href=""#).dropFirst().first.map { String($0.prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&") }
             }

@@ -139,6 +139,8 @@ FORM_ROUTES = [
     FormRoute("/logs/delete", "/logs/delete"),
     FormRoute("/settings", "/settings", {"logCapMegabytes": "{n}00", "logRetentionDays": "30"}),
     FormRoute("/settings/retention", "/settings"),
+    # The list's tick boxes sit outside its bulk form too; the seed device leaves its group.
+    FormRoute("/devices/bulk", "/devices", {"device": "{spare_device}", "action": "move", "groupID": "none"}),
 ]
 
 

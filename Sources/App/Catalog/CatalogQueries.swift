@@ -1,3 +1,5 @@
+import Domain
+import Foundation
 import Storage
 
 /// The catalog's SQL that the query builder cannot say, in one place: like the storage layer,
@@ -22,4 +24,86 @@ enum CatalogQueries {
 
     /// How many devices each group holds directly.
     static let deviceCountsByGroup: SQL = "SELECT groupID, count(*) AS devices FROM devices WHERE groupID IS NOT NULL GROUP BY groupID"
+
+    /// What the device list needs to know beyond the filter: the groups a group filter stands
+    /// for (with its subgroups), the groups whose policy has a Single App Mode conflict, and
+    /// the time before which a device counts as not checked in.
+    struct DeviceListScope: Sendable {
+        var groups: Set<RecordID<DeviceGroupRecord>>?
+        var conflictGroups: Set<RecordID<DeviceGroupRecord>> = []
+        var staleBefore: Date?
+    }
+
+    /// A device on the list with its simulator's lock (mode code and app), if it has one.
+    static let deviceListColumns = """
+        d.*, s.id IS NOT NULL AS simulated, s.lockMode AS lockMode,
+        json_extract(s.state, '$.lock.' || s.lockMode || '.app') AS lockApp
+        """
+
+    /// One page of the device list: `limit` devices in the filter's order after its `after`
+    /// device (keyset: the sort key of that device is read back, so page 200 costs what page 1
+    /// does). The search is a prefix range on each indexed column, which SQLite unions.
+    static func deviceList(_ filter: DeviceListFilter, scope: DeviceListScope, limit: Int) -> SQL {
+        var sql = SQL(stringLiteral: "SELECT \(deviceListColumns) FROM devices AS d LEFT JOIN simulator_states AS s ON s.deviceID = d.id WHERE 1")
+        appendConditions(filter, scope: scope, to: &sql)
+        let keys = sortKeys(filter.sort)
+        let comparison = filter.descending ? "<" : ">"
+        if let after = filter.after {
+            let row = keys.map { $0("d") }.joined(separator: ", ")
+            let anchor = keys.map { key in "(SELECT \(key("x")) FROM devices AS x WHERE x.id = " }
+            var condition = SQL(stringLiteral: " AND (\(row), d.id) \(comparison) (")
+            for part in anchor {
+                condition.append(SQL(stringLiteral: part))
+                condition.append("\(after)), ")
+            }
+            condition.append("\(after))")
+            sql.append(condition)
+        }
+        let direction = filter.descending ? " DESC" : ""
+        sql.append(SQL(stringLiteral: " ORDER BY " + (keys.map { $0("d") } + ["d.id"]).map { $0 + direction }.joined(separator: ", ")))
+        sql.append(" LIMIT \(limit)")
+        return sql
+    }
+
+    static func deviceCount(_ filter: DeviceListFilter, scope: DeviceListScope) -> SQL {
+        var sql: SQL = "SELECT count(*) FROM devices AS d LEFT JOIN simulator_states AS s ON s.deviceID = d.id WHERE 1"
+        appendConditions(filter, scope: scope, to: &sql)
+        return sql
+    }
+
+    static let osVersions: SQL = "SELECT DISTINCT osVersion FROM devices"
+
+    /// The columns a sort orders by before the id, written for a table alias.
+    private static func sortKeys(_ sort: DeviceListFilter.Sort) -> [(String) -> String] {
+        switch sort {
+        case .name: [{ "\($0).name COLLATE NOCASE" }]
+        case .model: [{ "\($0).model" }, { "\($0).name COLLATE NOCASE" }]
+        case .checkIn: [{ "coalesce(\($0).lastCheckInAt, 0)" }]
+        }
+    }
+
+    private static func appendConditions(_ filter: DeviceListFilter, scope: DeviceListScope, to sql: inout SQL) {
+        if !filter.search.isEmpty {
+            // U+10FFFF sorts after every character, so [text, text + U+10FFFF) holds exactly the values starting with text.
+            let typed = filter.search, typedEnd = filter.search + "\u{10FFFF}"
+            let upper = filter.search.asciiUppercased, upperEnd = filter.search.asciiUppercased + "\u{10FFFF}"
+            sql.append("""
+                 AND (d.name COLLATE NOCASE >= \(typed) AND d.name COLLATE NOCASE < \(typedEnd)
+                   OR d.owner COLLATE NOCASE >= \(typed) AND d.owner COLLATE NOCASE < \(typedEnd)
+                   OR d.serialNumber >= \(upper) AND d.serialNumber < \(upperEnd)
+                   OR d.udid >= \(upper) AND d.udid < \(upperEnd))
+                """)
+        }
+        if let groups = scope.groups { sql.append(" AND d.groupID IN (\(list: groups.sorted { $0.rawValue < $1.rawValue }))") }
+        if let model = filter.model { sql.append(" AND d.model = \(model.rawValue)") }
+        if let version = filter.osVersion { sql.append(" AND (d.osVersion = \(version) OR d.osVersion LIKE \(version + ".%"))") }
+        if let supervised = filter.supervised { sql.append(" AND d.isSupervised = \(supervised)") }
+        switch filter.lock {
+        case nil: break
+        case .unlocked?: sql.append(" AND s.id IS NOT NULL AND s.lockMode IS NULL")
+        case let mode?: sql.append(" AND s.lockMode = \(mode.rawValue)")
+        }
+        if filter.conflictOnly { sql.append(" AND d.groupID IN (\(list: scope.conflictGroups.sorted { $0.rawValue < $1.rawValue }))") }
+        if let before = scope.staleBefore { sql.append(" AND coalesce(d.lastCheckInAt, 0) < \(before.timeIntervalSince1970)") }
+    }
 }

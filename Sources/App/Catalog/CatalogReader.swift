@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import Storage
 
 /// The catalog as pages and the API read it: each answer is one snapshot, and no controller
@@ -39,13 +40,62 @@ struct CatalogReader: Sendable {
         try await database.read { try $0.fetch(DeviceRecord.self, CatalogQueries.devicePage(group: group, after: after, limit: limit + 1)) }
     }
 
-    /// The device list page: `devices(…)`, every group, and how many devices the filter matches.
-    func devicePage(group: RecordID<DeviceGroupRecord>?, after: RecordID<DeviceRecord>?, limit: Int) async throws
-        -> (devices: [DeviceRecord], groups: [DeviceGroupRecord], total: Int) {
+    /// A device on the list, with its simulator's lock when it is simulated.
+    struct ListedDevice: Decodable, Sendable {
+        let device: DeviceRecord
+        let simulated: Bool
+        let lockMode: String?
+        let lockApp: String?
+
+        init(from decoder: any Decoder) throws {
+            device = try DeviceRecord(from: decoder)
+            let container = try decoder.container(keyedBy: Key.self)
+            simulated = try container.decode(Bool.self, forKey: .simulated)
+            lockMode = try container.decodeIfPresent(String.self, forKey: .lockMode)
+            lockApp = try container.decodeIfPresent(String.self, forKey: .lockApp)
+        }
+
+        private enum Key: String, CodingKey { case simulated, lockMode, lockApp }
+    }
+
+    /// What each group's effective policy means for the list: the Single App Mode app, or the
+    /// apps of a conflict.
+    struct GroupPolicySummary: Sendable {
+        let singleAppModeApp: String?
+        let conflictApps: [String]
+    }
+
+    /// The device list in one snapshot: a page (`limit` devices and one more when there is a
+    /// next page), how many match, every group with its policy summary, and the iOS versions
+    /// devices run (for the filter's choices).
+    struct DeviceList: Sendable {
+        let devices: [ListedDevice]
+        let total: Int
+        let groups: [DeviceGroupRecord]
+        let policies: [RecordID<DeviceGroupRecord>: GroupPolicySummary]
+        let osVersions: [String]
+    }
+
+    func deviceList(_ filter: DeviceListFilter, limit: Int, now: Date) async throws -> DeviceList {
         try await database.read { connection in
-            (try connection.fetch(DeviceRecord.self, CatalogQueries.devicePage(group: group, after: after, limit: limit + 1)),
-             try connection.fetch(DeviceGroupRecord.query().order(by: "name")),
-             try connection.count(group.map { DeviceRecord.query().filter("groupID", .equal, $0) } ?? DeviceRecord.query()))
+            let loader = PolicyLoader(connection: connection, cache: profileContents)
+            let groups = try connection.fetch(DeviceGroupRecord.query().order(by: "name"))
+            var policies: [RecordID<DeviceGroupRecord>: GroupPolicySummary] = [:]
+            for group in groups {
+                let policy = EffectivePolicy.compute(from: try loader.reachingProfiles(group: group.id!, groups: groups))
+                policies[group.id!] = GroupPolicySummary(singleAppModeApp: policy.singleAppMode?.value.appIdentifier,
+                                                         conflictApps: policy.singleAppModeConflict.map(\.value.appIdentifier))
+            }
+            var scope = CatalogQueries.DeviceListScope()
+            if let group = filter.group { scope.groups = GroupTree(groups).subtree(of: group, among: groups.map { $0.id! }) }
+            scope.conflictGroups = Set(policies.filter { !$0.value.conflictApps.isEmpty }.keys)
+            scope.staleBefore = filter.notCheckedInDays.map { now.addingTimeInterval(-Double($0) * 86_400) }
+            let versions = try connection.rows(CatalogQueries.osVersions).compactMap { try? $0.first(as: String.self) }
+            return DeviceList(
+                devices: try connection.fetch(ListedDevice.self, CatalogQueries.deviceList(filter, scope: scope, limit: limit + 1)),
+                total: try connection.scalar(CatalogQueries.deviceCount(filter, scope: scope), as: Int.self) ?? 0,
+                groups: groups, policies: policies,
+                osVersions: versions.sorted { $0.compare($1, options: .numeric) == .orderedAscending })
         }
     }
 

@@ -170,6 +170,23 @@ struct CatalogService: Sendable {
         }
     }
 
+    /// Moves every device to `groupID` in one transaction (all or none), each move audited.
+    @discardableResult
+    func moveDevices(_ ids: [RecordID<DeviceRecord>], to groupID: RecordID<DeviceGroupRecord>?, by actor: Actor) async throws -> Int {
+        try await database.write { connection in
+            try requireGroup(groupID, in: connection)
+            for id in ids {
+                var device = try connection.require(DeviceRecord.self, id: id)
+                guard device.groupID != groupID else { continue }
+                let before = device.auditSummary
+                device.groupID = groupID
+                try connection.update(device)
+                try connection.audit("device.updated", subject: device.name, by: actor, before: before, after: device.auditSummary, at: now())
+            }
+            return ids.count
+        }
+    }
+
     /// Removes the device; its uploaded logs stay (see DOMAIN.md, Logging).
     @discardableResult
     func removeDevice(_ id: RecordID<DeviceRecord>, by actor: Actor) async throws -> DeviceRecord {

@@ -4,43 +4,13 @@ import Hummingbird
 import Mustache
 import Storage
 
-/// Devices: a paged list (filtered by group), a page per device, and admin forms to add, edit
-/// and remove them.
+/// Devices: a page per device, and admin forms to add, edit and remove them (the list is
+/// `DeviceListController`).
 struct DevicesController {
     let services: Services
     static let pageSize = 50
 
-    struct Row {
-        let id: RecordID<DeviceRecord>
-        let name: String
-        let model: String
-        let osVersion: String
-        let supervised: Bool
-        let groupName: String
-        let owner: String
-
-        /// Written by hand, not through the template, for the same reason as the profile list's rows.
-        var html: String {
-            let supervisedCell = supervised ? "Yes" : "<span class=\"muted\">No</span>"
-            return "<tr><td><a href=\"\(Paths.device(id))\">\(HTMLText.escape(name))</a></td><td>\(HTMLText.escape(model))</td>"
-                + "<td>\(HTMLText.escape(osVersion))</td><td>\(supervisedCell)</td><td>\(HTMLText.escape(groupName))</td>"
-                + "<td>\(HTMLText.escape(owner))</td></tr>\n"
-        }
-    }
-
-    struct IndexView {
-        let rowsHTML: String
-        let isEmpty: Bool
-        let canEdit: Bool
-        let groups: [GroupsController.Option]
-        let groupFilter: String
-        let nextPage: String?
-        let isFiltered: Bool
-        let total: Int
-    }
-
     func register(on routes: SecuredRoutes) {
-        routes.get("/devices", role: .viewer, use: index)
         routes.get("/devices/new", role: .admin) { request, context in
             try await form(DeviceForm(), request: request, context: context)
         }
@@ -52,35 +22,6 @@ struct DevicesController {
         }
         routes.post("/devices/{id}", role: .admin, use: update)
         routes.post("/devices/{id}/delete", role: .admin, use: delete)
-    }
-
-    // MARK: list
-
-    @Sendable func index(request: Request, context: SignedInContext) async throws -> Response {
-        let groupID = request.uri.queryParameters["group"].flatMap { RecordID<DeviceGroupRecord>(String($0)) }
-        let after = request.uri.queryParameters["after"].flatMap { RecordID<DeviceRecord>(String($0)) }
-        let (devices, groups, total) = try await services.catalogReader.devicePage(group: groupID, after: after, limit: Self.pageSize)
-        let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id!, $0.name) })
-        let page = devices.prefix(Self.pageSize)
-        var next: String?
-        if devices.count > Self.pageSize, let last = page.last?.id {
-            next = Paths.devices + "?" + (groupID.map { "group=\($0)&" } ?? "") + "after=\(last)"
-        }
-        let options = [GroupsController.Option(value: "", label: "All groups", selected: groupID == nil)]
-            + GroupsController.treeOrder(groups).map {
-                GroupsController.Option(value: $0.group.id!.description, label: String(repeating: "— ", count: $0.depth) + $0.group.name,
-                                        selected: $0.group.id == groupID)
-            }
-        let view = IndexView(
-            rowsHTML: page.map { Self.row($0, groupNames: names).html }.joined(), isEmpty: page.isEmpty,
-            canEdit: context.user.role.includes(.admin), groups: options,
-            groupFilter: groupID?.description ?? "", nextPage: next, isFiltered: groupID != nil, total: total)
-        return try services.renderer.page("devices/index", title: "Devices", model: view, request: request, context: context)
-    }
-
-    static func row(_ device: DeviceRecord, groupNames: [RecordID<DeviceGroupRecord>: String]) -> Row {
-        Row(id: device.id!, name: device.name, model: device.model.rawValue, osVersion: device.osVersion,
-            supervised: device.isSupervised, groupName: device.groupID.flatMap { groupNames[$0] } ?? "No group", owner: device.owner)
     }
 
     // MARK: detail

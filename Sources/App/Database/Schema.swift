@@ -238,5 +238,6 @@ enum Schema {
             CREATE INDEX device_logs_by_app ON device_logs(app, level, id DESC);
             """),
         logStore,
+        deviceList,
     ]
 }

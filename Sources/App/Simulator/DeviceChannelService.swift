@@ -17,13 +17,23 @@ struct DeviceChannelService: Sendable {
     }
 
     func queue(_ command: DeviceCommand, for deviceID: RecordID<DeviceRecord>, by user: User) async throws {
+        try await queue(command, for: [deviceID], by: user)
+    }
+
+    /// Queues the command for every device, or for none when one of them is gone; each queuing
+    /// audited. Returns how many were queued.
+    @discardableResult
+    func queue(_ command: DeviceCommand, for deviceIDs: [RecordID<DeviceRecord>], by user: User) async throws -> Int {
         let time = now()
-        try await database.write { connection in
-            let device = try connection.require(DeviceRecord.self, id: deviceID)
-            _ = try connection.insert(DeviceCommandRecord(
-                id: nil, uuid: UUID().uuidString, deviceID: deviceID, requestType: command.requestType, parameters: command, status: .queued,
-                queuedAt: time, queuedBy: user.email, completedAt: nil, resultSummary: "", result: nil))
-            try connection.audit("device.command", subject: device.name, by: Actor(user), after: command.summary, at: time)
+        return try await database.write { connection in
+            for deviceID in deviceIDs {
+                let device = try connection.require(DeviceRecord.self, id: deviceID)
+                _ = try connection.insert(DeviceCommandRecord(
+                    id: nil, uuid: UUID().uuidString, deviceID: deviceID, requestType: command.requestType, parameters: command, status: .queued,
+                    queuedAt: time, queuedBy: user.email, completedAt: nil, resultSummary: "", result: nil))
+                try connection.audit("device.command", subject: device.name, by: Actor(user), after: command.summary, at: time)
+            }
+            return deviceIDs.count
         }
     }
 

@@ -17,6 +17,9 @@ struct SimulatorStateRecord: Record {
     /// Counts every change, so a page can tell whether what it shows is current.
     var revision: Int
     var updatedAt: Date
+    /// The lock's `DeviceLock.code`, nil when unlocked: a copy of what `state` says, for the
+    /// device list's lock filter.
+    var lockMode: String?
 }
 
 struct SimulatorEventRecord: Record {

@@ -49,7 +49,7 @@ struct SimulatorService: Sendable {
         let clock = Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down))
         return try connection.insert(SimulatorStateRecord(
             id: nil, deviceID: deviceID, state: SimulatedDevice(isSupervised: device.isSupervised, apps: apps, clock: clock),
-            appliedTag: "", installedProfiles: [:], revision: 0, updatedAt: now()))
+            appliedTag: "", installedProfiles: [:], revision: 0, updatedAt: now(), lockMode: nil))
     }
 
     // MARK: changing
@@ -187,6 +187,7 @@ struct SimulatorService: Sendable {
         var record = working.record
         record.revision += 1
         record.updatedAt = now()
+        record.lockMode = record.state.lock?.code
         try connection.update(record)
         let time = now()
         for event in working.events {

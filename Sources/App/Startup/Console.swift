@@ -84,6 +84,7 @@ func registerRoutes(on groups: RouteGroups, services: Services) {
     AccountController(services: services).register(on: pages)
     AppsController(services: services).register(on: pages)
     GroupsController(services: services).register(on: pages)
+    DeviceListController(services: services).register(on: pages)
     DevicesController(services: services).register(on: pages)
     AuditLogController(services: services).register(on: pages)
     ProfilesController(services: services).register(on: pages)

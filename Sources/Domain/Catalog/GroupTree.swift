@@ -25,6 +25,11 @@ public struct GroupTree<ID: Hashable & Sendable>: Sendable {
     /// How many levels above the group there are (0 for a top-level group).
     public func depth(of group: ID) -> Int { lineage(of: group).count - 1 }
 
+    /// `group` and every group inside it, at any depth, among `groups`.
+    public func subtree(of group: ID, among groups: some Sequence<ID>) -> Set<ID> {
+        Set(groups.filter { lineage(of: $0).contains(group) })
+    }
+
     /// Whether making `parent` the parent of `group` would put `group` inside itself.
     public func wouldCreateCycle(settingParentOf group: ID, to parent: ID) -> Bool {
         lineage(of: parent).contains(group)

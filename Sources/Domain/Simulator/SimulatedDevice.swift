@@ -37,6 +37,16 @@ public enum DeviceLock: Codable, Equatable, Sendable {
         }
     }
 
+    /// A stable name for the mode, as the device list filters by it.
+    public var code: String {
+        switch self {
+        case .singleAppMode: "singleAppMode"
+        case .autonomous: "autonomous"
+        case .assessment: "assessment"
+        case .guidedAccess: "guidedAccess"
+        }
+    }
+
     public var modeName: String {
         switch self {
         case .singleAppMode: "Single App Mode"

@@ -1,0 +1,179 @@
+import Domain
+import Foundation
+import Hummingbird
+import Storage
+
+/// The device list helpdesk starts from: one search box, filters and sortable columns in the
+/// address, keyset pages, and bulk actions on the ticked devices — request logs or feedback
+/// (helpdesk), move to a group or send a command (admin).
+struct DeviceListController {
+    let services: Services
+    static let pageSize = 50
+    /// More than a page's worth at once is a job for a group or the API.
+    static let maximumBulk = 500
+
+    struct Option {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    struct SortLink {
+        let label: String
+        let path: String
+        /// "ascending" or "descending" on the sorted column, for aria-sort; nil elsewhere.
+        let direction: String?
+    }
+
+    struct View {
+        let rowsHTML: String
+        let isEmpty: Bool
+        let total: String
+        let isFiltered: Bool
+        let search: String
+        let groups: [Option]
+        let models: [Option]
+        let osVersions: [Option]
+        let supervised: [Option]
+        let locks: [Option]
+        let conflictOnly: Bool
+        let stale: String
+        let sortName: SortLink
+        let sortModel: SortLink
+        let sortCheckIn: SortLink
+        let nextPage: String?
+        let clearPath: String
+        let backPath: String
+        let canEdit: Bool
+        let canAct: Bool
+        let moveGroups: [Option]
+        let adminCommands: [Option]
+        let captureChoices: [Option]
+    }
+
+    /// "Request logs" in bulk: what is kept now, or capture for one of these many minutes.
+    static let captureMinutes = [15, 60, 240]
+    static let bulkAdminCommands: [DeviceCommand.RequestType] = [.restartDevice, .clearGuidedAccessPasscode]
+
+    func register(on routes: SecuredRoutes) {
+        routes.get("/devices", role: .viewer, use: index)
+        routes.post("/devices/bulk", role: .helpdesk, use: bulk)
+    }
+
+    @Sendable func index(request: Request, context: SignedInContext) async throws -> Response {
+        let filter = DeviceListFilter(request.uri.queryParameters)
+        let now = services.now
+        let list = try await services.catalogReader.deviceList(filter, limit: Self.pageSize, now: now)
+        let page = list.devices.prefix(Self.pageSize)
+        let names = Dictionary(uniqueKeysWithValues: list.groups.map { ($0.id!, $0.name) })
+        let canAct = context.user.role.includes(.helpdesk)
+        let rowsHTML = page.map { DeviceListRowHTML.row($0, groupNames: names, policies: list.policies, now: now, selectable: canAct) }.joined()
+        let next = list.devices.count > Self.pageSize ? page.last.map { Paths.devices + "?" + filter.query(after: $0.device.id) } : nil
+        let tree = GroupsController.treeOrder(list.groups)
+        let view = View(
+            rowsHTML: rowsHTML, isEmpty: page.isEmpty, total: list.total.formatted(), isFiltered: filter.isFiltered,
+            search: filter.search,
+            groups: [Option(value: "", label: "Every group", selected: filter.group == nil)] + tree.map {
+                Option(value: $0.group.id!.description, label: String(repeating: "— ", count: $0.depth) + $0.group.name, selected: $0.group.id == filter.group)
+            },
+            models: [Option(value: "", label: "Every model", selected: filter.model == nil)]
+                + DeviceModel.allCases.map { Option(value: $0.rawValue, label: $0.rawValue, selected: $0 == filter.model) },
+            osVersions: [Option(value: "", label: "Every version", selected: filter.osVersion == nil)]
+                + Self.versionChoices(list.osVersions).map { Option(value: $0, label: $0.contains(".") ? $0 : "\($0).x", selected: $0 == filter.osVersion) },
+            supervised: [Option(value: "", label: "Either", selected: filter.supervised == nil),
+                         Option(value: "yes", label: "Supervised", selected: filter.supervised == true),
+                         Option(value: "no", label: "Not supervised", selected: filter.supervised == false)],
+            locks: [Option(value: "", label: "Any", selected: filter.lock == nil)]
+                + DeviceListFilter.LockState.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0 == filter.lock) },
+            conflictOnly: filter.conflictOnly, stale: filter.notCheckedInDays.map(String.init) ?? "",
+            sortName: sortLink("Name", .name, filter), sortModel: sortLink("Model", .model, filter), sortCheckIn: sortLink("Last check-in", .checkIn, filter),
+            nextPage: next, clearPath: Paths.devices, backPath: Paths.devices + Self.question(filter.query(after: filter.after)),
+            canEdit: context.user.role.includes(.admin), canAct: canAct,
+            moveGroups: [Option(value: "none", label: "No group", selected: false)]
+                + tree.map { Option(value: $0.group.id!.description, label: String(repeating: "— ", count: $0.depth) + $0.group.name, selected: false) },
+            adminCommands: Self.bulkAdminCommands.map { Option(value: $0.rawValue, label: $0.displayName, selected: false) },
+            captureChoices: [Option(value: "", label: "Send what is kept now", selected: true)]
+                + Self.captureMinutes.map { Option(value: String($0), label: $0 < 60 ? "Capture \($0) minutes" : "Capture \($0 / 60) hour\($0 == 60 ? "" : "s")", selected: false) })
+        return try services.renderer.page("devices/index", title: "Devices", model: view, request: request, context: context)
+    }
+
+    /// Each major version ("17") and every exact one, in version order.
+    static func versionChoices(_ versions: [String]) -> [String] {
+        var choices: [String] = []
+        for version in versions {
+            let major = String(version.prefix { $0 != "." })
+            if !choices.contains(major) { choices.append(major) }
+            if version != major { choices.append(version) }
+        }
+        return choices
+    }
+
+    private func sortLink(_ label: String, _ sort: DeviceListFilter.Sort, _ filter: DeviceListFilter) -> SortLink {
+        let current = filter.sort == sort
+        // A click on the sorted column turns it round; on another column it sorts that one
+        // (newest check-in first, the rest A to Z).
+        let descending = current ? !filter.descending : sort == .checkIn
+        return SortLink(label: label, path: Paths.devices + Self.question(filter.query(after: nil, sort: sort, descending: descending)),
+                        direction: current ? (filter.descending ? "descending" : "ascending") : nil)
+    }
+
+    private static func question(_ query: String) -> String { query.isEmpty ? "" : "?" + query }
+
+    // MARK: bulk
+
+    @Sendable func bulk(request: Request, context: SignedInContext) async throws -> Response {
+        let form = context.form
+        let back = form["back"].isEmpty ? Paths.devices : form["back"]
+        guard LocalPath.isLocal(back) else { throw HTTPError(.badRequest, message: "The page to return to must be on this site.") }
+        let values = form.all("device")
+        let ids = values.compactMap { RecordID<DeviceRecord>($0) }
+        guard ids.count == values.count else { throw HTTPError(.badRequest, message: "Devices are chosen by their ids.") }
+        // Every other value comes from the page's lists; one that does not was not chosen there.
+        var captureMinutes: Int?
+        if !form["captureMinutes"].isEmpty {
+            guard let minutes = Int(form["captureMinutes"]), Self.captureMinutes.contains(minutes) else {
+                throw HTTPError(.badRequest, message: "Choose how long to capture from the list.")
+            }
+            captureMinutes = minutes
+        }
+        func refuse(_ message: String) -> Response {
+            .seeOther(back, flash: .error(message), cookies: services.cookies, request: request)
+        }
+        guard !ids.isEmpty else { return refuse("Tick the devices first.") }
+        guard ids.count <= Self.maximumBulk else { return refuse("Choose at most \(Self.maximumBulk) devices at once, or act on a group.") }
+        let chosen = Array(Set(ids))
+        let user = context.user
+        let count = "\(chosen.count) device\(chosen.count == 1 ? "" : "s")"
+        do {
+            switch form["action"] {
+            case "move":
+                try SecuredRoutes.authorize(.admin, request: request, context: context)
+                let target = form["groupID"]
+                let group = target == "none" ? nil : RecordID<DeviceGroupRecord>(target)
+                guard target == "none" || group != nil else { throw HTTPError(.badRequest, message: "Choose the group from the list.") }
+                try await services.catalog.moveDevices(chosen, to: group, by: Actor(user))
+                return .seeOther(back, flash: .notice("Moved \(count)."), cookies: services.cookies, request: request)
+            case "requestLogs", "fetchFeedback", "command":
+                var command: DeviceCommand
+                switch form["action"] {
+                case "requestLogs":
+                    command = DeviceCommand(requestType: .requestLogs)
+                    command.captureMinutes = captureMinutes
+                case "fetchFeedback": command = DeviceCommand(requestType: .managedApplicationFeedback)
+                default:
+                    guard let type = DeviceCommand.RequestType(rawValue: form["requestType"]), Self.bulkAdminCommands.contains(type) else {
+                        throw HTTPError(.badRequest, message: "Choose a command from the list.")
+                    }
+                    command = DeviceCommand(requestType: type)
+                }
+                try SecuredRoutes.authorize(command.requestType.role, request: request, context: context)
+                try await services.deviceChannel.queue(command, for: chosen, by: user)
+                return .seeOther(back, flash: .notice("\(command.summary): queued for \(count)."), cookies: services.cookies, request: request)
+            default:
+                throw HTTPError(.badRequest, message: "Choose what to do with the devices.")
+            }
+        } catch let refusal as CatalogRefusal {
+            return refuse(refusal.messages.values.sorted().first ?? "The devices could not be changed.")
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Domain
+import Foundation
+import Storage
+
+/// A device as a row of the device list, written as escaped HTML (fifty rows a page, each
+/// with a dozen cells: the template engine's reflection would be most of the page's time).
+enum DeviceListRowHTML {
+    static func row(_ listed: CatalogReader.ListedDevice, groupNames: [RecordID<DeviceGroupRecord>: String],
+                    policies: [RecordID<DeviceGroupRecord>: CatalogReader.GroupPolicySummary], now: Date, selectable: Bool) -> String {
+        let device = listed.device
+        let name = HTMLText.escape(device.name)
+        let choose = selectable
+            ? "<td><input type=\"checkbox\" name=\"device\" value=\"\(device.id!)\" form=\"device-selection\" aria-label=\"Choose \(name)\"></td>" : ""
+        let policy = device.groupID.flatMap { policies[$0] }
+        let samCell: String
+        if let conflict = policy?.conflictApps, !conflict.isEmpty {
+            samCell = "<span class=\"tag tag-danger\">Conflict</span> " + conflict.map { "<code>\(HTMLText.escape($0))</code>" }.joined(separator: ", ")
+        } else if let app = policy?.singleAppModeApp {
+            samCell = "<code>\(HTMLText.escape(app))</code>"
+        } else {
+            samCell = "<span class=\"muted\">—</span>"
+        }
+        let lockCell: String
+        if let mode = listed.lockMode.flatMap(DeviceListFilter.LockState.init(rawValue:)) {
+            lockCell = HTMLText.escape(mode.label) + (listed.lockApp.map { "<br><code class=\"small\">\(HTMLText.escape($0))</code>" } ?? "")
+        } else {
+            lockCell = listed.simulated ? "Not locked" : "<span class=\"muted\" title=\"Only simulated devices report their lock\">Not reported</span>"
+        }
+        let checkIn = device.lastCheckInAt.map {
+            "<time datetime=\"\(DisplayTime.iso($0))\" title=\"\(DisplayTime.iso($0))\">\(DisplayTime.relative($0, now: now))</time>"
+        } ?? "<span class=\"muted\">never</span>"
+        let supervised = device.isSupervised ? "Yes" : "<span class=\"muted\">No</span>"
+        let group = HTMLText.escape(device.groupID.flatMap { groupNames[$0] } ?? "No group")
+        var html = "<tr>\(choose)<th scope=\"row\"><a href=\"\(Paths.device(device.id!))\">\(name)</a>"
+        html += "<br><code class=\"small\">\(HTMLText.escape(device.serialNumber))</code></th>"
+        html += "<td>\(HTMLText.escape(device.model.rawValue))</td><td>\(HTMLText.escape(device.osVersion))</td>"
+        html += "<td>\(supervised)</td><td>\(group)</td><td>\(HTMLText.escape(device.owner))</td>"
+        html += "<td>\(checkIn)</td><td>\(lockCell)</td><td>\(samCell)</td></tr>\n"
+        return html
+    }
+}
