@@ -13,6 +13,8 @@
     });
   };
   localise(document);
+  // The device page's live rows use the same localisation.
+  window.payloadConsoleLocalise = localise;
 
   // The boxes show and take local time; the server learns the zone from tz.
   const tz = document.getElementById("log-tz");

@@ -111,10 +111,14 @@ FORM_ROUTES = [
     FormRoute("/devices/{spare_device}", "/devices/{spare_device}/edit"),
     FormRoute("/devices/{spare_device}/delete", "/devices/{spare_device}"),
     # The command form has one field per kind of command; each is read only for its own kind.
+    # The device page has it once in full (the one with an apps field) and twice as a shortcut
+    # (request logs; fetch feedback) whose hidden requestType picks them.
     FormRoute("/devices/{checkin}/commands", "/devices/{checkin}", {"requestType": "ManagedApplicationFeedback", "apps": "com.example.robust"},
-              fields=("apps",)),
+              fields=("apps",), pick={"apps": None}),
     FormRoute("/devices/{checkin}/commands", "/devices/{checkin}", {"requestType": "RequestLogs", "captureMinutes": "30"},
-              fields=("captureMinutes",)),
+              fields=("captureMinutes",), pick={"apps": None}),
+    FormRoute("/devices/{checkin}/commands", "/devices/{checkin}", pick={"requestType": "RequestLogs"}),
+    FormRoute("/devices/{checkin}/commands", "/devices/{checkin}", pick={"requestType": "ManagedApplicationFeedback"}),
     FormRoute("/tokens", "/tokens", {"name": "Form token {n}", "role": "viewer"}),
     FormRoute("/tokens/{spare_token}/revoke", "/tokens"),
     FormRoute("/simulator", "/simulator/new", {"name": "Form simulator {n}", "model": "iPad", "osVersion": "17.4"}),
@@ -139,6 +143,9 @@ FORM_ROUTES = [
     FormRoute("/logs/delete", "/logs/delete"),
     FormRoute("/settings", "/settings", {"logCapMegabytes": "{n}00", "logRetentionDays": "30"}),
     FormRoute("/settings/retention", "/settings"),
+    FormRoute("/devices/{checkin}/notes", "/devices/{checkin}", {"body": "Robust note {n}"}),
+    FormRoute("/devices/{checkin}/notes/{note}", "/devices/{checkin}/notes/{note}/edit", {"body": "Edited note {n}"}),
+    FormRoute("/devices/{checkin}/notes/{note}/delete", "/devices/{checkin}"),
     # The list's tick boxes sit outside its bulk form too; the seed device leaves its group.
     FormRoute("/devices/bulk", "/devices", {"device": "{spare_device}", "action": "move", "groupID": "none"}),
 ]
@@ -160,6 +167,12 @@ API_TARGETS = {
     "/api/v1/simulator/{udid}": "/api/v1/simulator/{udid}",
     "/api/v1/simulator/{udid}/actions": "/api/v1/simulator/{udid}/actions",
     "/api/v1/device/commands/{uuid}": "/api/v1/device/commands/{command}",
+    # A new token for the check-in device would end the device cases' token: the spare device takes it.
+    "/api/v1/devices/{id}/token": "/api/v1/devices/{spare_device}/token",
+    "/api/v1/devices/{id}/commands": "/api/v1/devices/{checkin}/commands",
+    "/api/v1/devices/{id}/feedback": "/api/v1/devices/{checkin}/feedback?app=com.example.robust",
+    "/api/v1/devices/{id}/notes": "/api/v1/devices/{checkin}/notes",
+    "/api/v1/devices/{id}/notes/{note}": "/api/v1/devices/{checkin}/notes/{note}",
 }
 
 
@@ -193,6 +206,9 @@ API_BODIES = {
     ("POST", "/api/v1/profiles/{id}/assignments"): lambda s, n: {"groupID": s["spare_group"]},
     ("POST", "/api/v1/simulator/{udid}/actions"): lambda s, n: {
         "action": "emitLog", "app": "com.example.robust", "level": "warning", "message": f"Robustness {n}", "count": 2},
+    ("POST", "/api/v1/devices/{id}/commands"): lambda s, n: {"requestType": "RequestLogs", "captureMinutes": 30},
+    ("POST", "/api/v1/devices/{id}/notes"): lambda s, n: {"body": f"API note {n}"},
+    ("PUT", "/api/v1/devices/{id}/notes/{note}"): lambda s, n: {"body": f"API edit {n}"},
     ("POST", "/api/v1/device/commands/{uuid}"): lambda s, n: {
         "Status": "Error", "ErrorChain": [{"ErrorCode": 12, "ErrorDomain": "Robustness", "LocalizedDescription": "Broken on purpose"}]},
 }
@@ -271,6 +287,7 @@ class Seeds(dict):
             ("user", lambda: ("SELECT 1 FROM users WHERE id = ?", self["user"]), self.make_user),
             ("spare_token", lambda: ("SELECT 1 FROM api_tokens WHERE id = ? AND revokedAt IS NULL", self["spare_token"]),
              self.make_spare_token),
+            ("note", lambda: ("SELECT 1 FROM device_notes WHERE id = ? AND deviceID = ?", self["note"], self["checkin"]), self.make_note),
             ("log_line", lambda: ("SELECT 1 FROM device_logs WHERE id = ?", self["log_line"]), self.make_log_line),
         ]
 
@@ -307,6 +324,13 @@ class Seeds(dict):
                                timeout=TIMEOUT)
         if answer.status_code != 200:
             raise AssertionError(f"assigning the seed profile answered {support.describe(answer)}")
+
+    def make_note(self):
+        added = self.admin.submit(f"/devices/{self['checkin']}/notes", [("body", f"Seed note {self.unique()}")],
+                                  page=f"/devices/{self['checkin']}")
+        if added.status_code != 303:
+            raise AssertionError(f"adding the seed note answered {support.describe(added)}")
+        self["note"] = support.query(self.console.database, "SELECT max(id) FROM device_notes WHERE deviceID = ?", self["checkin"])[0][0]
 
     def make_log_line(self):
         """A line received 400 days ago, so the deletion and the retention cases both have one to

@@ -21,6 +21,14 @@ extension OpenAPIDocument {
             "Status": ["type": "string", "enum": ["Acknowledged", "Error", "NotNow"]],
             "ErrorChain": ["type": "array", "items": ["type": "object", "properties": [
                 "ErrorCode": ["type": "integer"], "ErrorDomain": plainText, "LocalizedDescription": plainText]]],
+            "ManagedApplicationFeedback": ["type": "array", "description": "The answer to ManagedApplicationFeedback: each app's feedback dictionary, kept as its history",
+                                           "items": ["type": "object", "required": ["Identifier"], "properties": [
+                                               "Identifier": bundleID,
+                                               "Feedback": ["type": "object", "maxProperties": CommandReplyBody.maximumFeedbackKeys,
+                                                            "propertyNames": ["pattern": "^[^\(controls)]+$"],
+                                                            "additionalProperties": ["oneOf": [["type": "number"], ["type": "boolean"],
+                                                                                               ["type": "string", "pattern": "^[^\(controlsBesideLineBreaks)]*$"]]]],
+                                           ]]],
         ]],
         "LogLine": ["type": "object", "required": ["app", "level", "type", "timestamp", "message"], "additionalProperties": true,
                     "description": "One line of an upload. Keys the console does not read are accepted and ignored.", "properties": [

@@ -100,7 +100,7 @@ enum OpenAPIDocument {
                     "bearer": ["type": "http", "scheme": "bearer", "description": "An API token (pct_…) from the console's API tokens page or `payload-console token create`."],
                     "deviceToken": ["type": "http", "scheme": "bearer", "description": "A device's check-in token (pcd_…), shown once when the device is enrolled."],
                 ],
-                "schemas": deviceSchemas.merging(textSchemas) { $1 }.merging(logSchemas) { $1 }.merging([
+                "schemas": deviceSchemas.merging(textSchemas) { $1 }.merging(logSchemas) { $1 }.merging(helpdeskSchemas) { $1 }.merging([
                     "Error": ["type": "object", "required": ["error"], "properties": ["error": ["type": "object", "required": ["code", "message"], "properties": [
                         "code": ["type": "string"], "message": ["type": "string"], "field": ["type": ["string", "null"]], "requestID": ["type": ["string", "null"]],
                     ]]]],
@@ -124,7 +124,7 @@ enum OpenAPIDocument {
                     ]],
                 ]) { $1 },
             ],
-            "paths": devicePaths.merging(logPaths) { $1 }.merging([
+            "paths": devicePaths.merging(logPaths) { $1 }.merging(helpdeskPaths) { $1 }.merging([
                 "/api/v1/profiles": [
                     "get": operation("List profiles", role: "viewer", responses: ok("Profiles", ["type": "object"])),
                     "post": operation("Create a profile", role: "admin", body: ref("ProfileInput"),

@@ -115,17 +115,47 @@ struct CatalogReader: Sendable {
         let reaching: [ReachingProfile]?
         /// The latest twenty, newest first.
         let commands: [DeviceCommandRecord]
+        /// What the simulator remembers, for a simulated device: its lock, above all.
+        let simulator: SimulatorStateRecord?
+        /// For those who read logs: what helpdesk works from.
+        let workspace: Workspace?
     }
 
-    func overview(of id: RecordID<DeviceRecord>) async throws -> DeviceOverview {
+    /// The helpdesk side of a device page.
+    struct Workspace: Sendable {
+        /// The newest lines, newest first.
+        let recentLogs: [LogReader.Row]
+        /// Each app's most recent feedback, by app.
+        let latestFeedback: [AppFeedbackRecord]
+        /// Newest first.
+        let notes: [DeviceNoteRecord]
+        /// Apps on the device whose logs fill three quarters of their cap or more.
+        let capWarnings: [LogCapWarning]
+    }
+
+    static let recentLogCount = 10
+
+    func overview(of id: RecordID<DeviceRecord>, withWorkspace: Bool = false) async throws -> DeviceOverview {
         try await database.read { connection in
             let device = try connection.require(DeviceRecord.self, id: id)
             let loader = PolicyLoader(connection: connection, cache: profileContents)
             let groups = try loader.groups()
+            var workspace: Workspace?
+            if withWorkspace {
+                var logs = LogFilter()
+                logs.device = id
+                workspace = Workspace(
+                    recentLogs: try connection.fetch(LogReader.Row.self, LogQueries.page(logs, limit: Self.recentLogCount)),
+                    latestFeedback: try connection.fetch(AppFeedbackRecord.self, HelpdeskQueries.latestFeedback(of: id)),
+                    notes: try connection.fetch(DeviceNoteRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending)),
+                    capWarnings: try LogCapWarning.for(apps: device.installedApps, in: connection))
+            }
             return DeviceOverview(
                 device: device, groups: groups, apps: try connection.fetch(AppRecord.query()),
                 reaching: try device.groupID.map { try loader.reachingProfiles(group: $0, groups: groups) },
-                commands: try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(20)))
+                commands: try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(20)),
+                simulator: try connection.fetchOne(SimulatorStateRecord.query().filter("deviceID", .equal, id)),
+                workspace: workspace)
         }
     }
 }

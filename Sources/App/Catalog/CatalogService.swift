@@ -170,6 +170,19 @@ struct CatalogService: Sendable {
         }
     }
 
+    /// Gives the device a new check-in token (its hash; the caller shows the token once): the
+    /// old token stops working with this commit.
+    func replaceToken(of id: RecordID<DeviceRecord>, withHash hash: String, by actor: Actor) async throws {
+        try await database.write { connection in
+            var device = try connection.require(DeviceRecord.self, id: id)
+            let hadToken = device.tokenHash != nil
+            device.tokenHash = hash
+            try connection.update(device)
+            try connection.audit("device.token_issued", subject: device.name, by: actor,
+                                 after: hadToken ? "Replaced the check-in token; the old one no longer works." : "Issued a check-in token.", at: now())
+        }
+    }
+
     /// Moves every device to `groupID` in one transaction (all or none), each move audited.
     @discardableResult
     func moveDevices(_ ids: [RecordID<DeviceRecord>], to groupID: RecordID<DeviceGroupRecord>?, by actor: Actor) async throws -> Int {

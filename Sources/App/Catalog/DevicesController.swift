@@ -26,54 +26,17 @@ struct DevicesController {
 
     // MARK: detail
 
-    struct ShowView {
-        let id: RecordID<DeviceRecord>
-        let name: String
-        let model: String
-        let osVersion: String
-        let serialNumber: String
-        let udid: String
-        let supervised: Bool
-        let owner: String?
-        let groupLineage: String?
-        let apps: [AppsController.Row]
-        let unknownApps: [String]
-        let enrolled: String
-        let lastCheckIn: String
-        let canEdit: Bool
-        let policy: PolicyView?
-        let commands: DeviceCommandsView
-        let canReadLogs: Bool
-    }
-
     @Sendable func show(request: Request, context: SignedInContext) async throws -> Response {
         try await page(try context.parameters.require("id", as: RecordID<DeviceRecord>.self), request: request, context: context)
     }
 
-    /// The device page; after a refused command, with that command form and its messages.
+    /// The device page; after a refused command or note, with that form and its messages.
     func page(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext, commandForm: CommandForm = CommandForm(),
-              status: HTTPResponse.Status = .ok) async throws -> Response {
-        let overview = try await services.catalogReader.overview(of: id)
-        let (device, groups, apps, reaching, commands) = (overview.device, overview.groups, overview.apps, overview.reaching, overview.commands)
-        let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id!, $0.name) })
-        let tree = GroupTree(groups)
-        let lineage = device.groupID.map { tree.lineage(of: $0).compactMap { names[$0] }.joined(separator: " › inside ") } ?? ""
-        let catalog = Dictionary(apps.map { ($0.bundleID, $0) }, uniquingKeysWith: { first, _ in first })
-        let now = services.now
-        let view = ShowView(
-            id: id, name: device.name, model: device.model.rawValue, osVersion: device.osVersion,
-            serialNumber: device.serialNumber, udid: device.udid, supervised: device.isSupervised,
-            owner: device.owner.isEmpty ? nil : device.owner,
-            groupLineage: lineage.isEmpty ? nil : lineage, apps: device.installedApps.compactMap { catalog[$0].map(AppsController.row) },
-            unknownApps: device.installedApps.filter { catalog[$0] == nil },
-            enrolled: DisplayTime.relative(device.enrolledAt, now: now),
-            lastCheckIn: device.lastCheckInAt.map { DisplayTime.relative($0, now: now) } ?? "never",
-            canEdit: context.user.role.includes(.admin),
-            policy: reaching.map { PolicyView(EffectivePolicy.compute(from: $0)) },
-            commands: DeviceCommandsView(deviceID: id, commands: commands, role: context.user.role, now: now, back: Paths.device(id),
-                                         form: commandForm),
-            canReadLogs: context.user.role.includes(.helpdesk))
-        return try services.renderer.page("devices/show", title: device.name, model: view, request: request, context: context, status: status)
+              note: DevicePage.NoteDraft? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let canReadLogs = context.user.role.includes(.helpdesk)
+        let overview = try await services.catalogReader.overview(of: id, withWorkspace: canReadLogs)
+        let view = DevicePage(overview, user: context.user, now: services.now, commandForm: commandForm, note: note)
+        return try services.renderer.page("devices/show", title: overview.device.name, model: view, request: request, context: context, status: status)
     }
 
     // MARK: forms
@@ -116,36 +79,6 @@ struct DevicesController {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
         let device = try await services.catalog.removeDevice(id, by: Actor(context.user))
         return .seeOther(Paths.devices, flash: .notice("Removed \(device.name)."), cookies: services.cookies, request: request)
-    }
-}
-
-// The device page is a hot page (helpdesk opens it for every call), so its models answer the
-// template engine directly rather than through reflection.
-extension DevicesController.ShowView: MustacheParent {
-    func child(named name: String) -> Any? {
-        switch name {
-        case "simulatorPath": Paths.simulator(id)
-        case "logsPath": Paths.logs(of: id)
-        case "editPath": Paths.deviceEdit(id)
-        case "deletePath": Paths.deviceDelete(id)
-        case "name": self.name
-        case "model": model
-        case "osVersion": osVersion
-        case "serialNumber": serialNumber
-        case "udid": udid
-        case "supervised": supervised
-        case "owner": owner
-        case "groupLineage": groupLineage
-        case "apps": apps
-        case "unknownApps": unknownApps
-        case "enrolled": enrolled
-        case "lastCheckIn": lastCheckIn
-        case "canEdit": canEdit
-        case "policy": policy
-        case "commands": commands
-        case "canReadLogs": canReadLogs
-        default: nil
-        }
     }
 }
 

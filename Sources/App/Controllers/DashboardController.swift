@@ -127,6 +127,12 @@ enum AuditWording {
         case "profile.assigned": "assigned the profile"
         case "profile.unassigned": "unassigned the profile"
         case "logs.deleted": "deleted log lines:"
+        case "device.command": "queued a command for"
+        case "device.enrolled": "enrolled"
+        case "device.token_issued": "issued a check-in token for"
+        case "note.added": "added a note on"
+        case "note.edited": "edited a note on"
+        case "note.deleted": "deleted a note on"
         case "settings.updated": "changed the console settings:"
         default: action
         }

@@ -239,5 +239,6 @@ enum Schema {
             """),
         logStore,
         deviceList,
+        helpdesk,
     ]
 }

@@ -7,7 +7,9 @@ enum LogRowHTML {
     /// Messages longer than this, or on several lines, show their first line and open to the rest.
     static let shortMessage = 240
 
-    static func row(_ row: LogReader.Row, appName: String?) -> String {
+    /// `selectable` adds the tick box of the viewer's download and delete form; `showDevice`
+    /// the device's column, which a device's own page leaves out.
+    static func row(_ row: LogReader.Row, appName: String?, selectable: Bool = true, showDevice: Bool = true) -> String {
         let log = row.line
         let device = log.deviceID.map { "<a href=\"\(Paths.device($0))\">\(HTMLText.escape(log.deviceName))</a>" }
             ?? "\(HTMLText.escape(log.deviceName)) <span class=\"muted\">(removed)</span>"
@@ -16,9 +18,9 @@ enum LogRowHTML {
             ?? "<code>\(HTMLText.escape(log.app))</code>") + version
         let iso = DisplayTime.iso(log.loggedAt)
         let crash = log.kind == .crash ? " <span class=\"tag\">crash</span>" : ""
-        let choose = log.id.map { "<td><input type=\"checkbox\" name=\"line\" value=\"\($0)\" form=\"log-selection\" aria-label=\"Choose the line logged \(iso)\"></td>" } ?? "<td></td>"
+        let choose = !selectable ? "" : log.id.map { "<td><input type=\"checkbox\" name=\"line\" value=\"\($0)\" form=\"log-selection\" aria-label=\"Choose the line logged \(iso)\"></td>" } ?? "<td></td>"
         return "<tr class=\"log-\(log.level.rawValue)\">\(choose)<td><time datetime=\"\(iso)\" title=\"\(iso)\">\(HTMLText.escape(iso))</time></td>"
-            + "<td>\(device)</td><td>\(app)</td>"
+            + (showDevice ? "<td>\(device)</td>" : "") + "<td>\(app)</td>"
             + "<td><span class=\"level level-\(log.level.rawValue)\">\(log.level.displayName)</span>\(crash)</td>"
             + "<td class=\"log-message\">\(message(row.highlighted ?? log.message, summary: log.signature))</td></tr>\n"
     }

@@ -30,7 +30,8 @@ struct DeviceAPIController {
             let status = try reply.status()
             let updated: DeviceCommandRecord
             do {
-                updated = try await services.deviceChannel.answer(uuid, from: context.device.id, status: status, summary: reply.summary(for: status))
+                updated = try await services.deviceChannel.answer(uuid, from: context.device.id, status: status, summary: reply.summary(for: status),
+                                                                  feedback: try reply.feedback())
             } catch DeviceChannelService.AnswerRefusal.unknownCommand {
                 throw APIError(status: .notFound, code: "unknown_command", message: "This device has no command \(uuid.clipped(to: 60)).")
             } catch DeviceChannelService.AnswerRefusal.alreadyAnswered {

@@ -16,24 +16,25 @@ struct DeviceChannelService: Sendable {
         case alreadyAnswered
     }
 
-    func queue(_ command: DeviceCommand, for deviceID: RecordID<DeviceRecord>, by user: User) async throws {
-        try await queue(command, for: [deviceID], by: user)
+    @discardableResult
+    func queue(_ command: DeviceCommand, for deviceID: RecordID<DeviceRecord>, by user: User) async throws -> DeviceCommandRecord {
+        try await queue(command, for: [deviceID], by: user)[0]
     }
 
     /// Queues the command for every device, or for none when one of them is gone; each queuing
-    /// audited. Returns how many were queued.
+    /// audited. Returns the queued commands.
     @discardableResult
-    func queue(_ command: DeviceCommand, for deviceIDs: [RecordID<DeviceRecord>], by user: User) async throws -> Int {
+    func queue(_ command: DeviceCommand, for deviceIDs: [RecordID<DeviceRecord>], by user: User) async throws -> [DeviceCommandRecord] {
         let time = now()
         return try await database.write { connection in
-            for deviceID in deviceIDs {
+            try deviceIDs.map { deviceID in
                 let device = try connection.require(DeviceRecord.self, id: deviceID)
-                _ = try connection.insert(DeviceCommandRecord(
+                let queued = try connection.insert(DeviceCommandRecord(
                     id: nil, uuid: UUID().uuidString, deviceID: deviceID, requestType: command.requestType, parameters: command, status: .queued,
                     queuedAt: time, queuedBy: user.email, completedAt: nil, resultSummary: "", result: nil))
                 try connection.audit("device.command", subject: device.name, by: Actor(user), after: command.summary, at: time)
+                return queued
             }
-            return deviceIDs.count
         }
     }
 
@@ -45,8 +46,10 @@ struct DeviceChannelService: Sendable {
         }
     }
 
-    /// Records the device's answer; NotNow leaves the command to be sent again.
-    func answer(_ uuid: String, from deviceID: RecordID<DeviceRecord>, status: CommandStatus, summary: String) async throws -> DeviceCommandRecord {
+    /// Records the device's answer, and the feedback an acknowledged feedback request carries;
+    /// NotNow leaves the command to be sent again.
+    func answer(_ uuid: String, from deviceID: RecordID<DeviceRecord>, status: CommandStatus, summary: String,
+                feedback: [String: [String: JSONValue]]? = nil) async throws -> DeviceCommandRecord {
         let time = now()
         return try await database.write { connection in
             guard var command = try connection.fetchOne(DeviceCommandRecord.query().filter("uuid", .equal, uuid).filter("deviceID", .equal, deviceID)) else {
@@ -57,6 +60,9 @@ struct DeviceChannelService: Sendable {
             command.completedAt = status == .notNow ? nil : time
             command.resultSummary = summary
             try connection.update(command)
+            if status == .acknowledged, command.requestType == .managedApplicationFeedback, let feedback {
+                try connection.recordFeedback(feedback, device: deviceID, command: command, at: time)
+            }
             return command
         }
     }

@@ -172,6 +172,7 @@ struct SimulatorPage {
 /// the simulator.
 struct DeviceCommandsView {
     struct Row {
+        let uuid: String
         let name: String
         let status: String
         let statusName: String
@@ -203,20 +204,23 @@ struct DeviceCommandsView {
         self.back = back
         self.form = form
         hasRows = !commands.isEmpty
-        rows = commands.map { command in
-            var result = command.resultSummary
-            if let report = command.result, !report.isEmpty {
-                result += " " + report.sorted { $0.key < $1.key }.map { app, counters in
-                    "\(app): " + (counters.isEmpty ? "no feedback" : counters.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-                }.joined(separator: "; ")
-            }
-            return Row(name: command.parameters.summary, status: command.status.rawValue, statusName: command.status.displayName,
-                       queued: DisplayTime.relative(command.queuedAt, now: now), queuedBy: command.queuedBy, result: result)
-        }
+        rows = commands.map { Self.row($0, now: now) }
         kinds = DeviceCommand.RequestType.queueable.filter { role?.includes($0.role) == true }.map {
             Kind(value: $0.rawValue, label: $0.displayName, selected: $0.rawValue == form.requestType)
         }
         canQueue = !kinds.isEmpty
+    }
+
+    /// A command as the history shows it, with the feedback it brought back.
+    static func row(_ command: DeviceCommandRecord, now: Date) -> Row {
+        var result = command.resultSummary
+        if let report = command.result, !report.isEmpty {
+            result += " " + report.sorted { $0.key < $1.key }.map { app, counters in
+                "\(app): " + (counters.isEmpty ? "no feedback" : counters.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            }.joined(separator: "; ")
+        }
+        return Row(uuid: command.uuid, name: command.parameters.summary, status: command.status.rawValue, statusName: command.status.displayName,
+                   queued: DisplayTime.relative(command.queuedAt, now: now), queuedBy: command.queuedBy, result: result)
     }
 }
 

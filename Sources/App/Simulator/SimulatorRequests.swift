@@ -32,11 +32,48 @@ struct CommandReplyBody: APIRequestBody {
         }
     }
 
+    /// The answer to ManagedApplicationFeedback: each app's dictionary, as MDM clients send it.
+    struct FeedbackItem: Decodable, Sendable {
+        let Identifier: String
+        let Feedback: [String: JSONValue]?
+    }
+
     let Status: String
     let ErrorChain: [ErrorItem]?
+    let ManagedApplicationFeedback: [FeedbackItem]?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case Status, ErrorChain
+        case Status, ErrorChain, ManagedApplicationFeedback
+    }
+
+    /// A feedback dictionary holds at most this many keys.
+    static let maximumFeedbackKeys = 200
+
+    /// The reported feedback by app; nil when the reply carries none. Refuses an identifier
+    /// that is not a bundle ID, a dictionary with too many keys, and text no stored text may hold.
+    func feedback() throws -> [String: [String: JSONValue]]? {
+        guard let items = ManagedApplicationFeedback else { return nil }
+        var report: [String: [String: JSONValue]] = [:]
+        for (index, item) in items.enumerated() {
+            if let problem = BundleID.problem(item.Identifier) {
+                throw APIRequest.invalid("ManagedApplicationFeedback.\(index).Identifier", problem)
+            }
+            let feedback = item.Feedback ?? [:]
+            if feedback.count > Self.maximumFeedbackKeys {
+                throw APIRequest.invalid("ManagedApplicationFeedback.\(index).Feedback", "A feedback dictionary holds at most \(Self.maximumFeedbackKeys) keys.")
+            }
+            // Counters and statuses: the console keeps and charts flat values, as the schema says.
+            if let nested = feedback.first(where: { key, value in
+                switch value { case .bool, .number, .string: false; default: true }
+            }) {
+                throw APIRequest.invalid("ManagedApplicationFeedback.\(index).Feedback.\(nested.key)", "Feedback values are numbers, text or true/false.")
+            }
+            if let path = JSONValue.object(feedback).pathOfControlCharacter() {
+                throw APIRequest.invalid("ManagedApplicationFeedback.\(index).Feedback.\(path)", APIRequest.controlCharacterRule)
+            }
+            report[item.Identifier] = feedback
+        }
+        return report
     }
 
     static var refusesUnknownFields: Bool { false }

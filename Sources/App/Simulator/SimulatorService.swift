@@ -180,6 +180,10 @@ struct SimulatorService: Sendable {
             command.result = answer.result
             command.completedAt = answer.status == .notNow ? nil : now()
             try connection.update(command)
+            if let report = answer.result, command.requestType == .managedApplicationFeedback {
+                try connection.recordFeedback(report.mapValues { $0.mapValues { JSONValue.number(Double($0)) } },
+                                              device: command.deviceID, command: command, at: command.completedAt ?? now())
+            }
         }
     }
 

@@ -86,6 +86,9 @@ func registerRoutes(on groups: RouteGroups, services: Services) {
     GroupsController(services: services).register(on: pages)
     DeviceListController(services: services).register(on: pages)
     DevicesController(services: services).register(on: pages)
+    DeviceNotesController(services: services).register(on: pages)
+    DeviceLiveController(services: services).register(on: pages)
+    FeedbackController(services: services).register(on: pages)
     AuditLogController(services: services).register(on: pages)
     ProfilesController(services: services).register(on: pages)
     ProfileHistoryController(services: services).register(on: pages)
@@ -104,6 +107,7 @@ func registerRoutes(on groups: RouteGroups, services: Services) {
     CatalogAPIController(services: services).register(on: groups.api)
     SimulatorAPIController(services: services).register(on: groups.api)
     LogsAPIController(services: services).register(on: groups.api)
+    HelpdeskAPIController(services: services).register(on: groups.api)
 
     DeviceAPIController(services: services).register(on: groups.devices)
 }

@@ -34,6 +34,8 @@ struct Services: Sendable {
     var logStore: LogStore { LogStore(database: database, now: config.now) }
     var logRemoval: LogRemoval { LogRemoval(database: database, now: config.now) }
     var logRetention: LogRetention { LogRetention(database: database, now: config.now) }
+    var notes: NoteStore { NoteStore(database: database, now: config.now) }
+    var helpdeskReader: HelpdeskReader { HelpdeskReader(database: database) }
     var settings: SettingsStore { SettingsStore(database: database, now: config.now) }
     var simulatorReader: SimulatorReader { SimulatorReader(database: database) }
     var simulator: SimulatorService {

@@ -50,6 +50,17 @@ enum Paths {
     static func deviceEdit(_ id: RecordID<DeviceRecord>) -> String { "/devices/\(id)/edit" }
     static func deviceDelete(_ id: RecordID<DeviceRecord>) -> String { "/devices/\(id)/delete" }
     static func deviceCommands(_ id: RecordID<DeviceRecord>) -> String { "/devices/\(id)/commands" }
+    static func deviceNotes(_ id: RecordID<DeviceRecord>) -> String { "/devices/\(id)/notes" }
+    static func deviceNoteEdit(_ id: RecordID<DeviceRecord>, _ note: RecordID<DeviceNoteRecord>) -> String { "/devices/\(id)/notes/\(note)/edit" }
+    static func deviceNote(_ id: RecordID<DeviceRecord>, _ note: RecordID<DeviceNoteRecord>) -> String { "/devices/\(id)/notes/\(note)" }
+    static func deviceNoteDelete(_ id: RecordID<DeviceRecord>, _ note: RecordID<DeviceNoteRecord>) -> String { "/devices/\(id)/notes/\(note)/delete" }
+    /// What changed on the device page since it loaded: new log lines and command states.
+    static func deviceLive(_ id: RecordID<DeviceRecord>) -> String { "/devices/\(id)/live" }
+    static func deviceFeedbackPage(_ id: RecordID<DeviceRecord>) -> String { "/devices/\(id)/feedback" }
+    /// An app's feedback history on a device.
+    static func deviceFeedback(_ id: RecordID<DeviceRecord>, app: String) -> String {
+        "/devices/\(id)/feedback?app=" + (app.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+    }
     /// The device list showing one group's devices.
     static func devices(in group: RecordID<DeviceGroupRecord>) -> String { "/devices?group=\(group)" }
 

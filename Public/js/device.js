@@ -1,0 +1,64 @@
+// The device page while it is open: every few seconds it asks what arrived after the newest
+// log line it shows, puts new lines on top (marked for a moment), and updates the state and
+// answer of each command — so requested logs and a command's progress show without a reload.
+// Without JavaScript the page is complete as loaded; a reload shows the same.
+(() => {
+  const section = document.getElementById("recent-logs");
+  if (!section || !window.fetch) return;
+  const rows = document.getElementById("recent-log-rows");
+  const table = document.getElementById("recent-log-table");
+  const empty = document.getElementById("no-recent-logs");
+  const status = document.getElementById("live-status");
+  let newest = section.dataset.newest || "0";
+  let arrived = 0;
+  let failures = 0;
+
+  const apply = (data) => {
+    if (data.added > 0) {
+      const holder = document.createElement("tbody");
+      holder.innerHTML = data.rows;
+      const added = Array.from(holder.children);
+      added.reverse().forEach((row) => {
+        row.classList.add("arrived");
+        rows.insertBefore(row, rows.firstChild);
+      });
+      if (window.payloadConsoleLocalise) window.payloadConsoleLocalise(rows);
+      table.hidden = false;
+      if (empty) empty.hidden = true;
+      arrived += data.added;
+      status.textContent = `${arrived} new line${arrived === 1 ? "" : "s"} arrived while this page was open.`;
+    }
+    newest = data.newest;
+    (data.commands || []).forEach((command) => {
+      const row = document.querySelector(`tr[data-command="${CSS.escape(command.uuid)}"]`);
+      if (!row) return;
+      const state = row.querySelector("[data-status]");
+      const answer = row.querySelector("[data-answer]");
+      if (state && state.textContent !== command.statusName) {
+        state.textContent = command.statusName;
+        state.className = `status status-${command.status}`;
+        row.classList.add("arrived");
+      }
+      if (answer && answer.textContent !== command.answer) answer.textContent = command.answer;
+    });
+  };
+
+  const ask = () => {
+    if (document.hidden) return schedule();
+    const url = new URL(section.dataset.livePath, window.location.href);
+    if (newest !== "0") url.searchParams.set("after", newest);
+    fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then((response) => {
+        if (!response.ok) throw new Error(String(response.status));
+        return response.json();
+      })
+      .then((data) => { failures = 0; apply(data); })
+      .catch(() => {
+        failures += 1;
+        if (failures === 3) status.textContent = "New lines are not arriving: the console cannot be reached. Reload to try again.";
+      })
+      .finally(schedule);
+  };
+  const schedule = () => { if (failures < 3) window.setTimeout(ask, 4000); };
+  schedule();
+})();

@@ -1,0 +1,161 @@
+import Domain
+import Foundation
+import Markdown
+import Mustache
+import Storage
+
+/// The device page as the template shows it: the device and its status (lock and why), its
+/// effective policy and commands; and for those who read logs, the helpdesk workspace —
+/// storage warnings, the newest log lines (new ones arrive while the page is open), each
+/// app's latest feedback, and notes.
+struct DevicePage {
+    /// A note as typed, kept with its message when it was refused.
+    struct NoteDraft {
+        var noteID: RecordID<DeviceNoteRecord>?
+        var body: String
+        var error: String?
+    }
+
+    struct Note {
+        let author: String
+        let written: String
+        let writtenISO: String
+        let edited: Bool
+        let html: String
+        let editPath: String?
+        let deletePath: String?
+    }
+
+    struct Feedback {
+        let appName: String
+        let bundleID: String
+        let fetched: String
+        let fetchedISO: String
+        let wasReset: Bool
+        let values: [FeedbackValue]
+        let historyPath: String
+    }
+
+    struct FeedbackValue {
+        let key: String
+        let value: String
+    }
+
+    let id: RecordID<DeviceRecord>
+    let device: DeviceRecord
+    let groupLineage: String?
+    let apps: [AppsController.Row]
+    let unknownApps: [String]
+    let enrolled: String
+    let lastCheckIn: String
+    let canEdit: Bool
+    let policy: PolicyView?
+    let commands: DeviceCommandsView
+    let lock: LockExplanation
+    let canReadLogs: Bool
+    let capWarnings: [String]
+    let recentLogsHTML: String
+    let hasRecentLogs: Bool
+    /// The newest line shown, so the page asks only for lines after it.
+    let newestLogID: String
+    let feedback: [Feedback]
+    let notes: [Note]
+    let note: NoteDraft
+
+    init(_ overview: CatalogReader.DeviceOverview, user: User, now: Date, commandForm: CommandForm, note: NoteDraft?) {
+        let device = overview.device
+        id = device.id!
+        self.device = device
+        let names = Dictionary(uniqueKeysWithValues: overview.groups.map { ($0.id!, $0.name) })
+        let lineage = device.groupID.map { GroupTree(overview.groups).lineage(of: $0).compactMap { names[$0] }.joined(separator: " › inside ") } ?? ""
+        groupLineage = lineage.isEmpty ? nil : lineage
+        let catalog = Dictionary(overview.apps.map { ($0.bundleID, $0) }, uniquingKeysWith: { first, _ in first })
+        apps = device.installedApps.compactMap { catalog[$0].map(AppsController.row) }
+        unknownApps = device.installedApps.filter { catalog[$0] == nil }
+        enrolled = DisplayTime.relative(device.enrolledAt, now: now)
+        lastCheckIn = device.lastCheckInAt.map { DisplayTime.relative($0, now: now) } ?? "never"
+        canEdit = user.role.includes(.admin)
+        let effective = overview.reaching.map { EffectivePolicy.compute(from: $0) }
+        policy = effective.map(PolicyView.init)
+        commands = DeviceCommandsView(deviceID: id, commands: overview.commands, role: user.role, now: now, back: Paths.device(id), form: commandForm)
+        lock = LockExplanation.of(overview.simulator?.state, policy: effective, appName: { catalog[$0]?.name ?? $0 }, now: now)
+        canReadLogs = overview.workspace != nil
+        let workspace = overview.workspace
+        capWarnings = (workspace?.capWarnings ?? []).map { $0.message(appName: catalog[$0.app]?.name ?? $0.app) }
+        recentLogsHTML = (workspace?.recentLogs ?? []).map { LogRowHTML.row($0, appName: catalog[$0.line.app]?.name, selectable: false, showDevice: false) }.joined()
+        hasRecentLogs = !(workspace?.recentLogs ?? []).isEmpty
+        newestLogID = workspace?.recentLogs.first?.line.id?.description ?? "0"
+        feedback = (workspace?.latestFeedback ?? []).map { report in
+            Feedback(appName: catalog[report.app]?.name ?? report.app, bundleID: report.app,
+                     fetched: DisplayTime.relative(report.fetchedAt, now: now), fetchedISO: DisplayTime.iso(report.fetchedAt),
+                     wasReset: report.wasReset,
+                     values: report.feedback.sorted { $0.key < $1.key }.map { FeedbackValue(key: $0.key, value: FeedbackText.display($0.value)) },
+                     historyPath: Paths.deviceFeedback(device.id!, app: report.app))
+        }
+        notes = (workspace?.notes ?? []).map { stored in
+            let changeable = NoteStore.mayChange(stored, user: user)
+            return Note(author: stored.authorEmail, written: DisplayTime.relative(stored.createdAt, now: now), writtenISO: DisplayTime.iso(stored.createdAt),
+                        edited: stored.updatedAt > stored.createdAt, html: MarkdownRenderer.html(stored.body),
+                        editPath: changeable ? Paths.deviceNoteEdit(device.id!, stored.id!) : nil,
+                        deletePath: changeable ? Paths.deviceNoteDelete(device.id!, stored.id!) : nil)
+        }
+        self.note = note ?? NoteDraft(body: "")
+    }
+}
+
+/// Feedback values as a person reads them.
+enum FeedbackText {
+    static func display(_ value: JSONValue) -> String {
+        switch value {
+        case .number(let number): number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .string(let text): text
+        case .null: "—"
+        case .array, .object: "(nested value)"
+        }
+    }
+}
+
+// The device page is a hot page (helpdesk opens it for every call), so its model answers the
+// template engine directly rather than through reflection.
+extension DevicePage: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "simulatorPath": Paths.simulator(id)
+        case "logsPath": Paths.logs(of: id)
+        case "editPath": Paths.deviceEdit(id)
+        case "deletePath": Paths.deviceDelete(id)
+        case "notesPath": Paths.deviceNotes(id)
+        case "livePath": Paths.deviceLive(id)
+        case "name": device.name
+        case "model": device.model.rawValue
+        case "osVersion": device.osVersion
+        case "serialNumber": device.serialNumber
+        case "udid": device.udid
+        case "supervised": device.isSupervised
+        case "owner": device.owner.isEmpty ? nil : device.owner
+        case "groupLineage": groupLineage
+        case "apps": apps
+        case "unknownApps": unknownApps
+        case "enrolled": enrolled
+        case "lastCheckIn": lastCheckIn
+        case "canEdit": canEdit
+        case "policy": policy
+        case "commands": commands
+        case "lockStatus": lock.status
+        case "lockReason": lock.reason
+        case "canReadLogs": canReadLogs
+        case "capWarnings": capWarnings
+        case "recentLogsHTML": recentLogsHTML
+        case "hasRecentLogs": hasRecentLogs
+        case "newestLogID": newestLogID
+        case "feedback": feedback
+        case "hasFeedback": !feedback.isEmpty
+        case "notes": notes
+        case "hasNotes": !notes.isEmpty
+        case "noteBody": note.noteID == nil ? note.body : ""
+        case "noteError": note.noteID == nil ? note.error : nil
+        default: nil
+        }
+    }
+}
