@@ -66,6 +66,12 @@ import Testing
             #expect(page.body.contains("of its 9.8 KB of log storage (\(percent)%); at the cap new uploads will be refused."))
             let everyApp = try await browser.get("/logs")
             #expect(!everyApp.body.contains("id=\"app-crash-groups\"") && !everyApp.body.contains("id=\"cap-warning\""))
+            let dashboard = try await browser.get("/dashboard")
+            #expect(dashboard.body.contains("of its 9.8 KB of log storage (\(percent)%)") && dashboard.body.contains("href=\"/logs?app=com%2Eexample%2Eclinicnotes\""))
+            try await console.addUser("vi@example.com", role: .viewer)
+            let viewer = Browser(client)
+            try await viewer.signIn("vi@example.com", password: TestConsole.password)
+            #expect(!(try await viewer.get("/dashboard")).body.contains("log storage"), "viewers do not read logs")
         }
     }
 

@@ -55,6 +55,8 @@ import Testing
         try await console.test { client in
             let helpdesk = try await signedIn(console, client, .helpdesk)
             #expect(Self.names(try await helpdesk.get("/devices?q=ward").body) == ["Ward 12 iPad", "Ward 3 iPad"])
+            // A browser's GET form sends the space as +.
+            #expect(Self.names(try await helpdesk.get("/devices?q=Ward+3").body) == ["Ward 3 iPad"])
             #expect(Self.names(try await helpdesk.get("/devices?q=dmpq0003").body) == ["Lobby kiosk"], "serials in any case")
             #expect(Self.names(try await helpdesk.get("/devices?q=00008101-0000000000000002").body) == ["Ward 12 iPad"])
             #expect(Self.names(try await helpdesk.get("/devices?q=ines").body) == ["Van 7"])

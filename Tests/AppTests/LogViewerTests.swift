@@ -62,6 +62,9 @@ import Testing
             #expect(Self.messages(host.body) == ["Opened com.example.checkin from a link"])
             let prefix = try await browser.get("/logs?q=conn*")
             #expect(Self.messages(prefix.body) == ["Connection reset by peer"])
+            // As a browser's search form sends it: spaces as +.
+            let formSent = try await browser.get("/logs?q=%22battery+low%22+OR+reset")
+            #expect(Self.messages(formSent.body) == ["Connection reset by peer", "Battery low"])
             let either = try await browser.get("/logs?q=%22battery%20low%22%20OR%20reset")
             #expect(Self.messages(either.body) == ["Connection reset by peer", "Battery low"])
             let without = try await browser.get("/logs?q=failed%20NOT%20battery&level=error")

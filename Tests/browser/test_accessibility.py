@@ -46,7 +46,9 @@ class AccessibilityTests(BrowserTestCase):
         self.signed_in("admin@test.example")
         pages = ["/dashboard", "/devices", f"/devices/{self.device}", "/groups", f"/groups/{self.group}/edit", "/apps",
                  "/profiles", f"/profiles/{self.profile}", f"/profiles/{self.profile}/history", "/logs", "/audit",
-                 "/users", "/tokens", "/signing", f"/simulator/{self.device}", "/simulator/new"]
+                 "/users", "/tokens", "/signing", f"/simulator/{self.device}", "/simulator/new",
+                 "/logs/crashes", "/settings", "/devices?q=lobby&sort=-checkin", "/logs/delete",
+                 f"/devices/{self.device}/feedback?app=com.example.checkin"]
         pages += [f"/profiles/{self.profile}/payloads/{kind}" for kind in
                   ["single-app-mode", "asam-allowlist", "dlp", "geofence", "logging", "branding", "authentication", "managed-app-config"]]
         for path in pages:

@@ -10,7 +10,7 @@ enum APIQuery {
 
     /// The value of `name` as a whole number in `range`; nil when the parameter is absent.
     static func integer(_ name: String, of request: Request, in range: ClosedRange<Int>) throws -> Int? {
-        guard let text = request.uri.queryParameters[Substring(name)].map(String.init) else { return nil }
+        guard let text = request.uri.formParameters[Substring(name)].map(String.init) else { return nil }
         guard !text.isEmpty, text.count <= 19, text.allSatisfy(\.isASCIIDigit), let value = Int(text), range.contains(value) else {
             throw APIError(status: .badRequest, code: "invalid_query",
                            message: "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound).", field: name)
@@ -20,7 +20,7 @@ enum APIQuery {
 
     /// `true` or `false`; nil when the parameter is absent.
     static func bool(_ name: String, of request: Request) throws -> Bool? {
-        switch request.uri.queryParameters[Substring(name)].map(String.init) {
+        switch request.uri.formParameters[Substring(name)].map(String.init) {
         case nil: return nil
         case "true": return true
         case "false": return false

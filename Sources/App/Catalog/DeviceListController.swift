@@ -61,7 +61,7 @@ struct DeviceListController {
     }
 
     @Sendable func index(request: Request, context: SignedInContext) async throws -> Response {
-        let filter = DeviceListFilter(request.uri.queryParameters)
+        let filter = DeviceListFilter(request.uri.formParameters)
         let now = services.now
         let list = try await services.catalogReader.deviceList(filter, limit: Self.pageSize, now: now)
         let page = list.devices.prefix(Self.pageSize)
@@ -166,7 +166,8 @@ struct DeviceListController {
                     }
                     command = DeviceCommand(requestType: type)
                 }
-                try SecuredRoutes.authorize(command.requestType.role, request: request, context: context)
+                // A command sent to many devices at once is an admin's, whatever it is for one device.
+                try SecuredRoutes.authorize(form["action"] == "command" ? .admin : command.requestType.role, request: request, context: context)
                 try await services.deviceChannel.queue(command, for: chosen, by: user)
                 return .seeOther(back, flash: .notice("\(command.summary): queued for \(count)."), cookies: services.cookies, request: request)
             default:

@@ -29,7 +29,7 @@ struct AuditLogController {
 
     func register(on routes: SecuredRoutes) {
         routes.get("/audit", role: .admin) { request, context in
-            let before = request.uri.queryParameters["before"].flatMap { RecordID<AuditEvent>(String($0)) }
+            let before = request.uri.formParameters["before"].flatMap { RecordID<AuditEvent>(String($0)) }
             let events = try await services.auditLog.entries(before: before, limit: Self.pageSize + 1)
             let page = events.prefix(Self.pageSize)
             let now = services.now

@@ -30,6 +30,8 @@ struct DashboardController {
         }
 
         let counts: [Count]
+        /// Apps near or at their log cap, each linking to its log page (helpdesk and admins).
+        let capWarnings: [Step]
         let events: [Event]
         let hasEvents: Bool
         let isAdmin: Bool
@@ -62,6 +64,10 @@ struct DashboardController {
                     .init(label: "Apps in the catalog", value: counts.apps, href: Paths.apps),
                     .init(label: "Console users", value: counts.users, href: isAdmin ? Paths.users : nil),
                 ],
+                capWarnings: user.role.includes(.helpdesk) ? counts.capWarnings.map { warning in
+                    .init(text: warning.message(appName: counts.appNames[warning.app] ?? warning.app), href: Paths.logs(app: warning.app),
+                          linkText: "Its logs", done: false)
+                } : [],
                 events: events.map { event in
                     .init(time: DisplayTime.relative(event.occurredAt, now: now), isoTime: DisplayTime.iso(event.occurredAt),
                           actor: event.actorEmail, action: AuditWording.describe(event.action),

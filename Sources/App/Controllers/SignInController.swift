@@ -20,7 +20,7 @@ struct SignInController {
             .seeOther(context.user == nil ? Paths.signIn : Paths.dashboard)
         }
         routes.get("/sign-in", .anyone) { request, context in
-            let next = LocalPath.sanitised(request.uri.queryParameters["next"].map(String.init) ?? "")
+            let next = LocalPath.sanitised(request.uri.formParameters["next"].map(String.init) ?? "")
             if context.user != nil { return .seeOther(next) }
             return try form(FormView(next: next), request: request, context: context)
         }

@@ -34,7 +34,7 @@ struct FeedbackController {
 
     @Sendable func history(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-        let app = request.uri.queryParameters["app"].map(String.init) ?? ""
+        let app = request.uri.formParameters["app"].map(String.init) ?? ""
         let found = try await services.helpdeskReader.feedbackHistory(id, app: app, limit: Self.limit)
         let keys = Array(Set(found.reports.flatMap(\.feedback.keys))).sorted()
         let charts = keys.enumerated().compactMap { index, key -> Chart? in

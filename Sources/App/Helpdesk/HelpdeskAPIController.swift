@@ -54,7 +54,7 @@ struct HelpdeskAPIController {
     }
 
     @Sendable func feedback(request: Request, context: SignedInContext) async throws -> Response {
-        guard let app = request.uri.queryParameters["app"].map({ String($0).trimmingWhitespace() }),
+        guard let app = request.uri.formParameters["app"].map({ String($0).trimmingWhitespace() }),
               BundleID.problem(app) == nil else {
             throw APIError(status: .badRequest, code: "invalid_query", message: "app must be the bundle ID of the app whose feedback to read.", field: "app")
         }

@@ -12,24 +12,26 @@ struct CommandBody: APIRequestBody {
         case requestType, apps, deleteFeedback, captureMinutes
     }
 
-    /// The command, or a 422 naming the field, by the same rules as the form.
+    /// The command, or a 422 naming the field, by the same rules as the form. Every field sent
+    /// is checked, also one the command does not use, so a mistake is never silently ignored.
     func command() throws -> DeviceCommand {
         guard let type = DeviceCommand.RequestType(rawValue: requestType), DeviceCommand.RequestType.queueable.contains(type) else {
             throw APIRequest.invalid("requestType", "requestType must be one of \(DeviceCommand.RequestType.queueable.map(\.rawValue).joined(separator: ", ")).")
         }
+        // Bundle IDs are trimmed, as every body's are.
+        let apps = (self.apps ?? []).map { $0.trimmingWhitespace() }
+        if let (index, problem) = apps.enumerated().lazy.compactMap({ index, app in BundleID.problem(app).map { (index, $0) } }).first {
+            throw APIRequest.invalid("apps.\(index)", problem)
+        }
+        if let minutes = captureMinutes, !(1...1440).contains(minutes) {
+            throw APIRequest.invalid("captureMinutes", "captureMinutes must be from 1 to 1440.")
+        }
         var command = DeviceCommand(requestType: type)
         if type == .managedApplicationFeedback {
-            // Bundle IDs are trimmed, as every body's are.
-            command.apps = (apps ?? []).map { $0.trimmingWhitespace() }
-            if let (index, problem) = command.apps.enumerated().lazy.compactMap({ index, app in BundleID.problem(app).map { (index, $0) } }).first {
-                throw APIRequest.invalid("apps.\(index)", problem)
-            }
+            command.apps = apps
             command.deleteFeedback = deleteFeedback ?? false
         }
-        if type == .requestLogs, let minutes = captureMinutes {
-            guard (1...1440).contains(minutes) else { throw APIRequest.invalid("captureMinutes", "captureMinutes must be from 1 to 1440.") }
-            command.captureMinutes = minutes
-        }
+        if type == .requestLogs { command.captureMinutes = captureMinutes }
         return command
     }
 }

@@ -28,7 +28,7 @@ struct CrashGroupsController {
     }
 
     @Sendable func index(request: Request, context: SignedInContext) async throws -> Response {
-        let parameters = request.uri.queryParameters
+        let parameters = request.uri.formParameters
         let app = parameters["app"].map { String($0).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
         let hours = parameters["hours"].flatMap { Int(String($0)) }.flatMap { chosen in Self.windows.contains { $0.hours == chosen } ? chosen : nil }
         let since = hours.map { services.now.addingTimeInterval(-Double($0) * 3600) } ?? .distantPast

@@ -27,10 +27,10 @@ struct LogSelectionController {
     }
 
     @Sendable func exportMatching(request: Request, context: SignedInContext) async throws -> Response {
-        let filter = try LogFilter(request.uri.queryParameters, strict: false)
+        let filter = try LogFilter(request.uri.formParameters, strict: false)
         // A search the viewer cannot read is explained there, not exported as "nothing".
         if filter.searchProblem != nil { return .seeOther(Paths.logs + "?" + request.uri.query.orEmpty) }
-        let format = request.uri.queryParameters["format"].flatMap { LogExport.Format(rawValue: String($0)) } ?? .ndjson
+        let format = request.uri.formParameters["format"].flatMap { LogExport.Format(rawValue: String($0)) } ?? .ndjson
         return try await LogDownload.response(.matching(filter), as: format, reader: services.logReader, now: services.now)
     }
 
@@ -50,7 +50,7 @@ struct LogSelectionController {
 
     /// "Delete every matching line…": the confirmation, with the count.
     @Sendable func confirmMatching(request: Request, context: SignedInContext) async throws -> Response {
-        let filter = try LogFilter(request.uri.queryParameters, strict: false)
+        let filter = try LogFilter(request.uri.formParameters, strict: false)
         if filter.searchProblem != nil { return .seeOther(Paths.logs + "?" + request.uri.query.orEmpty) }
         return try await confirmation(.matching(filter), request: request, context: context)
     }
@@ -59,7 +59,7 @@ struct LogSelectionController {
     /// and confirmed deletions of chosen or matching lines from the confirmation page.
     @Sendable func delete(request: Request, context: SignedInContext) async throws -> Response {
         let selection: LogRemoval.Selection
-        var filter = try LogFilter(request.uri.queryParameters, strict: false)
+        var filter = try LogFilter(request.uri.formParameters, strict: false)
         filter.before = nil
         if !context.form.all("line").isEmpty {
             guard let lines = chosenLines(context.form) else {

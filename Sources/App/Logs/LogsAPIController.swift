@@ -18,7 +18,7 @@ struct LogsAPIController {
 
     /// The filter in the query string; 400 naming the parameter it cannot read.
     static func filter(of request: Request) throws -> LogFilter {
-        do { return try LogFilter(request.uri.queryParameters, strict: true) } catch {
+        do { return try LogFilter(request.uri.formParameters, strict: true) } catch {
             throw APIError(status: .badRequest, code: error.parameter == "q" ? "invalid_search" : "invalid_query",
                            message: error.message, field: error.parameter)
         }
@@ -38,7 +38,7 @@ struct LogsAPIController {
 
     @Sendable func export(request: Request, context: SignedInContext) async throws -> Response {
         let filter = try Self.filter(of: request)
-        let format = try request.uri.queryParameters["format"].map { text in
+        let format = try request.uri.formParameters["format"].map { text in
             guard let format = LogExport.Format(rawValue: String(text)) else {
                 throw APIError(status: .badRequest, code: "invalid_query", message: "format must be ndjson or text.", field: "format")
             }
@@ -48,7 +48,7 @@ struct LogsAPIController {
     }
 
     @Sendable func crashGroups(request: Request, context: SignedInContext) async throws -> Response {
-        let app = request.uri.queryParameters["app"].map(String.init)
+        let app = request.uri.formParameters["app"].map(String.init)
         if app?.isEmpty == true {
             throw APIError(status: .badRequest, code: "invalid_query", message: "app is empty; leave it out for every app.", field: "app")
         }
@@ -70,7 +70,7 @@ struct LogsAPIController {
     /// must say `all=true`, so a forgotten filter never empties the store.
     @Sendable func delete(request: Request, context: SignedInContext) async throws -> Response {
         let filter = try Self.filter(of: request)
-        let lineValues = request.uri.queryParameters.getAll("line")
+        let lineValues = request.uri.formParameters.getAll("line")
         let selection: LogRemoval.Selection
         if !lineValues.isEmpty {
             let ids = lineValues.compactMap { RecordID<DeviceLogRecord>($0) }

@@ -56,9 +56,9 @@ struct LogsController {
 
     @Sendable func index(request: Request, context: SignedInContext) async throws -> Response {
         // Read leniently, a wrong value is no filter; only a search that cannot be read is said.
-        let filter = try LogFilter(request.uri.queryParameters, strict: false)
+        let filter = try LogFilter(request.uri.formParameters, strict: false)
         var searchError = filter.searchProblem
-        let rowsOnly = request.uri.queryParameters["rows"] == "only"
+        let rowsOnly = request.uri.formParameters["rows"] == "only"
         let summary = filter.app != nil && filter.signature == nil && filter.before == nil && !rowsOnly ? Self.crashSummary : 0
         var found = LogReader.Page()
         do { found = try await services.logReader.page(filter, limit: Self.pageSize, appSummary: summary) } catch let error as StorageError where filter.search != nil {

@@ -15,7 +15,7 @@ struct ProfileExportController {
         routes.get("/profiles/{id}/versions/{number}/mobileconfig", role: .viewer) { request, context in
             let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
             let number = try context.parameters.require("number", as: Int.self)
-            let signed = request.uri.queryParameters["signed"] == "true"
+            let signed = request.uri.formParameters["signed"] == "true"
             let input = try await services.profiles.export(id, version: number)
             let xml = MobileConfig.xml(for: input)
             let bytes = signed ? try signing.sign(Array(xml.utf8)) : Array(xml.utf8)

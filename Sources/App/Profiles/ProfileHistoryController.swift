@@ -46,7 +46,7 @@ struct ProfileHistoryController {
         let now = services.now
         let (profile, versions) = try await services.profiles.history(id)
         let numbers = Set(versions.map(\.number))
-        let query = request.uri.queryParameters
+        let query = request.uri.formParameters
         let to = query["to"].flatMap { Int(String($0)) }.flatMap { numbers.contains($0) ? $0 : nil } ?? profile.version
         let from = query["from"].flatMap { Int(String($0)) }.flatMap { numbers.contains($0) ? $0 : nil } ?? max(1, to - 1)
         let byNumber = Dictionary(uniqueKeysWithValues: versions.map { ($0.number, $0) })

@@ -68,7 +68,7 @@ struct ProfilesController {
 
     private func index(form: NewForm, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let now = services.now
-        let after = request.uri.queryParameters["after"].flatMap { RecordID<ProfileRecord>(String($0)) }
+        let after = request.uri.formParameters["after"].flatMap { RecordID<ProfileRecord>(String($0)) }
         let (profiles, total) = try await services.profiles.listPage(after: after, limit: Self.pageSize)
         let page = profiles.prefix(Self.pageSize)
         let rows = page.map { profile in

@@ -26,11 +26,13 @@ struct DeviceCommand: Codable, Equatable, Sendable {
             }
         }
 
-        /// Who may send it: helpdesk asks devices for more; changing a device is an admin's.
+        /// Who may send it: helpdesk asks devices for more and gets a stuck device going again
+        /// (restart, a forgotten Guided Access passcode); changing what a device runs — app
+        /// configuration, profiles — is an admin's.
         var role: Role {
             switch self {
-            case .managedApplicationFeedback, .requestLogs: .helpdesk
-            default: .admin
+            case .managedApplicationFeedback, .requestLogs, .restartDevice, .clearGuidedAccessPasscode: .helpdesk
+            case .settings, .installProfile, .removeProfile: .admin
             }
         }
 

@@ -12,7 +12,7 @@ extension SimulatorController {
     /// so changes made anywhere — pages, API, command line — reach the page within a second.
     @Sendable func events(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-        let since = request.uri.queryParameters["since"].flatMap { Int(String($0)) } ?? -1
+        let since = request.uri.formParameters["since"].flatMap { Int(String($0)) } ?? -1
         let simulator = self.simulator
         let reader = services.simulatorReader
         _ = try await services.catalogReader.device(id)

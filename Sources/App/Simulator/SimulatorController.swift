@@ -53,7 +53,7 @@ struct SimulatorController {
     /// The confirmation iOS shows before an app may lock the device: asked by a link, answered
     /// by the Yes or No button, which sends the lock request with the answer.
     static func prompt(_ request: Request, state: SimulatedDevice) -> SimulatorPage.LockPrompt? {
-        guard let mode = request.uri.queryParameters["prompt"].flatMap({ LockRequestMode(rawValue: String($0)) }),
+        guard let mode = request.uri.formParameters["prompt"].flatMap({ LockRequestMode(rawValue: String($0)) }),
               let bundleID = state.foregroundApp, let app = state.app(bundleID) else { return nil }
         return SimulatorPage.LockPrompt(app: bundleID, appName: app.name, mode: mode.rawValue,
                                         modeName: mode == .autonomous ? "Autonomous Single App Mode" : "an assessment")

@@ -80,6 +80,10 @@ enum Paths {
     static func crashGroups(app: String) -> String {
         crashGroups + "?app=" + (app.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
     }
+    /// The log viewer showing one app's lines: its crash groups and storage first.
+    static func logs(app: String) -> String {
+        logs + "?app=" + (app.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+    }
     /// The log viewer showing one device's lines.
     static func logs(of device: RecordID<DeviceRecord>) -> String { "/logs?device=\(device)" }
 

@@ -26,11 +26,19 @@ public enum Role: String, CaseIterable, Codable, Sendable, Comparable {
         }
     }
 
+    /// What the role may do, as the server enforces it (the users page shows this).
     public var summary: String {
         switch self {
-        case .viewer: "Reads devices, profiles and logs; changes nothing."
-        case .helpdesk: "Reads everything and asks devices for logs and feedback."
-        case .admin: "Authors payloads and profiles, assigns them, and manages users."
+        case .viewer:
+            "Reads devices, groups, apps, profiles with their history and exports, and effective policy; watches the simulator. "
+                + "Sees no app logs, feedback or notes, and changes nothing."
+        case .helpdesk:
+            "Everything a viewer does, and: reads, searches and downloads app logs and crash groups, reads managed app feedback, "
+                + "writes notes (changes only their own), asks devices for logs and feedback, restarts a device, clears a Guided Access "
+                + "passcode, and plays the simulator. Cannot delete logs, send app configuration, or change devices, groups or profiles."
+        case .admin:
+            "Everything: also authors payloads and profiles and assigns them, sends app configuration, adds, moves and removes devices, "
+                + "deletes logs, changes anyone's notes, and manages users, API tokens, signing and settings."
         }
     }
 }
