@@ -29,8 +29,29 @@
       status.textContent = `${arrived} new line${arrived === 1 ? "" : "s"} arrived while this page was open.`;
     }
     newest = data.newest;
-    (data.commands || []).forEach((command) => {
-      const row = document.querySelector(`tr[data-command="${CSS.escape(command.uuid)}"]`);
+    // Commands newest first: one queued elsewhere since this page loaded gets a row on top.
+    const commandRows = document.getElementById("command-rows");
+    (data.commands || []).slice().reverse().forEach((command) => {
+      let row = document.querySelector(`tr[data-command="${CSS.escape(command.uuid)}"]`);
+      if (!row && commandRows) {
+        row = document.createElement("tr");
+        row.dataset.command = command.uuid;
+        const cells = [command.name, "", command.queued, command.queuedBy, ""].map((text) => {
+          const cell = document.createElement("td");
+          cell.textContent = text;
+          return cell;
+        });
+        const state = document.createElement("span");
+        state.setAttribute("data-status", "");
+        cells[1].appendChild(state);
+        cells[4].setAttribute("data-answer", "");
+        cells.forEach((cell) => row.appendChild(cell));
+        commandRows.insertBefore(row, commandRows.firstChild);
+        const table = document.getElementById("command-table");
+        const none = document.getElementById("no-commands");
+        if (table) table.hidden = false;
+        if (none) none.hidden = true;
+      }
       if (!row) return;
       const state = row.querySelector("[data-status]");
       const answer = row.querySelector("[data-answer]");

@@ -26,7 +26,8 @@ struct DeviceLiveController {
             "added": found.lines.count,
             "commands": found.commands.map { command -> [String: Any] in
                 let row = DeviceCommandsView.row(command, now: now)
-                return ["uuid": row.uuid, "status": row.status, "statusName": row.statusName, "answer": row.result]
+                return ["uuid": row.uuid, "name": row.name, "status": row.status, "statusName": row.statusName,
+                        "queued": row.queued, "queuedBy": row.queuedBy, "answer": row.result]
             },
         ]
         body["newest"] = (found.lines.first?.line.id ?? after).map { $0.description } ?? "0"
