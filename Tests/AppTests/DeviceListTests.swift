@@ -186,3 +186,32 @@ import Testing
         }
     }
 }
+
+/// The device list for scripts: the same search and filters, read strictly.
+@Suite struct DeviceListAPITests {
+    @Test func scriptsFindDevicesWithTheListsFiltersAndGetTheirStatus() async throws {
+        let console = try await TestConsole.make()
+        let clinics = try DeviceListTests.group(console, "Clinics")
+        let ward = try DeviceListTests.group(console, "Ward 3", parent: clinics)
+        _ = try DeviceListTests.seedDevices(console, ["Ward 3 iPad", "Ward 30 iPad"], group: ward, checkedInDaysAgo: 2)
+        _ = try DeviceListTests.seedDevices(console, ["Lobby kiosk"])
+        let api = APITests()
+        let viewer = try await api.token(console, role: .viewer)
+        try await console.test { client in
+            let found = try await api.call(client, .get, "/api/v1/devices?q=ward+3&group=\(clinics)&limit=1", token: viewer)
+            #expect(found.status == .ok && found.json["total"] as? Int == 2)
+            let first = try #require((found.json["devices"] as? [[String: Any]])?.first)
+            #expect(first["name"] as? String == "Ward 3 iPad" && first["lastCheckInAt"] is String && first["lock"] is NSNull)
+            let next = try #require(found.json["next"] as? String)
+            let second = try await api.call(client, .get, next, token: viewer)
+            #expect((second.json["devices"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Ward 30 iPad"] && second.json["next"] == nil)
+            let stale = try await api.call(client, .get, "/api/v1/devices?stale=1&sort=-name", token: viewer)
+            #expect((stale.json["devices"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Ward 30 iPad", "Ward 3 iPad", "Lobby kiosk"])
+            for bad in ["model=Tamagotchi", "stale=0", "sort=age", "supervised=maybe", "group=abc", "conflict=no", "q=%01"] {
+                let refused = try await api.call(client, .get, "/api/v1/devices?\(bad)", token: viewer)
+                #expect(refused.status == .badRequest && api.errorCode(refused.json) == "invalid_query", "\(bad)")
+                #expect((refused.json["error"] as? [String: Any])?["field"] as? String == String(bad.prefix { $0 != "=" }))
+            }
+        }
+    }
+}

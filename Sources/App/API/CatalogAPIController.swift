@@ -36,17 +36,27 @@ struct CatalogAPIController {
             return try .jsonObject(["apps": apps.map(Self.json)])
         }
         routes.get("/api/v1/devices", role: .viewer) { request, _ in
-            let after: RecordID<DeviceRecord>? = try APIQuery.id("after", of: request)
-            let group: RecordID<DeviceGroupRecord>? = try APIQuery.id("group", of: request)
+            let filter: DeviceListFilter
+            do { filter = try DeviceListFilter(request.uri.formParameters, strict: true) } catch let error as DeviceListFilter.Invalid {
+                throw APIError(status: .badRequest, code: "invalid_query", message: error.message, field: error.parameter)
+            }
             let limit = try APIQuery.limit(of: request)
-            let devices = try await services.catalogReader.devices(group: group, after: after, limit: limit)
-            let page = devices.prefix(limit)
-            var body: [String: Any] = ["devices": page.map {
-                ["id": $0.id!.rawValue, "name": $0.name, "model": $0.model.rawValue, "osVersion": $0.osVersion,
-                 "serialNumber": $0.serialNumber, "udid": $0.udid, "isSupervised": $0.isSupervised,
-                 "groupID": $0.groupID.map { $0.rawValue as Any } ?? NSNull(), "installedApps": $0.installedApps] as [String: Any]
+            let list = try await services.catalogReader.deviceList(filter, limit: limit, now: services.now)
+            let page = list.devices.prefix(limit)
+            var body: [String: Any] = ["total": list.total, "devices": page.map { listed in
+                let device = listed.device
+                let policy = device.groupID.flatMap { list.policies[$0] }
+                return ["id": device.id!.rawValue, "name": device.name, "model": device.model.rawValue, "osVersion": device.osVersion,
+                        "serialNumber": device.serialNumber, "udid": device.udid, "isSupervised": device.isSupervised, "owner": device.owner,
+                        "groupID": device.groupID.map { $0.rawValue as Any } ?? NSNull(), "installedApps": device.installedApps,
+                        "lastCheckInAt": device.lastCheckInAt.map { DisplayTime.iso($0) as Any } ?? NSNull(),
+                        "lock": listed.lockMode.map { ["mode": $0, "app": listed.lockApp as Any? ?? NSNull()] as Any } ?? NSNull(),
+                        "singleAppModeApp": policy?.singleAppModeApp as Any? ?? NSNull(),
+                        "conflictApps": policy?.conflictApps ?? []] as [String: Any]
             }]
-            if devices.count > limit, let last = page.last?.id { body["next"] = "/api/v1/devices?after=\(last)&limit=\(limit)" + (group.map { "&group=\($0)" } ?? "") }
+            if list.devices.count > limit, let last = page.last?.device.id {
+                body["next"] = "/api/v1/devices?" + filter.query(after: last) + "&limit=\(limit)"
+            }
             return try .jsonObject(body)
         }
     }

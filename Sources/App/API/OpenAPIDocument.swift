@@ -42,7 +42,13 @@ enum OpenAPIDocument {
         for (status, response) in responses { all[status] = response }
         var op: [String: Any] = ["summary": summary, "description": "Requires the \(role) role.", "responses": all,
                                  "security": [["bearer": [String]()]]]
-        op["parameters"] = parameters.flatMap { name in name == "log filters" ? logFilterParameters : [parameter(named: name)] }
+        op["parameters"] = parameters.flatMap { name in
+            switch name {
+            case "log filters": logFilterParameters
+            case "device filters": deviceFilterParameters
+            default: [parameter(named: name)]
+            }
+        }
         if let body { op["requestBody"] = ["required": true].merging(json(body)) { $1 } }
         return op
     }
@@ -66,13 +72,32 @@ enum OpenAPIDocument {
         ]
     }
 
+    /// The device list's search and filters, as `GET /api/v1/devices` takes them.
+    static var deviceFilterParameters: [[String: Any]] {
+        func query(_ name: String, _ schema: [String: Any], _ description: String) -> [String: Any] {
+            ["name": name, "in": "query", "required": false, "schema": schema, "description": description]
+        }
+        return [
+            query("q", ["type": "string", "maxLength": DeviceListFilter.maximumSearch, "pattern": "^[^\(controls)]*$"],
+                  "The start of a name, owner, serial number or UDID"),
+            query("group", id, "Devices in this group or any group inside it"),
+            query("model", ["type": "string", "enum": DeviceModel.allCases.map(\.rawValue)], "Only this model"),
+            query("os", ["type": "string", "pattern": "^[0-9.]{1,12}$"], "iOS version: 17 for every 17.x, 17.4 for 17.4 and 17.4.x"),
+            query("supervised", ["type": "string", "enum": ["yes", "no"]], "Supervised or not"),
+            query("lock", ["type": "string", "enum": DeviceListFilter.LockState.allCases.map(\.rawValue)], "A simulated device's lock"),
+            query("conflict", ["type": "string", "enum": ["yes"]], "Only devices whose group's policy has a Single App Mode conflict"),
+            query("stale", ["type": "integer", "minimum": 1, "maximum": 3650], "Not checked in for this many days (or never)"),
+            query("sort", ["type": "string", "enum": DeviceListFilter.Sort.allCases.flatMap { [$0.rawValue, "-" + $0.rawValue] }], "Order; - for the other way round"),
+            query("after", id, "The last id of the previous page (the next link carries it)"),
+        ]
+    }
+
     static func parameter(named name: String) -> [String: Any] {
         switch name {
             case "signed": ["name": "signed", "in": "query", "required": false, "schema": ["type": "boolean"], "description": "true for a CMS-signed profile"]
             case "after": ["name": name, "in": "query", "required": false, "schema": id, "description": "The last id of the previous page"]
             case "limit": ["name": name, "in": "query", "required": false, "schema": ["type": "integer", "minimum": 1, "maximum": APIQuery.maximumLimit],
                            "description": "Items per page (default \(APIQuery.defaultLimit))"]
-            case "group filter": ["name": "group", "in": "query", "required": false, "schema": id, "description": "Only devices in this group"]
             case "udid", "uuid": ["name": name, "in": "path", "required": true, "schema": ["type": "string"]]
             case "If-None-Match": ["name": "If-None-Match", "in": "header", "required": false, "schema": ["type": "string"], "description": "The ETag of the policy the device has; 304 when it is still current"]
             case "If-Match": ["name": "If-Match", "in": "header", "required": true, "schema": ["type": "string", "pattern": #"^(?:\*|(?:W/)?(?:"[0-9]{1,18}"|[0-9]{1,18}))$"#],
@@ -167,7 +192,7 @@ enum OpenAPIDocument {
                 ],
                 "/api/v1/devices": [
                     "get": operation("List devices, a page at a time (follow next)", role: "viewer",
-                                     parameters: ["after", "limit", "group filter"], responses: ok("Devices", ["type": "object"])),
+                                     parameters: ["device filters", "limit"], responses: ok("Devices", ["type": "object"])),
                     "post": operation("Add a device", role: "admin",
                                       body: ref("DeviceInput"),
                                       responses: ["201": ["description": "Created"].merging(json(["type": "object"])) { $1 }],

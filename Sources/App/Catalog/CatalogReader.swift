@@ -35,11 +35,6 @@ struct CatalogReader: Sendable {
         try await database.read { try $0.require(DeviceRecord.self, id: id) }
     }
 
-    /// One page of devices in name order: `limit` of them, and one more when there is a next page.
-    func devices(group: RecordID<DeviceGroupRecord>?, after: RecordID<DeviceRecord>?, limit: Int) async throws -> [DeviceRecord] {
-        try await database.read { try $0.fetch(DeviceRecord.self, CatalogQueries.devicePage(group: group, after: after, limit: limit + 1)) }
-    }
-
     /// A device on the list, with its simulator's lock when it is simulated.
     struct ListedDevice: Decodable, Sendable {
         let device: DeviceRecord

@@ -61,7 +61,7 @@ struct DeviceListController {
     }
 
     @Sendable func index(request: Request, context: SignedInContext) async throws -> Response {
-        let filter = DeviceListFilter(request.uri.formParameters)
+        let filter = try DeviceListFilter(request.uri.formParameters)
         let now = services.now
         let list = try await services.catalogReader.deviceList(filter, limit: Self.pageSize, now: now)
         let page = list.devices.prefix(Self.pageSize)

@@ -46,25 +46,62 @@ struct DeviceListFilter: Equatable, Sendable {
             || notCheckedInDays != nil
     }
 
-    /// Reads the parameters leniently: a value the list does not offer is no filter.
-    init(_ parameters: Parameters) {
+    struct Invalid: Error {
+        let parameter: String
+        let message: String
+    }
+
+    /// Reads the parameters: the page leniently (a value the list does not offer is no
+    /// filter), the API strictly (`strict` throws naming the first wrong parameter).
+    init(_ parameters: Parameters, strict: Bool = false) throws(Invalid) {
         func value(_ name: String) -> String? {
             parameters[Substring(name)].map { String($0).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
         }
-        search = String((value("q") ?? "").unicodeScalars.filter { !$0.properties.isDefaultIgnorableCodePoint && $0.value >= 0x20 }
+        func check(_ ok: Bool, _ name: String, _ message: String) throws(Invalid) {
+            if !ok && strict { throw Invalid(parameter: name, message: message) }
+        }
+        let typed = value("q") ?? ""
+        search = String(typed.unicodeScalars.filter { $0.value >= 0x20 && ![0x7F, 0xFFFE, 0xFFFF].contains($0.value) }
             .prefix(Self.maximumSearch).map(Character.init))
-        group = value("group").flatMap { RecordID($0) }
-        model = value("model").flatMap { DeviceModel(rawValue: $0) }
-        osVersion = value("os").flatMap { $0.count <= 12 && $0.allSatisfy { $0.isASCIIDigit || $0 == "." } ? $0 : nil }
-        supervised = value("supervised").flatMap { ["yes": true, "no": false][$0] }
-        lock = value("lock").flatMap { LockState(rawValue: $0) }
-        conflictOnly = value("conflict") == "yes"
-        notCheckedInDays = value("stale").flatMap { Int($0) }.flatMap { (1...3650).contains($0) ? $0 : nil }
+        try check(search == typed, "q", "q is at most \(Self.maximumSearch) characters, without control characters.")
+        if let text = value("group") {
+            group = RecordID(text)
+            try check(group != nil, "group", "group must be a group id.")
+        }
+        if let text = value("model") {
+            model = DeviceModel(rawValue: text)
+            try check(model != nil, "model", "model must be one of \(DeviceModel.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        if let text = value("os") {
+            osVersion = text.count <= 12 && text.allSatisfy({ $0.isASCIIDigit || $0 == "." }) ? text : nil
+            try check(osVersion != nil, "os", "os must be a version such as 17 or 17.4.")
+        }
+        if let text = value("supervised") {
+            supervised = ["yes": true, "no": false][text]
+            try check(supervised != nil, "supervised", "supervised must be yes or no.")
+        }
+        if let text = value("lock") {
+            lock = LockState(rawValue: text)
+            try check(lock != nil, "lock", "lock must be one of \(LockState.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        if let text = value("conflict") {
+            conflictOnly = text == "yes"
+            try check(conflictOnly, "conflict", "conflict must be yes, or left out.")
+        }
+        if let text = value("stale") {
+            notCheckedInDays = Int(text).flatMap { (1...3650).contains($0) ? $0 : nil }
+            try check(notCheckedInDays != nil, "stale", "stale must be a number of days from 1 to 3650.")
+        }
         if let text = value("sort") {
             descending = text.hasPrefix("-")
-            sort = Sort(rawValue: String(text.drop { $0 == "-" })) ?? .name
+            let named = Sort(rawValue: String(text.drop { $0 == "-" }))
+            try check(named != nil, "sort", "sort must be name, model or checkin, with - before it for the other way round.")
+            sort = named ?? .name
         }
-        after = value("after").flatMap { RecordID($0) }
+        if let text = value("after") {
+            after = RecordID(text)
+            try check(after != nil, "after", "after must be a device id.")
+        }
     }
 
     init() {}
