@@ -78,7 +78,7 @@ struct DeviceForm {
         let owner: String
         let models: [Choice]
         let supervised: Bool
-        let groups: [GroupsController.Option]
+        let groups: [SelectOption]
         let apps: [Choice]
         let extraApps: String
         let errors: [String: String]
@@ -89,11 +89,8 @@ struct DeviceForm {
     }
 
     func view(groups: [DeviceGroupRecord], apps: [AppRecord], enrolling: Bool = false) -> View {
-        let groupOptions = [GroupsController.Option(value: "", label: "No group", selected: groupValue.isEmpty)]
-            + GroupsController.treeOrder(groups).map {
-                GroupsController.Option(value: $0.group.id!.description, label: String(repeating: "— ", count: $0.depth) + $0.group.name,
-                                        selected: $0.group.id?.description == groupValue)
-            }
+        let groupOptions = SelectOption.groups(groups, first: SelectOption(value: "", label: "No group", selected: groupValue.isEmpty),
+                                               selected: RecordID(groupValue))
         let known = Set(apps.map(\.bundleID))
         return View(
             title: enrolling ? "New simulated device" : deviceID == nil ? "Add a device" : "Edit \(name)",

@@ -12,12 +12,6 @@ struct DeviceListController {
     /// More than a page's worth at once is a job for a group or the API.
     static let maximumBulk = 500
 
-    struct Option {
-        let value: String
-        let label: String
-        let selected: Bool
-    }
-
     struct SortLink {
         let label: String
         let path: String
@@ -31,11 +25,11 @@ struct DeviceListController {
         let total: String
         let isFiltered: Bool
         let search: String
-        let groups: [Option]
-        let models: [Option]
-        let osVersions: [Option]
-        let supervised: [Option]
-        let locks: [Option]
+        let groups: [SelectOption]
+        let models: [SelectOption]
+        let osVersions: [SelectOption]
+        let supervised: [SelectOption]
+        let locks: [SelectOption]
         let conflictOnly: Bool
         let stale: String
         let sortName: SortLink
@@ -46,9 +40,9 @@ struct DeviceListController {
         let backPath: String
         let canEdit: Bool
         let canAct: Bool
-        let moveGroups: [Option]
-        let adminCommands: [Option]
-        let captureChoices: [Option]
+        let moveGroups: [SelectOption]
+        let adminCommands: [SelectOption]
+        let captureChoices: [SelectOption]
     }
 
     /// "Request logs" in bulk: what is kept now, or capture for one of these many minutes.
@@ -69,31 +63,27 @@ struct DeviceListController {
         let canAct = context.user.role.includes(.helpdesk)
         let rowsHTML = page.map { DeviceListRowHTML.row($0, groupNames: names, policies: list.policies, now: now, selectable: canAct) }.joined()
         let next = list.devices.count > Self.pageSize ? page.last.map { Paths.devices + "?" + filter.query(after: $0.device.id) } : nil
-        let tree = GroupsController.treeOrder(list.groups)
         let view = View(
             rowsHTML: rowsHTML, isEmpty: page.isEmpty, total: list.total.formatted(), isFiltered: filter.isFiltered,
             search: filter.search,
-            groups: [Option(value: "", label: "Every group", selected: filter.group == nil)] + tree.map {
-                Option(value: $0.group.id!.description, label: String(repeating: "— ", count: $0.depth) + $0.group.name, selected: $0.group.id == filter.group)
-            },
-            models: [Option(value: "", label: "Every model", selected: filter.model == nil)]
-                + DeviceModel.allCases.map { Option(value: $0.rawValue, label: $0.rawValue, selected: $0 == filter.model) },
-            osVersions: [Option(value: "", label: "Every version", selected: filter.osVersion == nil)]
-                + Self.versionChoices(list.osVersions).map { Option(value: $0, label: $0.contains(".") ? $0 : "\($0).x", selected: $0 == filter.osVersion) },
-            supervised: [Option(value: "", label: "Either", selected: filter.supervised == nil),
-                         Option(value: "yes", label: "Supervised", selected: filter.supervised == true),
-                         Option(value: "no", label: "Not supervised", selected: filter.supervised == false)],
-            locks: [Option(value: "", label: "Any", selected: filter.lock == nil)]
-                + DeviceListFilter.LockState.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0 == filter.lock) },
+            groups: SelectOption.groups(list.groups, first: SelectOption(value: "", label: "Every group", selected: filter.group == nil), selected: filter.group),
+            models: [SelectOption(value: "", label: "Every model", selected: filter.model == nil)]
+                + DeviceModel.allCases.map { SelectOption(value: $0.rawValue, label: $0.rawValue, selected: $0 == filter.model) },
+            osVersions: [SelectOption(value: "", label: "Every version", selected: filter.osVersion == nil)]
+                + Self.versionChoices(list.osVersions).map { SelectOption(value: $0, label: $0.contains(".") ? $0 : "\($0).x", selected: $0 == filter.osVersion) },
+            supervised: [SelectOption(value: "", label: "Either", selected: filter.supervised == nil),
+                         SelectOption(value: "yes", label: "Supervised", selected: filter.supervised == true),
+                         SelectOption(value: "no", label: "Not supervised", selected: filter.supervised == false)],
+            locks: [SelectOption(value: "", label: "Any", selected: filter.lock == nil)]
+                + DeviceListFilter.LockState.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0 == filter.lock) },
             conflictOnly: filter.conflictOnly, stale: filter.notCheckedInDays.map(String.init) ?? "",
             sortName: sortLink("Name", .name, filter), sortModel: sortLink("Model", .model, filter), sortCheckIn: sortLink("Last check-in", .checkIn, filter),
             nextPage: next, clearPath: Paths.devices, backPath: Paths.devices + Self.question(filter.query(after: filter.after)),
             canEdit: context.user.role.includes(.admin), canAct: canAct,
-            moveGroups: [Option(value: "none", label: "No group", selected: false)]
-                + tree.map { Option(value: $0.group.id!.description, label: String(repeating: "— ", count: $0.depth) + $0.group.name, selected: false) },
-            adminCommands: Self.bulkAdminCommands.map { Option(value: $0.rawValue, label: $0.displayName, selected: false) },
-            captureChoices: [Option(value: "", label: "Send what is kept now", selected: true)]
-                + Self.captureMinutes.map { Option(value: String($0), label: $0 < 60 ? "Capture \($0) minutes" : "Capture \($0 / 60) hour\($0 == 60 ? "" : "s")", selected: false) })
+            moveGroups: SelectOption.groups(list.groups, first: SelectOption(value: "none", label: "No group", selected: false), selected: nil),
+            adminCommands: Self.bulkAdminCommands.map { SelectOption(value: $0.rawValue, label: $0.displayName, selected: false) },
+            captureChoices: [SelectOption(value: "", label: "Send what is kept now", selected: true)]
+                + Self.captureMinutes.map { SelectOption(value: String($0), label: $0 < 60 ? "Capture \($0) minutes" : "Capture \($0 / 60) hour\($0 == 60 ? "" : "s")", selected: false) })
         return try services.renderer.page("devices/index", title: "Devices", model: view, request: request, context: context)
     }
 

@@ -19,17 +19,11 @@ struct GroupsController {
         let parentName: String?
     }
 
-    struct Option {
-        let value: String
-        let label: String
-        let selected: Bool
-    }
-
     struct FormView {
         var action = Paths.groups
         var submitLabel = "Add group"
         var name = ""
-        var parents: [Option] = []
+        var parents: [SelectOption] = []
         var errors: [String: String] = [:]
     }
 
@@ -74,15 +68,8 @@ struct GroupsController {
         return ordered
     }
 
-    private func parentOptions(_ groups: [DeviceGroupRecord], selected: RecordID<DeviceGroupRecord>?, excluding: RecordID<DeviceGroupRecord>? = nil) -> [Option] {
-        let tree = GroupTree(groups)
-        let choices = Self.treeOrder(groups).filter { entry in
-            guard let excluding else { return true }
-            return !tree.lineage(of: entry.group.id!).contains(excluding)
-        }
-        return [Option(value: "", label: "None (top level)", selected: selected == nil)] + choices.map {
-            Option(value: $0.group.id!.description, label: String(repeating: "— ", count: $0.depth) + $0.group.name, selected: $0.group.id == selected)
-        }
+    private func parentOptions(_ groups: [DeviceGroupRecord], selected: RecordID<DeviceGroupRecord>?, excluding: RecordID<DeviceGroupRecord>? = nil) -> [SelectOption] {
+        SelectOption.groups(groups, first: SelectOption(value: "", label: "None (top level)", selected: selected == nil), selected: selected, excluding: excluding)
     }
 
     private func index(form: FormView, parentID: RecordID<DeviceGroupRecord>?, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {

@@ -19,7 +19,7 @@ struct FeedbackController {
         let deviceName: String
         let devicePath: String
         let formAction: String
-        let apps: [DeviceListController.Option]
+        let apps: [SelectOption]
         let appName: String
         let bundleID: String
         let charts: [Chart]
@@ -52,7 +52,7 @@ struct FeedbackController {
         }.joined()
         let view = View(
             deviceName: found.device.name, devicePath: Paths.device(id), formAction: Paths.deviceFeedbackPage(id),
-            apps: found.apps.map { DeviceListController.Option(value: $0, label: $0, selected: $0 == app) },
+            apps: found.apps.map { SelectOption(value: $0, label: $0, selected: $0 == app) },
             appName: found.app?.name ?? app, bundleID: app, charts: charts, keys: keys, rowsHTML: rowsHTML, isEmpty: found.reports.isEmpty)
         return try services.renderer.page("devices/feedback", title: "Feedback — \(found.device.name)", model: view, request: request, context: context)
     }

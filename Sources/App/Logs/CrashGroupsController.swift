@@ -16,8 +16,8 @@ struct CrashGroupsController {
     struct View {
         let rowsHTML: String
         let isEmpty: Bool
-        let apps: [LogsController.Option]
-        let windows: [LogsController.Option]
+        let apps: [SelectOption]
+        let windows: [SelectOption]
         let appName: String?
         let linesPath: String
         let isTruncated: Bool
@@ -40,9 +40,9 @@ struct CrashGroupsController {
         let view = View(
             rowsHTML: shown.map { Self.rowHTML($0, appName: names[$0.app], showApp: app == nil) }.joined(),
             isEmpty: shown.isEmpty,
-            apps: [LogsController.Option(value: "", label: "Every app", selected: app == nil)]
-                + catalog.map { LogsController.Option(value: $0.bundleID, label: $0.name, selected: $0.bundleID == app) },
-            windows: Self.windows.map { LogsController.Option(value: $0.hours.map(String.init) ?? "", label: $0.label, selected: $0.hours == hours) },
+            apps: [SelectOption(value: "", label: "Every app", selected: app == nil)]
+                + catalog.map { SelectOption(value: $0.bundleID, label: $0.name, selected: $0.bundleID == app) },
+            windows: Self.windows.map { SelectOption(value: $0.hours.map(String.init) ?? "", label: $0.label, selected: $0.hours == hours) },
             appName: app.map { names[$0] ?? $0 }, linesPath: Paths.logs + "?" + linesFilter.query(before: nil),
             isTruncated: groups.count > Self.limit)
         return try services.renderer.page("logs/crashes", title: "Crash groups", model: view, request: request, context: context)

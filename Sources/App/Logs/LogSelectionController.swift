@@ -81,18 +81,15 @@ struct LogSelectionController {
 
     private func confirmation(_ selection: LogRemoval.Selection, request: Request, context: SignedInContext) async throws -> Response {
         let preview = try await services.logReader.deletionPreview(selection)
-        var view = ConfirmView(count: preview.count, countText: "", summary: Self.summary(selection, preview: preview),
-                               action: Paths.logDeletion, chosenLines: [], cancelPath: Paths.logs)
+        // Chosen lines ride as hidden fields; a filter rides in the form's address.
+        var chosen: [String] = [], query = ""
         switch selection {
-        case .lines(let ids):
-            view = ConfirmView(count: preview.count, countText: Self.lines(preview.count), summary: view.summary,
-                               action: Paths.logDeletion, chosenLines: ids.map(\.description), cancelPath: Paths.logs)
-        case .matching(let filter):
-            let query = filter.query(before: nil)
-            view = ConfirmView(count: preview.count, countText: Self.lines(preview.count), summary: view.summary,
-                               action: Paths.logDeletion + (query.isEmpty ? "" : "?" + query), chosenLines: [],
-                               cancelPath: Paths.logs + (query.isEmpty ? "" : "?" + query))
+        case .lines(let ids): chosen = ids.map(\.description)
+        case .matching(let filter): query = filter.query(before: nil)
         }
+        let suffix = query.isEmpty ? "" : "?" + query
+        let view = ConfirmView(count: preview.count, countText: Self.lines(preview.count), summary: Self.summary(selection, preview: preview),
+                               action: Paths.logDeletion + suffix, chosenLines: chosen, cancelPath: Paths.logs + suffix)
         return try services.renderer.page("logs/delete", title: "Delete log lines", model: view, request: request, context: context)
     }
 

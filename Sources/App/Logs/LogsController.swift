@@ -12,21 +12,15 @@ struct LogsController {
     let services: Services
     static let pageSize = 50
 
-    struct Option {
-        let value: String
-        let label: String
-        let selected: Bool
-    }
-
     struct View {
         let rowsHTML: String
         let isEmpty: Bool
         let deviceName: String?
         let deviceID: String?
         let everyDevicePath: String
-        let apps: [Option]
-        let levels: [Option]
-        let kinds: [Option]
+        let apps: [SelectOption]
+        let levels: [SelectOption]
+        let kinds: [SelectOption]
         let from: String
         let to: String
         let searchText: String
@@ -81,13 +75,13 @@ struct LogsController {
         let view = View(
             rowsHTML: rowsHTML, isEmpty: page.isEmpty,
             deviceName: deviceName, deviceID: filter.device?.description, everyDevicePath: Paths.logs,
-            apps: [Option(value: "", label: "Every app", selected: filter.app == nil)]
-                + catalog.map { Option(value: $0.bundleID, label: $0.name, selected: $0.bundleID == filter.app) },
-            levels: [Option(value: "", label: "Every level", selected: filter.level == nil)]
-                + LogLevel.allCases.map { Option(value: $0.rawValue, label: "\($0.displayName) and more severe", selected: $0 == filter.level) },
-            kinds: [Option(value: "", label: "App and crash logs", selected: filter.kind == nil),
-                    Option(value: "application", label: "App logs", selected: filter.kind == .application),
-                    Option(value: "crash", label: "Crash logs", selected: filter.kind == .crash)],
+            apps: [SelectOption(value: "", label: "Every app", selected: filter.app == nil)]
+                + catalog.map { SelectOption(value: $0.bundleID, label: $0.name, selected: $0.bundleID == filter.app) },
+            levels: [SelectOption(value: "", label: "Every level", selected: filter.level == nil)]
+                + LogLevel.allCases.map { SelectOption(value: $0.rawValue, label: "\($0.displayName) and more severe", selected: $0 == filter.level) },
+            kinds: [SelectOption(value: "", label: "App and crash logs", selected: filter.kind == nil),
+                    SelectOption(value: "application", label: "App logs", selected: filter.kind == .application),
+                    SelectOption(value: "crash", label: "Crash logs", selected: filter.kind == .crash)],
             from: filter.from.map(Self.inputValue) ?? "", to: filter.to.map(Self.inputValue) ?? "",
             searchText: filter.searchText, searchError: searchError,
             isFiltered: filter.isFiltered || searchError != nil, nextPage: nextPage,

@@ -81,7 +81,7 @@ struct AssignmentsView {
     }
 
     let assigned: [Group]
-    let available: [GroupsController.Option]
+    let available: [SelectOption]
     let canEdit: Bool
     let isAssigned: Bool
     let canAssignMore: Bool
@@ -92,7 +92,7 @@ struct AssignmentsView {
             Group(name: $0.group.name, devicesPath: Paths.devices(in: $0.group.id!), unassignPath: Paths.profileUnassign(profile, from: $0.group.id!))
         }
         available = ordered.filter { !assignedIDs.contains($0.group.id!) }.map {
-            GroupsController.Option(value: $0.group.id!.description, label: String(repeating: "— ", count: $0.depth) + $0.group.name, selected: false)
+            SelectOption(group: $0.group, depth: $0.depth, selected: false)
         }
         self.canEdit = canEdit
         isAssigned = !assigned.isEmpty
