@@ -207,7 +207,7 @@ import Testing
             #expect((second.json["devices"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Ward 30 iPad"] && second.json["next"] == nil)
             let stale = try await api.call(client, .get, "/api/v1/devices?stale=1&sort=-name", token: viewer)
             #expect((stale.json["devices"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Ward 30 iPad", "Ward 3 iPad", "Lobby kiosk"])
-            for bad in ["model=Tamagotchi", "stale=0", "sort=age", "supervised=maybe", "group=abc", "conflict=no", "q=%01"] {
+            for bad in ["model=Tamagotchi", "stale=0", "sort=age", "supervised=maybe", "group=abc", "conflict=no", "q=%01", "os="] {
                 let refused = try await api.call(client, .get, "/api/v1/devices?\(bad)", token: viewer)
                 #expect(refused.status == .badRequest && api.errorCode(refused.json) == "invalid_query", "\(bad)")
                 #expect((refused.json["error"] as? [String: Any])?["field"] as? String == String(bad.prefix { $0 != "=" }))

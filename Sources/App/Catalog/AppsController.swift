@@ -8,6 +8,7 @@ struct AppsController {
     let services: Services
 
     struct Row {
+        let logsPath: String
         let editPath: String
         let deletePath: String
         let name: String
@@ -44,6 +45,8 @@ struct AppsController {
         let rows: [Row]
         let isEmpty: Bool
         let canEdit: Bool
+        /// Helpdesk and admins go from an app to its log page, crash groups first.
+        let canReadLogs: Bool
         let form: FormView
     }
 
@@ -69,7 +72,7 @@ struct AppsController {
         let apps = try await services.catalogReader.apps()
         let view = IndexView(
             rows: apps.map(Self.row), isEmpty: apps.isEmpty,
-            canEdit: context.user.role.includes(.admin), form: form)
+            canEdit: context.user.role.includes(.admin), canReadLogs: context.user.role.includes(.helpdesk), form: form)
         return try services.renderer.page("apps/index", title: "Apps", model: view, request: request, context: context, status: status)
     }
 
@@ -82,7 +85,7 @@ struct AppsController {
     }
 
     static func row(_ app: AppRecord) -> Row {
-        Row(editPath: app.id.map(Paths.appEdit) ?? "", deletePath: app.id.map(Paths.appDelete) ?? "", name: app.name, bundleID: app.bundleID,
+        Row(logsPath: Paths.logs(app: app.bundleID), editPath: app.id.map(Paths.appEdit) ?? "", deletePath: app.id.map(Paths.appDelete) ?? "", name: app.name, bundleID: app.bundleID,
                    color: app.iconColor.isEmpty ? "#607d8b" : app.iconColor, traits: app.traits)
     }
 

@@ -60,6 +60,11 @@ struct DeviceListFilter: Equatable, Sendable {
         func check(_ ok: Bool, _ name: String, _ message: String) throws(Invalid) {
             if !ok && strict { throw Invalid(parameter: name, message: message) }
         }
+        // The page's form sends every box, empty ones too; a script sending `os=` means something it did not say.
+        if strict, let empty = ["group", "model", "os", "supervised", "lock", "conflict", "stale", "sort", "after"]
+            .first(where: { parameters[Substring($0)] == "" }) {
+            throw Invalid(parameter: empty, message: "\(empty) is empty; leave it out to not filter by it.")
+        }
         let typed = value("q") ?? ""
         search = String(typed.unicodeScalars.filter { $0.value >= 0x20 && ![0x7F, 0xFFFE, 0xFFFF].contains($0.value) }
             .prefix(Self.maximumSearch).map(Character.init))

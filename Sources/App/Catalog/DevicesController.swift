@@ -85,6 +85,7 @@ struct DevicesController {
 extension AppsController.Row: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
+        case "logsPath": logsPath
         case "editPath": editPath
         case "deletePath": deletePath
         case "name": self.name
