@@ -46,6 +46,10 @@ import Testing
         let again = try await console.services.logRetention.purge()
         #expect(again.isEmpty)
         #expect(try await LogExportTests.messages(console).count == 3)
+        // The full-text index holds exactly the lines that are left (FTS5 checks itself against the table).
+        try await console.services.database.write { try $0.execute("INSERT INTO device_log_search(device_log_search, rank) VALUES ('integrity-check', 1)") }
+        let found = try await console.services.database.read { try $0.scalar("SELECT count(*) FROM device_log_search WHERE device_log_search MATCH 'recent OR today'", as: Int.self) }
+        #expect(found == 3)
     }
 
     @Test func removingADeviceKeepsItsLines() async throws {

@@ -335,13 +335,15 @@ class Seeds(dict):
     def make_log_line(self):
         """A line received 400 days ago, so the deletion and the retention cases both have one to
         remove. Written straight to the file: an upload would need a device whose policy collects
-        it, and would be received now. The table's triggers keep the search index current."""
+        it, and would be received now. It is indexed as LogStore.append indexes a batch."""
         with sqlite3.connect(self.console.database, timeout=10) as connection:
             cursor = connection.execute(
                 """INSERT INTO device_logs (deviceID, deviceName, app, kind, level, message, loggedAt, receivedAt, byteCount)
                    VALUES (NULL, 'Robust device', 'com.example.robust', 'application', 'error', 'Robust line', ?, ?, 11)""",
                 (0, 0))
             self["log_line"] = cursor.lastrowid
+            connection.execute("INSERT INTO device_log_search(rowid, message) SELECT id, message FROM device_logs WHERE id = ?",
+                               (self["log_line"],))
         connection.close()
 
     def make_spare_profile(self):

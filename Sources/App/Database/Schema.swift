@@ -240,5 +240,6 @@ enum Schema {
         logStore,
         deviceList,
         helpdesk,
+        logIndexing,
     ]
 }

@@ -4,6 +4,12 @@ import Storage
 
 /// The log store's SQL that the query builder cannot say: what a second backend would provide again.
 enum LogQueries {
+    /// Adds the lines `first` through `last` — one batch, written in this transaction — to the
+    /// full-text index in one statement.
+    static func index(from first: RecordID<DeviceLogRecord>, through last: RecordID<DeviceLogRecord>) -> SQL {
+        "INSERT INTO device_log_search(rowid, message) SELECT id, message FROM device_logs WHERE id BETWEEN \(first) AND \(last)"
+    }
+
     /// Adds a batch's lines to an app's usage, creating its row on first use.
     static func addUsage(app: String, bytes: Int, lines: Int) -> SQL {
         """

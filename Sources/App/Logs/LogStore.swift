@@ -62,14 +62,19 @@ struct LogStore: Sendable {
         return nil
     }
 
-    /// Inserts the lines and adds them to their apps' usage: the one place lines are written.
+    /// Inserts the lines, adds them to the full-text index and to their apps' usage: the one
+    /// place lines are written. The index takes the batch in one statement (see migration 11).
     static func append(_ lines: [LogLine], from device: Uploader, receivedAt: Date, in connection: Connection) throws {
         var added: [String: (bytes: Int, lines: Int)] = [:]
+        var first: RecordID<DeviceLogRecord>?, last: RecordID<DeviceLogRecord>?
         for line in lines {
             let record = try connection.insert(DeviceLogRecord(line, device: device.id, deviceName: device.name, receivedAt: receivedAt))
+            first = first ?? record.id
+            last = record.id
             added[line.app, default: (0, 0)].bytes += record.byteCount
             added[line.app, default: (0, 0)].lines += 1
         }
+        if let first, let last { try connection.execute(LogQueries.index(from: first, through: last)) }
         for (app, usage) in added {
             try connection.execute(LogQueries.addUsage(app: app, bytes: usage.bytes, lines: usage.lines))
         }
