@@ -68,9 +68,11 @@ struct LogStore: Sendable {
         var added: [String: (bytes: Int, lines: Int)] = [:]
         var first: RecordID<DeviceLogRecord>?, last: RecordID<DeviceLogRecord>?
         for line in lines {
-            let record = try connection.insert(DeviceLogRecord(line, device: device.id, deviceName: device.name, receivedAt: receivedAt))
-            first = first ?? record.id
-            last = record.id
+            let record = DeviceLogRecord(line, device: device.id, deviceName: device.name, receivedAt: receivedAt)
+            try connection.execute(try LogQueries.insert(record))
+            let id = RecordID<DeviceLogRecord>(connection.lastInsertRowID)
+            first = first ?? id
+            last = id
             added[line.app, default: (0, 0)].bytes += record.byteCount
             added[line.app, default: (0, 0)].lines += 1
         }
