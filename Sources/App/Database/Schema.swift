@@ -241,5 +241,6 @@ enum Schema {
         deviceList,
         helpdesk,
         logIndexing,
+        logSearchSpeed,
     ]
 }
