@@ -1,4 +1,5 @@
 import Domain
+import Mustache
 import Storage
 
 /// One `<option>` of a select box, as every form and filter bar renders it.
@@ -24,5 +25,18 @@ extension SelectOption {
             excluding.map { !tree.lineage(of: entry.group.id!).contains($0) } ?? true
         }
         return [first] + choices.map { SelectOption(group: $0.group, depth: $0.depth, selected: $0.group.id == selected) }
+    }
+}
+
+// Select boxes list every app or group on hot pages (the log viewer, the device list): answer
+// the template engine without reflection.
+extension SelectOption: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "value": value
+        case "label": label
+        case "selected": selected
+        default: nil
+        }
     }
 }
