@@ -9,8 +9,8 @@
 #    a crash-group page, each p99 <= 50 ms; beside a bare Hummingbird route (Benchmarks/BareRoute)
 #    and the console's /healthz with the same wrk settings; the store's bytes a line;
 #  - ingest: POST /api/v1/device/logs, batches of 500 NDJSON lines from 8 concurrent devices
-#    (tokens rotating over 500 devices, plain and gzip bodies, the FTS index kept current by its
-#    trigger) at >= 100,000 lines/s; beside the same lines stored in-process through
+#    (tokens rotating over 500 devices, plain and gzip bodies, the FTS index kept current in
+#    the same transaction) at >= 100,000 lines/s; beside the same lines stored in-process through
 #    LogStore.append and by raw SQLite (`bench ingest`), and the decoding of the bodies alone.
 # Builds both servers in release and seeds a fresh database in-process (`bench seed-logs`, which
 # prints its own rate): first EXPORT_LINES lines, exported, then the rest up to LINES.
