@@ -43,6 +43,8 @@ let package = Package(
             dependencies: [
                 "Storage", "Domain", "Markdown", "Signing", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // URI, for reading query strings as forms send them (Web/FormQuery.swift).
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
