@@ -47,7 +47,8 @@ class AccessibilityTests(BrowserTestCase):
         pages = ["/dashboard", "/devices", f"/devices/{self.device}", "/groups", f"/groups/{self.group}/edit", "/apps",
                  "/profiles", f"/profiles/{self.profile}", f"/profiles/{self.profile}/history", "/logs", "/audit",
                  "/users", "/tokens", "/signing", f"/simulator/{self.device}", "/simulator/new",
-                 "/logs/crashes", "/settings", "/devices?q=lobby&sort=-checkin", "/logs/delete",
+                 "/logs/crashes", "/settings", "/devices?q=lobby&sort=-checkin", "/logs/delete", "/help", "/help?q=retention",
+                 "/help/roles", "/help/logs-and-feedback", "/help/payloads/dlp",
                  f"/devices/{self.device}/feedback?app=com.example.checkin"]
         pages += [f"/profiles/{self.profile}/payloads/{kind}" for kind in
                   ["single-app-mode", "asam-allowlist", "dlp", "geofence", "logging", "branding", "authentication", "managed-app-config"]]

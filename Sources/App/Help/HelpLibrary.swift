@@ -7,11 +7,16 @@ import Markdown
 /// folder without a page for every payload kind, so a kind cannot ship without its help.
 struct HelpLibrary: Sendable {
     struct Page: Sendable {
+        let topic: String
         /// The first line's `# ` heading.
         let title: String
         /// Everything below the title, its headings one level lower, for a panel beside a form
         /// whose own heading names the topic.
         let panelHTML: String
+        /// Everything below the title as a page of its own, under the title as its `h1`.
+        let pageHTML: String
+        /// The Markdown below the title, for searching.
+        let text: String
     }
 
     enum LoadError: Error, CustomStringConvertible {
@@ -37,6 +42,27 @@ struct HelpLibrary: Sendable {
 
     func page(for kind: PayloadKind) -> Page? { pages[Self.topic(for: kind)] }
 
+    /// Every page, the console's own topics first, then the payloads, each by title.
+    var contents: [Page] {
+        pages.values.sorted { ($0.topic.hasPrefix("payloads/") ? 1 : 0, $0.title) < ($1.topic.hasPrefix("payloads/") ? 1 : 0, $1.title) }
+    }
+
+    /// The pages whose title or text holds every word of `query` (case and accents ignored),
+    /// in `contents` order, each with the first line that holds the first word.
+    func search(_ query: String) -> [(page: Page, excerpt: String)] {
+        let words = query.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard !words.isEmpty else { return [] }
+        let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
+        return contents.compactMap { page in
+            let haystack = page.title + "\n" + page.text
+            guard words.allSatisfy({ haystack.range(of: $0, options: options) != nil }) else { return nil }
+            let line = page.text.split(separator: "\n").first { $0.range(of: words[0], options: options) != nil }
+            let excerpt = line.map { String($0).replacingOccurrences(of: #"[*`#|]"#, with: "", options: .regularExpression)
+                .trimmingCharacters(in: .whitespaces) } ?? ""
+            return (page, excerpt.count > 200 ? String(excerpt.prefix(200)) + "…" : excerpt)
+        }
+    }
+
     static func load(directory: String, required: [String] = requiredTopics) throws -> HelpLibrary {
         let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
         let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
@@ -55,7 +81,9 @@ struct HelpLibrary: Sendable {
         let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
         guard let first = lines.first, first.hasPrefix("# ") else { throw LoadError.untitled(topic: topic) }
         // Our own files, without code blocks: a line starting with "#" is a heading.
-        let body = lines.dropFirst().map { $0.hasPrefix("#") ? "#" + $0 : $0 }.joined(separator: "\n")
-        return Page(title: first.dropFirst(2).trimmingCharacters(in: .whitespaces), panelHTML: MarkdownRenderer.html(body))
+        let text = lines.dropFirst().joined(separator: "\n")
+        let demoted = lines.dropFirst().map { $0.hasPrefix("#") ? "#" + $0 : $0 }.joined(separator: "\n")
+        return Page(topic: topic, title: first.dropFirst(2).trimmingCharacters(in: .whitespaces), panelHTML: MarkdownRenderer.html(demoted),
+                    pageHTML: MarkdownRenderer.html(text), text: text)
     }
 }

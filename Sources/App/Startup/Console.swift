@@ -102,6 +102,7 @@ func registerRoutes(on groups: RouteGroups, services: Services) {
     CrashGroupsController(services: services).register(on: pages)
     LogSelectionController(services: services).register(on: pages)
     SettingsController(services: services).register(on: pages)
+    HelpController(services: services).register(on: pages)
 
     ProfilesAPIController(services: services).register(on: groups.api)
     CatalogAPIController(services: services).register(on: groups.api)

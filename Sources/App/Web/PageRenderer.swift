@@ -162,6 +162,7 @@ enum Navigation {
         ("API tokens", Paths.tokens, .admin),
         ("Audit log", Paths.audit, .admin),
         ("Settings", Paths.settings, .admin),
+        ("Help", Paths.help, .viewer),
     ]
 
     static func items(for role: Role?, currentPath: String) -> [NavItem] {

@@ -20,6 +20,9 @@ enum Paths {
     static let logs = "/logs"
     static let audit = "/audit"
     static let settings = "/settings"
+    static let help = "/help"
+    /// A help page: "roles", "payloads/dlp".
+    static func help(_ topic: String) -> String { help + "/" + topic }
     /// Where the enroll-a-simulated-device form posts.
     static let enrollment = "/simulator"
 

@@ -23,8 +23,9 @@ struct PayloadFormsController {
         let isApple: Bool
         let baseVersion: Int
         let isNew: Bool
-        /// The kind's help page, rendered from our own Markdown file.
+        /// The kind's help page, rendered from our own Markdown file, and where it is in full.
         let helpHTML: String
+        let helpPath: String
         let catalog: [CatalogOption]
         let form: Any
         let hasErrors: Bool
@@ -128,6 +129,7 @@ struct PayloadFormsController {
         let view = PageView(
             profilePath: Paths.profile(id), formPath: Paths.payloadForm(id, kind), profileName: profileName, kindName: kind.displayName, kindSummary: kind.summary, isApple: kind.isApplePayload,
             baseVersion: base, isNew: isNew, helpHTML: services.help.page(for: kind)?.panelHTML ?? "",
+            helpPath: Paths.help(HelpLibrary.topic(for: kind)),
             catalog: apps.map { CatalogOption(bundleID: $0.bundleID, name: $0.name) }, form: form, hasErrors: !form.errors.isEmpty)
         return try services.renderer.page("profiles/payloads/\(kind.rawValue)", title: "\(kind.displayName) · \(profileName)", model: view,
                                       request: request, context: context, status: status)

@@ -1,0 +1,61 @@
+import Domain
+import Foundation
+import Hummingbird
+import Storage
+
+/// `/help`: every help page, searchable, and each page on its own (`/help/{topic}`,
+/// `/help/payloads/{kind}`), rendered from `docs/help` at start-up.
+struct HelpController {
+    let services: Services
+
+    struct Entry {
+        let title: String
+        let path: String
+        let excerpt: String
+    }
+
+    struct IndexView {
+        let query: String
+        let entries: [Entry]
+        let isSearch: Bool
+        let isEmpty: Bool
+    }
+
+    struct PageView {
+        let title: String
+        let html: String
+    }
+
+    func register(on routes: SecuredRoutes) {
+        routes.get("/help", role: .viewer, use: index)
+        routes.get("/help/{topic}", role: .viewer) { request, context in
+            try page(context.parameters.require("topic"), request: request, context: context)
+        }
+        routes.get("/help/payloads/{kind}", role: .viewer) { request, context in
+            try page("payloads/" + context.parameters.require("kind"), request: request, context: context)
+        }
+    }
+
+    @Sendable func index(request: Request, context: SignedInContext) async throws -> Response {
+        let query = (request.uri.formParameters["q"].map(String.init) ?? "").trimmingCharacters(in: .whitespaces)
+        let entries: [Entry] = query.isEmpty
+            ? services.help.contents.map { Entry(title: $0.title, path: Paths.help($0.topic), excerpt: Self.firstSentence($0.text)) }
+            : services.help.search(query).map { Entry(title: $0.page.title, path: Paths.help($0.page.topic), excerpt: $0.excerpt) }
+        let view = IndexView(query: query, entries: entries, isSearch: !query.isEmpty, isEmpty: entries.isEmpty)
+        return try services.renderer.page("help/index", title: "Help", model: view, request: request, context: context)
+    }
+
+    private func page(_ topic: String, request: Request, context: SignedInContext) throws -> Response {
+        // Not HTTPError(.notFound): a 404 from a matched route reads as "wrong method" to
+        // MethodNotAllowedMiddleware; a missing item is what the error page calls it.
+        guard let page = services.help.pages[topic] else { throw StorageError.notFound(table: "help pages") }
+        return try services.renderer.page("help/page", title: page.title, model: PageView(title: page.title, html: page.pageHTML),
+                                          request: request, context: context)
+    }
+
+    /// The page's first paragraph, for the index.
+    static func firstSentence(_ text: String) -> String {
+        text.split(separator: "\n").first { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("#") }
+            .map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
+    }
+}
