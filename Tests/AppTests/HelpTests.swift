@@ -16,7 +16,7 @@ import Testing
             try await viewer.signIn("vi@example.com", password: TestConsole.password)
             let index = try await viewer.get("/help")
             #expect(index.status == .ok)
-            for topic in ["/help/roles", "/help/logs-and-feedback"] + PayloadKind.allCases.map({ "/help/payloads/\($0.rawValue)" }) {
+            for topic in ["/help/roles", "/help/logs-and-feedback", "/help/simulator", "/help/api"] + PayloadKind.allCases.map({ "/help/payloads/\($0.rawValue)" }) {
                 #expect(index.body.contains("href=\"\(topic)\""), "\(topic) is listed")
                 #expect(try await viewer.get(topic).status == .ok, "\(topic) opens")
             }
