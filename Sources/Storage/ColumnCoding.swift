@@ -69,3 +69,11 @@ enum ColumnCoding {
         .conversion(column: column, message: "cannot read \(value.storageClass) as \(type)")
     }
 }
+
+extension SQLiteValue {
+    /// A value as a JSON column holds it, encoded exactly as records' JSON properties are, for
+    /// SQL written by hand that writes such a column.
+    public static func json(_ value: some Encodable, column: String) throws -> SQLiteValue {
+        try ColumnCoding.encode(value, column: column)
+    }
+}

@@ -33,7 +33,7 @@ import Testing
         try Self.receive(console, [Seed.line("Recent 1"), Seed.line("Recent other", app: "com.example.other")], daysAgo: 13)
         try Self.receive(console, [Seed.line("Today")], daysAgo: 0)
 
-        let purged = try await console.services.logRetention.purge()
+        let purged = try await console.services.logRetention.purge().purged
         #expect(purged["com.example.clinicnotes"]?.lines == old && purged["com.example.other"]?.lines == 1)
         let left = try await LogExportTests.messages(console)
         #expect(left == ["Recent 1", "Recent other", "Today"])
@@ -43,7 +43,7 @@ import Testing
         #expect(events.map(\.kind) == [.retention, .retention])
         #expect(events.first?.message.hasPrefix("Retention removed \(old) lines") == true)
 
-        let again = try await console.services.logRetention.purge()
+        let again = try await console.services.logRetention.purge().purged
         #expect(again.isEmpty)
         #expect(try await LogExportTests.messages(console).count == 3)
         // The full-text index holds exactly the lines that are left (FTS5 checks itself against the table).

@@ -97,3 +97,10 @@ extension DeviceModel: SQLiteValueConvertible {
         self.init(rawValue: text)
     }
 }
+
+extension Array where Element == AppRecord {
+    /// The catalog by bundle ID (the first app where two share one), to label lines, devices
+    /// and feedback with the app's name.
+    var byBundleID: [String: AppRecord] { Dictionary(map { ($0.bundleID, $0) }, uniquingKeysWith: { first, _ in first }) }
+    var namesByBundleID: [String: String] { Dictionary(map { ($0.bundleID, $0.name) }, uniquingKeysWith: { first, _ in first }) }
+}

@@ -69,7 +69,7 @@ struct DevicePage {
         let names = Dictionary(uniqueKeysWithValues: overview.groups.map { ($0.id!, $0.name) })
         let lineage = device.groupID.map { GroupTree(overview.groups).lineage(of: $0).compactMap { names[$0] }.joined(separator: " › inside ") } ?? ""
         groupLineage = lineage.isEmpty ? nil : lineage
-        let catalog = Dictionary(overview.apps.map { ($0.bundleID, $0) }, uniquingKeysWith: { first, _ in first })
+        let catalog = overview.apps.byBundleID
         apps = device.installedApps.compactMap { catalog[$0].map(AppsController.row) }
         unknownApps = device.installedApps.filter { catalog[$0] == nil }
         enrolled = DisplayTime.relative(device.enrolledAt, now: now)
@@ -107,7 +107,7 @@ struct DevicePage {
 enum FeedbackText {
     static func display(_ value: JSONValue) -> String {
         switch value {
-        case .number(let number): number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .number(let number): NumberText.plain(number)
         case .bool(let flag): flag ? "true" : "false"
         case .string(let text): text
         case .null: "—"

@@ -23,7 +23,7 @@ struct ConsoleFigures: Sendable {
                 profiles: try connection.count(ProfileRecord.query()),
                 recentEvents: try connection.fetch(AuditEvent.query().order(by: "occurredAt", .descending).order(by: "id", .descending).limit(10)),
                 capWarnings: try LogCapWarning.for(apps: nil, in: connection),
-                appNames: CrashGroupsController.appNames(try connection.fetch(AppRecord.query())))
+                appNames: try connection.fetch(AppRecord.query()).namesByBundleID)
         }
     }
 }

@@ -19,7 +19,7 @@ struct DeviceLiveController {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
         let after = try APIQuery.id("after", of: request) as RecordID<DeviceLogRecord>?
         let found = try await services.helpdeskReader.live(id, after: after, limit: Self.batch)
-        let names = CrashGroupsController.appNames(found.apps)
+        let names = found.apps.namesByBundleID
         let now = services.now
         var body: [String: Any] = [
             "rows": found.lines.map { LogRowHTML.row($0, appName: names[$0.line.app], selectable: false, showDevice: false) }.joined(),

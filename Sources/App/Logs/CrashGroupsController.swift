@@ -33,7 +33,7 @@ struct CrashGroupsController {
         let hours = parameters["hours"].flatMap { Int(String($0)) }.flatMap { chosen in Self.windows.contains { $0.hours == chosen } ? chosen : nil }
         let since = hours.map { services.now.addingTimeInterval(-Double($0) * 3600) } ?? .distantPast
         let (groups, catalog) = try await services.logReader.crashGroups(app: app, since: since, limit: Self.limit + 1)
-        let names = Self.appNames(catalog)
+        let names = catalog.namesByBundleID
         let shown = groups.prefix(Self.limit)
         var linesFilter = LogFilter()
         (linesFilter.app, linesFilter.kind) = (app, .crash)
@@ -46,10 +46,6 @@ struct CrashGroupsController {
             appName: app.map { names[$0] ?? $0 }, linesPath: Paths.logs + "?" + linesFilter.query(before: nil),
             isTruncated: groups.count > Self.limit)
         return try services.renderer.page("logs/crashes", title: "Crash groups", model: view, request: request, context: context)
-    }
-
-    static func appNames(_ catalog: [AppRecord]) -> [String: String] {
-        Dictionary(catalog.map { ($0.bundleID, $0.name) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// A group as an escaped table row whose signature opens the group's crash logs.

@@ -4,21 +4,14 @@ import Storage
 
 /// The log store's SQL that the query builder cannot say: what a second backend would provide again.
 enum LogQueries {
-    /// Fields as the ORM stores a JSON column: keys sorted.
-    private static let fieldsEncoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
-
     /// One line's row, written without the record encoder: the upload path inserts up to
     /// 10,000 of them a batch, and Codable's encoding of each was a fifth of its time.
     static func insert(_ line: DeviceLogRecord) throws -> SQL {
-        let fields = try line.fields.map { String(decoding: try fieldsEncoder.encode($0), as: UTF8.self) }
+        let fields = try line.fields.map { try SQLiteValue.json($0, column: "fields") } ?? .null
         return """
             INSERT INTO device_logs (deviceID, deviceName, app, appVersion, kind, level, message, fields, signature, loggedAt, receivedAt, byteCount)
             VALUES (\(line.deviceID?.sqliteValue ?? .null), \(line.deviceName), \(line.app), \(line.appVersion), \(line.kind.rawValue),
-                    \(line.level.rawValue), \(line.message), \(fields?.sqliteValue ?? .null), \(line.signature?.sqliteValue ?? .null),
+                    \(line.level.rawValue), \(line.message), \(fields), \(line.signature?.sqliteValue ?? .null),
                     \(line.loggedAt), \(line.receivedAt), \(line.byteCount))
             """
     }

@@ -64,25 +64,32 @@ struct LogReader: Sendable {
         try await database.read { try $0.rows(LogQueries.export(lines: ids)) }
     }
 
-    /// What a deletion would remove: how many lines, and the names its summary uses.
-    struct DeletionPreview: Sendable {
-        let count: Int
-        let deviceName: String?
-        let appName: String?
+    /// The names a selection's summary uses: its device's and its app's, where it names them.
+    struct SelectionLabels: Sendable {
+        var deviceName: String?
+        var appName: String?
     }
 
-    func deletionPreview(_ selection: LogRemoval.Selection) async throws -> DeletionPreview {
+    func labels(of selection: LogRemoval.Selection) async throws -> SelectionLabels {
+        try await database.read { try Self.labels(of: selection, in: $0) }
+    }
+
+    /// What a deletion would remove, for its confirmation: how many lines, and their labels.
+    func deletionPreview(_ selection: LogRemoval.Selection) async throws -> (count: Int, labels: SelectionLabels) {
         try await database.read { connection in
-            switch selection {
-            case .lines(let ids):
-                return DeletionPreview(count: try connection.scalar(LogQueries.count(lines: ids), as: Int.self) ?? 0, deviceName: nil, appName: nil)
-            case .matching(let filter):
-                return DeletionPreview(
-                    count: try connection.scalar(LogQueries.count(filter), as: Int.self) ?? 0,
-                    deviceName: try filter.device.flatMap { try connection.find(DeviceRecord.self, id: $0)?.name },
-                    appName: try filter.app.flatMap { try connection.fetchOne(AppRecord.query().filter("bundleID", .equal, $0))?.name })
+            let count = switch selection {
+            case .lines(let ids): try connection.scalar(LogQueries.count(lines: ids), as: Int.self) ?? 0
+            case .matching(let filter): try connection.scalar(LogQueries.count(filter), as: Int.self) ?? 0
             }
+            return (count, try Self.labels(of: selection, in: connection))
         }
+    }
+
+    private static func labels(of selection: LogRemoval.Selection, in connection: Connection) throws -> SelectionLabels {
+        guard case .matching(let filter) = selection else { return SelectionLabels() }
+        return SelectionLabels(
+            deviceName: try filter.device.flatMap { try connection.find(DeviceRecord.self, id: $0)?.name },
+            appName: try filter.app.flatMap { try connection.fetchOne(AppRecord.query().filter("bundleID", .equal, $0))?.name })
     }
 
     /// The newest stored line, where an export of everything matching ends.

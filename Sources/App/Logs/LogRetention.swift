@@ -10,11 +10,12 @@ struct LogRetention: Sendable {
     let database: Database
     let now: @Sendable () -> Date
 
-    /// One pass with the days the settings say now; what it removed, per app.
-    func purge() async throws -> [String: LogRemoval.Purged] {
+    /// One pass with the days the settings say now; what it removed, per app, and those days.
+    @discardableResult
+    func purge() async throws -> (purged: [String: LogRemoval.Purged], days: Int) {
         let days = try await database.read { try ConsoleSettings.load(from: $0) }.logRetentionDays
         let cutoff = now().addingTimeInterval(-Double(days) * 86_400)
-        return try await LogRemoval(database: database, now: now).purge(receivedBefore: cutoff)
+        return (try await LogRemoval(database: database, now: now).purge(receivedBefore: cutoff), days)
     }
 
     /// What a pass removed, as a sentence.
@@ -35,7 +36,7 @@ struct LogRetentionService: Service {
     func run() async throws {
         repeat {
             do {
-                let purged = try await retention.purge()
+                let purged = try await retention.purge().purged
                 if !purged.isEmpty {
                     logger.info("Retention removed old log lines", metadata: ["lines": "\(purged.values.reduce(0) { $0 + $1.lines })"])
                 }

@@ -73,8 +73,9 @@ struct LogSelectionController {
             return .seeOther(Paths.logs, flash: .error("Tick the lines to delete first."), cookies: services.cookies, request: request)
         }
         guard context.form["confirmed"] == "yes" else { return try await confirmation(selection, request: request, context: context) }
-        let preview = try await services.logReader.deletionPreview(selection)
-        let removed = try await services.logRemoval.delete(selection, describedAs: Self.summary(selection, preview: preview), by: Actor(context.user))
+        // The audit entry's words only: counting every matching line again would cost what the confirmation did.
+        let labels = try await services.logReader.labels(of: selection)
+        let removed = try await services.logRemoval.delete(selection, describedAs: Self.summary(selection, labels: labels), by: Actor(context.user))
         let back = if case .matching = selection { Paths.logs + "?" + filter.query(before: nil) } else { Paths.logs }
         return .seeOther(back, flash: .notice("Deleted \(removed) log line\(removed == 1 ? "" : "s")."), cookies: services.cookies, request: request)
     }
@@ -88,7 +89,7 @@ struct LogSelectionController {
         case .matching(let filter): query = filter.query(before: nil)
         }
         let suffix = query.isEmpty ? "" : "?" + query
-        let view = ConfirmView(count: preview.count, countText: Self.lines(preview.count), summary: Self.summary(selection, preview: preview),
+        let view = ConfirmView(count: preview.count, countText: Self.lines(preview.count), summary: Self.summary(selection, labels: preview.labels),
                                action: Paths.logDeletion + suffix, chosenLines: chosen, cancelPath: Paths.logs + suffix)
         return try services.renderer.page("logs/delete", title: "Delete log lines", model: view, request: request, context: context)
     }
@@ -97,10 +98,10 @@ struct LogSelectionController {
         count == 1 ? "1 line" : "\(count.formatted()) lines"
     }
 
-    static func summary(_ selection: LogRemoval.Selection, preview: LogReader.DeletionPreview) -> String {
+    static func summary(_ selection: LogRemoval.Selection, labels: LogReader.SelectionLabels) -> String {
         switch selection {
         case .lines(let ids): "\(ids.count) chosen line\(ids.count == 1 ? "" : "s")"
-        case .matching(let filter): filter.summary(deviceName: preview.deviceName, appName: preview.appName)
+        case .matching(let filter): filter.summary(deviceName: labels.deviceName, appName: labels.appName)
         }
     }
 

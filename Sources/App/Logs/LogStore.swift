@@ -110,11 +110,3 @@ struct LogStore: Sendable {
             at: time))
     }
 }
-
-enum ByteCountText {
-    /// Whole megabytes as such, other sizes to a tenth; below a megabyte in kilobytes.
-    static func megabytes(_ bytes: Int) -> String {
-        if bytes < 1 << 20 { return String(format: "%.1f KB", Double(bytes) / 1024) }
-        return bytes % (1 << 20) == 0 ? "\(bytes >> 20) MB" : String(format: "%.1f MB", Double(bytes) / Double(1 << 20))
-    }
-}

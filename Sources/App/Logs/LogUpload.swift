@@ -26,7 +26,7 @@ enum LogUpload {
             if let text = try? container.decode(String.self) { self.text = text }
             else if let flag = try? container.decode(Bool.self) { text = flag ? "true" : "false" }
             else if let number = try? container.decode(Double.self) {
-                text = number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+                text = NumberText.plain(number)
             } else {
                 throw DecodingError.typeMismatch(String.self, .init(codingPath: decoder.codingPath,
                                                                     debugDescription: "must be text, a number or true/false"))

@@ -87,8 +87,8 @@ struct LogsAPIController {
             }
             selection = .matching(filter)
         }
-        let preview = try await services.logReader.deletionPreview(selection)
-        let deleted = try await services.logRemoval.delete(selection, describedAs: LogSelectionController.summary(selection, preview: preview),
+        let labels = try await services.logReader.labels(of: selection)
+        let deleted = try await services.logRemoval.delete(selection, describedAs: LogSelectionController.summary(selection, labels: labels),
                                                            by: Actor(context.user))
         return try .jsonObject(["deleted": deleted])
     }

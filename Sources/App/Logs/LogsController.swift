@@ -64,7 +64,7 @@ struct LogsController {
         }
         let (rows, deviceName, catalog) = (found.rows, found.deviceName, found.catalog)
         let page = rows.prefix(Self.pageSize)
-        let names = CrashGroupsController.appNames(catalog)
+        let names = catalog.namesByBundleID
         let rowsHTML = page.map { LogRowHTML.row($0, appName: names[$0.line.app]) }.joined()
         let nextPage = rows.count > Self.pageSize ? page.last?.line.id.map { Paths.logs + "?" + filter.query(before: $0) } : nil
         // "Load more" asks for the next rows alone, to append them where they belong.

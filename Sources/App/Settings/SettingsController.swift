@@ -47,7 +47,7 @@ struct SettingsController {
     private func page(_ submitted: SettingsForm?, request: Request, context: SignedInContext) async throws -> Response {
         let overview = try await services.settings.overview()
         let form = submitted ?? SettingsForm(overview.settings)
-        let names = CrashGroupsController.appNames(overview.apps)
+        let names = overview.apps.namesByBundleID
         let cap = overview.settings.logCapBytes
         let now = services.now
         let view = View(
@@ -72,8 +72,7 @@ struct SettingsController {
     }
 
     @Sendable func purgeNow(request: Request, context: SignedInContext) async throws -> Response {
-        let purged = try await services.logRetention.purge()
-        let days = try await services.settings.overview().settings.logRetentionDays
+        let (purged, days) = try await services.logRetention.purge()
         return .seeOther(Paths.settings, flash: .notice(LogRetention.describe(purged, days: days)), cookies: services.cookies, request: request)
     }
 }

@@ -167,8 +167,8 @@ public struct ManagedAppConfiguration: Codable, Equatable, Sendable {
         guard let value = key.value else { return key.required ? "This key is required: enter a value." : nil }
         guard value.type == key.type else { return "The value must be of type \(key.type.displayName)." }
         let inRange = { (number: Double, what: String) -> String? in
-            if let minimum = key.minimum, number < minimum { return "\(what) must be at least \(Self.format(minimum))." }
-            if let maximum = key.maximum, number > maximum { return "\(what) must be at most \(Self.format(maximum))." }
+            if let minimum = key.minimum, number < minimum { return "\(what) must be at least \(NumberText.plain(minimum))." }
+            if let maximum = key.maximum, number > maximum { return "\(what) must be at most \(NumberText.plain(maximum))." }
             return nil
         }
         let allowed = { (text: String) -> String? in
@@ -179,7 +179,7 @@ public struct ManagedAppConfiguration: Codable, Equatable, Sendable {
         case .integer(let number): return inRange(Double(number), "The value") ?? allowed(String(number))
         case .real(let number):
             guard number.isFinite else { return "Enter a finite number." }
-            return inRange(number, "The value") ?? allowed(Self.format(number))
+            return inRange(number, "The value") ?? allowed(NumberText.plain(number))
         case .string(let text):
             if let problem = PlainText.problem(text, lines: .multiple) { return problem }
             if let pattern = key.pattern, !pattern.isEmpty, let regex = try? NSRegularExpression(pattern: "^(?:\(pattern))$") {
@@ -192,9 +192,5 @@ public struct ManagedAppConfiguration: Codable, Equatable, Sendable {
             return inRange(Double(items.count), "The number of items") ?? items.lazy.compactMap(allowed).first
         case .boolean, .date: return nil
         }
-    }
-
-    private static func format(_ number: Double) -> String {
-        number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
     }
 }

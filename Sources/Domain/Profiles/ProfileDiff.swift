@@ -46,7 +46,7 @@ public enum ProfileDiff {
             if array.isEmpty { fields[path] = "(none)" }
             for (index, child) in array.enumerated() { collect(child, path: "\(path) › \(index + 1)", into: &fields) }
         case .bool(let flag): fields[path] = flag ? "Yes" : "No"
-        case .number(let number): fields[path] = number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .number(let number): fields[path] = NumberText.plain(number)
         case .string(let text): fields[path] = text
         case .null: fields[path] = "(none)"
         }
