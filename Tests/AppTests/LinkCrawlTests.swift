@@ -38,8 +38,9 @@ import Testing
                     seen.insert(attribute + path)
                     if path == "/sign-out" { continue }
                     if attribute == "action" {
-                        // A form's address: GET on a POST route answers 405, an unknown one 404.
-                        let probe = try await browser.get(path)
+                        // A form's address: OPTIONS, which no route takes, answers 405 where a route
+                        // exists for another method and 404 where none does.
+                        let probe = try await browser.send(path, method: .options)
                         if probe.status == .notFound || probe.status.code >= 500 { broken.append("form on \(page) → \(path): \(probe.status.code)") }
                     } else if seen.insert(path).inserted || attribute == "src" {
                         queue.append(path)

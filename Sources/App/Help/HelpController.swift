@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import Hummingbird
-import Storage
 
 /// `/help`: every help page, searchable, and each page on its own (`/help/{topic}`,
 /// `/help/payloads/{kind}`), rendered from `docs/help` at start-up.
@@ -46,9 +45,7 @@ struct HelpController {
     }
 
     private func page(_ topic: String, request: Request, context: SignedInContext) throws -> Response {
-        // Not HTTPError(.notFound): a 404 from a matched route reads as "wrong method" to
-        // MethodNotAllowedMiddleware; a missing item is what the error page calls it.
-        guard let page = services.help.pages[topic] else { throw StorageError.notFound(table: "help pages") }
+        guard let page = services.help.pages[topic] else { throw HTTPError(.notFound) }
         return try services.renderer.page("help/page", title: page.title, model: PageView(title: page.title, html: page.pageHTML),
                                           request: request, context: context)
     }
