@@ -242,5 +242,6 @@ enum Schema {
         helpdesk,
         logIndexing,
         logSearchSpeed,
+        dashboard,
     ]
 }

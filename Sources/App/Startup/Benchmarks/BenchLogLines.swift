@@ -11,7 +11,7 @@ import Storage
 /// fourth line with two structured fields.
 struct BenchLogLines {
     let apps: [String]
-    private var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    private var random = SeededRandom()
 
     init(apps: [String]) { self.apps = apps }
 
@@ -34,14 +34,7 @@ struct BenchLogLines {
         ("Exception Type: EXC_BREAKPOINT (SIGTRAP) in ReportRenderer.layout(page:) for report %@", "ReportRenderer.layout(page:)"),
     ]
 
-    /// SplitMix64.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     mutating func pick<T>(_ values: [T]) -> T { values[Int(next() % UInt64(values.count))] }
     mutating func between(_ range: Range<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }

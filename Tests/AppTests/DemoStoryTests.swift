@@ -1,0 +1,87 @@
+@testable import App
+import Domain
+import Foundation
+import Storage
+import Testing
+
+/// The demo's stories as a stakeholder walks them: every simulator step of the tour, done on a
+/// fresh `--demo` console, ends on the rule the tour says it will; the history the other steps
+/// point at is there to be found; and a second demo start adds nothing twice.
+@Suite struct DemoStoryTests {
+    @Test(arguments: DemoStory.all.map(\.id))
+    func everySimulatorStepEndsOnTheRuleTheTourNames(story id: String) async throws {
+        let console = try await TestConsole.make(demo: true)
+        let story = try #require(DemoStory.all.first { $0.id == id })
+        let devices = try await console.services.database.read { try $0.fetch(DeviceRecord.query()) }
+        for step in story.steps {
+            guard case .simulator(let name) = step.target, let rule = step.rule else { continue }
+            let device = try #require(devices.first { $0.name == name }, "\(step.id): the demo has \(name)")
+            let rules: [String]
+            if step.actions.isEmpty {
+                let (_, state) = try await console.services.simulator.sync(device.id!)
+                let events = try await console.services.database.read {
+                    try $0.fetch(SimulatorEventRecord.query().filter("deviceID", .equal, state.deviceID).order(by: "id"))
+                }
+                rules = events.map(\.rule)
+            } else {
+                var outcomes: [SimulatorOutcome] = []
+                for action in step.actions { outcomes.append(try await console.services.simulator.perform(action, on: device.id!).0) }
+                rules = [outcomes.last!.event.rule]
+                #expect(outcomes.dropLast().allSatisfy { $0.event.result == .done }, "\(step.id): the steps before the last all work")
+            }
+            #expect(rules.contains(rule), "\(step.id): the timeline names “\(rule)”, not \(rules)")
+        }
+    }
+
+    @Test func theKioskStaysInItsAppAndTheStudentsOwnIPadLocksOnlyForAnAssessment() async throws {
+        let console = try await TestConsole.make(demo: true)
+        let devices = try await console.services.database.read { try $0.fetch(DeviceRecord.query()) }
+        let kiosk = try #require(devices.first { $0.name == "Lobby kiosk 01" })
+        let (_, state) = try await console.services.simulator.sync(kiosk.id!)
+        #expect(state.state.lock == .singleAppMode(app: "com.example.checkin"))
+        let student = try #require(devices.first { $0.name == "Student iPad (own)" })
+        #expect(!student.isSupervised && student.installedApps.contains("com.example.exam"))
+    }
+
+    @Test func theHistoryHasTheIncidentsTheTourPointsAt() async throws {
+        let console = try await TestConsole.make(demo: true)
+        let (groups, _) = try await console.services.logReader.crashGroups(app: "com.example.checkin", since: .distantPast, limit: 10)
+        let badge = try #require(groups.first, "Lobby Check-In has crash groups")
+        #expect(badge.signature == "Exception Type: EXC_BAD_ACCESS (SIGSEGV) in BadgePrinter.flush()", "the newest group is the badge printer's")
+        #expect(badge.versions == "2.4.0", "it started with 2.4.0")
+        #expect(badge.devices == 4)
+        #expect(groups.count == 2, "and an older, rarer crash of 2.3.2")
+
+        let geofence = try await console.services.database.read { connection in
+            try connection.scalar("SELECT count(*) FROM device_log_search WHERE device_log_search MATCH 'geofence'", as: Int.self) ?? 0
+        }
+        #expect(geofence >= 8, "the geofence complaint is findable by text")
+
+        try await console.services.database.read { connection in
+            let versions = try connection.fetch(ProfileVersionRecord.query().order(by: "id"))
+            #expect(versions.count >= 12, "profiles grew over several versions")
+            let levels = try connection.rows("SELECT DISTINCT level FROM device_logs").map { try $0.get("level", as: String.self) }
+            #expect(Set(levels) == ["error", "warning", "information"], "mixed levels, as each group's logging keeps them")
+            let span = try connection.rows("SELECT min(loggedAt) AS first, max(loggedAt) AS last FROM device_logs").first!
+            #expect(try span.get("last", as: Double.self) - span.get("first", as: Double.self) > 12 * 86_400, "two weeks of logs")
+            let feedback = try connection.count(AppFeedbackRecord.query().filter("app", .equal, "com.example.fieldsales"))
+            #expect(feedback >= 13, "a fortnight of feedback with a trend")
+            #expect(try connection.count(DeviceNoteRecord.query()) == 2)
+            let waiting = try connection.count(DeviceCommandRecord.query().filter("status", .equal, "queued"))
+            #expect(waiting == 2, "two quiet devices have commands waiting")
+        }
+    }
+
+    @Test func aSecondDemoStartAddsNothingTwice() async throws {
+        let console = try await TestConsole.make(demo: true)
+        func counts() async throws -> [Int] {
+            try await console.services.database.read { connection in
+                try ["devices", "profiles", "profile_versions", "device_logs", "app_feedback", "device_notes", "device_commands", "audit_events"]
+                    .map { try connection.scalar("SELECT count(*) FROM \(identifier: $0)", as: Int.self) ?? 0 }
+            }
+        }
+        let before = try await counts()
+        #expect(try await DemoData.seedIfEmpty(database: console.services.database, now: console.services.now) == false)
+        #expect(try await counts() == before)
+    }
+}
