@@ -15,7 +15,8 @@ import Testing
         return pattern.matches(in: html, range: range).map { match in
             let attribute = String(html[Range(match.range(at: 1), in: html)!])
             let path = String(html[Range(match.range(at: 2), in: html)!]).replacingOccurrences(of: "&amp;", with: "&")
-            return (attribute, path)
+            // A browser keeps the fragment to itself.
+            return (attribute, String(path.prefix { $0 != "#" }))
         }
     }
 

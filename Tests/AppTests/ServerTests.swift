@@ -139,7 +139,7 @@ import Testing
         try await console.test { client in
             let browser = Browser(client)
             let signIn = try await browser.signIn("viewer@example.com", password: password)
-            #expect(signIn.location == "/dashboard")
+            #expect(signIn.location == "/tour", "a demo start opens the tour at the first sign-in")
             let users = try await browser.get("/users")
             #expect(users.status == .forbidden)
             // The demo tells its stories with real data.

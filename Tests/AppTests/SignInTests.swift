@@ -21,7 +21,8 @@ import Testing
             let dashboard = try await browser.get("/dashboard")
             #expect(dashboard.status == .ok)
             #expect(dashboard.body.contains("ann@example.com"))
-            #expect(dashboard.body.contains("signed in"))
+            #expect(!dashboard.body.contains("signed in"), "the dashboard's feed leaves sign-ins to the audit log")
+            #expect(try await console.services.database.read { try $0.count(AuditEvent.query().filter("action", .equal, "user.signed_in")) } == 1)
 
             let sessionToken = try #require(browser.cookies["pc_session"])
             let signOut = try await browser.post("/sign-out")

@@ -86,6 +86,7 @@ enum OpenAPIDocument {
             query("supervised", ["type": "string", "enum": ["yes", "no"]], "Supervised or not"),
             query("lock", ["type": "string", "enum": DeviceListFilter.LockState.allCases.map(\.rawValue)], "A simulated device's lock"),
             query("conflict", ["type": "string", "enum": ["yes"]], "Only devices whose group's policy has a Single App Mode conflict"),
+            query("waiting", ["type": "string", "enum": ["yes"]], "Only devices with commands they have not carried out (queued, or answered NotNow)"),
             query("stale", ["type": "integer", "minimum": 1, "maximum": 3650], "Not checked in for this many days (or never)"),
             query("sort", ["type": "string", "enum": DeviceListFilter.Sort.allCases.flatMap { [$0.rawValue, "-" + $0.rawValue] }], "Order; - for the other way round"),
             query("after", id, "The last id of the previous page (the next link carries it)"),

@@ -20,6 +20,16 @@ enum CatalogQueries {
         var groups: Set<RecordID<DeviceGroupRecord>>?
         var conflictGroups: Set<RecordID<DeviceGroupRecord>> = []
         var staleBefore: Date?
+
+        init() {}
+
+        /// The scope of `filter` among `groups`, whose policies say which are in conflict.
+        init(_ filter: DeviceListFilter, groups: [DeviceGroupRecord],
+             policies: [RecordID<DeviceGroupRecord>: CatalogReader.GroupPolicySummary], now: Date) {
+            if let group = filter.group { self.groups = GroupTree(groups).subtree(of: group, among: groups.map { $0.id! }) }
+            conflictGroups = Set(policies.filter { !$0.value.conflictApps.isEmpty }.keys)
+            staleBefore = filter.notCheckedInDays.map { now.addingTimeInterval(-Double($0) * 86_400) }
+        }
     }
 
     /// A device on the list with its simulator's lock (mode code and app), if it has one.
@@ -92,6 +102,9 @@ enum CatalogQueries {
         case let mode?: sql.append(" AND s.lockMode = \(mode.rawValue)")
         }
         if filter.conflictOnly { sql.append(" AND d.groupID IN (\(list: scope.conflictGroups.sorted { $0.rawValue < $1.rawValue }))") }
+        if filter.waitingOnly {
+            sql.append(" AND EXISTS (SELECT 1 FROM device_commands c WHERE c.deviceID = d.id AND c.status IN ('queued', 'notNow'))")
+        }
         if let before = scope.staleBefore { sql.append(" AND coalesce(d.lastCheckInAt, 0) < \(before.timeIntervalSince1970)") }
     }
 }

@@ -73,18 +73,9 @@ struct CatalogReader: Sendable {
 
     func deviceList(_ filter: DeviceListFilter, limit: Int, now: Date) async throws -> DeviceList {
         try await database.read { connection in
-            let loader = PolicyLoader(connection: connection, cache: profileContents)
             let groups = try connection.fetch(DeviceGroupRecord.query().order(by: "name"))
-            var policies: [RecordID<DeviceGroupRecord>: GroupPolicySummary] = [:]
-            for group in groups {
-                let policy = EffectivePolicy.compute(from: try loader.reachingProfiles(group: group.id!, groups: groups))
-                policies[group.id!] = GroupPolicySummary(singleAppModeApp: policy.singleAppMode?.value.appIdentifier,
-                                                         conflictApps: policy.singleAppModeConflict.map(\.value.appIdentifier))
-            }
-            var scope = CatalogQueries.DeviceListScope()
-            if let group = filter.group { scope.groups = GroupTree(groups).subtree(of: group, among: groups.map { $0.id! }) }
-            scope.conflictGroups = Set(policies.filter { !$0.value.conflictApps.isEmpty }.keys)
-            scope.staleBefore = filter.notCheckedInDays.map { now.addingTimeInterval(-Double($0) * 86_400) }
+            let policies = try Self.groupPolicies(groups, connection: connection, contents: profileContents)
+            let scope = CatalogQueries.DeviceListScope(filter, groups: groups, policies: policies, now: now)
             let versions = try connection.rows(CatalogQueries.osVersions).compactMap { try? $0.first(as: String.self) }
             return DeviceList(
                 devices: try connection.fetch(ListedDevice.self, CatalogQueries.deviceList(filter, scope: scope, limit: limit + 1)),
@@ -92,6 +83,19 @@ struct CatalogReader: Sendable {
                 groups: groups, policies: policies,
                 osVersions: versions.sorted { $0.compare($1, options: .numeric) == .orderedAscending })
         }
+    }
+
+    /// Each group's effective policy as the device list and the fleet health strip read it.
+    static func groupPolicies(_ groups: [DeviceGroupRecord], connection: Connection,
+                              contents: ProfileContentCache) throws -> [RecordID<DeviceGroupRecord>: GroupPolicySummary] {
+        let loader = PolicyLoader(connection: connection, cache: contents)
+        var policies: [RecordID<DeviceGroupRecord>: GroupPolicySummary] = [:]
+        for group in groups {
+            let policy = EffectivePolicy.compute(from: try loader.reachingProfiles(group: group.id!, groups: groups))
+            policies[group.id!] = GroupPolicySummary(singleAppModeApp: policy.singleAppMode?.value.appIdentifier,
+                                                     conflictApps: policy.singleAppModeConflict.map(\.value.appIdentifier))
+        }
+        return policies
     }
 
     /// What the device form offers: groups and catalog apps, by name.

@@ -31,6 +31,7 @@ struct DeviceListController {
         let supervised: [SelectOption]
         let locks: [SelectOption]
         let conflictOnly: Bool
+        let waitingOnly: Bool
         let stale: String
         let sortName: SortLink
         let sortModel: SortLink
@@ -76,7 +77,7 @@ struct DeviceListController {
                          SelectOption(value: "no", label: "Not supervised", selected: filter.supervised == false)],
             locks: [SelectOption(value: "", label: "Any", selected: filter.lock == nil)]
                 + DeviceListFilter.LockState.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0 == filter.lock) },
-            conflictOnly: filter.conflictOnly, stale: filter.notCheckedInDays.map(String.init) ?? "",
+            conflictOnly: filter.conflictOnly, waitingOnly: filter.waitingOnly, stale: filter.notCheckedInDays.map(String.init) ?? "",
             sortName: sortLink("Name", .name, filter), sortModel: sortLink("Model", .model, filter), sortCheckIn: sortLink("Last check-in", .checkIn, filter),
             nextPage: next, clearPath: Paths.devices, backPath: Paths.devices + Self.question(filter.query(after: filter.after)),
             canEdit: context.user.role.includes(.admin), canAct: canAct,

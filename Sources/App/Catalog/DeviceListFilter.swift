@@ -5,7 +5,7 @@ import Storage
 
 /// What the device list shows: one search box (the start of a name, owner, serial number or
 /// UDID), filters for group (with its subgroups), model, iOS version, supervision, lock state,
-/// a Single App Mode conflict and days without a check-in; a sort; and the page (devices after
+/// a Single App Mode conflict, commands waiting and days without a check-in; a sort; and the page (devices after
 /// `after` in that order). All of it lives in the address, so a filtered list can be shared.
 struct DeviceListFilter: Equatable, Sendable {
     var search = ""
@@ -16,6 +16,8 @@ struct DeviceListFilter: Equatable, Sendable {
     var supervised: Bool?
     var lock: LockState?
     var conflictOnly = false
+    /// Only devices with commands they have not carried out (queued, or answered Not Now).
+    var waitingOnly = false
     var notCheckedInDays: Int?
     var sort = Sort.name
     var descending = false
@@ -43,7 +45,7 @@ struct DeviceListFilter: Equatable, Sendable {
 
     var isFiltered: Bool {
         !search.isEmpty || group != nil || model != nil || osVersion != nil || supervised != nil || lock != nil || conflictOnly
-            || notCheckedInDays != nil
+            || waitingOnly || notCheckedInDays != nil
     }
 
     struct Invalid: Error {
@@ -61,7 +63,7 @@ struct DeviceListFilter: Equatable, Sendable {
             if !ok && strict { throw Invalid(parameter: name, message: message) }
         }
         // The page's form sends every box, empty ones too; a script sending `os=` means something it did not say.
-        if strict, let empty = ["group", "model", "os", "supervised", "lock", "conflict", "stale", "sort", "after"]
+        if strict, let empty = ["group", "model", "os", "supervised", "lock", "conflict", "waiting", "stale", "sort", "after"]
             .first(where: { parameters[Substring($0)] == "" }) {
             throw Invalid(parameter: empty, message: "\(empty) is empty; leave it out to not filter by it.")
         }
@@ -93,6 +95,10 @@ struct DeviceListFilter: Equatable, Sendable {
             conflictOnly = text == "yes"
             try check(conflictOnly, "conflict", "conflict must be yes, or left out.")
         }
+        if let text = value("waiting") {
+            waitingOnly = text == "yes"
+            try check(waitingOnly, "waiting", "waiting must be yes, or left out.")
+        }
         if let text = value("stale") {
             notCheckedInDays = Int(text).flatMap { (1...3650).contains($0) ? $0 : nil }
             try check(notCheckedInDays != nil, "stale", "stale must be a number of days from 1 to 3650.")
@@ -122,6 +128,7 @@ struct DeviceListFilter: Equatable, Sendable {
         if let supervised { items.append(.init(name: "supervised", value: supervised ? "yes" : "no")) }
         if let lock { items.append(.init(name: "lock", value: lock.rawValue)) }
         if conflictOnly { items.append(.init(name: "conflict", value: "yes")) }
+        if waitingOnly { items.append(.init(name: "waiting", value: "yes")) }
         if let notCheckedInDays { items.append(.init(name: "stale", value: String(notCheckedInDays))) }
         let (sort, descending) = (sort ?? self.sort, descending ?? self.descending)
         if sort != .name || descending { items.append(.init(name: "sort", value: (descending ? "-" : "") + sort.rawValue)) }

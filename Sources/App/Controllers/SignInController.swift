@@ -57,11 +57,18 @@ struct SignInController {
             view.error = "The email or password is not right. Check both and try again."
             return try form(view, request: request, context: context, status: .unprocessableContent)
         case .signedIn(let user, let token):
-            var response = Response.seeOther(user.mustChangePassword ? Paths.passwordChange : view.next)
+            var response = Response.seeOther(user.mustChangePassword ? Paths.passwordChange : try await destination(view.next, for: user))
             response.setCookie(services.cookies.make(CookieJar.session, value: token, maxAge: Int(services.config.sessionLifetime), for: request))
             response.setCookie(services.cookies.expire(CookieJar.signedOutCSRF, for: request))
             return response
         }
+    }
+
+    /// Where a sign-in lands: where the person was going, except that the first sign-in to a
+    /// demo console opens the tour of its stories.
+    private func destination(_ next: String, for user: User) async throws -> String {
+        guard services.config.demo, next == Paths.dashboard, try await services.tour.claimFirstVisit(of: user.id!) else { return next }
+        return Paths.tour
     }
 
     @Sendable func signOut(request: Request, context: AppRequestContext) async throws -> Response {

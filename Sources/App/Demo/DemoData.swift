@@ -14,10 +14,16 @@ enum DemoData {
         let groups = try await seedCatalog(database: database, now: now)
         try await seedProfiles(groups: groups, database: database, now: now)
         try await DemoHistory.seed(database: database, now: now)
+        try await database.write { connection in
+            var settings = try ConsoleSettings.load(from: connection)
+            (settings.organisationName, settings.showsDemoStories) = (organisationName, true)
+            try settings.save(in: connection)
+        }
         return true
     }
 
     static let actor = Actor(userID: nil, email: "demo@example.com")
+    static let organisationName = "Example Group"
 
     private static func seedCatalog(database: Database, now: Date) async throws -> [String: RecordID<DeviceGroupRecord>] {
         try await database.write { connection in

@@ -173,6 +173,14 @@ enum LogQueries {
 
     /// Crash groups, most recently seen first, from crash logs logged since `since` (one app's
     /// or every app's). The partial index on crash lines keeps this to the crash lines alone.
+    /// How many crash groups had a crash since `since`: read from the crash lines' time index.
+    static func crashGroupCount(since: Date) -> SQL {
+        """
+        SELECT count(*) FROM (SELECT DISTINCT app, signature FROM device_logs
+            WHERE kind = 'crash' AND signature IS NOT NULL AND loggedAt >= \(since))
+        """
+    }
+
     static func crashGroups(app: String?, since: Date, limit: Int) -> SQL {
         var sql: SQL = """
             SELECT app, signature, count(*) AS occurrences,

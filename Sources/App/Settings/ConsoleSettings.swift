@@ -7,6 +7,13 @@ struct ConsoleSettings: Equatable, Sendable {
     var logCapBytes = 200 << 20
     /// Lines older than this are purged.
     var logRetentionDays = 14
+    /// Exported profiles' PayloadOrganization, which devices show beside a profile; empty
+    /// leaves the key out.
+    var organisationName = ""
+    /// The dashboard's story tiles and the tour: on in a console seeded with `--demo`.
+    var showsDemoStories = false
+
+    static let maximumOrganisationName = 100
 
     struct Row: Codable {
         let key: String
@@ -19,11 +26,15 @@ struct ConsoleSettings: Equatable, Sendable {
         var settings = ConsoleSettings()
         if let cap = values["logCapBytes"].flatMap(Int.init) { settings.logCapBytes = cap }
         if let days = values["logRetentionDays"].flatMap(Int.init) { settings.logRetentionDays = days }
+        if let name = values["organisationName"] { settings.organisationName = name }
+        settings.showsDemoStories = values["showsDemoStories"] == "1"
         return settings
     }
 
     func save(in connection: Connection) throws {
-        for (key, value) in [("logCapBytes", String(logCapBytes)), ("logRetentionDays", String(logRetentionDays))] {
+        let values = [("logCapBytes", String(logCapBytes)), ("logRetentionDays", String(logRetentionDays)),
+                      ("organisationName", organisationName), ("showsDemoStories", showsDemoStories ? "1" : "0")]
+        for (key, value) in values {
             try connection.execute("INSERT INTO settings (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
         }
     }

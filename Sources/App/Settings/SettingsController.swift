@@ -2,7 +2,8 @@ import Domain
 import Foundation
 import Hummingbird
 
-/// Console-wide settings (admin): each app's share of the log store and how long lines are
+/// Console-wide settings (admin): the organisation exported profiles name, whether the demo's
+/// stories show, each app's share of the log store and how long lines are
 /// kept, beside what the log store holds now — every app's usage against its cap, and what
 /// retention and the cap did lately — and a button to run retention now.
 struct SettingsController {
@@ -27,6 +28,8 @@ struct SettingsController {
     struct View {
         let logCapMegabytes: String
         let logRetentionDays: String
+        let organisationName: String
+        let showsDemoStories: Bool
         let errors: [String: String]
         let usage: [UsageRow]
         let events: [EventRow]
@@ -51,7 +54,8 @@ struct SettingsController {
         let cap = overview.settings.logCapBytes
         let now = services.now
         let view = View(
-            logCapMegabytes: form.logCapMegabytes, logRetentionDays: form.logRetentionDays, errors: form.errors.messages,
+            logCapMegabytes: form.logCapMegabytes, logRetentionDays: form.logRetentionDays,
+            organisationName: form.organisationName, showsDemoStories: form.showsDemoStories, errors: form.errors.messages,
             usage: overview.usage.map { usage in
                 let warning = LogCapWarning(app: usage.app, usedBytes: usage.byteCount, capBytes: cap)
                 return UsageRow(appName: names[usage.app] ?? usage.app, bundleID: usage.app, used: ByteCountText.megabytes(usage.byteCount),

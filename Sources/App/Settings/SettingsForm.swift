@@ -5,6 +5,8 @@ import Foundation
 struct SettingsForm {
     var logCapMegabytes = ""
     var logRetentionDays = ""
+    var organisationName = ""
+    var showsDemoStories = false
     var errors = FieldErrors()
 
     static let capRange = 1...100_000
@@ -13,11 +15,15 @@ struct SettingsForm {
     init(_ settings: ConsoleSettings) {
         logCapMegabytes = String(settings.logCapBytes >> 20)
         logRetentionDays = String(settings.logRetentionDays)
+        organisationName = settings.organisationName
+        showsDemoStories = settings.showsDemoStories
     }
 
     init(_ fields: FormFields) {
         logCapMegabytes = fields["logCapMegabytes"].trimmingCharacters(in: .whitespaces)
         logRetentionDays = fields["logRetentionDays"].trimmingCharacters(in: .whitespaces)
+        organisationName = fields["organisationName"].trimmingCharacters(in: .whitespaces)
+        showsDemoStories = fields["showsDemoStories"] == "yes"
     }
 
     /// The settings, or nil with `errors` filled in for every field that is wrong.
@@ -33,6 +39,12 @@ struct SettingsForm {
         } else {
             errors["logRetentionDays"] = "Enter a whole number of days from \(Self.retentionRange.lowerBound) to \(Self.retentionRange.upperBound)."
         }
+        if organisationName.count > ConsoleSettings.maximumOrganisationName || organisationName.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            errors["organisationName"] = "Keep the organisation name to \(ConsoleSettings.maximumOrganisationName) characters on one line."
+        } else {
+            settings.organisationName = organisationName
+        }
+        settings.showsDemoStories = showsDemoStories
         return errors.isEmpty ? settings : nil
     }
 }

@@ -37,6 +37,7 @@ struct SettingsStore: Sendable {
 
 extension ConsoleSettings {
     var auditText: String {
-        "Log cap per app \(ByteCountText.megabytes(logCapBytes)); logs kept \(logRetentionDays) days"
+        "Organisation name: \(organisationName.isEmpty ? "none" : organisationName); demo stories \(showsDemoStories ? "shown" : "hidden"); "
+            + "log cap per app \(ByteCountText.megabytes(logCapBytes)); logs kept \(logRetentionDays) days"
     }
 }

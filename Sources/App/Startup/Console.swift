@@ -103,6 +103,7 @@ func registerRoutes(on groups: RouteGroups, services: Services) {
     LogSelectionController(services: services).register(on: pages)
     SettingsController(services: services).register(on: pages)
     HelpController(services: services).register(on: pages)
+    TourController(services: services).register(on: pages)
 
     ProfilesAPIController(services: services).register(on: groups.api)
     CatalogAPIController(services: services).register(on: groups.api)

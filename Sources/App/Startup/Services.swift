@@ -35,6 +35,7 @@ struct Services: Sendable {
     var logRemoval: LogRemoval { LogRemoval(database: database, now: config.now) }
     var logRetention: LogRetention { LogRetention(database: database, now: config.now) }
     var notes: NoteStore { NoteStore(database: database, now: config.now) }
+    var tour: TourStore { TourStore(database: database, now: config.now) }
     var helpdeskReader: HelpdeskReader { HelpdeskReader(database: database) }
     var settings: SettingsStore { SettingsStore(database: database, now: config.now) }
     var simulatorReader: SimulatorReader { SimulatorReader(database: database) }

@@ -21,6 +21,11 @@ enum Paths {
     static let audit = "/audit"
     static let settings = "/settings"
     static let help = "/help"
+    static let tour = "/tour"
+    /// A story's part of the tour.
+    static func tour(story: String) -> String { tour + "#story-" + story }
+    /// Where a tour step's done/not-done form posts.
+    static func tourStep(_ id: String) -> String { tour + "/steps/" + id }
     /// A help page: "roles", "payloads/dlp".
     static func help(_ topic: String) -> String { help + "/" + topic }
     /// Where the enroll-a-simulated-device form posts.

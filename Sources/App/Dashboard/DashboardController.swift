@@ -3,7 +3,9 @@ import Foundation
 import Hummingbird
 import Storage
 
-/// The first page after sign-in: how much there is, what changed lately, and what to do next.
+/// The first page after sign-in: in a demo console the stories to open first; for everyone
+/// the fleet's health, each figure a link to the list it counts; how much there is; what
+/// changed lately; and, while the console is new, what to do next.
 struct DashboardController {
     let services: Services
 
@@ -14,12 +16,27 @@ struct DashboardController {
             let href: String?
         }
 
-        struct Event {
-            let time: String
-            let isoTime: String
-            let actor: String
-            let action: String
-            let subject: String
+        struct Signal {
+            let text: String
+            let href: String
+            let needsAttention: Bool
+        }
+
+        struct Link {
+            let label: String
+            let href: String
+        }
+
+        struct Story {
+            let id: String
+            let title: String
+            let summary: String
+            let payloads: String
+            let groupName: String
+            let groupHref: String?
+            let deviceCount: Int
+            let simulators: [Link]
+            let tourHref: String
         }
 
         struct Step {
@@ -29,10 +46,13 @@ struct DashboardController {
             let done: Bool
         }
 
+        let stories: [Story]
+        let hasStories: Bool
+        let health: [Signal]
         let counts: [Count]
         /// Apps near or at their log cap, each linking to its log page (helpdesk and admins).
         let capWarnings: [Step]
-        let events: [Event]
+        let events: [ActivityFeed.Entry]
         let hasEvents: Bool
         let isAdmin: Bool
         let steps: [Step]
@@ -40,44 +60,61 @@ struct DashboardController {
         let showSteps: Bool
     }
 
+    static let feedLines = 10
+
     func register(on routes: SecuredRoutes) {
         routes.get("/dashboard", role: .viewer) { request, context in
             let user = context.user
             let now = services.now
-            let counts = try await ConsoleFigures.load(from: services.database)
-            let events = counts.recentEvents
+            let figures = try await ConsoleFigures.load(from: services.database, contents: services.profileContents, now: now, role: user.role)
             let isAdmin = user.role.includes(.admin)
             let steps: [View.Step] = [
                 .init(text: "Add your team: admins author policy, helpdesk staff look after devices, viewers read.",
-                      href: Paths.users, linkText: "Users", done: counts.users > 1),
-                .init(text: "Add the apps your devices run, with their bundle IDs.", href: Paths.apps, linkText: "Apps", done: counts.apps > 0),
-                .init(text: "Create device groups such as “Lobby kiosks” or “Clinic iPads”.", href: Paths.groups, linkText: "Groups", done: counts.groups > 0),
-                .init(text: "Add devices, or enroll simulated ones, and put them in groups.", href: Paths.devices, linkText: "Devices", done: counts.devices > 0),
+                      href: Paths.users, linkText: "Users", done: figures.users > 1),
+                .init(text: "Add the apps your devices run, with their bundle IDs.", href: Paths.apps, linkText: "Apps", done: figures.apps > 0),
+                .init(text: "Create device groups such as “Lobby kiosks” or “Clinic iPads”.", href: Paths.groups, linkText: "Groups", done: figures.groups > 0),
+                .init(text: "Add devices, or enroll simulated ones, and put them in groups.", href: Paths.devices, linkText: "Devices", done: figures.devices > 0),
                 .init(text: "Create a profile, add payloads such as Single App Mode or DLP, and assign it to a group.",
-                      href: Paths.profiles, linkText: "Profiles", done: counts.profiles > 0),
+                      href: Paths.profiles, linkText: "Profiles", done: figures.profiles > 0),
             ]
+            let events = ActivityFeed.entries(figures.recentEvents, now: now, limit: Self.feedLines)
+            let stories = figures.stories.map { Self.stories($0) } ?? []
             let view = View(
+                stories: stories, hasStories: !stories.isEmpty,
+                health: figures.health.signals.map { signal in
+                    View.Signal(text: signal.text,
+                                href: signal.href, needsAttention: signal.count > 0)
+                },
                 counts: [
-                    .init(label: "Profiles", value: counts.profiles, href: Paths.profiles),
-                    .init(label: "Devices", value: counts.devices, href: Paths.devices),
-                    .init(label: "Device groups", value: counts.groups, href: Paths.groups),
-                    .init(label: "Apps in the catalog", value: counts.apps, href: Paths.apps),
-                    .init(label: "Console users", value: counts.users, href: isAdmin ? Paths.users : nil),
+                    .init(label: "Profiles", value: figures.profiles, href: Paths.profiles),
+                    .init(label: "Devices", value: figures.devices, href: Paths.devices),
+                    .init(label: "Device groups", value: figures.groups, href: Paths.groups),
+                    .init(label: "Apps in the catalog", value: figures.apps, href: Paths.apps),
+                    .init(label: "Console users", value: figures.users, href: isAdmin ? Paths.users : nil),
                 ],
-                capWarnings: user.role.includes(.helpdesk) ? counts.capWarnings.map { warning in
-                    .init(text: warning.message(appName: counts.appNames[warning.app] ?? warning.app), href: Paths.logs(app: warning.app),
+                capWarnings: user.role.includes(.helpdesk) ? figures.capWarnings.map { warning in
+                    .init(text: warning.message(appName: figures.appNames[warning.app] ?? warning.app), href: Paths.logs(app: warning.app),
                           linkText: "Its logs", done: false)
                 } : [],
-                events: events.map { event in
-                    .init(time: DisplayTime.relative(event.occurredAt, now: now), isoTime: DisplayTime.iso(event.occurredAt),
-                          actor: event.actorEmail, action: AuditWording.describe(event.action),
-                          subject: event.subject == event.actorEmail ? "" : event.subject)
-                },
+                events: events,
                 hasEvents: !events.isEmpty,
                 isAdmin: isAdmin,
                 steps: steps,
-                showSteps: isAdmin ? steps.contains { !$0.done } : counts.devices == 0 || counts.profiles == 0)
+                showSteps: stories.isEmpty && (isAdmin ? steps.contains { !$0.done } : figures.devices == 0 || figures.profiles == 0))
             return try services.renderer.page("dashboard", title: "Dashboard", model: view, request: request, context: context)
+        }
+    }
+
+    /// One tile per story, its group and simulator buttons linked where they still exist.
+    static func stories(_ links: DemoStoryLinks) -> [View.Story] {
+        DemoStory.all.map { story in
+            let group = links.groups[story.group]
+            return View.Story(
+                id: story.id, title: story.title, summary: story.summary,
+                payloads: story.payloads.map(\.displayName).joined(separator: " · "),
+                groupName: story.group, groupHref: group.map { Paths.devices(in: $0.id) }, deviceCount: group?.devices ?? 0,
+                simulators: story.simulatorDevices.compactMap { name in links.devices[name].map { View.Link(label: name, href: Paths.simulator($0)) } },
+                tourHref: Paths.tour(story: story.id))
         }
     }
 }

@@ -1,0 +1,44 @@
+import Domain
+import Foundation
+import Storage
+
+/// Everything the dashboard shows, read in one snapshot: how much there is, the fleet's
+/// health, what people changed lately, and — in a demo console — where its stories live.
+struct ConsoleFigures: Sendable {
+    let users: Int
+    let devices: Int
+    let groups: Int
+    let apps: Int
+    let profiles: Int
+    /// The latest changes, newest first, sign-ins left out; enough to fill the feed's lines
+    /// after runs of the same change are grouped.
+    let recentEvents: [AuditEvent]
+    /// Apps whose logs fill three quarters of their cap or more, fullest first, with the catalog's names.
+    let capWarnings: [LogCapWarning]
+    let appNames: [String: String]
+    let health: FleetHealth
+    /// nil unless the settings show the demo's stories.
+    let stories: DemoStoryLinks?
+
+    static let eventsRead = 200
+
+    static func load(from database: Database, contents: ProfileContentCache, now: Date, role: Role) async throws -> ConsoleFigures {
+        try await database.read { connection in
+            let capWarnings = try LogCapWarning.for(apps: nil, in: connection)
+            let settings = try ConsoleSettings.load(from: connection)
+            return ConsoleFigures(
+                users: try connection.count(User.query()),
+                devices: try connection.count(DeviceRecord.query()),
+                groups: try connection.count(DeviceGroupRecord.query()),
+                apps: try connection.count(AppRecord.query()),
+                profiles: try connection.count(ProfileRecord.query()),
+                recentEvents: try connection.fetch(AuditEvent.query().filter("action NOT IN (\(list: ActivityFeed.hidden))")
+                    .order(by: "occurredAt", .descending).order(by: "id", .descending).limit(eventsRead)),
+                capWarnings: capWarnings,
+                appNames: try connection.fetch(AppRecord.query()).namesByBundleID,
+                health: try FleetHealth.load(in: connection, contents: contents, now: now, capWarnings: capWarnings,
+                                             readsLogs: role.includes(.helpdesk), isAdmin: role.includes(.admin)),
+                stories: settings.showsDemoStories ? try DemoStoryLinks.load(in: connection) : nil)
+        }
+    }
+}

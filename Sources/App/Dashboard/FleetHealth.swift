@@ -1,0 +1,51 @@
+import Foundation
+import Storage
+
+/// The dashboard's health strip: what in the fleet needs someone now, each figure counted by
+/// the same filter the list it links to shows, so the number and the list always agree.
+struct FleetHealth: Sendable {
+    struct Signal: Sendable {
+        /// What is counted, for one and for several: "device in a policy conflict".
+        let one: String
+        let many: String
+        let count: Int
+        let href: String
+        /// What the figure says when it is zero, so a healthy fleet reads as good news.
+        let allClear: String
+
+        var text: String { count == 0 ? allClear : "\(count.formatted()) \(count == 1 ? one : many)" }
+    }
+
+    let signals: [Signal]
+
+    /// The device signals for everyone; crash groups and log caps only for those who read logs.
+    static func load(in connection: Connection, contents: ProfileContentCache, now: Date, capWarnings: [LogCapWarning],
+                     readsLogs: Bool, isAdmin: Bool) throws -> FleetHealth {
+        let groups = try connection.fetch(DeviceGroupRecord.query())
+        let policies = try CatalogReader.groupPolicies(groups, connection: connection, contents: contents)
+        func devices(_ configure: (inout DeviceListFilter) -> Void) throws -> (count: Int, href: String) {
+            var filter = DeviceListFilter()
+            configure(&filter)
+            let scope = CatalogQueries.DeviceListScope(filter, groups: groups, policies: policies, now: now)
+            let count = try connection.scalar(CatalogQueries.deviceCount(filter, scope: scope), as: Int.self) ?? 0
+            return (count, Paths.devices + "?" + filter.query(after: nil))
+        }
+        let conflicts = try devices { $0.conflictOnly = true }
+        let waiting = try devices { $0.waitingOnly = true }
+        let quiet = try devices { ($0.notCheckedInDays, $0.sort, $0.descending) = (1, .checkIn, false) }
+        var signals = [
+            Signal(one: "device in a policy conflict", many: "devices in a policy conflict", count: conflicts.count, href: conflicts.href, allClear: "No policy conflicts"),
+            Signal(one: "device with installs or requests waiting", many: "devices with installs or requests waiting", count: waiting.count, href: waiting.href, allClear: "Nothing waiting"),
+            Signal(one: "device not checked in for 24 hours", many: "devices not checked in for 24 hours", count: quiet.count, href: quiet.href, allClear: "Every device checked in today"),
+        ]
+        if readsLogs {
+            let crashGroups = try connection.scalar(LogQueries.crashGroupCount(since: now.addingTimeInterval(-86_400)), as: Int.self) ?? 0
+            signals.append(Signal(one: "crash group in the last day", many: "crash groups in the last day", count: crashGroups, href: Paths.logs + "/crashes?hours=24",
+                                  allClear: "No crashes in the last day"))
+            let fullest = capWarnings.first.map { Paths.logs(app: $0.app) }
+            signals.append(Signal(one: "app near its log cap", many: "apps near their log cap", count: capWarnings.count,
+                                  href: isAdmin || fullest == nil ? Paths.settings : fullest!, allClear: "Log storage has room"))
+        }
+        return FleetHealth(signals: signals)
+    }
+}

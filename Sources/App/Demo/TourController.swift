@@ -1,0 +1,70 @@
+import Domain
+import Foundation
+import Hummingbird
+import Storage
+
+/// `/tour`: the demo's stories step by step — what to click, what the page will show and the
+/// rule that decides it — each step a link, with the reader's progress kept per person.
+struct TourController {
+    let services: Services
+
+    struct View {
+        struct Story {
+            let id: String
+            let title: String
+            let summary: String
+            let steps: [Step]
+        }
+
+        struct Step {
+            let id: String
+            let number: Int
+            let instruction: String
+            let expectation: String
+            let rule: String?
+            let href: String?
+            /// Why there is no link: the demo's device is gone, or the reader's role cannot follow it.
+            let unavailable: String?
+            let done: Bool
+            let togglePath: String
+        }
+
+        let stories: [Story]
+        let doneCount: Int
+        let stepCount: Int
+        let showsStories: Bool
+    }
+
+    func register(on routes: SecuredRoutes) {
+        routes.get("/tour", role: .viewer, use: page)
+        routes.post("/tour/steps/{step}", role: .viewer, use: mark)
+    }
+
+    @Sendable func page(request: Request, context: SignedInContext) async throws -> Response {
+        let user = context.user
+        let (links, showsStories, done) = try await services.tour.overview(for: user.id!)
+        let stories = DemoStory.all.map { story in
+            View.Story(id: story.id, title: story.title, summary: story.summary, steps: story.steps.enumerated().map { index, step in
+                let href = links.href(step.target)
+                let allowed = user.role.includes(step.target.role)
+                return View.Step(
+                    id: step.id, number: index + 1, instruction: step.instruction, expectation: step.expectation, rule: step.rule,
+                    href: allowed ? href : nil,
+                    unavailable: href == nil ? "What this step opens is no longer in the console."
+                        : allowed ? nil : "Needs a \(step.target.role.displayName.lowercased()) account or above.",
+                    done: done.contains(step.id), togglePath: Paths.tourStep(step.id))
+            })
+        }
+        let stepCount = stories.reduce(0) { $0 + $1.steps.count }
+        let view = View(stories: stories, doneCount: stories.reduce(0) { $0 + $1.steps.filter(\.done).count }, stepCount: stepCount,
+                        showsStories: showsStories)
+        return try services.renderer.page("tour", title: "Tour", model: view, request: request, context: context)
+    }
+
+    @Sendable func mark(request: Request, context: SignedInContext) async throws -> Response {
+        let id = try context.parameters.require("step")
+        guard DemoStory.step(id) != nil else { throw HTTPError(.notFound, message: "The tour has no step \(id.clipped(to: 40)).") }
+        try await services.tour.mark(id, done: context.form["done"] == "yes", by: context.user.id!)
+        return .seeOther(Paths.tour + "#step-" + id)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Storage
+
+/// Each person's place in the tour: the steps they marked done, and whether they have seen it
+/// (a demo start shows it once, at the first sign-in).
+struct TourStore: Sendable {
+    let database: Database
+    let now: @Sendable () -> Date
+
+    struct Row: Decodable {
+        let doneSteps: String
+    }
+
+    /// The tour page's reads in one snapshot: the demo's names as addresses, whether the
+    /// console shows its stories, and the steps `user` has done.
+    func overview(for user: RecordID<User>) async throws -> (links: DemoStoryLinks, showsStories: Bool, done: Set<String>) {
+        try await database.read { connection in
+            (try DemoStoryLinks.load(in: connection), try ConsoleSettings.load(from: connection).showsDemoStories,
+             try Self.doneSteps(of: user, in: connection))
+        }
+    }
+
+    /// Marks a step done or not done; the first mark also counts as having seen the tour.
+    func mark(_ step: String, done: Bool, by user: RecordID<User>) async throws {
+        let time = now()
+        try await database.write { connection in
+            var steps = try Self.doneSteps(of: user, in: connection)
+            if done { steps.insert(step) } else { steps.remove(step) }
+            let json = String(decoding: try JSONEncoder().encode(steps.sorted()), as: UTF8.self)
+            _ = try connection.execute("""
+                INSERT INTO tour_progress (userID, doneSteps, seenAt) VALUES (\(user), \(json), \(time))
+                ON CONFLICT (userID) DO UPDATE SET doneSteps = excluded.doneSteps
+                """)
+        }
+    }
+
+    /// True the first time it is asked for `user` while the console shows the demo's
+    /// stories, and never again.
+    func claimFirstVisit(of user: RecordID<User>) async throws -> Bool {
+        let time = now()
+        return try await database.write { connection in
+            guard try ConsoleSettings.load(from: connection).showsDemoStories else { return false }
+            return try connection.execute("INSERT OR IGNORE INTO tour_progress (userID, seenAt) VALUES (\(user), \(time))") == 1
+        }
+    }
+
+    static func doneSteps(of user: RecordID<User>, in connection: Connection) throws -> Set<String> {
+        guard let row = try connection.fetch(Row.self, "SELECT doneSteps FROM tour_progress WHERE userID = \(user)").first else { return [] }
+        return Set((try? JSONDecoder().decode([String].self, from: Data(row.doneSteps.utf8))) ?? [])
+    }
+}
