@@ -73,6 +73,13 @@ import Testing
                                                         headers: [.authorization: "Bearer \(device.token)"])
             #expect(mobileconfig.headers[.contentType] == "application/x-apple-aspen-config")
             #expect(String(buffer: mobileconfig.body).contains("<string>com.apple.app.lock</string>"))
+            // Naming the organisation changes the profile a device installs, so its tag moves too.
+            var settings = try await console.services.database.read { try ConsoleSettings.load(from: $0) }
+            settings.organisationName = "Example Health Trust"
+            try await console.services.settings.save(settings, by: .system)
+            let renamed = try await client.execute(uri: "/api/v1/device/policy.mobileconfig", method: .get,
+                                                   headers: [.authorization: "Bearer \(device.token)", .ifNoneMatch: mobileconfig.headers[.eTag]!])
+            #expect(renamed.status == .ok && String(buffer: renamed.body).contains("<string>Example Health Trust</string>"))
 
             // Deleting the profile cascades to its assignment, and that too moves the tag.
             try console.services.database.writeBlocking { try $0.delete(ProfileRecord.self, id: profile) }

@@ -132,6 +132,28 @@ import Testing
         #expect(logging.level == .warning)
     }
 
+    @Test func theExportNamesTheOrganisationAndDescribesInPlainText() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.test { client in
+            let (admin, id) = try await adminWithProfile(console, client)
+            try await admin.get("/profiles/\(id)")
+            let saved = try await admin.post("/profiles/\(id)/details", ["baseVersion": "1", "name": "Lobby kiosk lockdown",
+                                                                         "description": "Keeps the **lobby iPads** in *one* app.\n\n- Zoom on"])
+            #expect(saved.status == .seeOther)
+            try await admin.get("/settings")
+            let tooLong = String(repeating: "Example ", count: 13)
+            let refused = try await admin.post("/settings", ["organisationName": tooLong, "logCapMegabytes": "200", "logRetentionDays": "14"])
+            #expect(refused.status == .unprocessableContent && refused.body.contains("id=\"organisation-name-error\""))
+            #expect(refused.body.contains("value=\"\(tooLong.trimmingCharacters(in: .whitespaces))\""), "the value typed stays in the field")
+            try await admin.post("/settings", ["organisationName": "Example Health Trust", "logCapMegabytes": "200", "logRetentionDays": "14"])
+            let download = try await admin.get("/profiles/\(id)/versions/2/mobileconfig")
+            let plist = try #require(try PropertyListSerialization.propertyList(from: Data(download.body.utf8), format: nil) as? [String: Any])
+            #expect(plist["PayloadOrganization"] as? String == "Example Health Trust")
+            #expect(plist["PayloadDescription"] as? String == "Keeps the lobby iPads in one app.\n• Zoom on")
+        }
+    }
+
     @Test func theExportIsAnApplePropertyListWithOptionsInsideApp() async throws {
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)
@@ -159,6 +181,8 @@ import Testing
             let restrictions = try #require(content.first { $0["PayloadType"] as? String == "com.apple.applicationaccess" })
             #expect(restrictions["autonomousSingleAppModePermittedAppIDs"] as? [String] == ["com.example.exam"])
 
+            // No organisation set: the optional key is left out rather than naming the product.
+            #expect(plist["PayloadOrganization"] == nil)
             // Payload UUIDs stay the same between versions; the profile UUID does not.
             let older = try await admin.get("/profiles/\(id)/versions/2/mobileconfig")
             let olderPlist = try #require(try PropertyListSerialization.propertyList(from: Data(older.body.utf8), format: nil) as? [String: Any])

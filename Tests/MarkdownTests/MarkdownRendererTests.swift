@@ -39,3 +39,22 @@ import Testing
         #expect(results.allSatisfy { $0 == expected })
     }
 }
+
+/// What a device shows for a profile's description: the words, not the Markdown.
+@Suite struct MarkdownPlainTextTests {
+    @Test func emphasisAndCodeLoseTheirMarks() {
+        #expect(MarkdownRenderer.plainText("Keeps the **lobby iPads** in `Lobby Check-In`, *always*.") == "Keeps the lobby iPads in Lobby Check-In, always.")
+    }
+
+    @Test func paragraphsAndListItemsKeepTheirLines() {
+        let text = MarkdownRenderer.plainText("# Kiosks\n\nFirst paragraph.\n\n- one\n- two\n\nLast.")
+        #expect(text == "Kiosks\nFirst paragraph.\n• one\n• two\nLast.")
+    }
+
+    @Test func linksKeepTheirAddressAndEntitiesAreDecoded() {
+        #expect(MarkdownRenderer.plainText("See [the guide](https://example.com/a?b=1&c=2) & <ask> \"us\"")
+                == "See the guide (https://example.com/a?b=1&c=2) & <ask> \"us\"")
+        #expect(MarkdownRenderer.plainText("Visit https://example.com") == "Visit https://example.com", "an address shown as itself is not repeated")
+        #expect(MarkdownRenderer.plainText("") == "")
+    }
+}

@@ -243,5 +243,6 @@ enum Schema {
         logIndexing,
         logSearchSpeed,
         dashboard,
+        organisation,
     ]
 }

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Markdown
 import Storage
 
 /// Profiles as the pages, the export and the API read them: each answer is one snapshot, and
@@ -47,14 +48,16 @@ struct ProfileReader: Sendable {
 
     /// A profile with one of its versions, as the export needs them.
     func export(_ id: RecordID<ProfileRecord>, version number: Int) async throws -> ProfileExportInput {
-        let (profile, version) = try await database.read { connection in
-            (try connection.require(ProfileRecord.self, id: id), try Self.version(number, of: id, in: connection))
+        let (profile, version, organisation) = try await database.read { connection in
+            (try connection.require(ProfileRecord.self, id: id), try Self.version(number, of: id, in: connection),
+             try ConsoleSettings.load(from: connection).organisationName)
         }
         let content = version.content
-        // A payload keeps its UUID across versions (see `ProfileStore.uuids`).
+        // A payload keeps its UUID across versions (see `ProfileStore.uuids`). iOS shows the
+        // description as it is, so the console's Markdown goes out as the text it reads as.
         return ProfileExportInput(
             identifier: profile.identifier, uuid: version.uuid, displayName: content.name,
-            description: content.descriptionMarkdown, organization: "Payload Console",
+            description: MarkdownRenderer.plainText(content.descriptionMarkdown), organization: organisation,
             payloads: content.payloads.map { ExportedPayload(payload: $0, uuid: profile.payloadUUIDs[$0.kind.rawValue] ?? version.uuid) })
     }
 

@@ -14,6 +14,11 @@ struct PolicyDocument: Sendable {
     /// The body ready to send: made once, shared by every answer (copy-on-write).
     let buffer: ByteBuffer
     let tag: String
+    /// The console's organisation name, which the `.mobileconfig` form carries.
+    let organisation: String
+
+    /// The `.mobileconfig` form's tag: the policy's, and the organisation only that form names.
+    var mobileConfigTag: String { tag + "-mc" + String(SHA256Digest.hex(of: Array(organisation.utf8)).prefix(8)) }
 }
 
 /// Check-in answers by group, valid for one policy generation.
@@ -68,6 +73,7 @@ final class CheckInCache: Sendable {
         let body = Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
         // The tag covers exactly what the device receives, so equal bodies share a tag.
         let tag = String(SHA256Digest.hex(of: body).prefix(32))
-        return PolicyDocument(policy: policy, conflict: conflict, body: body, buffer: ByteBuffer(bytes: body), tag: tag)
+        return PolicyDocument(policy: policy, conflict: conflict, body: body, buffer: ByteBuffer(bytes: body), tag: tag,
+                              organisation: try ConsoleSettings.load(from: connection).organisationName)
     }
 }

@@ -16,8 +16,9 @@ struct DeviceAPIController {
         }
         routes.get("/api/v1/device/policy.mobileconfig") { request, context in
             let (device, document) = try await checkIn(context)
-            let xml = DeviceMobileConfig.xml(udid: device.udid, deviceName: device.name, policy: document.policy ?? .empty)
-            return Self.conditional(request, tag: document.tag + "-mc", contentType: "application/x-apple-aspen-config", body: ByteBuffer(string: xml))
+            let xml = DeviceMobileConfig.xml(udid: device.udid, deviceName: device.name, policy: document.policy ?? .empty,
+                                             organisation: document.organisation)
+            return Self.conditional(request, tag: document.mobileConfigTag, contentType: "application/x-apple-aspen-config", body: ByteBuffer(string: xml))
         }
         routes.post("/api/v1/device/logs", use: uploadLogs)
         routes.get("/api/v1/device/commands") { _, context in

@@ -5,7 +5,7 @@ import Signing
 /// The device's effective policy as one `.mobileconfig`, for devices that install profiles
 /// rather than read the JSON.
 enum DeviceMobileConfig {
-    static func xml(udid: String, deviceName: String, policy: DevicePolicy) -> String {
+    static func xml(udid: String, deviceName: String, policy: DevicePolicy, organisation: String) -> String {
         let payloads = policy.payloads.map { payload in
             ExportedPayload(payload: payload, uuid: stableUUID("\(udid)/\(payload.kind.rawValue)"))
         }
@@ -13,7 +13,7 @@ enum DeviceMobileConfig {
             identifier: "com.payloadconsole.device.\(udid)", uuid: stableUUID(udid),
             displayName: "Policy for \(deviceName)",
             description: "The effective policy of every profile assigned to this device's groups.",
-            organization: "Payload Console", payloads: payloads))
+            organization: organisation, payloads: payloads))
     }
 
     /// The same UUID for the same device and payload every time, so a re-install updates in

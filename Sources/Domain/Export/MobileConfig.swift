@@ -64,7 +64,7 @@ public enum MobileConfig {
             ("PayloadUUID", .string(input.uuid)),
             ("PayloadDisplayName", .string(input.displayName)),
             ("PayloadDescription", .string(input.description)),
-            ("PayloadOrganization", .string(input.organization)),
+        ] + (input.organization.isEmpty ? [] : [("PayloadOrganization", .string(input.organization))]) + [
             ("PayloadContent", .array(content)),
         ])
     }
