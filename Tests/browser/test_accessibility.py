@@ -48,7 +48,7 @@ class AccessibilityTests(BrowserTestCase):
                  "/profiles", f"/profiles/{self.profile}", f"/profiles/{self.profile}/history", "/logs", "/audit",
                  "/users", "/tokens", "/signing", f"/simulator/{self.device}", "/simulator/new",
                  "/logs/crashes", "/settings", "/devices?q=lobby&sort=-checkin", "/logs/delete", "/help", "/help?q=retention",
-                 "/help/roles", "/help/logs-and-feedback", "/help/payloads/dlp",
+                 "/help/roles", "/help/logs-and-feedback", "/help/payloads/dlp", "/tour",
                  f"/devices/{self.device}/feedback?app=com.example.checkin"]
         pages += [f"/profiles/{self.profile}/payloads/{kind}" for kind in
                   ["single-app-mode", "asam-allowlist", "dlp", "geofence", "logging", "branding", "authentication", "managed-app-config"]]

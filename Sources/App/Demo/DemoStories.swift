@@ -81,7 +81,7 @@ extension DemoStory {
                  target: .simulator(device: "Lobby kiosk 01"), actions: [.crash(app: "com.example.checkin")],
                  rule: "Single App Mode relaunches a crashing app"),
             Step(id: "kiosk-crashes", instruction: "Open Lobby Check-In's crash groups.",
-                 expectation: "The newest group, “Exception Type: EXC_BAD_ACCESS (SIGSEGV) in BadgePrinter.flush()”, crashed four kiosks and only in version 2.4.0: the badge-printer crash started with that release.",
+                 expectation: "Beside the crash you just caused, “Exception Type: EXC_BAD_ACCESS (SIGSEGV) in BadgePrinter.flush()” has crashed four kiosks, and only in version 2.4.0: the badge-printer crash started with that release.",
                  target: .crashGroups(app: "com.example.checkin")),
             Step(id: "kiosk-history", instruction: "Open the lockdown profile's history.",
                  expectation: "How the lock grew, one version at a time: the lock itself, then Zoom and VoiceOver for visitors, then no auto-lock and no ringer switch — each change with its note and diff.",
