@@ -79,3 +79,28 @@ class AccessibilityTests(BrowserTestCase):
         self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "advance-minutes")
         self.assertTrue(self.driver.find_elements(By.ID, "advance-minutes-error"))
         self.assert_accessible("simulator-control-refused")
+
+    def test_the_bar_fits_one_line_on_a_laptop_and_a_tablet(self):
+        self.signed_in("admin@test.example")
+        for width in [1280, 1024, 820, 768]:
+            with self.subTest(width=width):
+                self.driver.set_window_size(width, 900)
+                self.open("/users")
+                height = self.driver.execute_script("return document.querySelector('.top-bar').getBoundingClientRect().height")
+                self.assertLess(height, 60, f"the admin's bar wraps at {width} px")
+                self.assertEqual(self.driver.find_element(By.CSS_SELECTOR, ".nav a[aria-current=page]").text, "Settings")
+        self.driver.set_window_size(1280, 900)
+
+    def test_dark_mode_follows_the_system_and_stays_readable(self):
+        self.signed_in("admin@test.example")
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        try:
+            for path in ["/dashboard", "/devices", f"/devices/{self.device}", f"/simulator/{self.device}", "/logs", "/settings",
+                         f"/profiles/{self.profile}/payloads/branding"]:
+                with self.subTest(path=path):
+                    self.open(path)
+                    background = self.driver.execute_script("return getComputedStyle(document.documentElement).backgroundColor")
+                    self.assertEqual(background, "rgb(16, 22, 29)", "the page follows the system's dark scheme")
+                    self.assert_accessible("dark-" + path.strip("/").replace("/", "-"))
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})

@@ -57,6 +57,7 @@ class SignInTests(BrowserTestCase):
 class UserAdministrationTests(BrowserTestCase):
     def test_an_admin_adds_a_user_who_signs_in_with_the_one_time_password(self):
         self.sign_in("admin@test.example")
+        self.click_and_wait(By.LINK_TEXT, "Settings")
         self.click_and_wait(By.LINK_TEXT, "Users")
         self.driver.find_element(By.ID, "new-email").send_keys("new.person@test.example")
         self.driver.find_element(By.CSS_SELECTOR, "input[name=role][value=helpdesk]").click()

@@ -49,7 +49,8 @@ struct PageRenderer: Sendable {
             user: context.signedInUser.map(SignedInUserView.init),
             csrfToken: context.csrfToken,
             flash: flash.map(FlashView.init),
-            nav: Navigation.items(for: context.signedInUser?.role, currentPath: request.uri.path))
+            nav: Navigation.items(for: context.signedInUser?.role, currentPath: request.uri.path),
+            sectionNav: Navigation.sectionItems(for: context.signedInUser?.role, currentPath: request.uri.path))
         guard let html = library.render(layout, withTemplate: "layout") else { throw RenderError.missingTemplate("layout") }
         var response = Response.html(html, status: status)
         if flash != nil {
@@ -101,17 +102,22 @@ struct LayoutView {
     let csrfToken: String
     let flash: FlashView?
     let nav: [NavItem]
+    /// The tabs of the section the page is in (Settings), or none.
+    let sectionNav: [NavItem]
     /// Stored, not computed: Mustache reads stored properties only.
     let hasNav: Bool
+    let hasSectionNav: Bool
 
-    init(title: String, body: String, user: SignedInUserView?, csrfToken: String, flash: FlashView?, nav: [NavItem]) {
+    init(title: String, body: String, user: SignedInUserView?, csrfToken: String, flash: FlashView?, nav: [NavItem], sectionNav: [NavItem] = []) {
         self.title = title
         self.body = body
         self.user = user
         self.csrfToken = csrfToken
         self.flash = flash
         self.nav = nav
+        self.sectionNav = sectionNav
         hasNav = !nav.isEmpty
+        hasSectionNav = !sectionNav.isEmpty
     }
 }
 
@@ -148,7 +154,9 @@ struct NavItem {
     let current: Bool
 }
 
-/// The main navigation; an entry appears only for roles that may open it.
+/// The main navigation; an entry appears only for roles that may open it. The admin's pages
+/// sit under one Settings entry, with their own row of tabs, so the bar fits a tablet's width
+/// on one line.
 enum Navigation {
     private static let entries: [(label: String, href: String, role: Role)] = [
         ("Dashboard", Paths.dashboard, .viewer),
@@ -157,19 +165,34 @@ enum Navigation {
         ("Groups", Paths.groups, .viewer),
         ("Apps", Paths.apps, .viewer),
         ("Logs", Paths.logs, .helpdesk),
-        ("Users", Paths.users, .admin),
-        ("Signing", Paths.signing, .admin),
-        ("API tokens", Paths.tokens, .admin),
-        ("Audit log", Paths.audit, .admin),
         ("Settings", Paths.settings, .admin),
         ("Help", Paths.help, .viewer),
     ]
 
+    /// Settings' tabs: every one of them is an admin's.
+    private static let settingsPages: [(label: String, href: String)] = [
+        ("Organisation and logs", Paths.settings),
+        ("Users", Paths.users),
+        ("Signing", Paths.signing),
+        ("API tokens", Paths.tokens),
+        ("Audit log", Paths.audit),
+    ]
+
     static func items(for role: Role?, currentPath: String) -> [NavItem] {
         guard let role else { return [] }
+        let inSettings = settingsPages.contains { isUnder(currentPath, $0.href) }
         return entries.filter { role.includes($0.role) }.map {
-            NavItem(label: $0.label, href: $0.href, current: currentPath == $0.href || currentPath.hasPrefix($0.href + "/"))
+            NavItem(label: $0.label, href: $0.href, current: $0.href == Paths.settings ? inSettings : isUnder(currentPath, $0.href))
         }
+    }
+
+    static func sectionItems(for role: Role?, currentPath: String) -> [NavItem] {
+        guard let role, role.includes(.admin), settingsPages.contains(where: { isUnder(currentPath, $0.href) }) else { return [] }
+        return settingsPages.map { NavItem(label: $0.label, href: $0.href, current: isUnder(currentPath, $0.href)) }
+    }
+
+    private static func isUnder(_ path: String, _ href: String) -> Bool {
+        path == href || path.hasPrefix(href + "/")
     }
 }
 
@@ -199,6 +222,8 @@ extension LayoutView: MustacheParent {
         case "flash": flash
         case "nav": nav
         case "hasNav": hasNav
+        case "sectionNav": sectionNav
+        case "hasSectionNav": hasSectionNav
         default: nil
         }
     }
