@@ -53,3 +53,50 @@ document.addEventListener("keydown", (event) => {
   event.preventDefault();
   button.click();
 });
+
+// After a refused save, the problems are listed at the top of the form, each a link to its
+// field, and the list takes the focus: a keyboard or screen-reader user hears what to fix
+// first, and a long form does not hide a message below the fold. A control's small form (a
+// simulator control, a command, a note) keeps the focus on its field instead. The field
+// messages are written by the server; without this script they are all still there.
+document.addEventListener("DOMContentLoaded", () => {
+  const messages = [...document.querySelectorAll("main .field-error[id]")];
+  if (messages.length === 0) return;
+  const form = messages[0].closest("form");
+  if (!form || form.matches(".control-row, .inline-form, .command-form")) return;
+  const fields = form.querySelectorAll("input:not([type=hidden]):not([tabindex='-1']), select, textarea");
+  let summary = document.getElementById("form-errors");
+  if (!summary && fields.length < 3) return;
+  if (!summary) {
+    summary = document.createElement("div");
+    summary.id = "form-errors";
+    summary.className = "form-error";
+    summary.setAttribute("role", "alert");
+    summary.textContent = "Some fields need attention. Nothing was saved.";
+    form.prepend(summary);
+  }
+  const list = document.createElement("ul");
+  list.className = "error-summary";
+  for (const message of messages) {
+    // The field the message describes, or the first choice of the group it sits in.
+    const field = document.querySelector(`[aria-describedby~="${message.id}"]`)
+      || message.closest("fieldset, .field")?.querySelector("input:not([type=hidden]), select, textarea");
+    if (!field || !field.id && !field.name) continue;
+    const label = (field.id && document.querySelector(`label[for="${field.id}"]`))
+      || message.closest("fieldset")?.querySelector("legend");
+    const link = document.createElement("a");
+    link.href = field.id ? "#" + field.id : "#" + message.id;
+    link.textContent = (label ? label.textContent.trim() + ": " : "") + message.textContent.trim();
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      field.focus();
+      field.scrollIntoView({ block: "center" });
+    });
+    const item = document.createElement("li");
+    item.append(link);
+    list.append(item);
+  }
+  summary.append(list);
+  summary.tabIndex = -1;
+  summary.focus();
+});

@@ -65,7 +65,19 @@ import Testing
             ])
             #expect(fence.status == .unprocessableContent)
             #expect(fence.body.contains(#"id="area-0-longitude-error""#))
+            // One pass over every field: the unreadable longitude hides neither the latitude
+            // out of range nor the radius below 50 m.
+            #expect(fence.body.contains(#"id="area-0-latitude-error""#))
+            #expect(fence.body.contains(#"id="area-0-radius-error""#))
             #expect(fence.body.contains(#"value="91""#))
+
+            try await admin.get("/profiles/\(id)/payloads/authentication")
+            let auth = try await admin.post("/profiles/\(id)/payloads/authentication", [
+                "baseVersion": "1", "type": "", "offlineAccessEnabled": "on", "maximumOffline": "99999", "intent": "save",
+            ])
+            #expect(auth.status == .unprocessableContent)
+            #expect(auth.body.contains(#"id="auth-type-error""#))
+            #expect(auth.body.contains("Allow from 1 minute to 43,200 minutes"), "the allowance is checked while the type is missing")
         }
         let versions = try console.services.database.readBlocking { try $0.count(ProfileVersionRecord.query()) }
         #expect(versions == 1)

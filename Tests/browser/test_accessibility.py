@@ -104,3 +104,31 @@ class AccessibilityTests(BrowserTestCase):
                     self.assert_accessible("dark-" + path.strip("/").replace("/", "-"))
         finally:
             self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+    def test_a_refused_save_leads_with_a_summary_linking_to_every_field(self):
+        self.signed_in("admin@test.example")
+        self.open(f"/profiles/{self.profile}/payloads/geofence")
+        for field, value in [("area-0-name", "Head office"), ("area-0-latitude", "91"), ("area-0-longitude", "east"), ("area-0-radius", "10")]:
+            box = self.driver.find_element(By.ID, field)
+            box.clear()
+            box.send_keys(value)
+        self.click_and_wait(By.ID, "save-payload")
+        # The focus is on the summary, which names every problem at once.
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "form-errors")
+        links = self.driver.find_elements(By.CSS_SELECTOR, "#form-errors .error-summary a")
+        self.assertEqual([link.get_attribute("href").split("#")[1] for link in links],
+                         ["area-0-latitude", "area-0-longitude", "area-0-radius"])
+        self.assertIn("Latitude", links[0].text)
+        self.assert_accessible("geofence-refused-summary")
+        links[1].click()
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "area-0-longitude")
+
+        # Forms without a summary of their own get one: the settings.
+        self.open("/settings")
+        cap = self.driver.find_element(By.ID, "log-cap")
+        cap.clear()
+        cap.send_keys("lots")
+        self.click_and_wait(By.ID, "save-settings")
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "form-errors")
+        self.assertIn("Storage per app (MB)", self.driver.find_element(By.ID, "form-errors").text)
+        self.assert_accessible("settings-refused-summary")

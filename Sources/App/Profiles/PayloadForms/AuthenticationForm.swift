@@ -57,11 +57,11 @@ struct AuthenticationForm: PayloadForm {
         let minutesText = form["maximumOffline"].trimmingWhitespace()
         let minutes = Int(minutesText)
         if offline && minutes == nil { errors["maximumOffline"] = "Enter the number of minutes, such as 480 for a working day." }
-        guard let type, errors.isEmpty || (!offline && errors["type"] == nil) else {
-            return Submission(payload: nil, errors: errors)
-        }
-        let auth = Authentication(type: type, singleSignOn: form.isChecked("singleSignOn"), offlineAccessEnabled: offline,
+        // One pass over every field: the allowance's range is checked even while the type is
+        // missing (its rule does not depend on the type), so both messages show at once.
+        let auth = Authentication(type: type ?? .passcode, singleSignOn: form.isChecked("singleSignOn"), offlineAccessEnabled: offline,
                                   maximumOfflineMinutes: minutes ?? 1440)
-        return Submission(payload: .authentication(auth), errors: auth.validate())
+        errors.merge(auth.validate())
+        return Submission(payload: errors.isEmpty ? .authentication(auth) : nil, errors: errors)
     }
 }

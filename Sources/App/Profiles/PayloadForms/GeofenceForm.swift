@@ -86,9 +86,12 @@ struct GeofenceForm: PayloadForm {
         if !intent.isEmpty && intent != "save" {
             return Submission(payload: nil, errors: ValidationErrors(), isRevision: true)
         }
+        // One pass over every field: the domain's rules run even when a number did not parse
+        // (that field keeps its own message), so an unreadable longitude does not hide an
+        // unnamed area or a radius out of range.
         var errors = parsed.errors
         let fence = Geofence(areas: parsed.areas)
-        if parsed.errors.isEmpty { errors.merge(fence.validate()) }
+        errors.merge(fence.validate())
         return Submission(payload: parsed.errors.isEmpty ? .geofence(fence) : nil, errors: errors)
     }
 
