@@ -277,3 +277,45 @@ import Testing
         }
     }
 }
+
+/// Copying a profile as a starting point for another group's.
+@Suite struct ProfileCloneTests {
+    @Test func aCopyHasTheLatestPayloadsItsOwnIdentifierAndNoGroups() async throws {
+        let console = try await TestConsole.make(demo: true)
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.addUser("vic@example.com", role: .viewer)
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            let source = try #require(try await console.services.database.read {
+                try $0.fetchOne(ProfileRecord.query().filter("identifier", .equal, "com.example.profiles.lobby-kiosk"))
+            })
+            let page = try await admin.get(Paths.profile(source.id!))
+            #expect(page.body.contains("action=\"/profiles/\(source.id!)/clone\""))
+            let copied = try await admin.post(Paths.profileClone(source.id!))
+            #expect(copied.status == .seeOther)
+            let again = try await admin.post(Paths.profileClone(source.id!))
+            let (first, second, sourceVersion) = try await console.services.database.read { connection in
+                (try connection.fetchOne(ProfileRecord.query().filter("identifier", .equal, "com.example.profiles.lobby-kiosk.copy")),
+                 try connection.fetchOne(ProfileRecord.query().filter("identifier", .equal, "com.example.profiles.lobby-kiosk.copy-2")),
+                 try ProfileReader.latestVersion(of: source.id!, in: connection))
+            }
+            let copy = try #require(first)
+            #expect(second != nil, "a second copy takes the next free identifier")
+            #expect(copied.location == Paths.profile(copy.id!) && again.location != copied.location)
+            #expect(copy.name == "Copy of Lobby kiosk lockdown" && copy.version == 1)
+            let (version, assignments) = try await console.services.database.read { connection in
+                (try ProfileReader.latestVersion(of: copy.id!, in: connection),
+                 try connection.count(ProfileAssignmentRecord.query().filter("profileID", .equal, copy.id!)))
+            }
+            #expect(version.content.payloads == sourceVersion.content.payloads)
+            #expect(assignments == 0, "a copy reaches no device until assigned")
+            #expect(Set(copy.payloadUUIDs.values).isDisjoint(with: Set(source.payloadUUIDs.values)), "its payloads have UUIDs of their own")
+
+            let viewer = Browser(client)
+            try await viewer.signIn("vic@example.com", password: TestConsole.password)
+            try await viewer.get(Paths.profile(source.id!))
+            #expect(try await viewer.post(Paths.profileClone(source.id!)).status == .forbidden)
+        }
+    }
+}

@@ -161,6 +161,7 @@ enum AuditWording {
         case "device.updated": "changed the device"
         case "device.deleted": "removed the device"
         case "profile.created": "created the profile"
+        case "profile.cloned": "copied a profile as"
         case "signing.replaced": "replaced the signing certificate with"
         case "token.created": "created the API token"
         case "token.revoked": "revoked the API token"

@@ -62,6 +62,11 @@ struct ProfilesController {
         }
         routes.post("/profiles/{id}/details", role: .admin, use: saveDetails)
         routes.post("/profiles/{id}/delete", role: .admin, use: delete)
+        routes.post("/profiles/{id}/clone", role: .admin) { request, context in
+            let copy = try await store.clone(try context.parameters.require("id", as: RecordID<ProfileRecord>.self), by: Actor(context.user))
+            return .seeOther(Paths.profile(copy.id!), flash: .notice("Copied as \(copy.name) (\(copy.identifier)). It is not assigned to any group yet."),
+                             cookies: services.cookies, request: request)
+        }
     }
 
     static let identifierPrefix = "com.example.profiles"
@@ -136,6 +141,7 @@ struct ProfilesController {
         let export: String
         let exportSigned: String
         let restore: String
+        let clone: String
 
         init(_ id: RecordID<ProfileRecord>, version: Int) {
             page = Paths.profile(id)
@@ -146,6 +152,7 @@ struct ProfilesController {
             export = Paths.profileExport(id, version, signed: false)
             exportSigned = Paths.profileExport(id, version, signed: true)
             restore = Paths.profileRestore(id, version)
+            clone = Paths.profileClone(id)
         }
     }
 

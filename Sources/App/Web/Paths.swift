@@ -101,6 +101,7 @@ enum Paths {
     static func profileHistory(_ id: RecordID<ProfileRecord>) -> String { "/profiles/\(id)/history" }
     static func profileDetails(_ id: RecordID<ProfileRecord>) -> String { "/profiles/\(id)/details" }
     static func profileDelete(_ id: RecordID<ProfileRecord>) -> String { "/profiles/\(id)/delete" }
+    static func profileClone(_ id: RecordID<ProfileRecord>) -> String { "/profiles/\(id)/clone" }
     static func profileAssignments(_ id: RecordID<ProfileRecord>) -> String { "/profiles/\(id)/assignments" }
     static func profileUnassign(_ id: RecordID<ProfileRecord>, from group: RecordID<DeviceGroupRecord>) -> String {
         "/profiles/\(id)/assignments/\(group)/remove"
