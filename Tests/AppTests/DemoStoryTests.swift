@@ -43,6 +43,27 @@ import Testing
         #expect(!student.isSupervised && student.installedApps.contains("com.example.exam"))
     }
 
+    @Test func theSimulatorOffersTheDevicesOwnGeofenceAreasAndAPointOutsideInItsOwnShape() async throws {
+        let console = try await TestConsole.make(demo: true)
+        try await console.addUser("desk@example.com", role: .helpdesk)
+        let devices = try await console.services.database.read { try $0.fetch(DeviceRecord.query()) }
+        let phone = try #require(devices.first { $0.name == "Sales iPhone 01" })
+        let kiosk = try #require(devices.first { $0.name == "Lobby kiosk 01" })
+        try await console.test { client in
+            let browser = Browser(client)
+            try await browser.signIn("desk@example.com", password: TestConsole.password)
+            let sales = try await browser.get(Paths.simulator(phone.id!)).body
+            let options = sales.components(separatedBy: "id=\"location-preset\"").dropFirst().first?.components(separatedBy: "</select>").first ?? ""
+            let labels = options.components(separatedBy: "</option>").dropLast().map { $0.components(separatedBy: ">").last ?? "" }
+            #expect(labels == ["Head office (inside)", "North depot (inside)", "South depot (inside)", "Outside every area (2 km from Head office)",
+                               "Location services off"])
+            #expect(sales.contains("class=\"device-frame iphone\""))
+            let lobby = try await browser.get(Paths.simulator(kiosk.id!)).body
+            #expect(!lobby.contains("(inside)"), "no geofence reaches the kiosk: no areas to stand in")
+            #expect(lobby.contains("class=\"device-frame ipad\""))
+        }
+    }
+
     @Test func theHistoryHasTheIncidentsTheTourPointsAt() async throws {
         let console = try await TestConsole.make(demo: true)
         let (groups, _) = try await console.services.logReader.crashGroups(app: "com.example.checkin", since: .distantPast, limit: 10)

@@ -199,3 +199,24 @@ import Testing
         #expect(throws: PayloadJSON.DecodingProblem.self) { try PayloadJSON.decode(Data(#"{"PayloadType": "com.apple.other"}"#.utf8)) }
     }
 }
+
+/// The simulator's "outside every area" preset: a point the fence really refuses.
+@Suite struct GeofenceOutsidePointTests {
+    @Test func thePointIsOutsideEveryAreaEvenWhenNeighboursOverlapTheFirstTry() throws {
+        let office = Geofence.Area(name: "Office", latitude: 51.5, longitude: -0.12, radiusMeters: 400)
+        // A second area exactly where the first try (2 km past the office's edge) would land.
+        let tryPoint = GeoPoint(latitude: 51.5 + 2_400 / 111_320, longitude: -0.12)
+        let yard = Geofence.Area(name: "Yard", latitude: tryPoint.latitude, longitude: tryPoint.longitude, radiusMeters: 3_000)
+        for fence in [Geofence(areas: [office]), Geofence(areas: [office, yard])] {
+            let point = try #require(fence.pointOutside())
+            #expect(!fence.test(point).isInside)
+        }
+        #expect(Geofence(areas: []).pointOutside() == nil)
+    }
+
+    @Test func nearThePoleItLooksElsewhere() throws {
+        let pole = Geofence.Area(name: "Station", latitude: 89.99, longitude: 0, radiusMeters: 50_000)
+        let fence = Geofence(areas: [pole])
+        if let point = fence.pointOutside() { #expect(!fence.test(point).isInside && point.latitude <= 90) }
+    }
+}

@@ -102,6 +102,14 @@ enum DemoData {
         ("Student iPad (own)", 1, "Exam iPads", .iPad, "18.1", false, "Student", ["com.example.exam", "com.example.quiz"]),
     ]
 
+    /// Where field sales may open their app: head office and the North depot from the first
+    /// version, the South depot from the second.
+    static let salesAreas: [Geofence.Area] = [
+        .init(name: "Head office", latitude: 51.5072, longitude: -0.1276, radiusMeters: 400),
+        .init(name: "North depot", latitude: 53.4808, longitude: -2.2426, radiusMeters: 1500),
+        .init(name: "South depot", latitude: 50.9097, longitude: -1.4044, radiusMeters: 1200),
+    ]
+
     struct DemoProfile {
         let name: String
         let identifier: String
@@ -131,10 +139,7 @@ enum DemoData {
                 ConfigKey(name: "autoLogoutMinutes", type: .integer, minimum: 1, maximum: 60, value: .integer(10)),
             ])),
         ]
-        let depots: [Geofence.Area] = [
-            .init(name: "Head office", latitude: 51.5072, longitude: -0.1276, radiusMeters: 400),
-            .init(name: "North depot", latitude: 53.4808, longitude: -2.2426, radiusMeters: 1500),
-        ]
+        let depots = Array(salesAreas.prefix(2))
         let salesSignIn = Payload.authentication(Authentication(type: .usernamePassword, singleSignOn: true))
         return [
             DemoProfile(name: "Lobby kiosk lockdown", identifier: "com.example.profiles.lobby-kiosk",
@@ -161,7 +166,7 @@ enum DemoData {
                         groups: ["Field sales"], versions: [
                             (13, "Head office and the North depot only", [.geofence(Geofence(areas: depots)), salesSignIn]),
                             (8, "Add the South depot; company colours; keep warnings", [
-                                .geofence(Geofence(areas: depots + [.init(name: "South depot", latitude: 50.9097, longitude: -1.4044, radiusMeters: 1200)])),
+                                .geofence(Geofence(areas: salesAreas)),
                                 .branding(Branding(primaryColor: RGBAColor(red: 238, green: 139, blue: 48))),
                                 salesSignIn,
                                 .logging(Logging(level: .warning)),

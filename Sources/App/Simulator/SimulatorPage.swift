@@ -50,6 +50,8 @@ struct SimulatorPage {
     let logsPath: String
     let name: String
     let model: String
+    /// The frame's shape: an iPad's 3:4 or an iPhone's tall screen.
+    let frameClass: String
     let osVersion: String
     let supervised: Bool
     let revision: Int
@@ -85,14 +87,19 @@ struct SimulatorPage {
     let commands: DeviceCommandsView
     let controls: SimulatorControlInputs
 
-    /// The demo's sites (the field-sales geofence), so "inside" and "outside" are one click each.
-    static let locationPresets: [(name: String, point: GeoPoint)] = [
-        ("Head office, London", GeoPoint(latitude: 51.5074, longitude: -0.1279)),
-        ("North depot, Manchester", GeoPoint(latitude: 53.4810, longitude: -2.2420)),
-        ("South depot, Southampton", GeoPoint(latitude: 50.9100, longitude: -1.4040)),
-        ("A customer in Lyon (outside every site)", GeoPoint(latitude: 45.7640, longitude: 4.8357)),
-        ("Taveuni, Fiji (across the antimeridian)", GeoPoint(latitude: -16.8000, longitude: -179.9900)),
-    ]
+    /// Where to stand to try the device's geofence: the centre of every area that reaches it,
+    /// and one point outside them all; none without a geofence (latitude and longitude still
+    /// take any point).
+    static func locationPresets(for areas: [Geofence.Area]) -> [Preset] {
+        let fence = Geofence(areas: areas)
+        var presets = areas.map { Preset(value: "\($0.latitude),\($0.longitude)", label: "\($0.name) (inside)") }
+        if let outside = fence.pointOutside() {
+            let result = fence.test(outside)
+            presets.append(Preset(value: "\(outside.latitude),\(outside.longitude)",
+                                  label: "Outside every area (\(NumberText.plain((result.distanceToNearestEdgeMeters / 1000).rounded())) km from \(result.nearestAreaName))"))
+        }
+        return presets
+    }
 
     init(device: DeviceRecord, stored: SimulatorStateRecord, events: [SimulatorEventRecord], commands: DeviceCommandsView,
          uploadedLogs: Int, catalogColors: [String: String], canAct: Bool, prompt: LockPrompt?,
@@ -108,6 +115,7 @@ struct SimulatorPage {
         logsPath = Paths.logs(of: device.id!)
         name = device.name
         model = device.model.rawValue
+        frameClass = device.model == .iPhone ? "iphone" : "ipad"
         osVersion = device.osVersion
         supervised = state.isSupervised
         revision = stored.revision
@@ -145,7 +153,7 @@ struct SimulatorPage {
         isAssessmentLocked = !assessmentRestrictions.isEmpty
         lockPrompt = prompt
         locationText = state.location.map { String(format: "%.4f, %.4f", $0.latitude, $0.longitude) } ?? "Location services off"
-        presets = Self.locationPresets.map { Preset(value: "\($0.point.latitude),\($0.point.longitude)", label: $0.name) }
+        presets = Self.locationPresets(for: state.policy.geofence ?? [])
         pasteboardText = state.pasteboard.map { "“\($0.text)” from \(state.app($0.sourceApp)?.name ?? $0.sourceApp)" }
         pendingLogs = state.pendingLogs.count
         self.uploadedLogs = uploadedLogs

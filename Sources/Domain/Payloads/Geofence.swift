@@ -44,6 +44,22 @@ public struct Geofence: Codable, Equatable, Sendable {
         return errors
     }
 
+    /// A point just outside every area, for trying the fence from outside: north of an area's
+    /// edge by 2 km (or further, when another area is there), nil when every try lands inside.
+    public func pointOutside() -> GeoPoint? {
+        for area in areas {
+            for margin in [2_000.0, 10_000, 50_000, 250_000] {
+                let latitude = area.latitude + (area.radiusMeters + margin) / Self.metresPerDegreeOfLatitude
+                guard latitude <= 90 else { continue }
+                let point = GeoPoint(latitude: latitude, longitude: area.longitude)
+                if !test(point).isInside { return point }
+            }
+        }
+        return nil
+    }
+
+    static let metresPerDegreeOfLatitude = 111_320.0
+
     /// Whether `point` is inside any area (on the boundary counts as inside), and how far it
     /// is from the nearest area's edge (negative inside).
     public func test(_ point: GeoPoint) -> GeofenceTestResult {
