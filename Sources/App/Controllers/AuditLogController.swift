@@ -3,8 +3,10 @@ import Foundation
 import Hummingbird
 import Storage
 
-/// The audit log: every change people made, newest first, paged by id so it stays fast as it
-/// grows. Admins read it; it cannot be edited from the console.
+/// The audit log: every change people made, newest first, one readable line each with the
+/// values before and after on expand; filtered by person, kind of object, object and days,
+/// paged by id so it stays fast as it grows, and downloadable as CSV. Admins read it; it
+/// cannot be edited from the console.
 struct AuditLogController {
     let services: Services
     static let pageSize = 50
@@ -24,13 +26,20 @@ struct AuditLogController {
     struct View {
         let rows: [Row]
         let isEmpty: Bool
+        let isFiltered: Bool
         let nextPage: String?
+        let people: [SelectOption]
+        let types: [SelectOption]
+        let object: String
+        let from: String
+        let through: String
+        let csvPath: String
     }
 
     func register(on routes: SecuredRoutes) {
         routes.get("/audit", role: .admin) { request, context in
-            let before = request.uri.formParameters["before"].flatMap { RecordID<AuditEvent>(String($0)) }
-            let events = try await services.auditLog.entries(before: before, limit: Self.pageSize + 1)
+            let filter = AuditFilter(request.uri.formParameters)
+            let (events, people) = try await services.auditLog.entries(filter, limit: Self.pageSize + 1)
             let page = events.prefix(Self.pageSize)
             let now = services.now
             let view = View(
@@ -40,9 +49,18 @@ struct AuditLogController {
                         subject: event.subject, before: event.before, after: event.after,
                         hasDetails: event.before != nil || event.after != nil)
                 },
-                isEmpty: page.isEmpty,
-                nextPage: events.count > Self.pageSize ? page.last?.id.map { Paths.audit + "?before=\($0)" } : nil)
+                isEmpty: page.isEmpty, isFiltered: filter.isFiltered,
+                nextPage: events.count > Self.pageSize ? page.last?.id.map { Paths.audit + "?" + filter.query(before: $0) } : nil,
+                people: [SelectOption(value: "", label: "Everyone", selected: filter.person == nil)]
+                    + people.map { SelectOption(value: $0, label: $0, selected: $0 == filter.person) },
+                types: [SelectOption(value: "", label: "Everything", selected: filter.objectType == nil)]
+                    + AuditFilter.ObjectType.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0 == filter.objectType) },
+                object: filter.object, from: filter.from.map(AuditFilter.dayText) ?? "", through: filter.through.map(AuditFilter.dayText) ?? "",
+                csvPath: Paths.auditCSV + "?" + filter.query(before: nil))
             return try services.renderer.page("audit/index", title: "Audit log", model: view, request: request, context: context)
+        }
+        routes.get("/audit.csv", role: .admin) { request, _ in
+            try await AuditCSV.response(AuditFilter(request.uri.formParameters), log: services.auditLog, now: services.now)
         }
     }
 }

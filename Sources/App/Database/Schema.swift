@@ -244,5 +244,6 @@ enum Schema {
         logSearchSpeed,
         dashboard,
         organisation,
+        auditFilters,
     ]
 }

@@ -19,6 +19,7 @@ enum Paths {
     static let signing = "/signing"
     static let logs = "/logs"
     static let audit = "/audit"
+    static let auditCSV = "/audit.csv"
     static let settings = "/settings"
     static let help = "/help"
     static let tour = "/tour"
