@@ -130,6 +130,8 @@ FORM_ROUTES = [
     FormRoute("/profiles", "/profiles", {"name": "Form profile {n}"}),
     FormRoute("/profiles/{profile}/details", "/profiles/{profile}", {"name": "Renamed profile {n}"}),
     FormRoute("/profiles/{spare_profile}/delete", "/profiles/{spare_profile}"),
+    FormRoute("/profiles/{profile}/clone", "/profiles/{profile}"),
+    FormRoute("/tour/steps/{step}", "/tour", params={"step": "kiosk-home"}),
     FormRoute("/profiles/{profile}/versions/{number}/restore", "/profiles/{profile}/versions/1", params={"number": "1"}),
     FormRoute("/profiles/{profile}/assignments", "/profiles/{profile}", {"groupID": "{spare_group}"}),
     FormRoute("/profiles/{profile}/assignments/{group}/remove", "/profiles/{profile}"),
