@@ -6,6 +6,7 @@ import Domain
 /// A test checks that each API route the router serves is described here.
 enum OpenAPIDocument {
     static func ref(_ name: String) -> [String: Any] { ["$ref": "#/components/schemas/\(name)"] }
+    static func oneOf(_ schemas: [String: Any]...) -> [String: Any] { ["oneOf": schemas] }
 
     static func json(_ schema: [String: Any]) -> [String: Any] {
         ["content": ["application/json": ["schema": schema]]]
@@ -95,6 +96,8 @@ enum OpenAPIDocument {
 
     static func parameter(named name: String) -> [String: Any] {
         switch name {
+            case "dryRun": ["name": "dryRun", "in": "query", "required": false, "schema": ["type": "boolean"],
+                            "description": "true to answer what the change would do to the devices it reaches (which lock, unlock or switch app, new conflicts, settings that change) without making it"]
             case "signed": ["name": "signed", "in": "query", "required": false, "schema": ["type": "boolean"], "description": "true for a CMS-signed profile"]
             case "after": ["name": name, "in": "query", "required": false, "schema": id, "description": "The last id of the previous page"]
             case "limit": ["name": name, "in": "query", "required": false, "schema": ["type": "integer", "minimum": 1, "maximum": APIQuery.maximumLimit],
@@ -143,6 +146,33 @@ enum OpenAPIDocument {
                         "name": singleLine(1...120), "description": optional(multiLine, default: ""),
                         "payloads": optional(["type": "array", "items": ref("Payload")], default: [String]()),
                     ]),
+                    "DryRun": ["type": "object", "required": ["dryRun", "impact"], "properties": [
+                        "dryRun": ["type": "boolean", "enum": [true]],
+                        "impact": ["type": "object", "required": ["devicesReached", "devicesChanged", "locking", "unlocking", "switching", "groups"], "properties": [
+                            "devicesReached": ["type": "integer", "description": "Devices in the groups the change reaches"],
+                            "devicesChanged": ["type": "integer", "description": "Of them, devices whose policy is different afterwards"],
+                            "locking": ["type": "array", "items": ref("LockChange"), "description": "Devices Single App Mode will hold in an app"],
+                            "unlocking": ["type": "array", "items": ref("LockChange"), "description": "Devices Single App Mode will let go"],
+                            "switching": ["type": "array", "items": ref("LockChange"), "description": "Devices held in a different app"],
+                            "groups": ["type": "array", "items": ["type": "object", "properties": [
+                                "name": ["type": "string"], "devices": ["type": "integer"],
+                                "newConflict": ["type": "array", "items": ["type": "string"], "description": "Single App Mode apps newly in conflict: the group's devices keep their current policy"],
+                                "resolvedConflict": ["type": "array", "items": ["type": "string"]],
+                                "changes": ["type": "array", "items": ["type": "object", "properties": [
+                                    "field": ["type": "string"], "before": ["type": ["string", "null"]], "after": ["type": ["string", "null"]]]]],
+                            ]]],
+                        ]],
+                    ], "example": ["dryRun": true, "impact": [
+                        "devicesReached": 6, "devicesChanged": 6, "unlocking": [String](), "switching": [String](),
+                        "locking": [["device": "Lobby kiosk 01", "group": "Lobby kiosks", "from": NSNull(), "to": "com.example.checkin"]],
+                        "groups": [["name": "Lobby kiosks", "devices": 6, "newConflict": [String](), "resolvedConflict": [String](),
+                                    "changes": [["field": "Single App Mode › App › Identifier", "before": NSNull(), "after": "com.example.checkin"]]]],
+                    ]]],
+                    "LockChange": ["type": "object", "properties": [
+                        "device": ["type": "string"], "group": ["type": "string"],
+                        "from": ["type": ["string", "null"], "description": "The app before; null: not locked"],
+                        "to": ["type": ["string", "null"], "description": "The app after; null: not locked"],
+                    ]],
                     "Profile": ["type": "object", "properties": [
                         "id": ["type": "integer"], "identifier": ["type": "string"], "name": ["type": "string"], "description": ["type": "string"],
                         "version": ["type": "integer"], "payloads": ["type": "array", "items": ref("Payload")],
@@ -159,17 +189,19 @@ enum OpenAPIDocument {
                 ],
                 "/api/v1/profiles/{id}": [
                     "get": operation("Read a profile's latest version (ETag: its version)", role: "viewer", parameters: profileIDs, responses: ok("Profile", ref("Profile"))),
-                    "put": operation("Save a new version", role: "admin", parameters: profileIDs + ["If-Match"], body: ref("ProfileVersionInput"),
-                                     responses: ok("The new version", ref("Profile")),
+                    "put": operation("Save a new version (with dryRun=true: what it would do to devices, saving nothing)", role: "admin",
+                                     parameters: profileIDs + ["If-Match", "dryRun"], body: ref("ProfileVersionInput"),
+                                     responses: ok("The new version, or a dry run's impact", oneOf(ref("Profile"), ref("DryRun"))),
                                      extraErrors: ["412": "version_conflict: a newer version exists", "428": "if_match_required", "422": "validation_failed"]),
                 ],
                 "/api/v1/profiles/{id}/assignments": [
-                    "post": operation("Assign to a group", role: "admin", parameters: profileIDs,
-                                      body: object(required: ["groupID"], ["groupID": id]),
-                                      responses: ok("The profile", ref("Profile"))),
+                    "post": operation("Assign to a group (with dryRun=true: what it would do to devices, changing nothing)", role: "admin",
+                                      parameters: profileIDs + ["dryRun"], body: object(required: ["groupID"], ["groupID": id]),
+                                      responses: ok("The profile, or a dry run's impact", oneOf(ref("Profile"), ref("DryRun")))),
                 ],
                 "/api/v1/profiles/{id}/assignments/{group}": [
-                    "delete": operation("Unassign from a group", role: "admin", parameters: ["id", "group"], responses: ok("The profile", ref("Profile"))),
+                    "delete": operation("Unassign from a group (with dryRun=true: what it would do to devices, changing nothing)", role: "admin",
+                                        parameters: ["id", "group", "dryRun"], responses: ok("The profile, or a dry run's impact", oneOf(ref("Profile"), ref("DryRun")))),
                 ],
                 "/api/v1/profiles/{id}/versions/{number}/mobileconfig": [
                     "get": operation("Download a version as .mobileconfig", role: "viewer", parameters: versionIDs + ["signed"], responses: mobileconfig),

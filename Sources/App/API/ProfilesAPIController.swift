@@ -93,6 +93,11 @@ struct ProfilesAPIController {
         let body = try await APIRequest.decode(ProfileBody.self, from: request)
         if body.identifier != nil { throw APIRequest.invalid("identifier", "A profile's identifier never changes; leave identifier out when saving a version.") }
         let content = try await content(from: body)
+        if try APIQuery.bool("dryRun", of: request) == true {
+            let (profile, _, _) = try await services.profiles.detail(id)
+            if let base = precondition.baseVersion, base != profile.version { throw Self.versionConflict }
+            return try Self.dryRun(try await services.profiles.impact(of: .save(id, content: content)).impact)
+        }
         do {
             try await store.saveVersion(of: id, basedOn: precondition.baseVersion, content: content, note: "Saved through the API", by: actor)
         } catch is ProfileStore.Conflict {
@@ -103,12 +108,18 @@ struct ProfilesAPIController {
         return try await detail(id)
     }
 
+    /// A dry run's answer: what the change would do, with nothing changed.
+    static func dryRun(_ impact: PolicyImpact) throws -> Response {
+        try .jsonObject(["dryRun": true, "impact": ImpactJSON.object(impact)])
+    }
+
     static let versionConflict = APIError(status: .preconditionFailed, code: "version_conflict",
                                           message: "The profile has a newer version than the one you edited. Read it again and reapply your change.")
 
     @Sendable func assign(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let groupID = try await APIRequest.decode(AssignmentBody.self, from: request).groupID
+        if try APIQuery.bool("dryRun", of: request) == true { return try Self.dryRun(try await services.profiles.impact(of: .assign(id, to: groupID)).impact) }
         _ = try await services.assignments.assign(id, to: groupID, by: Actor(context.user))
         return try await detail(id)
     }
@@ -116,6 +127,7 @@ struct ProfilesAPIController {
     @Sendable func unassign(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
+        if try APIQuery.bool("dryRun", of: request) == true { return try Self.dryRun(try await services.profiles.impact(of: .unassign(id, from: groupID)).impact) }
         _ = try await services.assignments.unassign(id, from: groupID, by: Actor(context.user))
         return try await detail(id)
     }

@@ -70,6 +70,27 @@ struct ProfileReader: Sendable {
         }
     }
 
+    /// What `change` would do to the devices it reaches, with the names a page words it in,
+    /// read in one snapshot; nothing is written. A group that does not exist is refused as
+    /// the change itself would be.
+    func impact(of change: ImpactPreview.Change) async throws -> ImpactPreview.Result {
+        try await database.read { connection in
+            var group: DeviceGroupRecord?
+            switch change {
+            case .assign(_, let id), .unassign(_, let id):
+                group = try connection.find(DeviceGroupRecord.self, id: id)
+                guard group != nil else {
+                    throw CatalogRefusal.invalid("groupID", "That group does not exist (any more); choose one from the list.")
+                }
+            case .save: break
+            }
+            return ImpactPreview.Result(
+                impact: try ImpactPreview.impact(of: change, in: connection, contents: profileContents),
+                profile: try connection.require(ProfileRecord.self, id: change.profileID), group: group,
+                appNames: try connection.fetch(AppRecord.query()).namesByBundleID)
+        }
+    }
+
     /// A profile with every version, newest first.
     func history(_ id: RecordID<ProfileRecord>) async throws -> (profile: ProfileRecord, versions: [ProfileVersionRecord]) {
         try await database.read { connection in

@@ -142,6 +142,8 @@ struct ProfilesController {
         let exportSigned: String
         let restore: String
         let clone: String
+        /// The assign form goes to the impact preview first.
+        let assignPreview: String
 
         init(_ id: RecordID<ProfileRecord>, version: Int) {
             page = Paths.profile(id)
@@ -153,6 +155,7 @@ struct ProfilesController {
             exportSigned = Paths.profileExport(id, version, signed: true)
             restore = Paths.profileRestore(id, version)
             clone = Paths.profileClone(id)
+            assignPreview = Paths.profileAssignmentPreview(id)
         }
     }
 

@@ -104,6 +104,7 @@ func registerRoutes(on groups: RouteGroups, services: Services) {
     SettingsController(services: services).register(on: pages)
     HelpController(services: services).register(on: pages)
     TourController(services: services).register(on: pages)
+    AssignmentPreviewController(services: services).register(on: pages)
 
     ProfilesAPIController(services: services).register(on: groups.api)
     CatalogAPIController(services: services).register(on: groups.api)

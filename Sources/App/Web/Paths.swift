@@ -104,6 +104,8 @@ enum Paths {
     static func profileDelete(_ id: RecordID<ProfileRecord>) -> String { "/profiles/\(id)/delete" }
     static func profileClone(_ id: RecordID<ProfileRecord>) -> String { "/profiles/\(id)/clone" }
     static func profileAssignments(_ id: RecordID<ProfileRecord>) -> String { "/profiles/\(id)/assignments" }
+    /// What an assignment would do, before it is made (the group comes as `groupID`).
+    static func profileAssignmentPreview(_ id: RecordID<ProfileRecord>) -> String { "/profiles/\(id)/assignments/preview" }
     static func profileUnassign(_ id: RecordID<ProfileRecord>, from group: RecordID<DeviceGroupRecord>) -> String {
         "/profiles/\(id)/assignments/\(group)/remove"
     }

@@ -1,0 +1,101 @@
+import Domain
+import Foundation
+import Storage
+
+/// A proposed change to assignments or to a profile, and what it would do: the groups it
+/// reaches (the assigned group and every group below it), read from the database as they are
+/// now and with the change made in memory, handed to `PolicyImpact`. Nothing is written.
+enum ImpactPreview {
+    enum Change: Sendable {
+        case assign(RecordID<ProfileRecord>, to: RecordID<DeviceGroupRecord>)
+        case unassign(RecordID<ProfileRecord>, from: RecordID<DeviceGroupRecord>)
+        /// The profile saved with new content (as its next version).
+        case save(RecordID<ProfileRecord>, content: ProfileContent)
+
+        var profileID: RecordID<ProfileRecord> {
+            switch self {
+            case .assign(let id, _), .unassign(let id, _), .save(let id, _): id
+            }
+        }
+    }
+
+    /// A preview with what a page names: the profile, the group (assignments), the apps.
+    struct Result: Sendable {
+        let impact: PolicyImpact
+        let profile: ProfileRecord
+        let group: DeviceGroupRecord?
+        let appNames: [String: String]
+    }
+
+    static func impact(of change: Change, in connection: Connection, contents: ProfileContentCache) throws -> PolicyImpact {
+        let groups = try connection.fetch(DeviceGroupRecord.query())
+        let tree = GroupTree(groups)
+        let ids = groups.map { $0.id! }
+        let profileID: RecordID<ProfileRecord>
+        let targets: [RecordID<DeviceGroupRecord>]
+        switch change {
+        case .assign(let profile, let group), .unassign(let profile, let group):
+            (profileID, targets) = (profile, [group])
+        case .save(let profile, _):
+            profileID = profile
+            targets = try connection.fetch(ProfileAssignmentRecord.query().filter("profileID", .equal, profile)).map(\.groupID)
+        }
+        let profile = try connection.require(ProfileRecord.self, id: profileID)
+        let latest = try ProfileReader.latestVersion(of: profileID, in: connection)
+        let reached = targets.reduce(into: Set<RecordID<DeviceGroupRecord>>()) { $0.formUnion(tree.subtree(of: $1, among: ids)) }
+        let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id!, $0.name) })
+        let devices = try Self.devices(in: reached, connection: connection)
+        let loader = PolicyLoader(connection: connection, cache: contents)
+        let inputs = try reached.sorted { (names[$0] ?? "") < (names[$1] ?? "") }.map { group in
+            let before = try loader.reachingProfiles(group: group, groups: groups)
+            let lineage = tree.lineage(of: group)
+            var after = before
+            switch change {
+            case .assign(_, let target):
+                if !before.contains(where: { $0.source.profileID == profileID.rawValue && $0.source.groupName == names[target] }) {
+                    after.append(ReachingProfile(
+                        source: PolicySource(profileID: profileID.rawValue, profileName: profile.name, version: latest.number,
+                                             groupName: names[target] ?? "", groupDistance: lineage.firstIndex(of: target) ?? 0),
+                        content: latest.content))
+                }
+            case .unassign(_, let target):
+                after.removeAll { $0.source.profileID == profileID.rawValue && $0.source.groupName == names[target] }
+            case .save(_, let content):
+                after = before.map { reaching in
+                    guard reaching.source.profileID == profileID.rawValue else { return reaching }
+                    let source = reaching.source
+                    return ReachingProfile(source: PolicySource(profileID: source.profileID, profileName: content.name, version: latest.number + 1,
+                                                                groupName: source.groupName, groupDistance: source.groupDistance),
+                                           content: content)
+                }
+            }
+            return PolicyImpact.GroupInput(name: names[group] ?? "", devices: devices[group] ?? [], before: before, after: after)
+        }
+        return PolicyImpact.compute(inputs)
+    }
+
+    private struct DeviceRow: Decodable {
+        let id: Int64
+        let name: String
+        let groupID: Int64
+        let isSupervised: Bool
+        let installedApps: String
+    }
+
+    /// The reached groups' devices, read in one statement with only what locking depends on.
+    private static func devices(in groups: Set<RecordID<DeviceGroupRecord>>,
+                                connection: Connection) throws -> [RecordID<DeviceGroupRecord>: [PolicyImpact.Device]] {
+        guard !groups.isEmpty else { return [:] }
+        let rows = try connection.fetch(DeviceRow.self, """
+            SELECT id, name, groupID, isSupervised, installedApps FROM devices
+            WHERE groupID IN (\(list: groups.map(\.rawValue).sorted())) ORDER BY name COLLATE NOCASE, id
+            """)
+        var byGroup: [RecordID<DeviceGroupRecord>: [PolicyImpact.Device]] = [:]
+        for row in rows {
+            let apps = (try? JSONDecoder().decode([String].self, from: Data(row.installedApps.utf8))) ?? []
+            byGroup[RecordID(row.groupID), default: []].append(
+                PolicyImpact.Device(id: row.id, name: row.name, isSupervised: row.isSupervised, installedApps: apps))
+        }
+        return byGroup
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Domain
+
+/// A preview's impact in sentences for a page: what locks, unlocks or switches app (with the
+/// first devices named), which conflicts appear or go, and which settings change — the groups
+/// with the same changes on one list.
+struct ImpactView {
+    struct Line {
+        let text: String
+        let devices: String
+    }
+
+    struct SettingsChange {
+        let groups: String
+        let changes: [Change]
+    }
+
+    struct Change {
+        let field: String
+        let before: String
+        let after: String
+    }
+
+    let headline: String
+    let changesNothing: Bool
+    let lockLines: [Line]
+    let conflicts: [String]
+    let resolved: [String]
+    let settings: [SettingsChange]
+    let hasSettings: Bool
+
+    /// How many devices a line names before "and N more".
+    static let named = 5
+
+    init(_ impact: PolicyImpact, appNames: [String: String]) {
+        func app(_ bundleID: String?) -> String { bundleID.map { appNames[$0] ?? $0 } ?? "" }
+        func devices(_ count: Int) -> String { count == 1 ? "1 device" : "\(count.formatted()) devices" }
+        func names(_ changes: [PolicyImpact.LockChange]) -> String {
+            let shown = changes.prefix(Self.named).map(\.device).joined(separator: ", ")
+            return changes.count > Self.named ? "\(shown) and \(changes.count - Self.named) more" : shown
+        }
+        let groupCount = impact.groups.count
+        headline = groupCount == 0 ? "This change reaches no device: no group it touches has devices or subgroups with devices."
+            : "Reaches \(devices(impact.devicesReached)) in \(groupCount == 1 ? "1 group" : "\(groupCount) groups"); "
+                + (impact.devicesChanged == 0 ? "none of them changes." : "\(devices(impact.devicesChanged)) change.")
+        changesNothing = impact.changesNothing
+        var lines: [Line] = []
+        for (target, changes) in Dictionary(grouping: impact.locking, by: { $0.after ?? "" }).sorted(by: { $0.key < $1.key }) {
+            lines.append(Line(text: "\(devices(changes.count)) lock into \(app(target)) (Single App Mode)", devices: names(changes)))
+        }
+        for (source, changes) in Dictionary(grouping: impact.unlocking, by: { $0.before ?? "" }).sorted(by: { $0.key < $1.key }) {
+            lines.append(Line(text: "\(devices(changes.count)) unlock, leaving \(app(source))", devices: names(changes)))
+        }
+        for (_, changes) in Dictionary(grouping: impact.switching, by: { "\($0.before ?? "")→\($0.after ?? "")" }).sorted(by: { $0.key < $1.key }) {
+            let first = changes[0]
+            lines.append(Line(text: "\(devices(changes.count)) switch from \(app(first.before)) to \(app(first.after))", devices: names(changes)))
+        }
+        lockLines = lines
+        conflicts = impact.groups.filter { !$0.newConflict.isEmpty }.map { group in
+            "New conflict in \(group.name): \(group.newConflict.map { app($0) }.joined(separator: " and ")) both ask for Single App Mode. "
+                + "Its \(devices(group.deviceCount)) keep their current policy until one of them goes."
+        }
+        resolved = impact.groups.filter { !$0.resolvedConflict.isEmpty }.map { group in
+            "Ends the conflict in \(group.name) (\(group.resolvedConflict.map { app($0) }.joined(separator: " and "))): its \(devices(group.deviceCount)) take the policy again."
+        }
+        var merged: [(groups: [String], deviceCount: Int, changes: [ProfileChange])] = []
+        for group in impact.groups where !group.changes.isEmpty {
+            if let index = merged.firstIndex(where: { $0.changes == group.changes }) {
+                merged[index].groups.append(group.name)
+                merged[index].deviceCount += group.deviceCount
+            } else {
+                merged.append(([group.name], group.deviceCount, group.changes))
+            }
+        }
+        settings = merged.map { entry in
+            SettingsChange(groups: "\(entry.groups.joined(separator: ", ")) (\(devices(entry.deviceCount)))", changes: Self.rows(entry.changes))
+        }
+        hasSettings = !settings.isEmpty
+    }
+
+    /// A payload the change takes away entirely is one row, not a row for each of its fields.
+    static func rows(_ changes: [ProfileChange]) -> [Change] {
+        var rows: [Change] = []
+        var removedKinds: Set<String> = []
+        for change in changes {
+            let kind = String(change.field.prefix { $0 != "›" }).trimmingCharacters(in: .whitespaces)
+            let wholeKindGoes = changes.allSatisfy { !$0.field.hasPrefix(kind + " ›") || $0.after == nil }
+            if change.after == nil, wholeKindGoes {
+                if removedKinds.insert(kind).inserted { rows.append(Change(field: kind, before: "in force", after: "removed")) }
+            } else {
+                rows.append(Change(field: change.field, before: change.before ?? "—", after: change.after ?? "—"))
+            }
+        }
+        return rows
+    }
+}

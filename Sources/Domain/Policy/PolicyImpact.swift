@@ -1,0 +1,105 @@
+/// What a change to assignments or to a profile will do to the devices it reaches, worked out
+/// with the same effective-policy rules before the change is made: each affected group's
+/// policy before and after, which devices lock, unlock or switch app, which conflicts appear
+/// or go, and which settings change.
+public struct PolicyImpact: Sendable {
+    /// A device as the preview needs it: whether Single App Mode can hold it (supervised, with
+    /// the app installed).
+    public struct Device: Sendable {
+        public let id: Int64
+        public let name: String
+        public let isSupervised: Bool
+        public let installedApps: [String]
+
+        public init(id: Int64, name: String, isSupervised: Bool, installedApps: [String]) {
+            self.id = id
+            self.name = name
+            self.isSupervised = isSupervised
+            self.installedApps = installedApps
+        }
+
+        /// The app Single App Mode holds the device in under `policy`, if it can.
+        func lockedApp(under policy: EffectivePolicy) -> String? {
+            guard !policy.hasConflict, let app = policy.singleAppMode?.value.appIdentifier, isSupervised, installedApps.contains(app) else { return nil }
+            return app
+        }
+    }
+
+    /// One group the change reaches: its devices and the profiles reaching it either side.
+    public struct GroupInput: Sendable {
+        public let name: String
+        public let devices: [Device]
+        public let before: [ReachingProfile]
+        public let after: [ReachingProfile]
+
+        public init(name: String, devices: [Device], before: [ReachingProfile], after: [ReachingProfile]) {
+            self.name = name
+            self.devices = devices
+            self.before = before
+            self.after = after
+        }
+    }
+
+    public struct GroupOutcome: Sendable {
+        public let name: String
+        public let deviceCount: Int
+        /// Single App Mode apps in conflict after the change, when they were not before.
+        public let newConflict: [String]
+        /// A conflict the change resolves.
+        public let resolvedConflict: [String]
+        /// Setting by setting, as the history page words them; empty when nothing changes or
+        /// a conflict keeps the devices on their current policy.
+        public let changes: [ProfileChange]
+    }
+
+    /// A device whose Single App Mode changes: nil on a side means not locked.
+    public struct LockChange: Sendable {
+        public let device: String
+        public let group: String
+        public let before: String?
+        public let after: String?
+    }
+
+    public let groups: [GroupOutcome]
+    public let lockChanges: [LockChange]
+
+    public var devicesReached: Int { groups.reduce(0) { $0 + $1.deviceCount } }
+    /// Devices whose policy is different afterwards (a new conflict counts: they stop taking updates).
+    public var devicesChanged: Int {
+        groups.filter { !$0.changes.isEmpty || !$0.newConflict.isEmpty || !$0.resolvedConflict.isEmpty }.reduce(0) { $0 + $1.deviceCount }
+    }
+    public var locking: [LockChange] { lockChanges.filter { $0.before == nil && $0.after != nil } }
+    public var unlocking: [LockChange] { lockChanges.filter { $0.before != nil && $0.after == nil } }
+    public var switching: [LockChange] { lockChanges.filter { $0.before != nil && $0.after != nil } }
+    public var changesNothing: Bool { devicesChanged == 0 && lockChanges.isEmpty }
+
+    public static func compute(_ inputs: [GroupInput]) -> PolicyImpact {
+        var groups: [GroupOutcome] = []
+        var locks: [LockChange] = []
+        for input in inputs {
+            let before = EffectivePolicy.compute(from: input.before), after = EffectivePolicy.compute(from: input.after)
+            let conflictBefore = Self.conflictApps(before), conflictAfter = Self.conflictApps(after)
+            // A conflict keeps devices on the policy they have: nothing else of the change arrives.
+            let changes = after.hasConflict ? [] : ProfileDiff.changes(from: Self.content(before), to: Self.content(after))
+            groups.append(GroupOutcome(
+                name: input.name, deviceCount: input.devices.count,
+                newConflict: conflictBefore.isEmpty ? conflictAfter : [], resolvedConflict: conflictAfter.isEmpty ? conflictBefore : [],
+                changes: changes))
+            guard !after.hasConflict else { continue }
+            for device in input.devices {
+                let locked = device.lockedApp(under: before), willLock = device.lockedApp(under: after)
+                if locked != willLock { locks.append(LockChange(device: device.name, group: input.name, before: locked, after: willLock)) }
+            }
+        }
+        return PolicyImpact(groups: groups, lockChanges: locks)
+    }
+
+    static func conflictApps(_ policy: EffectivePolicy) -> [String] {
+        Array(Set(policy.singleAppModeConflict.map(\.value.appIdentifier))).sorted()
+    }
+
+    /// The effective policy as a profile's content, so its settings compare as the history's do.
+    static func content(_ policy: EffectivePolicy) -> ProfileContent {
+        ProfileContent(name: "", payloads: DevicePolicy(policy)?.payloads ?? [])
+    }
+}

@@ -1,0 +1,134 @@
+@testable import App
+import Domain
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Storage
+import Testing
+
+/// Before an assignment, unassignment or save takes effect, the admin sees what it will do to
+/// the devices it reaches — on the page that confirms it, and as the API's dry run — and the
+/// preview itself changes nothing.
+@Suite struct ImpactPreviewTests {
+    typealias API = APITests
+
+    /// The demo console with an extra profile holding Single App Mode for `app`, unassigned.
+    func lockProfile(_ console: TestConsole, app: String, name: String) async throws -> RecordID<ProfileRecord> {
+        let store = console.services.profileStore
+        let profile = try await store.create(identifier: "com.example.test.\(name.lowercased().replacingOccurrences(of: " ", with: "-"))",
+                                             content: ProfileContent(name: name), by: .system)
+        try await store.saveVersion(of: profile.id!, basedOn: 1, content: ProfileContent(name: name, payloads: [
+            .singleAppMode(SingleAppMode(appIdentifier: app)), .logging(Logging(level: .debug)),
+        ]), note: "", by: .system)
+        return profile.id!
+    }
+
+    func group(_ console: TestConsole, _ name: String) async throws -> RecordID<DeviceGroupRecord> {
+        try #require(try await console.services.database.read { try $0.fetchOne(DeviceGroupRecord.query().filter("name", .equal, name)) }?.id)
+    }
+
+    func assignments(_ console: TestConsole, _ profile: RecordID<ProfileRecord>) async throws -> Int {
+        try await console.services.database.read { try $0.count(ProfileAssignmentRecord.query().filter("profileID", .equal, profile)) }
+    }
+
+    @Test func assigningShowsWhoLocksIntoWhichAppAndChangesNothingUntilConfirmed() async throws {
+        let console = try await TestConsole.make(demo: true)
+        try await console.addUser("lead@example.com", role: .admin)
+        let exam = try await lockProfile(console, app: "com.example.exam", name: "Exam day lock")
+        let schools = try await group(console, "Schools")
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("lead@example.com", password: TestConsole.password)
+            let profilePage = try await admin.get(Paths.profile(exam))
+            #expect(profilePage.body.contains("action=\"/profiles/\(exam)/assignments/preview\""), "the assign form goes to the preview")
+            let preview = try await admin.get("/profiles/\(exam)/assignments/preview?groupID=\(schools)")
+            #expect(preview.status == .ok)
+            // Schools holds Exam iPads: 16 supervised school iPads and a student's own, unsupervised one.
+            #expect(preview.body.contains("Reaches 17 devices in 2 groups; 17 devices change."))
+            #expect(preview.body.contains("<strong>16 devices lock into Exam Browser (Single App Mode)</strong>: Exam iPad 01, Exam iPad 02"))
+            #expect(!preview.body.contains("Student iPad (own),"), "Single App Mode cannot hold an unsupervised iPad")
+            #expect(preview.body.contains("<td>Logging › level</td><td class=\"before\">—</td><td class=\"after\">debug</td>"))
+            #expect(try await assignments(console, exam) == 0, "a preview changes nothing")
+
+            let confirmed = try await admin.post("/profiles/\(exam)/assignments", ["groupID": schools.description])
+            #expect(confirmed.status == .seeOther)
+            #expect(try await assignments(console, exam) == 1)
+
+            // A second lock for the same iPads is a conflict, and the preview says what that means.
+            let quiz = try await lockProfile(console, app: "com.example.quiz", name: "Quiz lock")
+            let exams = try await group(console, "Exam iPads")
+            let clash = try await admin.get("/profiles/\(quiz)/assignments/preview?groupID=\(exams)")
+            #expect(clash.body.contains("New conflict in Exam iPads: Exam Browser and Quiz Time both ask for Single App Mode. Its 17 devices keep their current policy"))
+            #expect(!clash.body.contains("lock into Quiz Time"), "in a conflict no device takes the new lock")
+
+            // A group that is not there is refused beside the form, not a crash.
+            let missing = try await admin.get("/profiles/\(quiz)/assignments/preview?groupID=999999")
+            #expect(missing.status == .unprocessableContent && missing.body.contains("id=\"assign-group-error\""))
+        }
+    }
+
+    @Test func unassigningShowsWhoUnlocksAndTheSettingsThatGo() async throws {
+        let console = try await TestConsole.make(demo: true)
+        try await console.addUser("lead@example.com", role: .admin)
+        let lobby = try #require(try await console.services.database.read {
+            try $0.fetchOne(ProfileRecord.query().filter("identifier", .equal, "com.example.profiles.lobby-kiosk"))
+        })
+        let kiosks = try await group(console, "Lobby kiosks")
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("lead@example.com", password: TestConsole.password)
+            let profilePage = try await admin.get(Paths.profile(lobby.id!))
+            #expect(profilePage.body.contains("href=\"/profiles/\(lobby.id!)/assignments/\(kiosks)/remove\""))
+            let preview = try await admin.get(Paths.profileUnassign(lobby.id!, from: kiosks))
+            #expect(preview.body.contains("<strong>6 devices unlock, leaving Lobby Check-In</strong>: Lobby kiosk 01"))
+            #expect(preview.body.contains("<td>Single App Mode</td><td class=\"before\">in force</td><td class=\"after\">removed</td>"),
+                    "a payload that goes is one row, not one per option")
+            #expect(!preview.body.contains("disableAutoLock"))
+            #expect(preview.body.contains("action=\"\(Paths.profileUnassign(lobby.id!, from: kiosks))\""))
+            #expect(try await assignments(console, lobby.id!) == 1)
+            try await admin.post(Paths.profileUnassign(lobby.id!, from: kiosks))
+            #expect(try await assignments(console, lobby.id!) == 0)
+        }
+    }
+
+    @Test func theAPIsDryRunsAnswerTheImpactAndChangeNothing() async throws {
+        let console = try await TestConsole.make(demo: true)
+        let token = try await API().token(console, role: .admin)
+        let exam = try await lockProfile(console, app: "com.example.exam", name: "Exam day lock")
+        let exams = try await group(console, "Exam iPads")
+        try await console.test { client in
+            let api = API()
+            let dry = try await api.call(client, .post, "/api/v1/profiles/\(exam)/assignments?dryRun=true", token: token, body: "{\"groupID\": \(exams)}")
+            #expect(dry.status == .ok && dry.json["dryRun"] as? Bool == true)
+            let impact = try #require(dry.json["impact"] as? [String: Any])
+            #expect(impact["devicesReached"] as? Int == 17)
+            #expect((impact["locking"] as? [[String: Any]])?.count == 16)
+            #expect((impact["locking"] as? [[String: Any]])?.first?["to"] as? String == "com.example.exam")
+            #expect(try await assignments(console, exam) == 0)
+
+            let bad = try await api.call(client, .post, "/api/v1/profiles/\(exam)/assignments?dryRun=perhaps", token: token, body: "{\"groupID\": \(exams)}")
+            #expect(bad.status == .badRequest && api.errorCode(bad.json) == "invalid_query")
+            let noGroup = try await api.call(client, .post, "/api/v1/profiles/\(exam)/assignments?dryRun=true", token: token, body: "{\"groupID\": 999999}")
+            #expect(noGroup.status == .unprocessableContent)
+
+            _ = try await api.call(client, .post, "/api/v1/profiles/\(exam)/assignments", token: token, body: "{\"groupID\": \(exams)}")
+            // A save's dry run: the new logging level reaches the same devices; no version is made.
+            let save = try await api.call(client, .put, "/api/v1/profiles/\(exam)?dryRun=true", token: token, body: """
+                {"name": "Exam day lock", "payloads": [{"PayloadType": "com.apple.app.lock", "App": {"Identifier": "com.example.exam"}},
+                 {"PayloadType": "com.payloadconsole.sdk.logging", "enabled": true, "level": "error", "wifiOnly": false}]}
+                """, headers: [.ifMatch: "\"2\""])
+            #expect(save.status == .ok)
+            let changes = ((save.json["impact"] as? [String: Any])?["groups"] as? [[String: Any]])?.first?["changes"] as? [[String: Any]]
+            #expect(changes?.contains { $0["field"] as? String == "Logging › level" && $0["after"] as? String == "error" } == true)
+            let stale = try await api.call(client, .put, "/api/v1/profiles/\(exam)?dryRun=true", token: token,
+                                           body: "{\"name\": \"Exam day lock\"}", headers: [.ifMatch: "\"1\""])
+            #expect(stale.status == .preconditionFailed, "a dry run of a stale edit says what the save would")
+            #expect(try await console.services.database.read { try $0.require(ProfileRecord.self, id: exam) }.version == 2)
+
+            let unassign = try await api.call(client, .delete, "/api/v1/profiles/\(exam)/assignments/\(exams)?dryRun=true", token: token)
+            #expect((unassign.json["impact"] as? [String: Any])?["unlocking"] as? [Any] != nil)
+            #expect(((unassign.json["impact"] as? [String: Any])?["unlocking"] as? [Any])?.count == 16)
+            #expect(try await assignments(console, exam) == 1)
+        }
+    }
+}
