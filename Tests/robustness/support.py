@@ -323,16 +323,44 @@ class FormParser(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.forms = []
+        # The POST form being read; fields outside one (a GET form's, or between forms) belong
+        # to no form this parser reports.
+        self._current = None
+        # Forms by id, for fields that name theirs with a form="…" attribute wherever they sit.
+        self._by_id = {}
+        self._owned = []
         self._select = None
         self._textarea = None
 
     def handle_starttag(self, tag, attrs):
         attrs = {name: value or "" for name, value in attrs}
-        if tag == "form" and attrs.get("method", "get").lower() == "post":
-            self.forms.append(Form(attrs.get("action", ""), "multipart" in attrs.get("enctype", ""), []))
-        if not self.forms:
+        if tag == "form":
+            self._current = None
+            if attrs.get("method", "get").lower() == "post":
+                self._current = Form(attrs.get("action", ""), "multipart" in attrs.get("enctype", ""), [])
+                self.forms.append(self._current)
+                if attrs.get("id"):
+                    self._by_id[attrs["id"]] = self._current
             return
-        fields = self.forms[-1].fields
+        if "form" in attrs and tag in {"input", "select", "textarea", "button"}:
+            # Collected aside, joined to their form when the page is read (it may come later).
+            owned = []
+            self._owned.append((attrs["form"], owned))
+            self._add_field(tag, attrs, owned)
+            return
+        if self._current is None:
+            if tag == "option" and self._select is not None:
+                self._add_field(tag, attrs, [])
+            return
+        self._add_field(tag, attrs, self._current.fields)
+
+    def close(self):
+        super().close()
+        for form_id, fields in self._owned:
+            if form_id in self._by_id:
+                self._by_id[form_id].fields.extend(fields)
+
+    def _add_field(self, tag, attrs, fields):
         if tag == "button" and "name" in attrs and attrs.get("type", "submit") == "submit":
             fields.append(Field(attrs["name"], "submit", attrs.get("value", "")))
         elif tag == "input" and "name" in attrs:
@@ -367,11 +395,14 @@ class FormParser(HTMLParser):
             self._select = None
         elif tag == "textarea":
             self._textarea = None
+        elif tag == "form":
+            self._current = None
 
 
 def post_forms(html):
     parser = FormParser()
     parser.feed(html)
+    parser.close()
     return parser.forms
 
 

@@ -133,8 +133,9 @@ FORM_ROUTES = [
     FormRoute("/profiles/{profile}/clone", "/profiles/{profile}"),
     FormRoute("/tour/steps/{step}", "/tour", params={"step": "kiosk-home"}),
     FormRoute("/profiles/{profile}/versions/{number}/restore", "/profiles/{profile}/versions/1", params={"number": "1"}),
-    FormRoute("/profiles/{profile}/assignments", "/profiles/{profile}", {"groupID": "{spare_group}"}),
-    FormRoute("/profiles/{profile}/assignments/{group}/remove", "/profiles/{profile}"),
+    # Both go through their impact preview, which holds the form that makes the change.
+    FormRoute("/profiles/{profile}/assignments", "/profiles/{profile}/assignments/preview?groupID={spare_group}"),
+    FormRoute("/profiles/{profile}/assignments/{group}/remove", "/profiles/{profile}/assignments/{group}/remove"),
     *[FormRoute("/profiles/{profile}/payloads/{kind}", "/profiles/{profile}/payloads/{kind}", values, fields=fields, params={"kind": kind})
       for kind, (values, fields) in PAYLOAD_FORMS.items()],
     FormRoute("/profiles/{profile}/payloads/{kind}/remove", "/profiles/{profile}", params={"kind": "single-app-mode"}),
