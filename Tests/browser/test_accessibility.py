@@ -46,7 +46,8 @@ class AccessibilityTests(BrowserTestCase):
         self.signed_in("admin@test.example")
         pages = ["/dashboard", "/devices", f"/devices/{self.device}", "/groups", f"/groups/{self.group}/edit", "/apps",
                  "/profiles", f"/profiles/{self.profile}", f"/profiles/{self.profile}/history", "/logs", "/audit",
-                 "/users", "/tokens", "/signing", f"/simulator/{self.device}", "/simulator/new",
+                 "/users", "/tokens", "/signing", f"/simulator/{self.device}", "/simulator/new", f"/groups/{self.group}",
+                 f"/profiles/{self.profile}/assignments/preview?groupID={self.group}", "/audit?type=device",
                  "/logs/crashes", "/settings", "/devices?q=lobby&sort=-checkin", "/logs/delete", "/help", "/help?q=retention",
                  "/help/roles", "/help/logs-and-feedback", "/help/payloads/dlp", "/tour",
                  f"/devices/{self.device}/feedback?app=com.example.checkin"]

@@ -105,7 +105,7 @@ FORM_ROUTES = [
     FormRoute("/apps/{spare_app}/delete", "/apps"),
     FormRoute("/groups", "/groups", {"name": "Form group {n}", "parentID": "{group}"}),
     FormRoute("/groups/{child_group}", "/groups/{child_group}/edit"),
-    FormRoute("/groups/{spare_group}/delete", "/groups"),
+    FormRoute("/groups/{spare_group}/delete", "/groups/{spare_group}"),
     FormRoute("/devices", "/devices/new", {"name": "Form device {n}", "model": "iPad", "osVersion": "17.4",
                                            "serialNumber": "FORM{n:08d}", "udid": "00008030-{n:016X}", "groupID": "{group}"}),
     FormRoute("/devices/{spare_device}", "/devices/{spare_device}/edit"),

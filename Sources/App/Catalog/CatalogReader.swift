@@ -31,6 +31,30 @@ struct CatalogReader: Sendable {
         return (groups, Dictionary(uniqueKeysWithValues: counts.map { ($0.groupID, $0.devices) }))
     }
 
+    /// A group's page in one snapshot: every group with its device count (for the path, the
+    /// subgroups and the totals) and the profiles that reach the group, with where each is
+    /// assigned.
+    struct GroupOverview: Sendable {
+        let group: DeviceGroupRecord
+        let groups: [DeviceGroupRecord]
+        let devices: [Int64: Int]
+        let reaching: [ReachingProfile]
+        let assignedHere: Int
+    }
+
+    func groupOverview(_ id: RecordID<DeviceGroupRecord>) async throws -> GroupOverview {
+        try await database.read { connection in
+            let groups = try connection.fetch(DeviceGroupRecord.query().order(by: "name"))
+            guard let group = groups.first(where: { $0.id == id }) else { throw StorageError.notFound(table: DeviceGroupRecord.tableName) }
+            let counts = try connection.fetch(CatalogQueries.GroupCount.self, CatalogQueries.deviceCountsByGroup)
+            return GroupOverview(
+                group: group, groups: groups, devices: Dictionary(uniqueKeysWithValues: counts.map { ($0.groupID, $0.devices) }),
+                reaching: try PolicyLoader(connection: connection, cache: profileContents).reachingProfiles(group: id, groups: groups)
+                    .sorted { ($0.source.groupDistance, $0.source.profileName) < ($1.source.groupDistance, $1.source.profileName) },
+                assignedHere: try connection.count(ProfileAssignmentRecord.query().filter("groupID", .equal, id)))
+        }
+    }
+
     func device(_ id: RecordID<DeviceRecord>) async throws -> DeviceRecord {
         try await database.read { try $0.require(DeviceRecord.self, id: id) }
     }

@@ -9,6 +9,7 @@ struct GroupsController {
     let services: Services
 
     struct Row {
+        let pagePath: String
         let devicesPath: String
         let editPath: String
         let deletePath: String
@@ -48,6 +49,11 @@ struct GroupsController {
             try await edit(try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self), submitted: nil,
                            request: request, context: context)
         }
+        routes.get("/groups/{id}", role: .viewer) { request, context in
+            let overview = try await services.catalogReader.groupOverview(try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self))
+            return try services.renderer.page("groups/show", title: overview.group.name,
+                                              model: GroupPage(overview, canEdit: context.user.role.includes(.admin)), request: request, context: context)
+        }
         routes.post("/groups/{id}", role: .admin, use: update)
         routes.post("/groups/{id}/delete", role: .admin, use: delete)
     }
@@ -78,7 +84,7 @@ struct GroupsController {
         var form = form
         form.parents = parentOptions(groups, selected: parentID)
         let rows = Self.treeOrder(groups).map { entry in
-            Row(devicesPath: Paths.devices(in: entry.group.id!), editPath: Paths.groupEdit(entry.group.id!), deletePath: Paths.groupDelete(entry.group.id!), name: entry.group.name, depth: entry.depth,
+            Row(pagePath: Paths.groupPage(entry.group.id!), devicesPath: Paths.devices(in: entry.group.id!), editPath: Paths.groupEdit(entry.group.id!), deletePath: Paths.groupDelete(entry.group.id!), name: entry.group.name, depth: entry.depth,
                 isNested: entry.depth > 0, deviceCount: deviceCounts[entry.group.id!.rawValue] ?? 0,
                 parentName: entry.group.parentID.flatMap { names[$0] })
         }
@@ -149,7 +155,7 @@ struct GroupsController {
             let group = try await services.catalog.removeGroup(id, by: Actor(context.user))
             return .seeOther(Paths.groups, flash: .notice("Removed the group \(group.name)."), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
-            return .seeOther(Paths.groups, flash: .error(refusal.firstField.message), cookies: services.cookies, request: request)
+            return .seeOther(Paths.groupPage(id), flash: .error(refusal.firstField.message), cookies: services.cookies, request: request)
         }
     }
 }
