@@ -7,7 +7,8 @@
 #  - queries on 5,000,000 lines over 50 apps and 10,000 devices, wrk -t 2 -c 8: a filtered
 #    viewer page, full-text searches (common word, rare word, two words, "phrase", prefix*) and
 #    a crash-group page, each p99 <= 50 ms, and the dashboard with its fleet health strip
-#    (issue 14: p99 <= 20 ms at 10,000 devices and 5,000,000 lines); beside a bare Hummingbird route (Benchmarks/BareRoute)
+#    (issue 14: p99 <= 20 ms at 10,000 devices and 5,000,000 lines), and the impact preview of
+#    unassigning the group's profile from its 10,000 devices (issue 14: <= 200 ms); beside a bare Hummingbird route (Benchmarks/BareRoute)
 #    and the console's /healthz with the same wrk settings; the store's bytes a line;
 #  - ingest: POST /api/v1/device/logs, batches of 500 NDJSON lines from 8 concurrent devices
 #    (tokens rotating over 500 devices, plain and gzip bodies, the FTS index kept current in
@@ -42,17 +43,22 @@ echo "== seed: $EXPORT_LINES lines over 50 apps from 10,000 devices, upload bodi
 $BIN bench seed-logs --db "$DB" --lines "$EXPORT_LINES" --apps 50 --devices 10000 --tokens-file "$WORK/tokens" --bodies-dir "$WORK/bodies"
 gzip -k "$WORK"/bodies/*.ndjson
 echo "benchmark passphrase" | $BIN user add --email helpdesk@example.com --role helpdesk --db "$DB" >/dev/null
+echo "benchmark passphrase" | $BIN user add --email admin@example.com --role admin --db "$DB" >/dev/null
 $BIN serve --db "$DB" --data-dir "$WORK" --port "$PORT" --log-level error >/dev/null &
 SERVER=$!
 $BARE "$BARE_PORT" >/dev/null 2>&1 &
 BARE_SERVER=$!
 for _ in $(seq 50); do curl -sf "$URL/healthz" >/dev/null && curl -sf "http://127.0.0.1:$BARE_PORT/healthz" >/dev/null && break; sleep 0.2; done
 
-JAR="$WORK/cookies"
-CSRF=$(curl -s -c "$JAR" "$URL/sign-in" | sed -n 's/.*name="_csrf" value="\([^"]*\)".*/\1/p' | head -1)
-curl -s -b "$JAR" -c "$JAR" -o /dev/null --data-urlencode "_csrf=$CSRF" --data-urlencode "email=helpdesk@example.com" \
-  --data-urlencode "password=benchmark passphrase" "$URL/sign-in"
-SESSION=$(awk '$6 == "pc_session" { print $7 }' "$JAR")
+session() { # email: signs in through the form, prints the session cookie's value
+  local jar="$WORK/cookies-$1" csrf
+  csrf=$(curl -s -c "$jar" "$URL/sign-in" | sed -n 's/.*name="_csrf" value="\([^"]*\)".*/\1/p' | head -1)
+  curl -s -b "$jar" -c "$jar" -o /dev/null --data-urlencode "_csrf=$csrf" --data-urlencode "email=$1" \
+    --data-urlencode "password=benchmark passphrase" "$URL/sign-in"
+  awk '$6 == "pc_session" { print $7 }' "$jar"
+}
+SESSION=$(session helpdesk@example.com)
+ADMIN_SESSION=$(session admin@example.com)
 rss() { awk '/VmRSS/ { print $2 }' "/proc/$SERVER/status"; }  # kB
 
 echo "== export: every line of $EXPORT_LINES, NDJSON"
@@ -97,6 +103,15 @@ for path in "/logs?app=$APP&level=error" "/logs?q=request" "/logs?q=quokka" "/lo
             "/logs?q=%22disk%20space%22" "/logs?q=sync*" "/logs/crashes?app=$APP" "/dashboard"; do
   run "GET $path [$(shown "$path")]" "$URL$path" -H "Cookie: pc_session=$SESSION"
 done
+
+echo "== impact preview (issue 14: <= 200 ms for a group of 10,000 devices): unassigning the logging profile from their group"
+read -r PROFILE GROUP < <(python3 -c "import sqlite3, sys; print(*sqlite3.connect(sys.argv[1]).execute('SELECT profileID, groupID FROM profile_assignments').fetchone())" "$DB")
+PREVIEW="/profiles/$PROFILE/assignments/$GROUP/remove"
+curl -s -H "Cookie: pc_session=$ADMIN_SESSION" "$URL$PREVIEW" | grep -o 'Reaches [^<]*' | head -1
+for _ in 1 2 3; do
+  curl -s -o /dev/null -w "one request alone: %{time_total} s\n" -H "Cookie: pc_session=$ADMIN_SESSION" "$URL$PREVIEW"
+done
+run "GET $PREVIEW" "$URL$PREVIEW" -H "Cookie: pc_session=$ADMIN_SESSION"
 
 echo "== ingest: POST /api/v1/device/logs, 500 lines a request, 8 connections over 500 devices (wrk -t 2 -c 8 -d $DURATION)"
 head -500 "$WORK/tokens" > "$WORK/ingest-tokens"
