@@ -7,7 +7,7 @@ ROBUSTNESS_PACKAGES := openssl
 PORT ?= 8080
 DATA ?= data
 
-.PHONY: run test build-deps test-deps swift-test browser-test robustness-test release
+.PHONY: run test build-deps test-deps swift-test browser-test robustness-test release screenshots
 
 ## Build a release binary and serve the console with demo data on http://127.0.0.1:$(PORT)
 run: build-deps release
@@ -31,6 +31,11 @@ browser-test:
 ## burst and kill -9 crash safety, against the binary (CONSOLE_BINARY to use another)
 robustness-test:
 	python3 -m unittest discover -s Tests/robustness -p 'test_*.py' -v
+
+## The README's pictures, from a fresh demo start (docs/screenshots)
+screenshots: build-deps test-deps
+	swift build --product payload-console
+	python3 Tests/browser/readme_screenshots.py
 
 build-deps:
 	@scripts/ensure-apt-packages $(BUILD_PACKAGES)

@@ -49,6 +49,8 @@ import Testing
         let devices = try await console.services.database.read { try $0.fetch(DeviceRecord.query()) }
         let phone = try #require(devices.first { $0.name == "Sales iPhone 01" })
         let kiosk = try #require(devices.first { $0.name == "Lobby kiosk 01" })
+        // An app on screen, so the copy and log boxes show.
+        _ = try await console.services.simulator.perform(.launchApp("com.example.mail"), on: phone.id!)
         try await console.test { client in
             let browser = Browser(client)
             try await browser.signIn("desk@example.com", password: TestConsole.password)
@@ -58,6 +60,7 @@ import Testing
             #expect(labels == ["Head office (inside)", "North depot (inside)", "South depot (inside)", "Outside every area (2 km from Head office)",
                                "Location services off"])
             #expect(sales.contains("class=\"device-frame iphone\""))
+            #expect(sales.contains("value=\"Order 1042: 12 boxes for Harbour Café\""), "the copy box speaks the story's language")
             let lobby = try await browser.get(Paths.simulator(kiosk.id!)).body
             #expect(!lobby.contains("(inside)"), "no geofence reaches the kiosk: no areas to stand in")
             #expect(lobby.contains("class=\"device-frame ipad\""))

@@ -19,6 +19,9 @@ struct DemoStory: Sendable {
     let group: String
     /// The devices its "Open simulator" buttons open.
     let simulatorDevices: [String]
+    /// What the simulator's copy and log boxes hold on its devices, in the story's words.
+    let copyText: String
+    let logMessage: String
     let steps: [Step]
 
     struct Step: Sendable {
@@ -66,6 +69,7 @@ extension DemoStory {
         id: "kiosk", title: "Lobby kiosk",
         summary: "Six lobby iPads stay in the check-in app all day with Single App Mode; a crash or restart cannot get a visitor out.",
         payloads: [.singleAppMode, .logging], group: "Lobby kiosks", simulatorDevices: ["Lobby kiosk 01", "Lobby kiosk 02"],
+        copyText: "Visitor: Dana Reyes, host: Facilities", logMessage: "Badge printer paper low",
         steps: [
             Step(id: "kiosk-open", instruction: "Open the simulator for Lobby kiosk 01.",
                  expectation: "Lobby Check-In fills the screen and the status bar says “Locked: Single App Mode”. The timeline's first line is the device applying its effective policy: the Single App Mode payload of “Lobby kiosk lockdown”, assigned to Lobby kiosks.",
@@ -92,7 +96,7 @@ extension DemoStory {
         id: "clinic", title: "Clinic",
         summary: "Ward iPads hand over to patients in Clinic Notes' own lock (ASAM), and patient data cannot be pasted into a chat app (DLP).",
         payloads: [.asamAllowlist, .dlp, .authentication, .managedAppConfig], group: "Clinic iPads",
-        simulatorDevices: ["Clinic iPad 01"],
+        simulatorDevices: ["Clinic iPad 01"], copyText: "J. Smith, bed 4, allergic to penicillin", logMessage: "Patient hand-over started",
         steps: [
             Step(id: "clinic-open", instruction: "Open the simulator for Clinic iPad 01 and open Clinic Notes.",
                  expectation: "Clinic Notes asks for a sign-in: the clinic's authentication payload asks for a passcode.",
@@ -113,7 +117,7 @@ extension DemoStory {
                  expectation: "Unlocked: the app that locked is the one that unlocks.",
                  target: .simulator(device: "Clinic iPad 01"), actions: [.requestUnlock(app: "com.example.clinicnotes")],
                  rule: "The app releases its own Autonomous Single App Mode"),
-            Step(id: "clinic-copy", instruction: "Type a patient's name in “Text to copy” and press Copy.",
+            Step(id: "clinic-copy", instruction: "Press Copy: “Text to copy” holds a patient's details.",
                  expectation: "Copied — but marked as managed data: the DLP payload says copy and paste out: No.",
                  target: .simulator(device: "Clinic iPad 01"), actions: [.copy(app: "com.example.clinicnotes", text: "J. Smith, bed 4")],
                  rule: "Copy and paste out: No"),
@@ -131,6 +135,7 @@ extension DemoStory {
         id: "exam", title: "Exam hall",
         summary: "School iPads lock into the exam with ASAM; a student's own, unsupervised iPad cannot, but the exam app's assessment mode (AAC) still locks it.",
         payloads: [.asamAllowlist], group: "Exam iPads", simulatorDevices: ["Exam iPad 01", "Student iPad (own)"],
+        copyText: "Question 3: the answer is 42", logMessage: "Exam paper opened",
         steps: [
             Step(id: "exam-school", instruction: "Open the simulator for Exam iPad 01, open Exam Browser, press “Request lock (ASAM)” and answer Yes.",
                  expectation: "Locked for the exam: the school's iPad is supervised and “Exam apps” allowlists Exam Browser.",
@@ -161,6 +166,7 @@ extension DemoStory {
         id: "field-sales", title: "Field sales",
         summary: "Sales iPhones open the sales app only at head office and the depots, in the company's colours, and send their warnings to helpdesk.",
         payloads: [.geofence, .branding, .logging, .authentication], group: "Field sales", simulatorDevices: ["Sales iPhone 01", "Sales iPhone 03"],
+        copyText: "Order 1042: 12 boxes for Harbour Café", logMessage: "Order sync retried on cellular",
         steps: [
             Step(id: "sales-office", instruction: "Open the simulator for Sales iPhone 01, choose the location “Head office (inside)”, press Go, then open Field Sales.",
                  expectation: "The sign-in shows in the company's orange: the branding payload colours the SDK's screens, and head office is inside a geofence area.",

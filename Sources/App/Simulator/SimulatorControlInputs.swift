@@ -19,6 +19,16 @@ struct SimulatorControlInputs: Sendable {
 
     init() {}
 
+    /// Untouched boxes get the story's own sample text: a patient's name in the clinic, an
+    /// order on the road. What a person typed (a refused action) stays.
+    func withSampleText(of story: DemoStory?) -> SimulatorControlInputs {
+        guard let story else { return self }
+        var inputs = self
+        if inputs.copyText == Self().copyText { inputs.copyText = story.copyText }
+        if inputs.logMessage == Self().logMessage { inputs.logMessage = story.logMessage }
+        return inputs
+    }
+
     /// The controls as a refused action sent them. The passcode is never sent back.
     init(refused form: FormFields, problem: SimulatorActionParser.Problem) {
         let fields: [(String, WritableKeyPath<Self, String>)] = [

@@ -45,7 +45,7 @@ struct SimulatorController {
             commands: DeviceCommandsView(deviceID: id, commands: commands, role: user.role, now: services.now, back: Paths.simulator(id),
                                          form: commandForm),
             uploadedLogs: uploaded, catalogColors: colors, canAct: user.role.includes(.helpdesk),
-            prompt: Self.prompt(request, state: stored.state), controls: controls)
+            prompt: Self.prompt(request, state: stored.state), controls: controls.withSampleText(of: data.story))
         return try services.renderer.page("simulator/show", title: "Simulator: \(device.name)", model: page, request: request, context: context,
                                       status: status)
     }

@@ -16,6 +16,9 @@ struct SimulatorReader: Sendable {
         /// How many log lines the device has uploaded.
         let uploadedLogs: Int
         let catalog: [AppRecord]
+        /// The demo story the device belongs to, in a console that shows the stories: its
+        /// sample text fills the copy and log boxes.
+        let story: DemoStory?
     }
 
     func page(of id: RecordID<DeviceRecord>) async throws -> PageData {
@@ -25,8 +28,16 @@ struct SimulatorReader: Sendable {
                 events: try connection.fetch(SimulatorEventRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(40)),
                 commands: try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(20)),
                 uploadedLogs: try connection.count(DeviceLogRecord.query().filter("deviceID", .equal, id)),
-                catalog: try connection.fetch(AppRecord.query()))
+                catalog: try connection.fetch(AppRecord.query()),
+                story: try Self.story(of: id, in: connection))
         }
+    }
+
+    static func story(of id: RecordID<DeviceRecord>, in connection: Connection) throws -> DemoStory? {
+        guard try ConsoleSettings.load(from: connection).showsDemoStories,
+              let group = try connection.rows("SELECT g.name FROM devices d JOIN device_groups g ON g.id = d.groupID WHERE d.id = \(id)")
+                .first.map({ try $0.first(as: String.self) }) else { return nil }
+        return DemoStory.all.first { $0.group == group }
     }
 
     /// The device with this UDID (upper case), if any.
