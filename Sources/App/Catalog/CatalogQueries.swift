@@ -103,7 +103,8 @@ enum CatalogQueries {
         }
         if filter.conflictOnly { sql.append(" AND d.groupID IN (\(list: scope.conflictGroups.sorted { $0.rawValue < $1.rawValue }))") }
         if filter.waitingOnly {
-            sql.append(" AND EXISTS (SELECT 1 FROM device_commands c WHERE c.deviceID = d.id AND c.status IN ('queued', 'notNow'))")
+            // Driven from the waiting commands' partial index: a few rows, not a probe per device.
+            sql.append(" AND d.id IN (SELECT deviceID FROM device_commands WHERE status IN ('queued', 'notNow'))")
         }
         if let before = scope.staleBefore { sql.append(" AND coalesce(d.lastCheckInAt, 0) < \(before.timeIntervalSince1970)") }
     }

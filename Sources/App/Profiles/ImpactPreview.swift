@@ -69,7 +69,10 @@ enum ImpactPreview {
                                            content: content)
                 }
             }
-            return PolicyImpact.GroupInput(name: names[group] ?? "", devices: devices[group] ?? [], before: before, after: after)
+            // Installed apps matter only to Single App Mode; without it either side, they stay unread.
+            let locks = (before + after).contains { $0.content.payload(of: .singleAppMode) != nil }
+            let rows = devices[group] ?? []
+            return PolicyImpact.GroupInput(name: names[group] ?? "", devices: rows.map { $0.device(readingApps: locks) }, before: before, after: after)
         }
         return PolicyImpact.compute(inputs)
     }
@@ -79,23 +82,23 @@ enum ImpactPreview {
         let name: String
         let groupID: Int64
         let isSupervised: Bool
+        /// JSON, decoded only when a lock depends on it (Single App Mode on either side).
         let installedApps: String
+
+        func device(readingApps: Bool) -> PolicyImpact.Device {
+            let apps = readingApps ? (try? JSONDecoder().decode([String].self, from: Data(installedApps.utf8))) ?? [] : []
+            return PolicyImpact.Device(id: id, name: name, isSupervised: isSupervised, installedApps: apps)
+        }
     }
 
     /// The reached groups' devices, read in one statement with only what locking depends on.
     private static func devices(in groups: Set<RecordID<DeviceGroupRecord>>,
-                                connection: Connection) throws -> [RecordID<DeviceGroupRecord>: [PolicyImpact.Device]] {
+                                connection: Connection) throws -> [RecordID<DeviceGroupRecord>: [DeviceRow]] {
         guard !groups.isEmpty else { return [:] }
         let rows = try connection.fetch(DeviceRow.self, """
             SELECT id, name, groupID, isSupervised, installedApps FROM devices
             WHERE groupID IN (\(list: groups.map(\.rawValue).sorted())) ORDER BY name COLLATE NOCASE, id
             """)
-        var byGroup: [RecordID<DeviceGroupRecord>: [PolicyImpact.Device]] = [:]
-        for row in rows {
-            let apps = (try? JSONDecoder().decode([String].self, from: Data(row.installedApps.utf8))) ?? []
-            byGroup[RecordID(row.groupID), default: []].append(
-                PolicyImpact.Device(id: row.id, name: row.name, isSupervised: row.isSupervised, installedApps: apps))
-        }
-        return byGroup
+        return Dictionary(grouping: rows) { RecordID<DeviceGroupRecord>($0.groupID) }
     }
 }
