@@ -1,15 +1,18 @@
 // Small progressive enhancements; every page works without them.
 // Inline styles and scripts are blocked by the Content-Security-Policy, so colours from data
 // attributes are applied here and confirmations are attached here.
-document.addEventListener("DOMContentLoaded", () => {
+const paintColours = () => {
   for (const element of document.querySelectorAll("[data-color]")) {
     element.style.backgroundColor = element.dataset.color;
   }
-  for (const form of document.querySelectorAll("form[data-confirm]")) {
-    form.addEventListener("submit", (event) => {
-      if (!window.confirm(form.dataset.confirm)) event.preventDefault();
-    });
-  }
+};
+// Content swapped in place (the simulator) brings its own colours to paint.
+document.addEventListener("content-replaced", paintColours);
+document.addEventListener("DOMContentLoaded", paintColours);
+// Asked on the document, so a form swapped in later asks too.
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (form.matches("form[data-confirm]") && !window.confirm(form.dataset.confirm)) event.preventDefault();
 });
 
 // Branding: keep the colour picker, the RGBA numbers and the preview button in step.

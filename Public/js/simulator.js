@@ -1,41 +1,86 @@
-// Keeps an open simulator current: the server pushes "changed" over Server-Sent Events when
-// the device's policy, commands or state change; without a live connection the page polls.
+// Keeps an open simulator current, and makes its controls act in place: the server pushes
+// "changed" over Server-Sent Events when the device's policy, commands or state change
+// (without a live connection the page polls), and a control's form is sent in the
+// background. Either way the page is fetched again and its content swapped in, so the
+// scroll position and the place on the page stay. Without scripts every control is a plain
+// form and the page reloads; nothing needs this file.
 (() => {
   const root = document.getElementById("simulator");
   if (!root) return;
   const { page, events, revisionPath } = root.dataset;
   let revision = Number(root.dataset.revision);
-  const status = document.getElementById("live-status");
-  const say = (text) => { if (status) status.textContent = text; };
+  const say = (text) => { const status = document.getElementById("live-status"); if (status) status.textContent = text; };
+  let live = "Live updates connecting…";
 
-  // Reloading would throw away what someone is typing; offer it instead.
+  // A swap would throw away what someone is typing; offer it instead.
   const busyTyping = () => {
     const active = document.activeElement;
     return active && (active.tagName === "INPUT" || active.tagName === "TEXTAREA") && active.type !== "hidden" && active.value !== active.defaultValue;
   };
-  // The page's own controls change the device too: once a form is on its way, the answer to
-  // it is the next page, and reloading now would cancel that navigation (and its message).
-  let leaving = false;
-  document.addEventListener("submit", () => { leaving = true; });
-  window.addEventListener("beforeunload", () => { leaving = true; });
+
+  // Puts the page a response holds in place of the current one: the whole <main> (flash
+  // message, device, controls, timeline, commands), the focus back on the same control, or on
+  // whatever the new page asks for (the lock prompt's answer, a refused field).
+  let swapping = Promise.resolve();
+  const swapIn = (html) => {
+    const next = new DOMParser().parseFromString(html, "text/html");
+    const main = next.querySelector("main");
+    const nextRoot = next.getElementById("simulator");
+    if (!main || !nextRoot) { window.location.assign(page); return; }
+    const focused = document.activeElement && document.activeElement.id;
+    document.querySelector("main").replaceWith(document.adoptNode(main));
+    revision = Number(nextRoot.dataset.revision);
+    document.dispatchEvent(new Event("content-replaced"));
+    say(live);
+    const wanted = document.querySelector("main [autofocus]") || (focused && document.getElementById(focused));
+    if (wanted) wanted.focus({ preventScroll: true });
+  };
+  // One at a time, in order; `stillWanted` is asked when its turn comes (a push about a
+  // change the control's own answer already showed is dropped, keeping that answer's message).
+  const load = (url, options, stillWanted = () => true) => {
+    swapping = swapping.then(() => {
+      if (!stillWanted()) return undefined;
+      return fetch(url, { credentials: "same-origin", ...options })
+        .then((response) => response.text())
+        .then(swapIn)
+        .catch(() => window.location.assign(page));
+    });
+    return swapping;
+  };
+
+  // The simulator's own controls: its action forms and command form are posted in the
+  // background; the lock-request links (which ask iOS's question) are fetched the same way.
+  const actions = root.querySelector("form[action$='/actions']")?.getAttribute("action");
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (event.defaultPrevented) return;
+    const action = form.getAttribute("action") || "";
+    if ((form.method || "").toLowerCase() !== "post" || !(action === actions || action.endsWith("/commands")) || !form.closest("main")) return;
+    event.preventDefault();
+    const body = new URLSearchParams(new FormData(form, event.submitter));
+    load(action, { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+  });
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest("a#request-asam, a#request-aac, a#prompt-cancel");
+    if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    load(link.getAttribute("href"));
+  });
 
   const changed = (next) => {
-    if (leaving || Number(next) === revision) return;
-    revision = Number(next);
+    if (Number(next) <= revision) return;
     if (busyTyping()) {
       say("The device changed. Reload to see it.");
-    } else if (window.location.pathname !== page) {
-      // A refused action shows this page at the form's address; reloading that would send it again.
-      window.location.assign(page);
-    } else {
-      window.location.reload();
+      return;
     }
+    load(page, {}, () => Number(next) > revision);
   };
 
   let polling = null;
   const poll = () => {
     if (polling) return;
-    say("Checking for changes every second.");
+    live = "Checking for changes every second.";
+    say(live);
     polling = window.setInterval(() => {
       fetch(revisionPath, { headers: { Accept: "application/json" }, credentials: "same-origin" })
         .then((response) => (response.ok ? response.json() : null))
@@ -47,7 +92,7 @@
   if (!window.EventSource) { poll(); return; }
   let failures = 0;
   const source = new EventSource(`${events}?since=${revision}`);
-  source.addEventListener("open", () => { failures = 0; say("Live: changes appear within a second."); });
+  source.addEventListener("open", () => { failures = 0; live = "Live: changes appear within a second."; say(live); });
   source.addEventListener("changed", (event) => changed(event.data));
   source.addEventListener("gone", () => { source.close(); say("This device was removed."); });
   source.addEventListener("error", () => {

@@ -278,6 +278,37 @@ import Testing
     }
 }
 
+/// The history reads in the payloads' own words: sections per payload, the forms' labels,
+/// values as the forms show them, colours as swatches, unchanged payloads on one line.
+@Suite struct VersionDiffTests {
+    @Test func aChangedLockShowsOnlyItsChangedOptionsUnderTheirLabels() async throws {
+        let console = try await TestConsole.make(demo: true)
+        try await console.addUser("vic@example.com", role: .viewer)
+        let profiles = try await console.services.database.read { try $0.fetch(ProfileRecord.query()) }
+        let lobby = try #require(profiles.first { $0.identifier == "com.example.profiles.lobby-kiosk" })
+        let sales = try #require(profiles.first { $0.identifier == "com.example.profiles.field-sales" })
+        try await console.test { client in
+            let viewer = Browser(client)
+            try await viewer.signIn("vic@example.com", password: TestConsole.password)
+            let lock = try await viewer.get(Paths.profileHistory(lobby.id!) + "?from=3&to=4").body
+            #expect(lock.contains("Single App Mode <span class=\"tag diff-changed\">changed</span>"))
+            #expect(lock.contains("<th scope=\"row\">Disable auto-lock</th>"))
+            #expect(lock.contains("<th scope=\"row\">Disable ringer switch</th>"))
+            #expect(!lock.contains("Disable touch"), "options that did not change are not listed")
+            #expect(!lock.contains("disableAutoLock"), "no stored key names")
+            #expect(lock.contains("id=\"diff-unchanged\">Unchanged: Logging."))
+
+            let brand = try await viewer.get(Paths.profileHistory(sales.id!) + "?from=2&to=3").body
+            #expect(brand.contains("Branding <span class=\"tag diff-added\">added</span>"))
+            #expect(brand.contains("<span class=\"swatch\" data-color=\"#ee8b30\" aria-hidden=\"true\"></span>"))
+            #expect(brand.contains("<th scope=\"row\">Area “South depot”</th>"))
+            #expect(brand.contains("Logging <span class=\"tag diff-added\">added</span>") && brand.contains("<th scope=\"row\">Level kept</th>"),
+                    "logging arrives with its level in words")
+            #expect(brand.contains("Warning and more severe"))
+        }
+    }
+}
+
 /// Copying a profile as a starting point for another group's.
 @Suite struct ProfileCloneTests {
     @Test func aCopyHasTheLatestPayloadsItsOwnIdentifierAndNoGroups() async throws {

@@ -139,18 +139,22 @@ class BrowserTestCase(unittest.TestCase):
         self.driver.save_screenshot(os.path.join(SCREENSHOTS, name + ".png"))
 
     def click_and_wait(self, by, value):
-        """Clicks something that loads a new page, and waits until the new page is there, so
-        the next lookup cannot find an element of the page being left."""
-        self.driver.execute_script("window.__leaving = true")
+        """Clicks something that loads a new page — or, in the simulator, swaps the page's
+        content in place — and waits until it is there, so the next lookup cannot find an
+        element of the page being left."""
+        self.driver.execute_script("window.__leaving = true; document.querySelector('main')?.setAttribute('data-leaving', '')")
         self.driver.find_element(by, value).click()
         self.wait_for_new_page()
 
     def wait_for_new_page(self):
-        """A new page has a new window object, so the mark set on the old one is gone. Checking
+        """A new page has a new window object, so the mark set on the old one is gone; content
+        swapped in place comes in a new <main>, without the mark set on the old one. Checking
         that (rather than staleness of an old element) never races the browser's own cleanup."""
         def arrived(driver):
             try:
-                return driver.execute_script("return window.__leaving === undefined && document.readyState === 'complete'")
+                return driver.execute_script(
+                    "return (window.__leaving === undefined || !document.querySelector('main[data-leaving]'))"
+                    " && document.readyState === 'complete'")
             except WebDriverException:
                 return False
         WebDriverWait(self.driver, 15).until(arrived)

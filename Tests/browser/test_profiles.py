@@ -78,8 +78,10 @@ class ProfileAuthoringTests(BrowserTestCase):
         self.click_and_wait(By.CSS_SELECTOR, "#payload-logging a.button")
         self.click_and_wait(By.ID, "save-payload")
         self.click_and_wait(By.LINK_TEXT, "History")
-        rows = self.driver.find_elements(By.CSS_SELECTOR, "#diff tbody tr")
-        self.assertTrue(any("Logging" in row.text for row in rows))
+        sections = [title.text for title in self.driver.find_elements(By.CSS_SELECTOR, "#diff h3")]
+        self.assertIn("Logging added", sections)
+        rows = [row.text for row in self.driver.find_elements(By.CSS_SELECTOR, "#diff tbody tr")]
+        self.assertTrue(any(row.startswith("Level kept") for row in rows), rows)
         self.screenshot("profile-history")
 
     def test_the_branding_colour_picker_and_numbers_stay_in_step(self):

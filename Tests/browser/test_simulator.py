@@ -115,6 +115,21 @@ class SimulatorTests(BrowserTestCase):
         self.api("POST", f"/api/v1/profiles/{profile['id']}/assignments", {"groupID": classroom})
         self.wait_for(lambda: len(self.lock_badges()) == 1, timeout=4)
 
+    def test_controls_act_in_place_keeping_the_scroll_position(self):
+        _, group_name = self.new_group("Hall")
+        self.signed_in("admin@test.example")
+        self.enroll("Hall iPad", group_name, supervised=True, app_ids=["com.example.exam"])
+        self.driver.set_window_size(1280, 600)
+        self.driver.execute_script("window.__samePage = true; document.getElementById('advance-clock').scrollIntoView({block: 'center'})")
+        before = self.driver.execute_script("return window.scrollY")
+        self.assertGreater(before, 0)
+        self.click_and_wait(By.ID, "advance-clock")
+        self.assertTrue(self.driver.execute_script("return window.__samePage === true"), "no page load: the content was swapped in")
+        self.assertAlmostEqual(self.driver.execute_script("return window.scrollY"), before, delta=40)
+        self.assertIn("The clock moves on 60 minutes", self.driver.find_element(By.CLASS_NAME, "flash").text)
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "advance-clock", "the focus stays on the control")
+        self.driver.set_window_size(1280, 900)
+
     def test_a_tablet_sized_window_keeps_the_device_and_controls_usable(self):
         self.driver.set_window_size(820, 1180)
         _, group_name = self.new_group("Clinic")

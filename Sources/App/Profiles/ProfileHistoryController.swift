@@ -28,7 +28,7 @@ struct ProfileHistoryController {
         let versions: [VersionRow]
         let from: Int
         let to: Int
-        let changes: [ProfileSaving.ChangeRow]
+        let diff: VersionDiff?
         let hasChanges: Bool
         let comparing: Bool
         let canRestore: Bool
@@ -50,9 +50,7 @@ struct ProfileHistoryController {
         let to = query["to"].flatMap { Int(String($0)) }.flatMap { numbers.contains($0) ? $0 : nil } ?? profile.version
         let from = query["from"].flatMap { Int(String($0)) }.flatMap { numbers.contains($0) ? $0 : nil } ?? max(1, to - 1)
         let byNumber = Dictionary(uniqueKeysWithValues: versions.map { ($0.number, $0) })
-        let changes = zip(byNumber[from].map { [$0] } ?? [], byNumber[to].map { [$0] } ?? []).flatMap { old, new in
-            ProfileDiff.changes(from: old.content, to: new.content)
-        }
+        let diff = byNumber[from].flatMap { old in byNumber[to].map { new in VersionDiff(from: old.content, to: new.content) } }
         let view = HistoryView(
             profilePath: Paths.profile(id), historyPath: Paths.profileHistory(id), name: profile.name,
             versions: versions.map {
@@ -61,8 +59,7 @@ struct ProfileHistoryController {
                            fromSelected: $0.number == from, toSelected: $0.number == to)
             },
             from: from, to: to,
-            changes: changes.map { .init(field: $0.field, before: $0.before ?? "(absent)", after: $0.after ?? "(absent)") },
-            hasChanges: !changes.isEmpty, comparing: versions.count > 1,
+            diff: diff, hasChanges: !(diff?.isEmpty ?? true), comparing: versions.count > 1,
             canRestore: context.user.role.includes(.admin))
         return try services.renderer.page("profiles/history", title: "History of \(profile.name)", model: view, request: request, context: context)
     }
