@@ -47,7 +47,8 @@ import Testing
             #expect(preview.body.contains("Reaches 17 devices in 2 groups; 17 devices change."))
             #expect(preview.body.contains("<strong>16 devices lock into Exam Browser (Single App Mode)</strong>: Exam iPad 01, Exam iPad 02"))
             #expect(!preview.body.contains("Student iPad (own),"), "Single App Mode cannot hold an unsupervised iPad")
-            #expect(preview.body.contains("<td>Logging › level</td><td class=\"before\">—</td><td class=\"after\">debug</td>"))
+            #expect(preview.body.contains("Logging <span class=\"tag diff-added\">added</span>") && preview.body.contains("Debug and more severe"),
+                    "the settings that change, in the form's words")
             #expect(try await assignments(console, exam) == 0, "a preview changes nothing")
 
             let confirmed = try await admin.post("/profiles/\(exam)/assignments", ["groupID": schools.description])
@@ -81,13 +82,40 @@ import Testing
             #expect(profilePage.body.contains("href=\"/profiles/\(lobby.id!)/assignments/\(kiosks)/remove\""))
             let preview = try await admin.get(Paths.profileUnassign(lobby.id!, from: kiosks))
             #expect(preview.body.contains("<strong>6 devices unlock, leaving Lobby Check-In</strong>: Lobby kiosk 01"))
-            #expect(preview.body.contains("<td>Single App Mode</td><td class=\"before\">in force</td><td class=\"after\">removed</td>"),
-                    "a payload that goes is one row, not one per option")
-            #expect(!preview.body.contains("disableAutoLock"))
+            #expect(preview.body.contains("Single App Mode <span class=\"tag diff-removed\">removed</span>"))
+            #expect(preview.body.contains("<th scope=\"row\">The whole payload</th>"), "a payload that goes is one row, not one per option")
+            #expect(!preview.body.contains("Disable auto-lock"))
             #expect(preview.body.contains("action=\"\(Paths.profileUnassign(lobby.id!, from: kiosks))\""))
             #expect(try await assignments(console, lobby.id!) == 1)
             try await admin.post(Paths.profileUnassign(lobby.id!, from: kiosks))
             #expect(try await assignments(console, lobby.id!) == 0)
+        }
+    }
+
+    @Test func aSaveThatReachesDevicesShowsItsImpactFirstAndSavesOnConfirmation() async throws {
+        let console = try await TestConsole.make(demo: true)
+        try await console.addUser("lead@example.com", role: .admin)
+        let lobby = try #require(try await console.services.database.read {
+            try $0.fetchOne(ProfileRecord.query().filter("identifier", .equal, "com.example.profiles.lobby-kiosk"))
+        })
+        let form: [(String, String)] = [("baseVersion", "\(lobby.version)"), ("app", "com.example.checkin"), ("option.DisableTouch", "on"), ("option.DisableAutoLock", "on"), ("option.DisableRingerSwitch", "on"),
+                                        ("user.Zoom", "on"), ("user.VoiceOver", "on"), ("intent", "save")]
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("lead@example.com", password: TestConsole.password)
+            try await admin.get(Paths.payloadForm(lobby.id!, .singleAppMode))
+            let preview = try await admin.post(Paths.payloadForm(lobby.id!, .singleAppMode), pairs: form)
+            #expect(preview.status == .ok)
+            #expect(preview.body.contains("Save “Edited Single App Mode” in Lobby kiosk lockdown?"))
+            #expect(preview.body.contains("Reaches 6 devices in 1 group; 6 devices change."))
+            #expect(preview.body.contains("<th scope=\"row\">Disable touch</th>"), "the setting that changes, under its form label")
+            #expect(!preview.body.contains("Disable auto-lock</th>"), "and only that one")
+            #expect(preview.body.contains("name=\"impactConfirmed\" value=\"yes\""))
+            #expect(try await console.services.database.read { try $0.require(ProfileRecord.self, id: lobby.id!) }.version == lobby.version,
+                    "nothing is saved before the confirmation")
+            let confirmed = try await admin.post(Paths.payloadForm(lobby.id!, .singleAppMode), pairs: form + [("impactConfirmed", "yes")])
+            #expect(confirmed.status == .seeOther)
+            #expect(try await console.services.database.read { try $0.require(ProfileRecord.self, id: lobby.id!) }.version == lobby.version + 1)
         }
     }
 

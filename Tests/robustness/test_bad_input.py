@@ -136,9 +136,12 @@ FORM_ROUTES = [
     # Both go through their impact preview, which holds the form that makes the change.
     FormRoute("/profiles/{profile}/assignments", "/profiles/{profile}/assignments/preview?groupID={spare_group}"),
     FormRoute("/profiles/{profile}/assignments/{group}/remove", "/profiles/{profile}/assignments/{group}/remove"),
-    *[FormRoute("/profiles/{profile}/payloads/{kind}", "/profiles/{profile}/payloads/{kind}", values, fields=fields, params={"kind": kind})
+    # The seed profile reaches devices, so a save is confirmed after its impact preview: the
+    # valid request is the confirmation's.
+    *[FormRoute("/profiles/{profile}/payloads/{kind}", "/profiles/{profile}/payloads/{kind}", {**values, "impactConfirmed": "yes"},
+                fields=fields, params={"kind": kind})
       for kind, (values, fields) in PAYLOAD_FORMS.items()],
-    FormRoute("/profiles/{profile}/payloads/{kind}/remove", "/profiles/{profile}", params={"kind": "single-app-mode"}),
+    FormRoute("/profiles/{profile}/payloads/{kind}/remove", "/profiles/{profile}", {"impactConfirmed": "yes"}, params={"kind": "single-app-mode"}),
     FormRoute("/signing", "/signing", files={"certificate": "certificate_pem", "privateKey": "key_pem"}),
     # The viewer's tick boxes sit outside its selection form (form="log-selection"), so the
     # valid value names the seed line; "Delete…" on that form leads to the confirmation below.

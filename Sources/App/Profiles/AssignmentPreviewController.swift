@@ -10,17 +10,6 @@ import Storage
 struct AssignmentPreviewController {
     let services: Services
 
-    struct View {
-        let question: String
-        let impact: ImpactView
-        let confirmPath: String
-        let confirmLabel: String
-        let groupID: String?
-        let cancelPath: String
-        let profilePath: String
-        let profileName: String
-    }
-
     func register(on routes: SecuredRoutes) {
         routes.get("/profiles/{id}/assignments/preview", role: .admin) { request, context in
             let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
@@ -37,25 +26,18 @@ struct AssignmentPreviewController {
                                                                               assignError: refusal.firstField.message, status: .unprocessableContent)
             }
             let group = preview.group!.name
-            return try page(preview, question: "Assign \(preview.profile.name) to \(group)?", confirmPath: Paths.profileAssignments(id),
-                            confirmLabel: "Assign to \(group)", groupID: groupID, request: request, context: context)
+            return try ImpactPage.render(preview, question: "Assign \(preview.profile.name) to \(group)?", confirmPath: Paths.profileAssignments(id),
+                                         confirmLabel: "Assign to \(group)", hidden: [.init(name: "groupID", value: groupID.description)],
+                                         services: services, request: request, context: context)
         }
         routes.get("/profiles/{id}/assignments/{group}/remove", role: .admin) { request, context in
             let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
             let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
             let preview = try await services.profiles.impact(of: .unassign(id, from: groupID))
             let group = preview.group!.name
-            return try page(preview, question: "Unassign \(preview.profile.name) from \(group)?", confirmPath: Paths.profileUnassign(id, from: groupID),
-                            confirmLabel: "Unassign from \(group)", groupID: nil, request: request, context: context)
+            return try ImpactPage.render(preview, question: "Unassign \(preview.profile.name) from \(group)?",
+                                         confirmPath: Paths.profileUnassign(id, from: groupID), confirmLabel: "Unassign from \(group)", hidden: [],
+                                         services: services, request: request, context: context)
         }
-    }
-
-    private func page(_ preview: ImpactPreview.Result, question: String, confirmPath: String, confirmLabel: String,
-                      groupID: RecordID<DeviceGroupRecord>?, request: Request, context: SignedInContext) throws -> Response {
-        let profilePath = Paths.profile(preview.profile.id!)
-        let view = View(question: question, impact: ImpactView(preview.impact, appNames: preview.appNames), confirmPath: confirmPath,
-                        confirmLabel: confirmLabel, groupID: groupID?.description, cancelPath: profilePath, profilePath: profilePath,
-                        profileName: preview.profile.name)
-        return try services.renderer.page("profiles/impact", title: question, model: view, request: request, context: context)
     }
 }

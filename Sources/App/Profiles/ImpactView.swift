@@ -10,15 +10,10 @@ struct ImpactView {
         let devices: String
     }
 
+    /// Groups whose settings change the same way, and how, in the payload forms' words.
     struct SettingsChange {
         let groups: String
-        let changes: [Change]
-    }
-
-    struct Change {
-        let field: String
-        let before: String
-        let after: String
+        let diff: VersionDiff
     }
 
     let headline: String
@@ -63,34 +58,19 @@ struct ImpactView {
         resolved = impact.groups.filter { !$0.resolvedConflict.isEmpty }.map { group in
             "Ends the conflict in \(group.name) (\(group.resolvedConflict.map { app($0) }.joined(separator: " and "))): its \(devices(group.deviceCount)) take the policy again."
         }
-        var merged: [(groups: [String], deviceCount: Int, changes: [ProfileChange])] = []
+        var merged: [(groups: [String], deviceCount: Int, before: ProfileContent, after: ProfileContent)] = []
         for group in impact.groups where !group.changes.isEmpty {
-            if let index = merged.firstIndex(where: { $0.changes == group.changes }) {
+            if let index = merged.firstIndex(where: { $0.before == group.policyBefore && $0.after == group.policyAfter }) {
                 merged[index].groups.append(group.name)
                 merged[index].deviceCount += group.deviceCount
             } else {
-                merged.append(([group.name], group.deviceCount, group.changes))
+                merged.append(([group.name], group.deviceCount, group.policyBefore, group.policyAfter))
             }
         }
         settings = merged.map { entry in
-            SettingsChange(groups: "\(entry.groups.joined(separator: ", ")) (\(devices(entry.deviceCount)))", changes: Self.rows(entry.changes))
+            SettingsChange(groups: "\(entry.groups.joined(separator: ", ")) (\(devices(entry.deviceCount)))",
+                           diff: VersionDiff(from: entry.before, to: entry.after))
         }
         hasSettings = !settings.isEmpty
-    }
-
-    /// A payload the change takes away entirely is one row, not a row for each of its fields.
-    static func rows(_ changes: [ProfileChange]) -> [Change] {
-        var rows: [Change] = []
-        var removedKinds: Set<String> = []
-        for change in changes {
-            let kind = String(change.field.prefix { $0 != "›" }).trimmingCharacters(in: .whitespaces)
-            let wholeKindGoes = changes.allSatisfy { !$0.field.hasPrefix(kind + " ›") || $0.after == nil }
-            if change.after == nil, wholeKindGoes {
-                if removedKinds.insert(kind).inserted { rows.append(Change(field: kind, before: "in force", after: "removed")) }
-            } else {
-                rows.append(Change(field: change.field, before: change.before ?? "—", after: change.after ?? "—"))
-            }
-        }
-        return rows
     }
 }

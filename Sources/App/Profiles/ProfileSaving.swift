@@ -20,6 +20,9 @@ struct ProfileSaving {
         let yours: [ChangeRow]
     }
 
+    /// The field a save's confirmation sends, so the second time the save goes through.
+    static let confirmation = "impactConfirmed"
+
     struct ChangeRow {
         let field: String
         let before: String
@@ -32,9 +35,11 @@ struct ProfileSaving {
                        noting: { _ in note }, action: action, edit: edit)
     }
 
-    /// `noting` words the version's note from the content the edit started from.
+    /// `noting` words the version's note from the content the edit started from. With
+    /// `confirming` (the form as it was sent), a save that would change what devices get shows
+    /// its impact first, with that form to send again once confirmed.
     func save(profileID: RecordID<ProfileRecord>, base: Int, request: Request, context: SignedInContext, actor: Actor,
-              noting: (ProfileContent) -> String, action: String = "profile.edited",
+              noting: (ProfileContent) -> String, action: String = "profile.edited", confirming: FormFields? = nil,
               edit: (ProfileContent) throws -> ProfileContent) async throws -> Response {
         let (found, latest) = try await services.profiles.editBase(base, of: profileID)
         guard let baseVersion = found else { throw StorageError.notFound(table: ProfileVersionRecord.tableName) }
@@ -43,6 +48,16 @@ struct ProfileSaving {
         if edited == baseVersion.content && latest.number == base {
             return .seeOther(Paths.profile(profileID), flash: .notice("Nothing changed, so no new version was made."),
                              cookies: services.cookies, request: request)
+        }
+        if let sent = confirming, sent[Self.confirmation] != "yes", latest.number == base {
+            let preview = try await services.profiles.impact(of: .save(profileID, content: edited))
+            if !preview.impact.changesNothing {
+                let hidden = sent.pairs.filter { $0.name != "_csrf" }.map { ImpactPage.Hidden(name: $0.name, value: $0.value) }
+                    + [ImpactPage.Hidden(name: Self.confirmation, value: "yes")]
+                return try ImpactPage.render(preview, question: "Save “\(note)” in \(edited.name)?", confirmPath: request.uri.path,
+                                             confirmLabel: "Save as version \(latest.number + 1)", hidden: hidden,
+                                             services: services, request: request, context: context)
+            }
         }
         do {
             let saved = try await store.saveVersion(of: profileID, basedOn: base, content: edited, note: note, action: action, by: actor)

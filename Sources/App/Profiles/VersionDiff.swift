@@ -54,7 +54,10 @@ struct VersionDiff {
             case (nil, let added?):
                 sections.append(Section(title: kind.displayName, status: "added", rows: added.map { Row(label: $0.label, before: nil, after: $0) }))
             case (let removed?, nil):
-                sections.append(Section(title: kind.displayName, status: "removed", rows: removed.map { Row(label: $0.label, before: $0, after: nil) }))
+                // One row: the settings of a payload that went are in the version before.
+                let gone = PayloadFields.Field(label: "", value: removed.count == 1 ? "1 setting" : "\(removed.count) settings")
+                sections.append(Section(title: kind.displayName, status: "removed",
+                                        rows: [Row(label: "The whole payload", before: gone, after: .init(label: "", value: "removed"))]))
             case (let before?, let after?):
                 var labels = before.map(\.label)
                 for field in after where !labels.contains(field.label) { labels.append(field.label) }

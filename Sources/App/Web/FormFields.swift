@@ -23,6 +23,12 @@ struct FormFields: Sendable {
     /// The first value of a field, or "" when it was not sent.
     subscript(_ name: String) -> String { values[name]?.first ?? "" }
 
+    /// Every field and value, names in order and each name's values in the order sent: a form
+    /// sent again from hidden fields (a confirmation) reads back the same.
+    var pairs: [(name: String, value: String)] {
+        values.keys.sorted().flatMap { name in values[name]!.map { (name, $0) } }
+    }
+
     /// Every value of a repeated field (checkbox groups, ordered lists), in the order sent.
     func all(_ name: String) -> [String] { values[name] ?? [] }
 

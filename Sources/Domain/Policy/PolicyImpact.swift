@@ -47,9 +47,13 @@ public struct PolicyImpact: Sendable {
         public let newConflict: [String]
         /// A conflict the change resolves.
         public let resolvedConflict: [String]
-        /// Setting by setting, as the history page words them; empty when nothing changes or
-        /// a conflict keeps the devices on their current policy.
+        /// Setting by setting, by their stored keys; empty when nothing changes or a conflict
+        /// keeps the devices on their current policy.
         public let changes: [ProfileChange]
+        /// The effective policy before and after as a profile's content, for a page to word the
+        /// difference its own way; equal when a conflict keeps the devices where they are.
+        public let policyBefore: ProfileContent
+        public let policyAfter: ProfileContent
     }
 
     /// A device whose Single App Mode changes: nil on a side means not locked.
@@ -80,11 +84,11 @@ public struct PolicyImpact: Sendable {
             let before = EffectivePolicy.compute(from: input.before), after = EffectivePolicy.compute(from: input.after)
             let conflictBefore = Self.conflictApps(before), conflictAfter = Self.conflictApps(after)
             // A conflict keeps devices on the policy they have: nothing else of the change arrives.
-            let changes = after.hasConflict ? [] : ProfileDiff.changes(from: Self.content(before), to: Self.content(after))
+            let policyBefore = Self.content(before), policyAfter = after.hasConflict ? policyBefore : Self.content(after)
             groups.append(GroupOutcome(
                 name: input.name, deviceCount: input.devices.count,
                 newConflict: conflictBefore.isEmpty ? conflictAfter : [], resolvedConflict: conflictAfter.isEmpty ? conflictBefore : [],
-                changes: changes))
+                changes: ProfileDiff.changes(from: policyBefore, to: policyAfter), policyBefore: policyBefore, policyAfter: policyAfter))
             guard !after.hasConflict else { continue }
             for device in input.devices {
                 let locked = device.lockedApp(under: before), willLock = device.lockedApp(under: after)

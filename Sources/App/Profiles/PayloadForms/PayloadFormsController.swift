@@ -92,7 +92,7 @@ struct PayloadFormsController {
         }
         return try await ProfileSaving(services: services).save(
             profileID: id, base: base, request: request, context: context, actor: actor,
-            noting: { "\($0.payload(of: kind) == nil ? "Added" : "Edited") \(kind.displayName)" }) { $0.setting(payload) }
+            noting: { "\($0.payload(of: kind) == nil ? "Added" : "Edited") \(kind.displayName)" }, confirming: fields) { $0.setting(payload) }
     }
 
     /// Stores uploaded logos (checked by content) and reads the branding form with them; a
@@ -120,7 +120,7 @@ struct PayloadFormsController {
         guard let kind = PayloadKind(rawValue: context.parameters.get("kind") ?? "") else { throw HTTPError(.notFound) }
         return try await ProfileSaving(services: services).save(
             profileID: id, base: Int(context.form["baseVersion"]) ?? 0, request: request, context: context, actor: actor,
-            note: "Removed \(kind.displayName)") { $0.removing(kind) }
+            noting: { _ in "Removed \(kind.displayName)" }, confirming: context.form) { $0.removing(kind) }
     }
 
     private func page(id: RecordID<ProfileRecord>, kind: PayloadKind, base: Int, profileName: String, isNew: Bool, form: any PayloadForm,
