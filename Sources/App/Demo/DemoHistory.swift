@@ -26,7 +26,7 @@ enum DemoHistory {
                     let lines = logLines(for: device, daysAgo: day, now: now, random: &random)
                     guard !lines.isEmpty else { continue }
                     try LogStore.append(lines, from: LogStore.Uploader(id: device.id!, name: device.name),
-                                        receivedAt: lines.map(\.loggedAt).max()!.addingTimeInterval(30), in: connection)
+                                        receivedAt: min(lines.map(\.loggedAt).max()!.addingTimeInterval(30), now), in: connection)
                 }
             }
             try seedFeedback(devices: devices, now: now, random: &random, connection: connection)
@@ -40,9 +40,10 @@ enum DemoHistory {
     /// A device's lines for one day, at the levels its group's logging payload keeps.
     static func logLines(for device: DeviceRecord, daysAgo day: Int, now: Date, random: inout SeededRandom) -> [LogLine] {
         let midnight = Calendar(identifier: .gregorian).startOfDay(for: now.days(-day))
+        // Today's lines later than now are left out below, not squeezed before it: an
+        // afternoon's warnings do not turn up at midnight.
         func at(_ hour: Int) -> Date {
-            let time = midnight.addingTimeInterval(Double(hour * 3600 + Int.random(in: 0..<3600, using: &random)))
-            return min(time, now.addingTimeInterval(-Double(Int.random(in: 60..<3600, using: &random))))
+            midnight.addingTimeInterval(Double(hour * 3600 + Int.random(in: 0..<3600, using: &random)))
         }
         var lines: [LogLine] = []
         if device.name.hasPrefix("Lobby kiosk") {
