@@ -153,6 +153,8 @@ import Testing
             #expect(stale.status == .preconditionFailed, "a dry run of a stale edit says what the save would")
             #expect(try await console.services.database.read { try $0.require(ProfileRecord.self, id: exam) }.version == 2)
 
+            let missing = try await api.call(client, .delete, "/api/v1/profiles/\(exam)/assignments/999999?dryRun=true", token: token)
+            #expect(missing.status == .notFound, "a dry run answers a missing group as the unassignment does")
             let unassign = try await api.call(client, .delete, "/api/v1/profiles/\(exam)/assignments/\(exams)?dryRun=true", token: token)
             #expect((unassign.json["impact"] as? [String: Any])?["unlocking"] as? [Any] != nil)
             #expect(((unassign.json["impact"] as? [String: Any])?["unlocking"] as? [Any])?.count == 16)

@@ -71,17 +71,21 @@ struct ProfileReader: Sendable {
     }
 
     /// What `change` would do to the devices it reaches, with the names a page words it in,
-    /// read in one snapshot; nothing is written. A group that does not exist is refused as
-    /// the change itself would be.
+    /// read in one snapshot; nothing is written. A group that does not exist is answered as
+    /// the change itself would answer it.
     func impact(of change: ImpactPreview.Change) async throws -> ImpactPreview.Result {
         try await database.read { connection in
             var group: DeviceGroupRecord?
             switch change {
-            case .assign(_, let id), .unassign(_, let id):
+            case .assign(_, let id):
+                // The group is a chosen value, as the assignment itself refuses it.
                 group = try connection.find(DeviceGroupRecord.self, id: id)
                 guard group != nil else {
                     throw CatalogRefusal.invalid("groupID", "That group does not exist (any more); choose one from the list.")
                 }
+            case .unassign(_, let id):
+                // The group is in the address: not there is a 404, as the unassignment answers.
+                group = try connection.require(DeviceGroupRecord.self, id: id)
             case .save: break
             }
             return ImpactPreview.Result(
