@@ -116,6 +116,15 @@ import Testing
             let confirmed = try await admin.post(Paths.payloadForm(lobby.id!, .singleAppMode), pairs: form + [("impactConfirmed", "yes")])
             #expect(confirmed.status == .seeOther)
             #expect(try await console.services.database.read { try $0.require(ProfileRecord.self, id: lobby.id!) }.version == lobby.version + 1)
+
+            // Restoring an old version is a save too: version 2 had no options and no user toggles.
+            try await admin.get(Paths.profileVersion(lobby.id!, 2))
+            let restore = try await admin.post(Paths.profileRestore(lobby.id!, 2), ["baseVersion": "\(lobby.version + 1)"])
+            #expect(restore.status == .ok && restore.body.contains("Save “Restored version 2” in Lobby kiosk lockdown?"))
+            #expect(restore.body.contains("<th scope=\"row\">Disable touch</th>"))
+            let restored = try await admin.post(Paths.profileRestore(lobby.id!, 2), ["baseVersion": "\(lobby.version + 1)", "impactConfirmed": "yes"])
+            #expect(restored.status == .seeOther)
+            #expect(try await console.services.database.read { try $0.require(ProfileRecord.self, id: lobby.id!) }.version == lobby.version + 2)
         }
     }
 
