@@ -1,0 +1,69 @@
+/// Issue 15's compliance rules, as the SDK app checks them on the device: a condition on an
+/// app's version or on the OS version, and what happens when the device meets it — the app
+/// is blocked, or the managed apps and their data are wiped (enterprise wipe). Every rule of
+/// every profile that reaches the device applies; a wipe beats a block.
+public struct ComplianceRule: Codable, Equatable, Sendable {
+    public enum Subject: Codable, Equatable, Sendable {
+        /// The version of the app with this bundle ID.
+        case app(String)
+        case operatingSystem
+    }
+
+    public enum Action: String, CaseIterable, Codable, Sendable {
+        case block, wipe
+
+        public var displayName: String {
+            switch self {
+            case .block: "Block the app"
+            case .wipe: "Wipe managed apps and their data"
+            }
+        }
+    }
+
+    public var subject: Subject
+    public var comparison: VersionComparison
+    public var version: String
+    public var action: Action
+
+    public init(subject: Subject, comparison: VersionComparison, version: String, action: Action) {
+        self.subject = subject
+        self.comparison = comparison
+        self.version = version
+        self.action = action
+    }
+
+    /// "Clinic Notes earlier than 5.2" as a sentence, with the app's name when known.
+    public func describe(appName: (String) -> String = { $0 }) -> String {
+        let what = switch subject {
+        case .app(let bundleID): appName(bundleID)
+        case .operatingSystem: "iOS"
+        }
+        return "\(what) \(comparison.displayName) \(version)"
+    }
+}
+
+/// What a device's versions mean under a set of rules.
+public struct ComplianceVerdict: Equatable, Sendable {
+    /// The rules the device meets, in the order given.
+    public let broken: [ComplianceRule]
+
+    public var isCompliant: Bool { broken.isEmpty }
+    /// Wipe when any broken rule wipes, else block when any is broken.
+    public var action: ComplianceRule.Action? {
+        broken.contains { $0.action == .wipe } ? .wipe : (broken.isEmpty ? nil : .block)
+    }
+
+    /// Checks `rules` against the device's iOS version and its apps' versions (bundle ID →
+    /// version). A rule about an app the device does not have, or a version that does not read
+    /// as one, is not met: it cannot be judged, so it does not act.
+    public static func judge(_ rules: [ComplianceRule], osVersion: String, appVersions: [String: String]) -> ComplianceVerdict {
+        ComplianceVerdict(broken: rules.filter { rule in
+            let actual: String? = switch rule.subject {
+            case .app(let bundleID): appVersions[bundleID]
+            case .operatingSystem: osVersion
+            }
+            guard let actual, let version = AppleVersion(actual), let reference = AppleVersion(rule.version) else { return false }
+            return rule.comparison.holds(version, reference)
+        })
+    }
+}
