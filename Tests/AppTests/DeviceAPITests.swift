@@ -313,3 +313,48 @@ import Testing
         }
     }
 }
+
+/// A device's effective SDK policy, downloaded as the SDK profile its apps receive.
+@Suite struct DeviceSDKProfileTests {
+    @Test func theSDKPolicyCombinesEveryReachingProfileUnderTheSDKsKeyNames() async throws {
+        let console = try await TestConsole.make(demo: true)
+        let token = try await APITests().token(console, role: .viewer)
+        try await console.addUser("vic@example.com", role: .viewer)
+        let devices = try await console.services.database.read { try $0.fetch(DeviceRecord.query()) }
+        let phone = try #require(devices.first { $0.name == "Sales iPhone 01" })
+        try await console.test { client in
+            let api = APITests()
+            let first = try await api.call(client, .get, "/api/v1/devices/\(phone.id!)/sdk-profile", token: token)
+            #expect(first.status == .ok)
+            #expect(first.json["DisplayName"] as? String == "SDK policy for Sales iPhone 01")
+            #expect(((first.json["Geofence"] as? [String: Any])?["Areas"] as? [Any])?.count == 3)
+            #expect((first.json["Logging"] as? [String: Any])?["Level"] as? String == "Warning")
+            #expect((first.json["Branding"] as? [String: Any])?["EnableBranding"] as? Bool == true)
+            #expect(first.json["Authentication"] != nil && first.json["DataLossPrevention"] == nil, "only what reaches the device's group")
+            let again = try await api.call(client, .get, "/api/v1/devices/\(phone.id!)/sdk-profile", token: token)
+            #expect(NSDictionary(dictionary: again.json).isEqual(to: first.json), "the same policy is the same file")
+
+            // Two Single App Mode payloads on the device's group: no one policy to export.
+            let groups = try await console.services.database.read { try $0.fetch(DeviceGroupRecord.query()) }
+            let sales = try #require(groups.first { $0.name == "Field sales" })
+            for (identifier, app) in [("com.example.a", "com.example.fieldsales"), ("com.example.b", "com.example.mail")] {
+                let profile = try await console.services.profileStore.create(identifier: identifier, content: ProfileContent(name: identifier), by: .system)
+                try await console.services.profileStore.saveVersion(of: profile.id!, basedOn: 1, content: ProfileContent(name: identifier, payloads: [
+                    .singleAppMode(SingleAppMode(appIdentifier: app))]), note: "", by: .system)
+                _ = try await console.services.assignments.assign(profile.id!, to: sales.id!, by: .system)
+            }
+            let conflict = try await api.call(client, .get, "/api/v1/devices/\(phone.id!)/sdk-profile", token: token)
+            #expect(conflict.status == .conflict && api.errorCode(conflict.json) == "policy_conflict")
+            #expect(try await api.call(client, .get, "/api/v1/devices/999999/sdk-profile", token: token).status == .notFound)
+
+            // The device page offers the download, as an attachment.
+            let viewer = Browser(client)
+            try await viewer.signIn("vic@example.com", password: TestConsole.password)
+            let clinic = try #require(devices.first { $0.name == "Clinic iPad 01" })
+            #expect(try await viewer.get(Paths.device(clinic.id!)).body.contains("href=\"/devices/\(clinic.id!)/sdk-profile\""))
+            let download = try await viewer.get(Paths.deviceSDKProfile(clinic.id!))
+            #expect(download.status == .ok && download.headers[.contentDisposition]?.contains("attachment") == true)
+            #expect(download.body.contains("\"DataLossPrevention\""))
+        }
+    }
+}

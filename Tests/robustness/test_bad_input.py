@@ -165,6 +165,7 @@ API_TARGETS = {
     "/api/v1/groups/{id}": "/api/v1/groups/{child_group}",
     "/api/v1/devices/{id}": "/api/v1/devices/{spare_device}",
     "/api/v1/devices/{id}/group": "/api/v1/devices/{spare_device}/group",
+    "/api/v1/devices/{id}/sdk-profile": "/api/v1/devices/{checkin}/sdk-profile",
     "/api/v1/profiles/{id}": "/api/v1/profiles/{profile}",
     "/api/v1/profiles/{id}/assignments": "/api/v1/profiles/{profile}/assignments",
     "/api/v1/profiles/{id}/assignments/{group}": "/api/v1/profiles/{profile}/assignments/{group}",

@@ -26,6 +26,16 @@ struct CatalogAPIController {
             return Response(status: .noContent)
         }
         routes.put("/api/v1/devices/{id}/group", role: .admin, use: moveDevice)
+        routes.get("/api/v1/devices/{id}/sdk-profile", role: .viewer) { _, context in
+            let (device, policy) = try await services.catalogReader.effectivePolicy(of: context.parameters.require("id", as: RecordID<DeviceRecord>.self))
+            do {
+                return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(bytes: try DeviceSDKProfile.json(for: device, policy: policy))))
+            } catch let conflict as DeviceSDKProfile.Conflict {
+                throw APIError(status: .conflict, code: "policy_conflict",
+                               message: "Single App Mode for \(conflict.apps.joined(separator: " and ")) reaches this device: it keeps its previous policy, so there is no one SDK policy.")
+            }
+        }
         registerUpdates(on: routes)
         routes.get("/api/v1/groups", role: .viewer) { _, _ in
             let groups = try await services.catalogReader.groups()

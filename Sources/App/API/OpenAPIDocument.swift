@@ -249,6 +249,11 @@ enum OpenAPIDocument {
                     "put": operation("Replace a device (same body as POST; fields left out take their defaults)", role: "admin", parameters: ["id"], body: ref("DeviceInput"),
                                      responses: ok("The device", ["type": "object"]), extraErrors: ["409": "device_exists", "422": "validation_failed"]),
                 ],
+                "/api/v1/devices/{id}/sdk-profile": [
+                    "get": operation("A device's effective SDK policy as the SDK profile its apps download (the SDK's key names)", role: "viewer",
+                                     parameters: ["id"], responses: ok("SDK profile", ["type": "object"]),
+                                     extraErrors: ["409": "policy_conflict: two Single App Mode payloads reach the device"]),
+                ],
                 "/api/v1/devices/{id}/group": ["put": operation("Move a device to a group (groupID null: no group)", role: "admin", parameters: ["id"],
                                                                  body: object(required: ["groupID"], ["groupID": optionalID]),
                                                                  responses: ["204": ["description": "Moved"]], extraErrors: ["422": "validation_failed"])],

@@ -55,6 +55,14 @@ struct CatalogReader: Sendable {
         }
     }
 
+    /// A device with its effective policy (nothing reaches a device in no group), in one snapshot.
+    func effectivePolicy(of id: RecordID<DeviceRecord>) async throws -> (device: DeviceRecord, policy: EffectivePolicy) {
+        try await database.read { connection in
+            let device = try connection.require(DeviceRecord.self, id: id)
+            return (device, try PolicyLoader(connection: connection, cache: profileContents).effectivePolicy(group: device.groupID))
+        }
+    }
+
     func device(_ id: RecordID<DeviceRecord>) async throws -> DeviceRecord {
         try await database.read { try $0.require(DeviceRecord.self, id: id) }
     }

@@ -122,6 +122,7 @@ extension DevicePage: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "simulatorPath": Paths.simulator(id)
+        case "sdkProfilePath": Paths.deviceSDKProfile(id)
         case "logsPath": Paths.logs(of: id)
         case "editPath": Paths.deviceEdit(id)
         case "deletePath": Paths.deviceDelete(id)

@@ -16,6 +16,16 @@ struct DevicesController {
         }
         routes.post("/devices", role: .admin, use: create)
         routes.get("/devices/{id}", role: .viewer, use: show)
+        routes.get("/devices/{id}/sdk-profile", role: .viewer) { _, context in
+            let (device, policy) = try await services.catalogReader.effectivePolicy(of: context.parameters.require("id", as: RecordID<DeviceRecord>.self))
+            do {
+                return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store",
+                                                       .contentDisposition: "attachment; filename=\"\(DeviceSDKProfile.filename(for: device))\""],
+                                body: .init(byteBuffer: ByteBuffer(bytes: try DeviceSDKProfile.json(for: device, policy: policy))))
+            } catch let conflict as DeviceSDKProfile.Conflict {
+                throw HTTPError(.conflict, message: "Single App Mode for \(conflict.apps.joined(separator: " and ")) reaches this device: it keeps its previous policy, so there is no one SDK policy to download.")
+            }
+        }
         routes.get("/devices/{id}/edit", role: .admin) { request, context in
             let device = try await services.catalogReader.device(context.parameters.require("id", as: RecordID<DeviceRecord>.self))
             return try await form(DeviceForm(device), request: request, context: context)

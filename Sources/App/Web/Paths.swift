@@ -60,6 +60,8 @@ enum Paths {
     static func deviceEdit(_ id: RecordID<DeviceRecord>) -> String { "/devices/\(id)/edit" }
     static func deviceDelete(_ id: RecordID<DeviceRecord>) -> String { "/devices/\(id)/delete" }
     static func deviceCommands(_ id: RecordID<DeviceRecord>) -> String { "/devices/\(id)/commands" }
+    /// The device's effective SDK policy as a download.
+    static func deviceSDKProfile(_ id: RecordID<DeviceRecord>) -> String { "/devices/\(id)/sdk-profile" }
     static func deviceNotes(_ id: RecordID<DeviceRecord>) -> String { "/devices/\(id)/notes" }
     static func deviceNoteEdit(_ id: RecordID<DeviceRecord>, _ note: RecordID<DeviceNoteRecord>) -> String { "/devices/\(id)/notes/\(note)/edit" }
     static func deviceNote(_ id: RecordID<DeviceRecord>, _ note: RecordID<DeviceNoteRecord>) -> String { "/devices/\(id)/notes/\(note)" }
