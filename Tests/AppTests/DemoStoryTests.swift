@@ -1,6 +1,7 @@
 @testable import App
 import Domain
 import Foundation
+import HTTPTypes
 import Storage
 import Testing
 
@@ -107,5 +108,29 @@ import Testing
         let before = try await counts()
         #expect(try await DemoData.seedIfEmpty(database: console.services.database, now: console.services.now) == false)
         #expect(try await counts() == before)
+    }
+}
+
+/// Assessment mode's restrictions are part of the device's state only while the app holds it.
+@Suite struct AssessmentStateTests {
+    @Test func whatAnAssessmentTurnsOffIsInTheStateWhileLockedAndGoneAfter() async throws {
+        let console = try await TestConsole.make(demo: true)
+        let token = try await APITests().token(console, role: .helpdesk)
+        let student = try #require(try await console.services.database.read {
+            try $0.fetchOne(DeviceRecord.query().filter("name", .equal, "Student iPad (own)"))
+        })
+        try await console.test { client in
+            let api = APITests()
+            let path = "/api/v1/simulator/\(student.udid)/actions"
+            _ = try await api.call(client, .post, path, token: token, body: #"{"action": "launchApp", "app": "com.example.exam"}"#)
+            let locked = try await api.call(client, .post, path, token: token,
+                                            body: #"{"action": "requestLock", "app": "com.example.exam", "mode": "assessment", "confirm": true}"#)
+            let turnedOff = (locked.json["state"] as? [String: Any])?["turnedOff"] as? [String]
+            #expect(turnedOff?.contains("Dictation") == true && turnedOff?.contains("Siri") == true)
+            #expect(turnedOff?.contains { $0.localizedCaseInsensitiveContains("keyboard extension") } == false,
+                    "third-party keyboards are the app's own business")
+            let unlocked = try await api.call(client, .post, path, token: token, body: #"{"action": "requestUnlock", "app": "com.example.exam"}"#)
+            #expect((unlocked.json["state"] as? [String: Any])?["turnedOff"] as? [String] == [])
+        }
     }
 }

@@ -70,6 +70,8 @@ extension OpenAPIDocument {
                                                          "app": ["type": "string"], "reason": ["type": "string"]]],
             "lock": ["type": ["object", "null"], "properties": ["mode": ["type": "string", "enum": ["singleAppMode", "autonomous", "assessment", "guidedAccess"]],
                                                                  "app": ["type": "string"]]],
+            "turnedOff": ["type": "array", "items": ["type": "string"],
+                          "description": "What an assessment (AAC) turns off while its app holds the lock; empty otherwise"],
             "apps": ["type": "array", "items": ["type": "object"]], "pasteboard": ["type": ["object", "null"]],
             "pendingLogs": ["type": "integer"], "policyConflict": ["type": "array", "items": ["type": "string"]],
         ]],

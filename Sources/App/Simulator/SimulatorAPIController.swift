@@ -69,6 +69,7 @@ struct SimulatorAPIController {
             "foregroundApp": state.foregroundApp as Any? ?? NSNull(),
             "screen": screen,
             "lock": lock,
+            "turnedOff": state.turnedOff,
             "apps": state.apps.map { ["bundleID": $0.bundleID, "name": $0.name, "managed": $0.isManaged, "sdk": $0.isSDKBuilt] },
             "pasteboard": state.pasteboard.map { ["text": $0.text, "sourceApp": $0.sourceApp] as Any } ?? NSNull(),
             "pendingLogs": state.pendingLogs.count,

@@ -125,7 +125,7 @@ struct SimulatorPage {
         clockText = Self.clockFormatter.string(from: state.clock)
         lockName = state.lock?.modeName
         lockApp = state.lock.map { state.app($0.app)?.name ?? $0.app }
-        if case .assessment? = state.lock { assessmentRestrictions = SimulatedDevice.assessmentRestrictions } else { assessmentRestrictions = [] }
+        assessmentRestrictions = state.turnedOff
         conflict = state.policyConflict.isEmpty ? nil
             : "Single App Mode for \(state.policyConflict.joined(separator: " and ")) reaches this device. It keeps its previous policy until one is removed."
         let icons = state.apps.map { app in

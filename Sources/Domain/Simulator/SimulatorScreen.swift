@@ -66,6 +66,13 @@ extension SimulatedDevice {
         "Universal clipboard", "Dictation", "Siri", "Background apps", "Classroom observation",
     ]
 
+    /// What is turned off right now: the assessment's list while its app holds the lock (only
+    /// an app's own assessment request sets that lock), nothing once it unlocks.
+    public var turnedOff: [String] {
+        if case .assessment? = lock { return Self.assessmentRestrictions }
+        return []
+    }
+
     /// Messages can upload on Wi-Fi, or on cellular unless logging says Wi-Fi only.
     public var canUploadLogs: Bool {
         switch network {
