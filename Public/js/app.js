@@ -60,7 +60,8 @@ document.addEventListener("keydown", (event) => {
 // After a refused save, the problems are listed at the top of the form, each a link to its
 // field, and the list takes the focus: a keyboard or screen-reader user hears what to fix
 // first, and a long form does not hide a message below the fold. A control's small form (a
-// simulator control, a command, a note) keeps the focus on its field instead. The field
+// simulator control, a command, a note) keeps the focus on its field, and a form of one or two
+// fields gets it on its first refused field, instead. The field
 // messages are written by the server; without this script they are all still there.
 document.addEventListener("DOMContentLoaded", () => {
   const messages = [...document.querySelectorAll("main .field-error[id]")];
@@ -69,7 +70,12 @@ document.addEventListener("DOMContentLoaded", () => {
   if (!form || form.matches(".control-row, .inline-form, .command-form")) return;
   const fields = form.querySelectorAll("input:not([type=hidden]):not([tabindex='-1']), select, textarea");
   let summary = document.getElementById("form-errors");
-  if (!summary && fields.length < 3) return;
+  if (!summary && fields.length < 3) {
+    // A short form needs no list: the focus goes to its first refused field, unless the
+    // page already put it somewhere.
+    if (!document.querySelector("main [autofocus]")) form.querySelector("[aria-invalid='true']")?.focus();
+    return;
+  }
   if (!summary) {
     summary = document.createElement("div");
     summary.id = "form-errors";

@@ -8,6 +8,13 @@ import Testing
             content: payloads.reduce(ProfileContent(name: "Profile \(id)")) { $0.setting($1) })
     }
 
+    @Test func aConflictNamesEachAppOnce() {
+        let lockA = Payload.singleAppMode(SingleAppMode(appIdentifier: "com.example.a"))
+        let policy = EffectivePolicy.compute(from: [reaching(1, distance: 0, [lockA]), reaching(2, distance: 1, [lockA]),
+                                                    reaching(3, distance: 1, [.singleAppMode(SingleAppMode(appIdentifier: "com.example.b"))])])
+        #expect(policy.conflictApps == ["com.example.a", "com.example.b"], "two profiles locking the same app are one app of the conflict")
+    }
+
     @Test func dlpTakesTheMostRestrictiveAnswerPerSetting() {
         let lenient = DataLossPrevention(allowCopyPasteOut: true, allowThirdPartyKeyboards: false)
         let strict = DataLossPrevention(allowCopyPasteOut: false, openLinksInManagedBrowser: true)

@@ -124,6 +124,12 @@ class AccessibilityTests(BrowserTestCase):
         links[1].click()
         self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "area-0-longitude")
 
+        # A form of one or two fields gets no list: the focus goes to the refused field.
+        self.open(f"/groups/{self.group}/edit")
+        self.driver.find_element(By.ID, "group-name").clear()
+        self.click_and_wait(By.CSS_SELECTOR, f"form[action='/groups/{self.group}'] button[type=submit]")
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "group-name")
+
         # Forms without a summary of their own get one: the settings.
         self.open("/settings")
         cap = self.driver.find_element(By.ID, "log-cap")

@@ -28,6 +28,15 @@ enum APIQuery {
         }
     }
 
+    /// Refuses a query parameter the route does not take, as unknown body fields are refused:
+    /// a misspelt `dryRun` must not turn a preview into the change itself.
+    static func refuseUnknown(of request: Request, allowed: Set<String>) throws {
+        guard let unknown = request.uri.formParameters.map({ String($0.key) }).sorted().first(where: { !allowed.contains($0) }) else { return }
+        throw APIError(status: .badRequest, code: "unknown_query_parameter",
+                       message: "\(unknown.clipped(to: 40)) is not a parameter of this route\(allowed.isEmpty ? "" : "; it takes \(allowed.sorted().joined(separator: ", "))").",
+                       field: String(unknown.clipped(to: 40)))
+    }
+
     /// Items per page: `limit`, 1 to `maximumLimit`, or the default.
     static func limit(of request: Request) throws -> Int {
         try integer("limit", of: request, in: 1...maximumLimit) ?? defaultLimit

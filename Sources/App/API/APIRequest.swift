@@ -92,6 +92,11 @@ enum APIRequest {
             return invalid(field, "\(field) must be \(noun(for: type)), not null.")
         case .dataCorrupted(let context):
             let field = path(context.codingPath)
+            // A number that does not fit its field (3.5 or 1e40 for a whole number) comes back
+            // from the JSON decoder without its field, worded as if the JSON were broken.
+            guard !field.isEmpty else {
+                return invalid("", "A number does not fit its field: whole numbers where the API document asks for an integer, within their range.")
+            }
             return invalid(field, "\(field) \(context.debugDescription)")
         @unknown default:
             return invalid("", "The body could not be read.")

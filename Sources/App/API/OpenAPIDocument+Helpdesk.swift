@@ -14,7 +14,7 @@ extension OpenAPIDocument {
                        "completedAt": "2026-11-23T09:31:10Z", "answer": "Capturing every level for 15 minutes."]],
         "CommandInput": object(required: ["requestType"], [
             "requestType": ["type": "string", "enum": DeviceCommand.RequestType.queueable.map(\.rawValue),
-                            "description": "RequestLogs and ManagedApplicationFeedback need helpdesk; the others admin"],
+                            "description": commandRoles],
             "apps": optional(["type": "array", "items": bundleID, "description": "ManagedApplicationFeedback: the apps to ask (empty: every managed app)"]),
             "deleteFeedback": optional(["type": "boolean", "description": "ManagedApplicationFeedback: the device deletes the feedback after reporting it"], default: false),
             "captureMinutes": optional(["type": "integer", "minimum": 1, "maximum": 1440, "description": "RequestLogs: capture every level this long (absent or null: send what is kept)"]),
@@ -31,6 +31,17 @@ extension OpenAPIDocument {
         ]),
     ] }
 
+    /// Who may queue which command, said from `DeviceCommand.RequestType.role`, which the
+    /// route enforces, so the document cannot drift from it.
+    static var adminCommands: String {
+        DeviceCommand.RequestType.queueable.filter { $0.role == .admin }.map(\.rawValue).joined(separator: ", ")
+    }
+
+    static var commandRoles: String {
+        let helpdesk = DeviceCommand.RequestType.queueable.filter { $0.role == .helpdesk }.map(\.rawValue).joined(separator: ", ")
+        return "\(helpdesk) need helpdesk; \(adminCommands) admin"
+    }
+
     static var helpdeskPaths: [String: Any] { [
         "/api/v1/devices/{id}/token": ["post": operation(
             "Issue the device a new check-in token, shown this once; the old token stops working", role: "admin", parameters: ["id"],
@@ -40,7 +51,7 @@ extension OpenAPIDocument {
         "/api/v1/devices/{id}/commands": [
             "get": operation("The device's latest commands, newest first, with their answers", role: "helpdesk", parameters: ["id", "limit"],
                              responses: ok("Commands", ["type": "object", "properties": ["commands": ["type": "array", "items": ref("Command")]]])),
-            "post": operation("Queue a command for the device (it runs at the device's next check-in)", role: "helpdesk (admin for Settings, RestartDevice, ClearGuidedAccessPasscode)",
+            "post": operation("Queue a command for the device (it runs at the device's next check-in)", role: "helpdesk (admin for \(adminCommands))",
                               parameters: ["id"], body: ref("CommandInput"),
                               responses: ["201": ["description": "Queued"].merging(json(ref("Command"))) { $1 }]),
         ],

@@ -93,7 +93,7 @@ struct ProfilesAPIController {
         let body = try await APIRequest.decode(ProfileBody.self, from: request)
         if body.identifier != nil { throw APIRequest.invalid("identifier", "A profile's identifier never changes; leave identifier out when saving a version.") }
         let content = try await content(from: body)
-        if try APIQuery.bool("dryRun", of: request) == true {
+        if try Self.isDryRun(request) {
             let (profile, _, _) = try await services.profiles.detail(id)
             if let base = precondition.baseVersion, base != profile.version { throw Self.versionConflict }
             return try Self.dryRun(try await services.profiles.impact(of: .save(id, content: content)).impact)
@@ -108,6 +108,12 @@ struct ProfilesAPIController {
         return try await detail(id)
     }
 
+    /// Whether a change is asked as a dry run; any other query parameter is refused.
+    static func isDryRun(_ request: Request) throws -> Bool {
+        try APIQuery.refuseUnknown(of: request, allowed: ["dryRun"])
+        return try APIQuery.bool("dryRun", of: request) == true
+    }
+
     /// A dry run's answer: what the change would do, with nothing changed.
     static func dryRun(_ impact: PolicyImpact) throws -> Response {
         try .jsonObject(["dryRun": true, "impact": ImpactJSON.object(impact)])
@@ -119,7 +125,7 @@ struct ProfilesAPIController {
     @Sendable func assign(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let groupID = try await APIRequest.decode(AssignmentBody.self, from: request).groupID
-        if try APIQuery.bool("dryRun", of: request) == true { return try Self.dryRun(try await services.profiles.impact(of: .assign(id, to: groupID)).impact) }
+        if try Self.isDryRun(request) { return try Self.dryRun(try await services.profiles.impact(of: .assign(id, to: groupID)).impact) }
         _ = try await services.assignments.assign(id, to: groupID, by: Actor(context.user))
         return try await detail(id)
     }
@@ -127,7 +133,7 @@ struct ProfilesAPIController {
     @Sendable func unassign(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
-        if try APIQuery.bool("dryRun", of: request) == true { return try Self.dryRun(try await services.profiles.impact(of: .unassign(id, from: groupID)).impact) }
+        if try Self.isDryRun(request) { return try Self.dryRun(try await services.profiles.impact(of: .unassign(id, from: groupID)).impact) }
         _ = try await services.assignments.unassign(id, from: groupID, by: Actor(context.user))
         return try await detail(id)
     }

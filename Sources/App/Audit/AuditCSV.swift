@@ -18,14 +18,11 @@ enum AuditCSV {
             .contentDisposition: "attachment; filename=\"audit-\(stamp).csv\"",
         ]
         guard let last = try await log.newestID() else { return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: header))) }
-        var whole = filter
-        whole.before = nil
-        let matching = whole
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             try await writer.write(ByteBuffer(string: header))
             var after: RecordID<AuditEvent>?
             while true {
-                let entries = try await log.chunk(matching, after: after, through: last, limit: chunkSize)
+                let entries = try await log.chunk(filter, after: after, through: last, limit: chunkSize)
                 if !entries.isEmpty { try await writer.write(ByteBuffer(string: entries.map(row).joined())) }
                 guard entries.count == chunkSize, let id = entries.last?.id else { break }
                 after = id

@@ -39,7 +39,6 @@ struct CatalogReader: Sendable {
         let groups: [DeviceGroupRecord]
         let devices: [Int64: Int]
         let reaching: [ReachingProfile]
-        let assignedHere: Int
     }
 
     func groupOverview(_ id: RecordID<DeviceGroupRecord>) async throws -> GroupOverview {
@@ -50,8 +49,7 @@ struct CatalogReader: Sendable {
             return GroupOverview(
                 group: group, groups: groups, devices: Dictionary(uniqueKeysWithValues: counts.map { ($0.groupID, $0.devices) }),
                 reaching: try PolicyLoader(connection: connection, cache: profileContents).reachingProfiles(group: id, groups: groups)
-                    .sorted { ($0.source.groupDistance, $0.source.profileName) < ($1.source.groupDistance, $1.source.profileName) },
-                assignedHere: try connection.count(ProfileAssignmentRecord.query().filter("groupID", .equal, id)))
+                    .sorted { ($0.source.groupDistance, $0.source.profileName) < ($1.source.groupDistance, $1.source.profileName) })
         }
     }
 
@@ -125,7 +123,7 @@ struct CatalogReader: Sendable {
         for group in groups {
             let policy = EffectivePolicy.compute(from: try loader.reachingProfiles(group: group.id!, groups: groups))
             policies[group.id!] = GroupPolicySummary(singleAppModeApp: policy.singleAppMode?.value.appIdentifier,
-                                                     conflictApps: policy.singleAppModeConflict.map(\.value.appIdentifier))
+                                                     conflictApps: policy.conflictApps)
         }
         return policies
     }

@@ -11,7 +11,6 @@ import Storage
 struct DevicePage {
     /// A note as typed, kept with its message when it was refused.
     struct NoteDraft {
-        var noteID: RecordID<DeviceNoteRecord>?
         var body: String
         var error: String?
     }
@@ -78,7 +77,7 @@ struct DevicePage {
         let effective = overview.reaching.map { EffectivePolicy.compute(from: $0) }
         policy = effective.map(PolicyView.init)
         commands = DeviceCommandsView(deviceID: id, commands: overview.commands, role: user.role, now: now, back: Paths.device(id), form: commandForm)
-        lock = LockExplanation.of(overview.simulator?.state, policy: effective, appName: { catalog[$0]?.name ?? $0 }, now: now)
+        lock = LockExplanation.of(overview.simulator?.state, policy: effective, appName: { catalog[$0]?.name ?? $0 })
         canReadLogs = overview.workspace != nil
         let workspace = overview.workspace
         capWarnings = (workspace?.capWarnings ?? []).map { $0.message(appName: catalog[$0.app]?.name ?? $0.app) }
@@ -154,8 +153,8 @@ extension DevicePage: MustacheParent {
         case "hasFeedback": !feedback.isEmpty
         case "notes": notes
         case "hasNotes": !notes.isEmpty
-        case "noteBody": note.noteID == nil ? note.body : ""
-        case "noteError": note.noteID == nil ? note.error : nil
+        case "noteBody": note.body
+        case "noteError": note.error
         default: nil
         }
     }

@@ -8,7 +8,6 @@ import Storage
 /// `DeviceListController`).
 struct DevicesController {
     let services: Services
-    static let pageSize = 50
 
     func register(on routes: SecuredRoutes) {
         routes.get("/devices/new", role: .admin) { request, context in

@@ -52,12 +52,12 @@ struct GroupPage {
         let byName = Dictionary(overview.groups.map { ($0.name, $0.id!) }, uniquingKeysWith: { first, _ in first })
         func count(_ group: RecordID<DeviceGroupRecord>) -> Int { overview.devices[group.rawValue] ?? 0 }
         name = group.name
-        ancestors = tree.lineage(of: id).dropFirst().reversed().compactMap { byID[$0] }.map { Crumb(name: $0.name, href: Paths.groupPage($0.id!)) }
+        ancestors = tree.lineage(of: id).dropFirst().reversed().compactMap { byID[$0] }.map { Crumb(name: $0.name, href: Paths.group($0.id!)) }
         ownDevices = count(id)
         allDevices = tree.subtree(of: id, among: overview.groups.map { $0.id! }).reduce(0) { $0 + count($1) }
         devicesPath = Paths.devices(in: id)
         subgroups = overview.groups.filter { $0.parentID == id }.map {
-            Subgroup(name: $0.name, href: Paths.groupPage($0.id!), devices: count($0.id!))
+            Subgroup(name: $0.name, href: Paths.group($0.id!), devices: count($0.id!))
         }
         hasSubgroups = !subgroups.isEmpty
         reaching = overview.reaching.map { profile in
@@ -66,7 +66,7 @@ struct GroupPage {
             let profileID = RecordID<ProfileRecord>(source.profileID)
             return Reaching(name: source.profileName, href: Paths.profile(profileID), version: source.version,
                             payloads: profile.content.payloads.map(\.kind.displayName).joined(separator: " · "),
-                            isHere: source.groupDistance == 0, sourceName: source.groupName, sourceHref: Paths.groupPage(sourceID),
+                            isHere: source.groupDistance == 0, sourceName: source.groupName, sourceHref: Paths.group(sourceID),
                             unassignPath: Paths.profileUnassign(profileID, from: sourceID))
         }
         hasReaching = !reaching.isEmpty
@@ -76,7 +76,7 @@ struct GroupPage {
         let blockers = [ownDevices > 0 ? (ownDevices == 1 ? "1 device" : "\(ownDevices) devices") : nil,
                         subgroups.isEmpty ? nil : (subgroups.count == 1 ? "1 subgroup" : "\(subgroups.count) subgroups")].compactMap { $0 }
         removalBlocked = blockers.isEmpty ? nil : "Move its \(blockers.joined(separator: " and ")) to another group first: removing a group never leaves a device without its policy."
-        let assigned = overview.assignedHere
+        let assigned = reaching.filter(\.isHere).count
         removalConfirmation = "Remove the group \(group.name)? "
             + (assigned == 0 ? "No profile is assigned to it."
                : (assigned == 1 ? "Its assignment goes" : "Its \(assigned) assignments go") + " with it; the profiles themselves stay.")

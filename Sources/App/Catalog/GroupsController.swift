@@ -84,7 +84,7 @@ struct GroupsController {
         var form = form
         form.parents = parentOptions(groups, selected: parentID)
         let rows = Self.treeOrder(groups).map { entry in
-            Row(pagePath: Paths.groupPage(entry.group.id!), devicesPath: Paths.devices(in: entry.group.id!), editPath: Paths.groupEdit(entry.group.id!), deletePath: Paths.groupDelete(entry.group.id!), name: entry.group.name, depth: entry.depth,
+            Row(pagePath: Paths.group(entry.group.id!), devicesPath: Paths.devices(in: entry.group.id!), editPath: Paths.groupEdit(entry.group.id!), deletePath: Paths.groupDelete(entry.group.id!), name: entry.group.name, depth: entry.depth,
                 isNested: entry.depth > 0, deviceCount: deviceCounts[entry.group.id!.rawValue] ?? 0,
                 parentName: entry.group.parentID.flatMap { names[$0] })
         }
@@ -155,7 +155,7 @@ struct GroupsController {
             let group = try await services.catalog.removeGroup(id, by: Actor(context.user))
             return .seeOther(Paths.groups, flash: .notice("Removed the group \(group.name)."), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
-            return .seeOther(Paths.groupPage(id), flash: .error(refusal.firstField.message), cookies: services.cookies, request: request)
+            return .seeOther(Paths.group(id), flash: .error(refusal.firstField.message), cookies: services.cookies, request: request)
         }
     }
 }

@@ -51,8 +51,11 @@ struct AuditLogController {
                 },
                 isEmpty: page.isEmpty, isFiltered: filter.isFiltered,
                 nextPage: events.count > Self.pageSize ? page.last?.id.map { Paths.audit + "?" + filter.query(before: $0) } : nil,
+                // A person from the address who has no entries stays chosen, so the select says
+                // what the empty list is filtered by.
                 people: [SelectOption(value: "", label: "Everyone", selected: filter.person == nil)]
-                    + people.map { SelectOption(value: $0, label: $0, selected: $0 == filter.person) },
+                    + (people + (filter.person.map { people.contains($0) ? [] : [$0] } ?? []))
+                        .map { SelectOption(value: $0, label: $0, selected: $0 == filter.person) },
                 types: [SelectOption(value: "", label: "Everything", selected: filter.objectType == nil)]
                     + AuditFilter.ObjectType.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0 == filter.objectType) },
                 object: filter.object, from: filter.from.map(AuditFilter.dayText) ?? "", through: filter.through.map(AuditFilter.dayText) ?? "",

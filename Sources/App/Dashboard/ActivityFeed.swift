@@ -31,7 +31,9 @@ enum ActivityFeed {
         }
         return runs.map { run in
             let newest = run[0]
-            let subjects = run.map { $0.subject == $0.actorEmail ? "" : $0.subject }.filter { !$0.isEmpty }
+            // Each subject once, newest first: five saves of one profile name it once.
+            var seen: Set<String> = []
+            let subjects = run.map { $0.subject == $0.actorEmail ? "" : $0.subject }.filter { !$0.isEmpty && seen.insert($0).inserted }
             let wording = AuditWording.describe(newest.action)
             let subject: String
             if subjects.count <= 1 {
@@ -41,7 +43,7 @@ enum ActivityFeed {
                 subject = subjects.count > named ? "\(shown) and \(subjects.count - named) more" : shown
             }
             return Entry(time: DisplayTime.relative(newest.occurredAt, now: now), isoTime: DisplayTime.iso(newest.occurredAt),
-                         actor: newest.actorEmail, action: run.count == 1 ? wording : plural(wording, run.count) + (subject.isEmpty ? "" : ":"),
+                         actor: newest.actorEmail, action: run.count == 1 ? wording : plural(wording, run.count) + (subject.isEmpty || wording.hasSuffix(":") ? "" : ":"),
                          subject: subject)
         }
     }

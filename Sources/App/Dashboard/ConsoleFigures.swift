@@ -24,7 +24,9 @@ struct ConsoleFigures: Sendable {
 
     static func load(from database: Database, contents: ProfileContentCache, now: Date, role: Role) async throws -> ConsoleFigures {
         try await database.read { connection in
-            let capWarnings = try LogCapWarning.for(apps: nil, in: connection)
+            // Log storage is for those who read logs; viewers' dashboards skip its reads.
+            let readsLogs = role.includes(.helpdesk)
+            let capWarnings = readsLogs ? try LogCapWarning.for(apps: nil, in: connection) : []
             let settings = try ConsoleSettings.load(from: connection)
             return ConsoleFigures(
                 users: try connection.count(User.query()),
@@ -35,9 +37,9 @@ struct ConsoleFigures: Sendable {
                 recentEvents: try connection.fetch(AuditEvent.query().filter("action NOT IN (\(list: ActivityFeed.hidden))")
                     .order(by: "occurredAt", .descending).order(by: "id", .descending).limit(eventsRead)),
                 capWarnings: capWarnings,
-                appNames: try connection.fetch(AppRecord.query()).namesByBundleID,
+                appNames: readsLogs ? try connection.fetch(AppRecord.query()).namesByBundleID : [:],
                 health: try FleetHealth.load(in: connection, contents: contents, now: now, capWarnings: capWarnings,
-                                             readsLogs: role.includes(.helpdesk), isAdmin: role.includes(.admin)),
+                                             readsLogs: readsLogs, isAdmin: role.includes(.admin)),
                 stories: settings.showsDemoStories ? try DemoStoryLinks.load(in: connection) : nil)
         }
     }

@@ -40,11 +40,11 @@ struct FleetHealth: Sendable {
         ]
         if readsLogs {
             let crashGroups = try connection.scalar(LogQueries.crashGroupCount(since: now.addingTimeInterval(-86_400)), as: Int.self) ?? 0
-            signals.append(Signal(one: "crash group in the last day", many: "crash groups in the last day", count: crashGroups, href: Paths.logs + "/crashes?hours=24",
+            signals.append(Signal(one: "crash group in the last day", many: "crash groups in the last day", count: crashGroups, href: Paths.crashGroups + "?hours=24",
                                   allClear: "No crashes in the last day"))
             let fullest = capWarnings.first.map { Paths.logs(app: $0.app) }
             signals.append(Signal(one: "app near its log cap", many: "apps near their log cap", count: capWarnings.count,
-                                  href: isAdmin || fullest == nil ? Paths.settings : fullest!, allClear: "Log storage has room"))
+                                  href: isAdmin ? Paths.settings : fullest ?? Paths.logs, allClear: "Log storage has room"))
         }
         return FleetHealth(signals: signals)
     }

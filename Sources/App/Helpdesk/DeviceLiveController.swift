@@ -8,7 +8,8 @@ import Storage
 /// and a command's progress shows without a reload.
 struct DeviceLiveController {
     let services: Services
-    /// A page takes this many new lines at a time; more wait for the next question.
+    /// A page takes at most this many of the newest lines at a time: it shows the device's
+    /// latest lines, so an upload of thousands brings its newest fifty, not a backlog.
     static let batch = 50
 
     func register(on routes: SecuredRoutes) {

@@ -8,7 +8,7 @@ struct LockExplanation: Equatable {
     let status: String
     let reason: String
 
-    static func of(_ state: SimulatedDevice?, policy: EffectivePolicy?, appName: (String) -> String, now: Date) -> LockExplanation {
+    static func of(_ state: SimulatedDevice?, policy: EffectivePolicy?, appName: (String) -> String) -> LockExplanation {
         guard let state else {
             return LockExplanation(status: "Not reported", reason: "Only simulated devices report their lock to the console.")
         }

@@ -171,8 +171,6 @@ enum LogQueries {
         let lastSeen: Date
     }
 
-    /// Crash groups, most recently seen first, from crash logs logged since `since` (one app's
-    /// or every app's). The partial index on crash lines keeps this to the crash lines alone.
     /// How many crash groups had a crash since `since`: read from the crash lines' time index
     /// (named, because the planner otherwise walks every crash line in the groups' index).
     static func crashGroupCount(since: Date) -> SQL {
@@ -182,6 +180,8 @@ enum LogQueries {
         """
     }
 
+    /// Crash groups, most recently seen first, from crash logs logged since `since` (one app's
+    /// or every app's). The partial index on crash lines keeps this to the crash lines alone.
     static func crashGroups(app: String?, since: Date, limit: Int) -> SQL {
         var sql: SQL = """
             SELECT app, signature, count(*) AS occurrences,

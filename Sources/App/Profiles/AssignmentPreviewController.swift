@@ -26,6 +26,10 @@ struct AssignmentPreviewController {
                                                                               assignError: refusal.firstField.message, status: .unprocessableContent)
             }
             let group = preview.group!.name
+            if preview.isAssigned {
+                return .seeOther(Paths.profile(id), flash: .notice("\(preview.profile.name) is already assigned to \(group)."),
+                                 cookies: services.cookies, request: request)
+            }
             return try ImpactPage.render(preview, question: "Assign \(preview.profile.name) to \(group)?", confirmPath: Paths.profileAssignments(id),
                                          confirmLabel: "Assign to \(group)", hidden: [.init(name: "groupID", value: groupID.description)],
                                          services: services, request: request, context: context)
@@ -35,6 +39,10 @@ struct AssignmentPreviewController {
             let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
             let preview = try await services.profiles.impact(of: .unassign(id, from: groupID))
             let group = preview.group!.name
+            guard preview.isAssigned else {
+                return .seeOther(Paths.profile(id), flash: .notice("\(preview.profile.name) is not assigned to \(group): there is nothing to unassign."),
+                                 cookies: services.cookies, request: request)
+            }
             return try ImpactPage.render(preview, question: "Unassign \(preview.profile.name) from \(group)?",
                                          confirmPath: Paths.profileUnassign(id, from: groupID), confirmLabel: "Unassign from \(group)", hidden: [],
                                          services: services, request: request, context: context)

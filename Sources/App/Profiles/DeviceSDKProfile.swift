@@ -15,7 +15,7 @@ enum DeviceSDKProfile {
 
     static func json(for device: DeviceRecord, policy effective: EffectivePolicy) throws(Conflict) -> Data {
         guard let policy = DevicePolicy(effective) else {
-            throw Conflict(apps: Array(Set(effective.singleAppModeConflict.map(\.value.appIdentifier))).sorted())
+            throw Conflict(apps: effective.conflictApps)
         }
         return SDKProfile.json(for: ProfileExportInput(
             identifier: "com.payloadconsole.device.\(device.udid).sdk", uuid: DeviceMobileConfig.stableUUID(device.udid + "/sdk"),

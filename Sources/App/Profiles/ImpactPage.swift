@@ -15,7 +15,6 @@ struct ImpactPage {
     let confirmPath: String
     let confirmLabel: String
     let hidden: [Hidden]
-    let cancelPath: String
     let profilePath: String
     let profileName: String
 
@@ -23,7 +22,7 @@ struct ImpactPage {
                        services: Services, request: Request, context: SignedInContext) throws -> Response {
         let profilePath = Paths.profile(preview.profile.id!)
         let page = ImpactPage(question: question, impact: ImpactView(preview.impact, appNames: preview.appNames), confirmPath: confirmPath,
-                              confirmLabel: confirmLabel, hidden: hidden, cancelPath: profilePath, profilePath: profilePath,
+                              confirmLabel: confirmLabel, hidden: hidden, profilePath: profilePath,
                               profileName: preview.profile.name)
         return try services.renderer.page("profiles/impact", title: question, model: page, request: request, context: context)
     }

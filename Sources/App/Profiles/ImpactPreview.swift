@@ -19,15 +19,19 @@ enum ImpactPreview {
         }
     }
 
-    /// A preview with what a page names: the profile, the group (assignments), the apps.
+    /// A preview with what a page names: the profile, the group (assignments), the apps; and
+    /// whether the profile is assigned to that group now (an assignment that is already there,
+    /// or an unassignment of one that is not, changes nothing).
     struct Result: Sendable {
         let impact: PolicyImpact
         let profile: ProfileRecord
         let group: DeviceGroupRecord?
+        let isAssigned: Bool
         let appNames: [String: String]
     }
 
-    static func impact(of change: Change, in connection: Connection, contents: ProfileContentCache) throws -> PolicyImpact {
+    /// The impact, with the profile it was read for.
+    static func impact(of change: Change, in connection: Connection, contents: ProfileContentCache) throws -> (PolicyImpact, ProfileRecord) {
         let groups = try connection.fetch(DeviceGroupRecord.query())
         let tree = GroupTree(groups)
         let ids = groups.map { $0.id! }
@@ -74,7 +78,7 @@ enum ImpactPreview {
             let rows = devices[group] ?? []
             return PolicyImpact.GroupInput(name: names[group] ?? "", devices: rows.map { $0.device(readingApps: locks) }, before: before, after: after)
         }
-        return PolicyImpact.compute(inputs)
+        return (PolicyImpact.compute(inputs), profile)
     }
 
     private struct DeviceRow: Decodable {

@@ -35,7 +35,7 @@ struct ImpactView {
             return changes.count > Self.named ? "\(shown) and \(changes.count - Self.named) more" : shown
         }
         let groupCount = impact.groups.count
-        headline = groupCount == 0 ? "This change reaches no device: no group it touches has devices or subgroups with devices."
+        headline = impact.devicesReached == 0 ? "This change reaches no device: the groups it touches hold none."
             : "Reaches \(devices(impact.devicesReached)) in \(groupCount == 1 ? "1 group" : "\(groupCount) groups"); "
                 + (impact.devicesChanged == 0 ? "none of them changes." : "\(devices(impact.devicesChanged)) change.")
         changesNothing = impact.changesNothing
@@ -69,7 +69,7 @@ struct ImpactView {
         }
         settings = merged.map { entry in
             SettingsChange(groups: "\(entry.groups.joined(separator: ", ")) (\(devices(entry.deviceCount)))",
-                           diff: VersionDiff(from: entry.before, to: entry.after))
+                           diff: VersionDiff(from: entry.before, to: entry.after, headings: ("Now", "After")))
         }
         hasSettings = !settings.isEmpty
     }

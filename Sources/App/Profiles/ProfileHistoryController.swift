@@ -50,7 +50,7 @@ struct ProfileHistoryController {
         let to = query["to"].flatMap { Int(String($0)) }.flatMap { numbers.contains($0) ? $0 : nil } ?? profile.version
         let from = query["from"].flatMap { Int(String($0)) }.flatMap { numbers.contains($0) ? $0 : nil } ?? max(1, to - 1)
         let byNumber = Dictionary(uniqueKeysWithValues: versions.map { ($0.number, $0) })
-        let diff = byNumber[from].flatMap { old in byNumber[to].map { new in VersionDiff(from: old.content, to: new.content) } }
+        let diff = byNumber[from].flatMap { old in byNumber[to].map { new in VersionDiff(from: old.content, to: new.content, headings: ("Version \(from)", "Version \(to)")) } }
         let view = HistoryView(
             profilePath: Paths.profile(id), historyPath: Paths.profileHistory(id), name: profile.name,
             versions: versions.map {
@@ -100,7 +100,8 @@ struct ProfileHistoryController {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
         let change = try await services.assignments.unassign(id, from: groupID, by: Actor(context.user))
-        return .seeOther(Paths.profile(id), flash: .notice("\(change.profile.name) no longer reaches \(change.group.name)."),
-                         cookies: services.cookies, request: request)
+        let message = change.changed ? "\(change.profile.name) no longer reaches \(change.group.name)."
+            : "\(change.profile.name) was not assigned to \(change.group.name); nothing changed."
+        return .seeOther(Paths.profile(id), flash: .notice(message), cookies: services.cookies, request: request)
     }
 }

@@ -88,10 +88,12 @@ struct ProfileReader: Sendable {
                 group = try connection.require(DeviceGroupRecord.self, id: id)
             case .save: break
             }
-            return ImpactPreview.Result(
-                impact: try ImpactPreview.impact(of: change, in: connection, contents: profileContents),
-                profile: try connection.require(ProfileRecord.self, id: change.profileID), group: group,
-                appNames: try connection.fetch(AppRecord.query()).namesByBundleID)
+            let (impact, profile) = try ImpactPreview.impact(of: change, in: connection, contents: profileContents)
+            let isAssigned = try group.map { group in
+                try connection.count(ProfileAssignmentRecord.query().filter("profileID", .equal, change.profileID).filter("groupID", .equal, group.id!)) > 0
+            } ?? false
+            return ImpactPreview.Result(impact: impact, profile: profile, group: group, isAssigned: isAssigned,
+                                        appNames: try connection.fetch(AppRecord.query()).namesByBundleID)
         }
     }
 

@@ -17,46 +17,51 @@ struct ProfileStore: Sendable {
     func create(identifier: String, content: ProfileContent, by actor: Actor) async throws -> ProfileRecord {
         let time = now()
         return try await database.write { connection in
-            let profile = try connection.insert(ProfileRecord(
-                id: nil, identifier: identifier, name: content.name, version: 1,
-                payloadUUIDs: Self.uuids(for: content, keeping: [:]), payloadKinds: content.payloads.map(\.kind),
-                createdAt: time, updatedAt: time))
-            _ = try connection.insert(ProfileVersionRecord(
-                id: nil, profileID: try profile.requireID, number: 1, uuid: UUID().uuidString, content: content,
-                note: "Created", authorID: actor.userID, authorEmail: actor.email, createdAt: time))
+            let profile = try Self.insertFirstVersion(identifier: identifier, content: content, note: "Created", by: actor, at: time, in: connection)
             try connection.audit("profile.created", subject: profile.auditSubject, by: actor, after: "version 1", at: time)
             return profile
         }
     }
 
     /// A new profile with the latest version's payloads and description, named "Copy of …"
-    /// under the first free identifier ending in `.copy`, `.copy-2`, …; not assigned to any
-    /// group, so it changes no device until someone assigns it. Its payloads get UUIDs of
-    /// their own: a device with both profiles keeps them apart.
+    /// under the first free identifier ending in `.copy`, `.copy-2`, … (the source's part
+    /// shortened to keep within an identifier's length); not assigned to any group, so it
+    /// changes no device until someone assigns it. Its payloads get UUIDs of their own: a
+    /// device with both profiles keeps them apart.
     func clone(_ id: RecordID<ProfileRecord>, by actor: Actor) async throws -> ProfileRecord {
         let time = now()
         return try await database.write { connection in
             let source = try connection.require(ProfileRecord.self, id: id)
             let latest = try ProfileReader.latestVersion(of: id, in: connection)
             var content = latest.content
-            content.name = String(("Copy of " + source.name).prefix(120))
-            var identifier = source.identifier + ".copy"
-            var attempt = 1
-            while try connection.count(ProfileRecord.query().filter("identifier", .equal, identifier)) > 0 {
-                attempt += 1
-                identifier = source.identifier + ".copy-\(attempt)"
+            content.name = String(("Copy of " + source.name).prefix(ProfileRules.maximumNameLength))
+            func identifier(_ attempt: Int) -> String {
+                let suffix = attempt == 1 ? ".copy" : ".copy-\(attempt)"
+                var base = source.identifier.prefix(BundleID.maximumLength - suffix.count)
+                while base.last == "." || base.last == "-" { base = base.dropLast() }
+                return base + suffix
             }
-            let profile = try connection.insert(ProfileRecord(
-                id: nil, identifier: identifier, name: content.name, version: 1,
-                payloadUUIDs: Self.uuids(for: content, keeping: [:]), payloadKinds: content.payloads.map(\.kind),
-                createdAt: time, updatedAt: time))
-            _ = try connection.insert(ProfileVersionRecord(
-                id: nil, profileID: try profile.requireID, number: 1, uuid: UUID().uuidString, content: content,
-                note: "Copied from \(source.name), version \(latest.number)", authorID: actor.userID, authorEmail: actor.email, createdAt: time))
+            var attempt = 1
+            while try connection.count(ProfileRecord.query().filter("identifier", .equal, identifier(attempt))) > 0 { attempt += 1 }
+            let profile = try Self.insertFirstVersion(identifier: identifier(attempt), content: content,
+                                                      note: "Copied from \(source.name), version \(latest.number)", by: actor, at: time, in: connection)
             try connection.audit("profile.cloned", subject: profile.auditSubject, by: actor,
                                  after: "copy of \(source.auditSubject), version \(latest.number)", at: time)
             return profile
         }
+    }
+
+    /// A profile and its version 1, with payload UUIDs of its own.
+    private static func insertFirstVersion(identifier: String, content: ProfileContent, note: String, by actor: Actor, at time: Date,
+                                           in connection: Connection) throws -> ProfileRecord {
+        let profile = try connection.insert(ProfileRecord(
+            id: nil, identifier: identifier, name: content.name, version: 1,
+            payloadUUIDs: uuids(for: content, keeping: [:]), payloadKinds: content.payloads.map(\.kind),
+            createdAt: time, updatedAt: time))
+        _ = try connection.insert(ProfileVersionRecord(
+            id: nil, profileID: try profile.requireID, number: 1, uuid: UUID().uuidString, content: content,
+            note: note, authorID: actor.userID, authorEmail: actor.email, createdAt: time))
+        return profile
     }
 
     /// Deletes the profile with its history and assignments (devices lose its payloads at

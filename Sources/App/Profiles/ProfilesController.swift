@@ -137,12 +137,11 @@ struct ProfilesController {
         let history: String
         let details: String
         let delete: String
-        let assign: String
         let export: String
         let exportSigned: String
         let restore: String
         let clone: String
-        /// The assign form goes to the impact preview first.
+        /// The assign form goes to the impact preview first; the preview posts the assignment.
         let assignPreview: String
 
         init(_ id: RecordID<ProfileRecord>, version: Int) {
@@ -150,7 +149,6 @@ struct ProfilesController {
             history = Paths.profileHistory(id)
             details = Paths.profileDetails(id)
             delete = Paths.profileDelete(id)
-            assign = Paths.profileAssignments(id)
             export = Paths.profileExport(id, version, signed: false)
             exportSigned = Paths.profileExport(id, version, signed: true)
             restore = Paths.profileRestore(id, version)

@@ -33,8 +33,12 @@ struct VersionDiff {
     let sections: [Section]
     let unchanged: String?
     let isEmpty: Bool
+    /// The two value columns' headings: "Version 2" and "Version 3", or "Now" and "After".
+    let beforeHeading: String
+    let afterHeading: String
 
-    init(from old: ProfileContent, to new: ProfileContent) {
+    init(from old: ProfileContent, to new: ProfileContent, headings: (before: String, after: String)) {
+        (beforeHeading, afterHeading) = headings
         var sections: [Section] = []
         var profileRows: [Row] = []
         if old.name != new.name {

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// The settings form as typed: values stay text so a refused save shows them as entered, each
@@ -39,8 +40,11 @@ struct SettingsForm {
         } else {
             errors["logRetentionDays"] = "Enter a whole number of days from \(Self.retentionRange.lowerBound) to \(Self.retentionRange.upperBound)."
         }
-        if organisationName.count > ConsoleSettings.maximumOrganisationName || organisationName.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            errors["organisationName"] = "Keep the organisation name to \(ConsoleSettings.maximumOrganisationName) characters on one line."
+        // It goes into every exported profile's XML: the text rule every stored name follows.
+        if organisationName.count > ConsoleSettings.maximumOrganisationName {
+            errors["organisationName"] = "Keep the organisation name to \(ConsoleSettings.maximumOrganisationName) characters."
+        } else if let problem = PlainText.problem(organisationName) {
+            errors["organisationName"] = problem
         } else {
             settings.organisationName = organisationName
         }

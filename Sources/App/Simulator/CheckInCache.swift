@@ -17,8 +17,9 @@ struct PolicyDocument: Sendable {
     /// The console's organisation name, which the `.mobileconfig` form carries.
     let organisation: String
 
-    /// The `.mobileconfig` form's tag: the policy's, and the organisation only that form names.
-    var mobileConfigTag: String { tag + "-mc" + String(SHA256Digest.hex(of: Array(organisation.utf8)).prefix(8)) }
+    /// The `.mobileconfig` form's tag: the policy's, and the organisation only that form names
+    /// (worked out once per document, not at every check-in).
+    let mobileConfigTag: String
 }
 
 /// Check-in answers by group, valid for one policy generation.
@@ -63,7 +64,7 @@ final class CheckInCache: Sendable {
     static func compute(group: RecordID<DeviceGroupRecord>?, connection: Connection, contents: ProfileContentCache) throws -> PolicyDocument {
         let effective = try PolicyLoader(connection: connection, cache: contents).effectivePolicy(group: group)
         let policy = DevicePolicy(effective)
-        let conflict = Array(Set(effective.singleAppModeConflict.map(\.value.appIdentifier))).sorted()
+        let conflict = effective.conflictApps
         let payloads = try (policy?.payloads ?? []).map { try JSONSerialization.jsonObject(with: PayloadJSON.encode($0)) }
         let object: [String: Any] = [
             "payloads": payloads,
@@ -73,7 +74,8 @@ final class CheckInCache: Sendable {
         let body = Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
         // The tag covers exactly what the device receives, so equal bodies share a tag.
         let tag = String(SHA256Digest.hex(of: body).prefix(32))
+        let organisation = try ConsoleSettings.load(from: connection).organisationName
         return PolicyDocument(policy: policy, conflict: conflict, body: body, buffer: ByteBuffer(bytes: body), tag: tag,
-                              organisation: try ConsoleSettings.load(from: connection).organisationName)
+                              organisation: organisation, mobileConfigTag: tag + "-mc" + String(SHA256Digest.hex(of: Array(organisation.utf8)).prefix(8)))
     }
 }

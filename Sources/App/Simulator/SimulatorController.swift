@@ -68,7 +68,9 @@ struct SimulatorController {
                 // The location form sends one "preset" value; the API sends the two numbers.
                 if let preset = context.form["preset"].nilIfEmpty, name == "latitude" || name == "longitude" {
                     let parts = preset.split(separator: ",")
-                    return parts.count == 2 ? String(name == "latitude" ? parts[0] : parts[1]) : nil
+                    // Not "latitude,longitude": handed on whole, so it is refused as a number, not
+                    // read as no location at all (location services off).
+                    return parts.count == 2 ? String(name == "latitude" ? parts[0] : parts[1]) : preset
                 }
                 return context.form[name]
             }

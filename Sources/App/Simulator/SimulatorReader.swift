@@ -23,21 +23,21 @@ struct SimulatorReader: Sendable {
 
     func page(of id: RecordID<DeviceRecord>) async throws -> PageData {
         try await database.read { connection in
-            PageData(
-                device: try connection.require(DeviceRecord.self, id: id),
+            let device = try connection.require(DeviceRecord.self, id: id)
+            return PageData(
+                device: device,
                 events: try connection.fetch(SimulatorEventRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(40)),
                 commands: try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(20)),
                 uploadedLogs: try connection.count(DeviceLogRecord.query().filter("deviceID", .equal, id)),
                 catalog: try connection.fetch(AppRecord.query()),
-                story: try Self.story(of: id, in: connection))
+                story: try Self.story(of: device, in: connection))
         }
     }
 
-    static func story(of id: RecordID<DeviceRecord>, in connection: Connection) throws -> DemoStory? {
-        guard try ConsoleSettings.load(from: connection).showsDemoStories,
-              let group = try connection.rows("SELECT g.name FROM devices d JOIN device_groups g ON g.id = d.groupID WHERE d.id = \(id)")
-                .first.map({ try $0.first(as: String.self) }) else { return nil }
-        return DemoStory.all.first { $0.group == group }
+    static func story(of device: DeviceRecord, in connection: Connection) throws -> DemoStory? {
+        guard let groupID = device.groupID, try ConsoleSettings.load(from: connection).showsDemoStories,
+              let group = try connection.find(DeviceGroupRecord.self, id: groupID) else { return nil }
+        return DemoStory.all.first { $0.group == group.name }
     }
 
     /// The device with this UDID (upper case), if any.

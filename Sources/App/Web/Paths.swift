@@ -50,9 +50,8 @@ enum Paths {
     static func appEdit(_ id: RecordID<AppRecord>) -> String { "/apps/\(id)/edit" }
     static func appDelete(_ id: RecordID<AppRecord>) -> String { "/apps/\(id)/delete" }
 
-    /// Where the group's edit form posts; a GET there is the group's page.
+    /// The group's page; its edit form posts there too.
     static func group(_ id: RecordID<DeviceGroupRecord>) -> String { "/groups/\(id)" }
-    static func groupPage(_ id: RecordID<DeviceGroupRecord>) -> String { group(id) }
     static func groupEdit(_ id: RecordID<DeviceGroupRecord>) -> String { "/groups/\(id)/edit" }
     static func groupDelete(_ id: RecordID<DeviceGroupRecord>) -> String { "/groups/\(id)/delete" }
 

@@ -22,6 +22,10 @@ public struct EffectivePolicy: Sendable {
 
     public var hasConflict: Bool { !singleAppModeConflict.isEmpty }
 
+    /// The apps of a Single App Mode conflict, each once, sorted: two profiles locking the
+    /// same app are one app of the conflict.
+    public var conflictApps: [String] { Array(Set(singleAppModeConflict.map(\.value.appIdentifier))).sorted() }
+
     public static func compute(from profiles: [ReachingProfile]) -> EffectivePolicy {
         // Nearest group first; within a group, by profile id so the answer never depends on
         // the order rows came back from the database.

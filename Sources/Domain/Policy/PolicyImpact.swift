@@ -82,7 +82,7 @@ public struct PolicyImpact: Sendable {
         var locks: [LockChange] = []
         for input in inputs {
             let before = EffectivePolicy.compute(from: input.before), after = EffectivePolicy.compute(from: input.after)
-            let conflictBefore = Self.conflictApps(before), conflictAfter = Self.conflictApps(after)
+            let conflictBefore = before.conflictApps, conflictAfter = after.conflictApps
             // A conflict keeps devices on the policy they have: nothing else of the change arrives.
             let policyBefore = Self.content(before), policyAfter = after.hasConflict ? policyBefore : Self.content(after)
             groups.append(GroupOutcome(
@@ -98,9 +98,6 @@ public struct PolicyImpact: Sendable {
         return PolicyImpact(groups: groups, lockChanges: locks)
     }
 
-    static func conflictApps(_ policy: EffectivePolicy) -> [String] {
-        Array(Set(policy.singleAppModeConflict.map(\.value.appIdentifier))).sorted()
-    }
 
     /// The effective policy as a profile's content, so its settings compare as the history's do.
     static func content(_ policy: EffectivePolicy) -> ProfileContent {

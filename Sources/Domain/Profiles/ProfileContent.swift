@@ -51,10 +51,12 @@ public enum ProfileRules {
         return errors
     }
 
+    public static let maximumNameLength = 120
+
     public static func nameProblem(_ name: String) -> String? {
         let trimmed = name.trimmingWhitespace()
         if trimmed.isEmpty { return "Enter a name people will recognise, such as “Lobby kiosk lockdown”." }
-        if trimmed.count > 120 { return "Keep the name to 120 characters or fewer." }
+        if trimmed.count > maximumNameLength { return "Keep the name to \(maximumNameLength) characters or fewer." }
         return PlainText.problem(trimmed)
     }
 
