@@ -15,6 +15,12 @@ import Testing
         case .branding: .branding(Branding())
         case .authentication: .authentication(Authentication())
         case .managedAppConfig: .managedAppConfig(ManagedAppConfiguration(appIdentifier: "com.example.notes"))
+        case .customSettings: .customSettings(CustomSettings(text: #"{"kioskMode": true}"#))
+        case .compliance: .compliance(Compliance(rules: [ComplianceRule(subject: .operatingSystem, comparison: .lessThan, version: "17.4", action: .block)]))
+        case .compromisedProtection: .compromisedProtection(CompromisedProtection(action: .wipe))
+        case .appTunnel: .appTunnel(AppTunnel(mode: .split, directAddresses: ["data.example.com:7777"]))
+        case .integratedAuthentication: .integratedAuthentication(IntegratedAuthentication(allowedSites: ["*.example.com"]))
+        case .analytics: .analytics(Analytics())
         }
     }
 

@@ -62,7 +62,8 @@ struct CatalogAPIController {
                         "lastCheckInAt": device.lastCheckInAt.map { DisplayTime.iso($0) as Any } ?? NSNull(),
                         "lock": listed.lockMode.map { ["mode": $0, "app": listed.lockApp as Any? ?? NSNull()] as Any } ?? NSNull(),
                         "singleAppModeApp": policy?.singleAppModeApp as Any? ?? NSNull(),
-                        "conflictApps": policy?.conflictApps ?? []] as [String: Any]
+                        "conflictApps": policy?.conflictApps ?? [],
+                        "compliance": listed.compliance?.rawValue as Any? ?? NSNull()] as [String: Any]
             }]
             if list.devices.count > limit, let last = page.last?.device.id {
                 body["next"] = "/api/v1/devices?" + filter.query(after: last) + "&limit=\(limit)"

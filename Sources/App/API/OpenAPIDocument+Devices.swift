@@ -58,6 +58,8 @@ extension OpenAPIDocument {
             "text": ["type": "string", "maxLength": 1000, "description": "copy"],
             "level": ["type": "string", "enum": ["error", "warning", "information", "debug"]],
             "message": ["type": "string", "maxLength": 2000], "count": ["type": "integer", "minimum": 1, "maximum": 1000],
+            "version": ["type": "string", "maxLength": 32, "description": "setOSVersion / setAppVersion: up to four whole numbers joined by dots"],
+            "jailbroken": ["type": "boolean", "description": "setJailbroken (default true)"],
         ]],
         "SimulatorEvent": ["type": "object", "properties": [
             "at": ["type": "string", "format": "date-time"], "action": ["type": "string"], "rule": ["type": "string"],
@@ -74,6 +76,11 @@ extension OpenAPIDocument {
                           "description": "What an assessment (AAC) turns off while its app holds the lock; empty otherwise"],
             "apps": ["type": "array", "items": ["type": "object"]], "pasteboard": ["type": ["object", "null"]],
             "pendingLogs": ["type": "integer"], "policyConflict": ["type": "array", "items": ["type": "string"]],
+            "osVersion": ["type": "string"], "jailbroken": ["type": "boolean"],
+            "compliance": ["type": "object", "properties": ["state": ["type": "string", "enum": ["compliant", "blocked", "wiped"]],
+                                                             "reason": ["type": ["string", "null"]],
+                                                             "wipedAt": ["type": ["string", "null"], "format": "date-time"]]],
+            "customSettings": ["type": ["string", "null"], "description": "The custom settings SDK apps receive"],
         ]],
     ] }
 

@@ -32,10 +32,12 @@ enum CatalogQueries {
         }
     }
 
-    /// A device on the list with its simulator's lock (mode code and app), if it has one.
+    /// A device on the list with its simulator's lock (mode code and app), if it has one, and
+    /// the compliance its last status beacon reported.
     static let deviceListColumns = """
         d.*, s.id IS NOT NULL AS simulated, s.lockMode AS lockMode,
-        json_extract(s.state, '$.lock.' || s.lockMode || '.app') AS lockApp
+        json_extract(s.state, '$.lock.' || s.lockMode || '.app') AS lockApp,
+        (SELECT compliance FROM device_beacons WHERE deviceID = d.id) AS compliance
         """
 
     /// One page of the device list: `limit` devices in the filter's order after its `after`

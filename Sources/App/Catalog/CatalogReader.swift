@@ -71,6 +71,7 @@ struct CatalogReader: Sendable {
         let simulated: Bool
         let lockMode: String?
         let lockApp: String?
+        let compliance: ComplianceState?
 
         init(from decoder: any Decoder) throws {
             device = try DeviceRecord(from: decoder)
@@ -78,9 +79,10 @@ struct CatalogReader: Sendable {
             simulated = try container.decode(Bool.self, forKey: .simulated)
             lockMode = try container.decodeIfPresent(String.self, forKey: .lockMode)
             lockApp = try container.decodeIfPresent(String.self, forKey: .lockApp)
+            compliance = try container.decodeIfPresent(ComplianceState.self, forKey: .compliance)
         }
 
-        private enum Key: String, CodingKey { case simulated, lockMode, lockApp }
+        private enum Key: String, CodingKey { case simulated, lockMode, lockApp, compliance }
     }
 
     /// What each group's effective policy means for the list: the Single App Mode app, or the
@@ -146,6 +148,8 @@ struct CatalogReader: Sendable {
         let commands: [DeviceCommandRecord]
         /// What the simulator remembers, for a simulated device: its lock, above all.
         let simulator: SimulatorStateRecord?
+        /// The last status beacon an SDK app on it sent.
+        let beacon: DeviceBeaconRecord?
         /// For those who read logs: what helpdesk works from.
         let workspace: Workspace?
     }
@@ -184,6 +188,7 @@ struct CatalogReader: Sendable {
                 reaching: try device.groupID.map { try loader.reachingProfiles(group: $0, groups: groups) },
                 commands: try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(20)),
                 simulator: try connection.fetchOne(SimulatorStateRecord.query().filter("deviceID", .equal, id)),
+                beacon: try connection.fetchOne(DeviceBeaconRecord.query().filter("deviceID", .equal, id)),
                 workspace: workspace)
         }
     }

@@ -31,7 +31,13 @@ enum DeviceListRowHTML {
         } ?? "<span class=\"muted\">never</span>"
         let supervised = device.isSupervised ? "Yes" : "<span class=\"muted\">No</span>"
         let group = HTMLText.escape(device.groupID.flatMap { groupNames[$0] } ?? "No group")
-        var html = "<tr>\(choose)<th scope=\"row\"><a href=\"\(Paths.device(device.id!))\">\(name)</a>"
+        // Only what needs a look is tagged: a compliant device reads as normal.
+        let compliance = switch listed.compliance {
+        case .blocked?: " <span class=\"tag tag-danger\">Blocked</span>"
+        case .wiped?: " <span class=\"tag tag-danger\">Wiped</span>"
+        case .compliant?, nil: ""
+        }
+        var html = "<tr>\(choose)<th scope=\"row\"><a href=\"\(Paths.device(device.id!))\">\(name)</a>\(compliance)"
         html += "<br><code class=\"small\">\(HTMLText.escape(device.serialNumber))</code></th>"
         html += "<td>\(HTMLText.escape(device.model.rawValue))</td><td>\(HTMLText.escape(device.osVersion))</td>"
         html += "<td>\(supervised)</td><td>\(group)</td><td>\(HTMLText.escape(device.owner))</td>"

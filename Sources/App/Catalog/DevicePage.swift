@@ -51,6 +51,7 @@ struct DevicePage {
     let policy: PolicyView?
     let commands: DeviceCommandsView
     let lock: LockExplanation
+    let compliance: ComplianceView
     let canReadLogs: Bool
     let capWarnings: [String]
     let recentLogsHTML: String
@@ -78,6 +79,7 @@ struct DevicePage {
         policy = effective.map(PolicyView.init)
         commands = DeviceCommandsView(deviceID: id, commands: overview.commands, role: user.role, now: now, back: Paths.device(id), form: commandForm)
         lock = LockExplanation.of(overview.simulator?.state, policy: effective, appName: { catalog[$0]?.name ?? $0 })
+        compliance = ComplianceView(beacon: overview.beacon, now: now)
         canReadLogs = overview.workspace != nil
         let workspace = overview.workspace
         capWarnings = (workspace?.capWarnings ?? []).map { $0.message(appName: catalog[$0.app]?.name ?? $0.app) }
@@ -144,6 +146,7 @@ extension DevicePage: MustacheParent {
         case "commands": commands
         case "lockStatus": lock.status
         case "lockReason": lock.reason
+        case "compliance": compliance
         case "canReadLogs": canReadLogs
         case "capWarnings": capWarnings
         case "recentLogsHTML": recentLogsHTML

@@ -245,5 +245,6 @@ enum Schema {
         dashboard,
         organisation,
         auditFilters,
+        beacons,
     ]
 }

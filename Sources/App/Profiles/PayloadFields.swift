@@ -52,6 +52,24 @@ enum PayloadFields {
                 Field(label: "Key “\(key.name)” (\(key.type.displayName.lowercased())\(key.required ? ", required" : ""))",
                       value: key.value.map(text) ?? "Not set")
             }
+        case .customSettings(let settings):
+            return [Field(label: "Format", value: settings.format.displayName), Field(label: "Settings the app receives", value: settings.text)]
+        case .compliance(let compliance):
+            return compliance.rules.enumerated().map { index, rule in
+                Field(label: "Rule \(index + 1)", value: "\(rule.describe()): \(rule.action.displayName.lowercased())")
+            }
+        case .compromisedProtection(let protection):
+            return [Field(label: "Check whether the device is jailbroken", value: yes(protection.enabled)),
+                    Field(label: "On a jailbroken device", value: protection.action.displayName)]
+        case .appTunnel(let tunnel):
+            return [Field(label: "What goes through the tunnel", value: tunnel.mode.displayName),
+                    Field(label: "Addresses that go direct", value: tunnel.directAddresses.isEmpty ? "None" : tunnel.directAddresses.joined(separator: ", "))]
+        case .integratedAuthentication(let integrated):
+            return [Field(label: "Enabled", value: yes(integrated.enabled)),
+                    Field(label: "Allowed sites", value: integrated.allowedSites.isEmpty ? "None" : integrated.allowedSites.joined(separator: ", ")),
+                    Field(label: "Sign in with", value: integrated.credential.displayName)]
+        case .analytics(let analytics):
+            return [Field(label: "Send the analytics events apps record", value: yes(analytics.enabled))]
         }
     }
 

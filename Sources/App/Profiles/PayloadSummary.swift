@@ -29,6 +29,19 @@ enum PayloadSummary {
                     auth.offlineAccessEnabled ? "Offline for up to \(auth.maximumOfflineMinutes) minutes" : "No offline access"]
         case .managedAppConfig(let config):
             return ["\(config.keys.count) key(s) for \(config.appIdentifier)"]
+        case .customSettings(let settings):
+            return ["\(settings.format.displayName), \(settings.text.utf8.count) bytes"]
+        case .compliance(let compliance):
+            return compliance.rules.map { "\($0.describe()): \($0.action.displayName.lowercased())" }
+        case .compromisedProtection(let protection):
+            return [protection.enabled ? "On a jailbroken device: \(protection.action.displayName.lowercased())" : "Disabled"]
+        case .appTunnel(let tunnel):
+            return tunnel.mode == .everything ? ["Every address through the tunnel"]
+                : ["All but \(tunnel.directAddresses.count) address(es) through the tunnel: " + tunnel.directAddresses.joined(separator: ", ")]
+        case .integratedAuthentication(let integrated):
+            return [integrated.enabled ? "\(integrated.credential.displayName) for \(integrated.allowedSites.joined(separator: ", "))" : "Disabled"]
+        case .analytics(let analytics):
+            return [analytics.enabled ? "Apps send their analytics events" : "Disabled"]
         }
     }
 }

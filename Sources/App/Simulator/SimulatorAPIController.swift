@@ -70,10 +70,17 @@ struct SimulatorAPIController {
             "screen": screen,
             "lock": lock,
             "turnedOff": state.turnedOff,
-            "apps": state.apps.map { ["bundleID": $0.bundleID, "name": $0.name, "managed": $0.isManaged, "sdk": $0.isSDKBuilt] },
+            "apps": state.apps.map { ["bundleID": $0.bundleID, "name": $0.name, "managed": $0.isManaged, "sdk": $0.isSDKBuilt,
+                                      "version": state.version(of: $0.bundleID)] },
             "pasteboard": state.pasteboard.map { ["text": $0.text, "sourceApp": $0.sourceApp] as Any } ?? NSNull(),
             "pendingLogs": state.pendingLogs.count,
             "policyConflict": state.policyConflict,
+            "osVersion": state.osVersion as Any? ?? NSNull(),
+            "jailbroken": state.isCompromised,
+            "compliance": ["state": state.complianceState.rawValue,
+                           "reason": state.enforcement.isCompliant ? NSNull() : state.enforcement.reason { state.app($0)?.name ?? $0 } as Any,
+                           "wipedAt": state.wipedAt.map { $0.formatted(.iso8601) as Any } ?? NSNull()] as [String: Any],
+            "customSettings": state.policy.customSettings?.text as Any? ?? NSNull(),
         ]
     }
 }

@@ -12,7 +12,7 @@ enum SimulatorActionParser {
     /// Every action name, for the API's documentation and error messages.
     static let names = ["launchApp", "home", "requestLock", "requestUnlock", "startGuidedAccess", "endGuidedAccess", "restart",
                         "advanceClock", "setLocation", "setNetwork", "setKeyboard", "copy", "paste", "showKeyboard", "signIn",
-                        "emitLog", "crash"]
+                        "emitLog", "crash", "setOSVersion", "setAppVersion", "setJailbroken", "sendBeacon"]
 
     static func parse(_ sent: (String) -> String?) throws(Problem) -> SimulatorAction {
         func field(_ name: String) throws(Problem) -> String? {
@@ -45,6 +45,14 @@ enum SimulatorActionParser {
                 throw Problem(field: name, message: "\(name) must be a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)).")
             }
             return value
+        }
+
+        func version() throws(Problem) -> String {
+            let given = try required("version")
+            guard let version = AppleVersion(given) else {
+                throw Problem(field: "version", message: "version must read as a version such as 17.4: up to four whole numbers joined by dots.")
+            }
+            return version.description
         }
 
         guard let action = try text("action") else { throw Problem(field: "action", message: "Say which action, such as launchApp.") }
@@ -89,6 +97,10 @@ enum SimulatorActionParser {
             let count = try text("count") == nil ? 1 : Int(try number("count", in: 1...Double(SimulatorAction.maximumBurst)))
             return .emitLog(app: try app(), level: level, message: message, count: count)
         case "crash": return .crash(app: try app())
+        case "setOSVersion": return .setOSVersion(try version())
+        case "setAppVersion": return .setAppVersion(app: try app(), version: try version())
+        case "setJailbroken": return .setJailbroken(try bool("jailbroken", default: true))
+        case "sendBeacon": return .sendBeacon(app: try app())
         default:
             throw Problem(field: "action", message: "Unknown action \(action.clipped(to: 40)). Use one of: \(names.joined(separator: ", ")).")
         }

@@ -83,6 +83,15 @@ struct SimulatorPage {
     let uploadedLogs: Int
     let loggingText: String
     let keyboardThirdParty: Bool
+    /// The open app's version, for the "update the app" control.
+    let openAppVersion: String
+    /// The custom settings the open SDK app received, and the format they read as.
+    let customSettings: String?
+    let customSettingsFormat: String
+    let complianceName: String
+    let complianceClass: String
+    let isJailbroken: Bool
+    let wipedText: String?
     let events: [EventRow]
     let commands: DeviceCommandsView
     let controls: SimulatorControlInputs
@@ -116,7 +125,7 @@ struct SimulatorPage {
         name = device.name
         model = device.model.rawValue
         frameClass = device.model == .iPhone ? "iphone" : "ipad"
-        osVersion = device.osVersion
+        osVersion = state.osVersion ?? device.osVersion
         supervised = state.isSupervised
         revision = stored.revision
         self.canAct = canAct
@@ -159,6 +168,15 @@ struct SimulatorPage {
         self.uploadedLogs = uploadedLogs
         loggingText = state.policy.logging.map { $0.enabled ? "\($0.level.displayName) and more severe" + ($0.wifiOnly ? ", Wi-Fi only" : "") : "off" } ?? "off (no logging payload)"
         keyboardThirdParty = state.prefersThirdPartyKeyboard
+        openAppVersion = state.foregroundApp.map(state.version(of:)) ?? ""
+        let received = isSDKApp ? state.policy.customSettings : nil
+        customSettings = received?.text
+        customSettingsFormat = received?.format.displayName ?? ""
+        let compliance = state.complianceState
+        complianceName = compliance.displayName
+        complianceClass = compliance == .compliant ? "tag-ok" : "tag-danger"
+        isJailbroken = state.isCompromised
+        wipedText = state.wipedAt.map { "Enterprise wipe on \(Self.clockFormatter.string(from: $0)): the managed apps were removed." }
         self.events = events.map { event in
             EventRow(time: Self.clockFormatter.string(from: event.deviceTime), action: event.action, rule: event.rule,
                      result: event.result.rawValue, message: event.message)

@@ -109,9 +109,11 @@ struct SimulatorActionBody: APIRequestBody {
     let level: String?
     let message: String?
     let count: Int?
+    let version: String?
+    let jailbroken: Bool?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case action, app, mode, confirm, passcode, minutes, latitude, longitude, network, thirdParty, text, level, message, count
+        case action, app, mode, confirm, passcode, minutes, latitude, longitude, network, thirdParty, text, level, message, count, version, jailbroken
     }
 
     /// A field as the parser reads it from a form: text, or nil when not sent.
@@ -132,6 +134,8 @@ struct SimulatorActionBody: APIRequestBody {
         case .level: return level
         case .message: return message
         case .count: return count.map(String.init)
+        case .version: return version
+        case .jailbroken: return jailbroken.map { $0 ? "true" : "false" }
         }
     }
 }

@@ -18,6 +18,8 @@ struct SimulatorService: Sendable {
         var record: SimulatorStateRecord
         var events: [SimulatorEvent] = []
         var logs: [SimulatedLog] = []
+        /// SDK apps that sent their status beacon in this step.
+        var beaconApps: [String] = []
         var last: SimulatorOutcome?
 
         @discardableResult
@@ -26,6 +28,7 @@ struct SimulatorService: Sendable {
             record.state = outcome.device
             events.append(outcome.event)
             logs += outcome.uploadedLogs
+            if let app = outcome.beaconApp { beaconApps.append(app) }
             last = outcome
             return outcome
         }
@@ -47,8 +50,10 @@ struct SimulatorService: Sendable {
         let apps = try Self.simulatedApps(of: device, connection: connection)
         // Whole seconds: the clock is stored as ISO 8601 text, which keeps no fractions.
         let clock = Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down))
+        var state = SimulatedDevice(isSupervised: device.isSupervised, apps: apps, clock: clock)
+        state.osVersion = device.osVersion
         return try connection.insert(SimulatorStateRecord(
-            id: nil, deviceID: deviceID, state: SimulatedDevice(isSupervised: device.isSupervised, apps: apps, clock: clock),
+            id: nil, deviceID: deviceID, state: state,
             appliedTag: "", installedProfiles: [:], revision: 0, updatedAt: now(), lockMode: nil))
     }
 
@@ -115,12 +120,22 @@ struct SimulatorService: Sendable {
         }
     }
 
-    /// An admin may have edited the device (apps, supervision) since it last ran.
+    /// An admin may have edited the device (apps, supervision, iOS version) since it last ran.
+    /// (What the simulated device changes itself — an iOS update, a wipe — is written back to
+    /// the record when it is saved, so a difference here is an admin's edit.)
     private func refreshDeviceFacts(_ working: inout Working, connection: Connection) throws {
         let device = try connection.require(DeviceRecord.self, id: working.record.deviceID)
         let apps = try Self.simulatedApps(of: device, connection: connection)
         var state = working.record.state
+        if state.osVersion != device.osVersion {
+            state.osVersion = device.osVersion
+            working.record.state = state
+        }
         guard apps != state.apps || device.isSupervised != state.isSupervised else { return }
+        if state.wipedAt != nil, apps.contains(where: \.isManaged) {
+            // Managed apps installed again after a wipe: the device is enrolled again.
+            state.wipedAt = nil
+        }
         state.apps = apps
         state.isSupervised = device.isSupervised
         if let open = state.foregroundApp, state.app(open) == nil { state.foregroundApp = nil }
@@ -194,6 +209,7 @@ struct SimulatorService: Sendable {
         record.lockMode = record.state.lock?.code
         try connection.update(record)
         let time = now()
+        try writeBackDeviceFacts(record, beaconApps: working.beaconApps, at: time, connection: connection)
         for event in working.events {
             _ = try connection.insert(SimulatorEventRecord(
                 id: nil, deviceID: record.deviceID, deviceTime: event.at, recordedAt: time, action: event.action,
@@ -207,6 +223,24 @@ struct SimulatorService: Sendable {
             try upload(working.logs, from: record.deviceID, logging: document.policy?.logging, at: time, in: connection)
         }
         return record
+    }
+
+    /// What the simulated device changed about itself goes to the console's record — an iOS
+    /// update, the apps an enterprise wipe removed — and each beacon sent is kept as the
+    /// device's last.
+    private func writeBackDeviceFacts(_ record: SimulatorStateRecord, beaconApps: [String], at time: Date, connection: Connection) throws {
+        var device = try connection.require(DeviceRecord.self, id: record.deviceID)
+        let state = record.state
+        let installed = state.apps.map(\.bundleID)
+        let osVersion = state.osVersion ?? device.osVersion
+        if device.osVersion != osVersion || (state.wipedAt != nil && device.installedApps != installed) {
+            device.osVersion = osVersion
+            if state.wipedAt != nil { device.installedApps = installed }
+            try connection.update(device)
+        }
+        guard let app = beaconApps.last else { return }
+        let group = try device.groupID.flatMap { try connection.find(DeviceGroupRecord.self, id: $0)?.name }
+        try connection.recordBeacon(state.beacon(from: app, deviceName: device.name, group: group, user: device.owner), from: device.id!, at: time)
     }
 
     /// The simulated SDK uploads through the same checks as a device calling the log API: the

@@ -1,6 +1,6 @@
 /// A version as Apple numbers apps and iOS: dot-separated whole numbers compared part by part,
 /// a missing part counting as zero — so `17.10` is later than `17.9` and `18` equals `18.0`.
-/// The start of issue 15's compliance rules (app version and OS version conditions).
+/// Compliance rules compare app and OS versions this way.
 public struct AppleVersion: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// As given, without trailing zero parts (`18.0.0` is kept as `[18]`), so equal versions are equal values.
     public let parts: [Int]
@@ -36,7 +36,7 @@ public struct AppleVersion: Comparable, Hashable, Sendable, CustomStringConverti
 }
 
 /// How a rule compares a device's version with the rule's.
-public enum VersionComparison: String, CaseIterable, Codable, Sendable {
+public enum VersionComparison: String, CaseIterable, Codable, Hashable, Sendable {
     case lessThan, lessThanOrEqual, equal, notEqual, greaterThanOrEqual, greaterThan
 
     public var symbol: String {
@@ -47,6 +47,18 @@ public enum VersionComparison: String, CaseIterable, Codable, Sendable {
         case .notEqual: "≠"
         case .greaterThanOrEqual: "≥"
         case .greaterThan: ">"
+        }
+    }
+
+    /// The value in the SDK profile.
+    public var sdkValue: String {
+        switch self {
+        case .lessThan: "LessThan"
+        case .lessThanOrEqual: "LessThanOrEqualTo"
+        case .equal: "EqualTo"
+        case .notEqual: "NotEqualTo"
+        case .greaterThanOrEqual: "GreaterThanOrEqualTo"
+        case .greaterThan: "GreaterThan"
         }
     }
 

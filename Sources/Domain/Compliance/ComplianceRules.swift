@@ -1,16 +1,19 @@
-/// Issue 15's compliance rules, as the SDK app checks them on the device: a condition on an
-/// app's version or on the OS version, and what happens when the device meets it — the app
-/// is blocked, or the managed apps and their data are wiped (enterprise wipe). Every rule of
-/// every profile that reaches the device applies; a wipe beats a block.
-public struct ComplianceRule: Codable, Equatable, Sendable {
-    public enum Subject: Codable, Equatable, Sendable {
+/// A compliance rule as the SDK app checks it on the device: a condition on an app's version
+/// or on the OS version, and what happens when the device meets it — the app is blocked, or
+/// the managed apps and their data are wiped (enterprise wipe). Every rule of every profile
+/// that reaches the device applies; a wipe beats a block.
+public struct ComplianceRule: Codable, Equatable, Hashable, Sendable {
+    public enum Subject: Equatable, Hashable, Sendable {
         /// The version of the app with this bundle ID.
         case app(String)
         case operatingSystem
     }
 
-    public enum Action: String, CaseIterable, Codable, Sendable {
+    public enum Action: String, CaseIterable, Codable, Hashable, Sendable {
         case block, wipe
+
+        /// The value in the SDK profile.
+        public var sdkValue: String { self == .block ? "Block" : "Wipe" }
 
         public var displayName: String {
             switch self {
@@ -30,6 +33,41 @@ public struct ComplianceRule: Codable, Equatable, Sendable {
         self.comparison = comparison
         self.version = version
         self.action = action
+    }
+
+    /// Stored and sent flat — `{"subject": "app-version", "appIdentifier": …}` or
+    /// `{"subject": "os-version"}` — so API clients write rules without Swift's enum shape.
+    private enum CodingKeys: String, CodingKey { case subject, appIdentifier, comparison, version, action }
+    private enum SubjectName: String, Codable { case appVersion = "app-version", osVersion = "os-version" }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(SubjectName.self, forKey: .subject) {
+        case .appVersion: subject = .app(try container.decode(String.self, forKey: .appIdentifier))
+        case .osVersion: subject = .operatingSystem
+        }
+        comparison = try container.decode(VersionComparison.self, forKey: .comparison)
+        version = try container.decode(String.self, forKey: .version)
+        action = try container.decode(Action.self, forKey: .action)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch subject {
+        case .app(let bundleID):
+            try container.encode(SubjectName.appVersion, forKey: .subject)
+            try container.encode(bundleID, forKey: .appIdentifier)
+        case .operatingSystem:
+            try container.encode(SubjectName.osVersion, forKey: .subject)
+        }
+        try container.encode(comparison, forKey: .comparison)
+        try container.encode(version, forKey: .version)
+        try container.encode(action, forKey: .action)
+    }
+
+    /// The bundle ID of an app-version rule.
+    public var appIdentifier: String? {
+        if case .app(let bundleID) = subject { bundleID } else { nil }
     }
 
     /// "Clinic Notes earlier than 5.2" as a sentence, with the app's name when known.

@@ -93,7 +93,8 @@ public enum MobileConfig {
                 ("PayloadType", .string("com.apple.applicationaccess")),
                 ("autonomousSingleAppModePermittedAppIDs", .array(list.appIdentifiers.map(PropertyList.string))),
             ])
-        case .dlp, .geofence, .logging, .branding, .authentication, .managedAppConfig:
+        case .dlp, .geofence, .logging, .branding, .authentication, .managedAppConfig, .customSettings, .compliance,
+             .compromisedProtection, .appTunnel, .integratedAuthentication, .analytics:
             // SDK payloads travel inside the SDK profile dictionary, not under Apple's keys.
             return nil
         }

@@ -50,6 +50,27 @@ public enum SDKProfile {
         case .managedAppConfig(let config):
             return ("ManagedAppConfiguration", .dictionary([("Identifier", .string(config.appIdentifier)),
                                                             ("Configuration", config.dictionary)]))
+        case .customSettings(let settings):
+            return ("CustomSettings", .dictionary([("Settings", .string(settings.text))]))
+        case .compliance(let compliance):
+            return ("Compliance", .dictionary([("Rules", .array(compliance.rules.map { rule in
+                .dictionary((rule.appIdentifier.map { [("ApplicationIdentifier", PropertyList.string($0))] } ?? []) + [
+                    ("Subject", .string(rule.appIdentifier == nil ? "OSVersion" : "ApplicationVersion")),
+                    ("Operator", .string(rule.comparison.sdkValue)), ("Version", .string(rule.version)),
+                    ("Action", .string(rule.action.sdkValue)),
+                ])
+            }))]))
+        case .compromisedProtection(let protection):
+            return ("CompromisedProtection", .dictionary([("Enabled", .boolean(protection.enabled)), ("Action", .string(protection.action.sdkValue))]))
+        case .appTunnel(let tunnel):
+            return ("AppTunnel", .dictionary([("Mode", .string(tunnel.mode == .everything ? "TunnelAll" : "Split")),
+                                              ("AppTunnelURLs", .array(tunnel.directAddresses.map(PropertyList.string)))]))
+        case .integratedAuthentication(let integrated):
+            return ("IntegratedAuthentication", .dictionary([("Enabled", .boolean(integrated.enabled)),
+                                                             ("AllowedSites", .array(integrated.allowedSites.map(PropertyList.string))),
+                                                             ("AuthenticationOption", .string(integrated.credential.sdkValue))]))
+        case .analytics(let analytics):
+            return ("Analytics", .dictionary([("Enabled", .boolean(analytics.enabled))]))
         case .singleAppMode, .asamAllowlist:
             return nil
         }

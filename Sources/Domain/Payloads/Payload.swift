@@ -9,6 +9,12 @@ public enum Payload: Codable, Equatable, Sendable {
     case branding(Branding)
     case authentication(Authentication)
     case managedAppConfig(ManagedAppConfiguration)
+    case customSettings(CustomSettings)
+    case compliance(Compliance)
+    case compromisedProtection(CompromisedProtection)
+    case appTunnel(AppTunnel)
+    case integratedAuthentication(IntegratedAuthentication)
+    case analytics(Analytics)
 
     public var kind: PayloadKind {
         switch self {
@@ -20,6 +26,12 @@ public enum Payload: Codable, Equatable, Sendable {
         case .branding: .branding
         case .authentication: .authentication
         case .managedAppConfig: .managedAppConfig
+        case .customSettings: .customSettings
+        case .compliance: .compliance
+        case .compromisedProtection: .compromisedProtection
+        case .appTunnel: .appTunnel
+        case .integratedAuthentication: .integratedAuthentication
+        case .analytics: .analytics
         }
     }
 
@@ -33,6 +45,12 @@ public enum Payload: Codable, Equatable, Sendable {
         case .branding(let value): value.validate()
         case .authentication(let value): value.validate()
         case .managedAppConfig(let value): value.validate()
+        case .customSettings(let value): value.validate()
+        case .compliance(let value): value.validate()
+        case .compromisedProtection(let value): value.validate()
+        case .appTunnel(let value): value.validate()
+        case .integratedAuthentication(let value): value.validate()
+        case .analytics(let value): value.validate()
         }
     }
 
@@ -56,6 +74,12 @@ public enum Payload: Codable, Equatable, Sendable {
         case .branding: .branding(try Branding(from: decoder))
         case .authentication: .authentication(try Authentication(from: decoder))
         case .managedAppConfig: .managedAppConfig(try ManagedAppConfiguration(from: decoder))
+        case .customSettings: .customSettings(try CustomSettings(from: decoder))
+        case .compliance: .compliance(try Compliance(from: decoder))
+        case .compromisedProtection: .compromisedProtection(try CompromisedProtection(from: decoder))
+        case .appTunnel: .appTunnel(try AppTunnel(from: decoder))
+        case .integratedAuthentication: .integratedAuthentication(try IntegratedAuthentication(from: decoder))
+        case .analytics: .analytics(try Analytics(from: decoder))
         }
     }
 
@@ -71,6 +95,12 @@ public enum Payload: Codable, Equatable, Sendable {
         case .branding(let value): try container.encode(value, forKey: .settings)
         case .authentication(let value): try container.encode(value, forKey: .settings)
         case .managedAppConfig(let value): try container.encode(value, forKey: .settings)
+        case .customSettings(let value): try container.encode(value, forKey: .settings)
+        case .compliance(let value): try container.encode(value, forKey: .settings)
+        case .compromisedProtection(let value): try container.encode(value, forKey: .settings)
+        case .appTunnel(let value): try container.encode(value, forKey: .settings)
+        case .integratedAuthentication(let value): try container.encode(value, forKey: .settings)
+        case .analytics(let value): try container.encode(value, forKey: .settings)
         }
     }
 }

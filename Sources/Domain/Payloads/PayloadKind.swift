@@ -8,6 +8,12 @@ public enum PayloadKind: String, CaseIterable, Codable, Sendable {
     case branding
     case authentication
     case managedAppConfig = "managed-app-config"
+    case customSettings = "custom-settings"
+    case compliance
+    case compromisedProtection = "compromised-protection"
+    case appTunnel = "app-tunnel"
+    case integratedAuthentication = "integrated-authentication"
+    case analytics
 
     public var displayName: String {
         switch self {
@@ -19,6 +25,12 @@ public enum PayloadKind: String, CaseIterable, Codable, Sendable {
         case .branding: "Branding"
         case .authentication: "Authentication"
         case .managedAppConfig: "Managed app configuration"
+        case .customSettings: "Custom settings"
+        case .compliance: "Compliance"
+        case .compromisedProtection: "Compromised protection"
+        case .appTunnel: "App tunnel"
+        case .integratedAuthentication: "Integrated authentication"
+        case .analytics: "Analytics"
         }
     }
 
@@ -32,6 +44,12 @@ public enum PayloadKind: String, CaseIterable, Codable, Sendable {
         case .branding: "Gives SDK apps the organisation's colour and logos."
         case .authentication: "Sets how users unlock SDK apps, single sign-on and offline access."
         case .managedAppConfig: "Typed settings one managed app reads from com.apple.configuration.managed."
+        case .customSettings: "Raw text (XML, JSON, key-value, CSV or plain) SDK apps receive as it is."
+        case .compliance: "Blocks SDK apps, or wipes the managed apps, on devices with an app or iOS version out of line."
+        case .compromisedProtection: "Blocks SDK apps, or wipes the managed apps, on a jailbroken device."
+        case .appTunnel: "Sends SDK apps' traffic through the organisation's tunnel, all of it or all but listed addresses."
+        case .integratedAuthentication: "Lets SDK apps sign in to the allowed sites with the user's credentials or certificate."
+        case .analytics: "Lets SDK apps send the analytics events their code records."
         }
     }
 
@@ -40,7 +58,8 @@ public enum PayloadKind: String, CaseIterable, Codable, Sendable {
     public var isApplePayload: Bool {
         switch self {
         case .singleAppMode, .asamAllowlist: true
-        case .dlp, .geofence, .logging, .branding, .authentication, .managedAppConfig: false
+        case .dlp, .geofence, .logging, .branding, .authentication, .managedAppConfig, .customSettings, .compliance,
+             .compromisedProtection, .appTunnel, .integratedAuthentication, .analytics: false
         }
     }
 }

@@ -6,7 +6,10 @@
 ///   more than one payload sets it).
 /// - DLP: per setting, the most restrictive answer.
 /// - Geofence: the union of all areas.
-/// - Logging, branding, authentication, app configuration: the nearest group's setting.
+/// - Logging, branding, authentication, app configuration, custom settings, app tunnel,
+///   integrated authentication, analytics: the nearest group's setting.
+/// - Compliance: every rule of every profile (a wipe beats a block when the device judges them).
+/// - Compromised protection: on when any profile turns it on; wipe when any of those wipes.
 public struct EffectivePolicy: Sendable {
     public var singleAppMode: Sourced<SingleAppMode>?
     /// Set when different Single App Mode apps reach the device.
@@ -18,6 +21,12 @@ public struct EffectivePolicy: Sendable {
     public var branding: Sourced<Branding>?
     public var authentication: Sourced<Authentication>?
     public var appConfigurations: [Sourced<ManagedAppConfiguration>]
+    public var customSettings: Sourced<CustomSettings>?
+    public var compliance: Sourced<[ComplianceRule]>?
+    public var compromisedProtection: Sourced<CompromisedProtection>?
+    public var appTunnel: Sourced<AppTunnel>?
+    public var integratedAuthentication: Sourced<IntegratedAuthentication>?
+    public var analytics: Sourced<Analytics>?
     public var warnings: [String]
 
     public var hasConflict: Bool { !singleAppModeConflict.isEmpty }
@@ -44,6 +53,16 @@ public struct EffectivePolicy: Sendable {
             case .authentication:
                 policy.authentication = nearest(.authentication, ordered, &policy.warnings) { if case .authentication(let value) = $0 { value } else { nil } }
             case .managedAppConfig: policy.combineAppConfigurations(ordered)
+            case .customSettings:
+                policy.customSettings = nearest(.customSettings, ordered, &policy.warnings) { if case .customSettings(let value) = $0 { value } else { nil } }
+            case .compliance: policy.combineCompliance(ordered)
+            case .compromisedProtection: policy.combineCompromisedProtection(ordered)
+            case .appTunnel: policy.appTunnel = nearest(.appTunnel, ordered, &policy.warnings) { if case .appTunnel(let value) = $0 { value } else { nil } }
+            case .integratedAuthentication:
+                policy.integratedAuthentication = nearest(.integratedAuthentication, ordered, &policy.warnings) {
+                    if case .integratedAuthentication(let value) = $0 { value } else { nil }
+                }
+            case .analytics: policy.analytics = nearest(.analytics, ordered, &policy.warnings) { if case .analytics(let value) = $0 { value } else { nil } }
             }
         }
         return policy
@@ -130,6 +149,28 @@ extension EffectivePolicy {
         }
     }
 
+    fileprivate mutating func combineCompliance(_ ordered: [ReachingProfile]) {
+        let payloads = ordered.compactMap { profile -> ([ComplianceRule], PolicySource)? in
+            guard case .compliance(let compliance)? = profile.content.payload(of: .compliance) else { return nil }
+            return (compliance.rules, profile.source)
+        }
+        guard !payloads.isEmpty else { return }
+        // The same rule from two profiles is one rule on the device.
+        var seen: Set<ComplianceRule> = []
+        compliance = Sourced(value: payloads.flatMap(\.0).filter { seen.insert($0).inserted }, sources: payloads.map(\.1))
+    }
+
+    fileprivate mutating func combineCompromisedProtection(_ ordered: [ReachingProfile]) {
+        let payloads = ordered.compactMap { profile -> (CompromisedProtection, PolicySource)? in
+            guard case .compromisedProtection(let protection)? = profile.content.payload(of: .compromisedProtection) else { return nil }
+            return (protection, profile.source)
+        }
+        guard !payloads.isEmpty else { return }
+        let enabled = payloads.filter(\.0.enabled)
+        let action: ComplianceRule.Action = enabled.contains { $0.0.action == .wipe } ? .wipe : .block
+        compromisedProtection = Sourced(value: CompromisedProtection(enabled: !enabled.isEmpty, action: action), sources: payloads.map(\.1))
+    }
+
     /// The effective settings kind by kind, in the order of `PayloadKind.allCases`, as payloads
     /// with their sources: what the device page lists. (A Single App Mode conflict is not a
     /// setting; see `singleAppModeConflict`.)
@@ -144,6 +185,12 @@ extension EffectivePolicy {
             case .branding: branding.map { [(kind, .branding($0.value), $0.sources)] } ?? []
             case .authentication: authentication.map { [(kind, .authentication($0.value), $0.sources)] } ?? []
             case .managedAppConfig: appConfigurations.map { (kind, .managedAppConfig($0.value), $0.sources) }
+            case .customSettings: customSettings.map { [(kind, .customSettings($0.value), $0.sources)] } ?? []
+            case .compliance: compliance.map { [(kind, .compliance(Compliance(rules: $0.value)), $0.sources)] } ?? []
+            case .compromisedProtection: compromisedProtection.map { [(kind, .compromisedProtection($0.value), $0.sources)] } ?? []
+            case .appTunnel: appTunnel.map { [(kind, .appTunnel($0.value), $0.sources)] } ?? []
+            case .integratedAuthentication: integratedAuthentication.map { [(kind, .integratedAuthentication($0.value), $0.sources)] } ?? []
+            case .analytics: analytics.map { [(kind, .analytics($0.value), $0.sources)] } ?? []
             }
         }
     }

@@ -10,6 +10,8 @@ public enum PayloadCombination: Sendable {
     case mostRestrictive
     /// Everything every payload lists.
     case union
+    /// Every rule of every payload; a wipe beats a block.
+    case everyRule
     /// The payload of the nearest group; the oldest profile among equals.
     case nearestGroup
     /// The nearest group's payload for each app.
@@ -22,6 +24,7 @@ public enum PayloadCombination: Sendable {
         case .intersection: "Intersection of every list"
         case .mostRestrictive: "Most restrictive answer wins"
         case .union: "Areas of every profile combined"
+        case .everyRule: "Every rule of every profile applies; a wipe beats a block"
         case .nearestGroup: "Nearest group wins"
         case .nearestGroupPerApp: "Nearest group wins, per app"
         }
@@ -35,9 +38,10 @@ extension PayloadKind {
         switch self {
         case .singleAppMode: .oneApp
         case .asamAllowlist: .intersection
-        case .dlp: .mostRestrictive
+        case .dlp, .compromisedProtection: .mostRestrictive
         case .geofence: .union
-        case .logging, .branding, .authentication: .nearestGroup
+        case .compliance: .everyRule
+        case .logging, .branding, .authentication, .customSettings, .appTunnel, .integratedAuthentication, .analytics: .nearestGroup
         case .managedAppConfig: .nearestGroupPerApp
         }
     }

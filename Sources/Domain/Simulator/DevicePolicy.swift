@@ -12,6 +12,12 @@ public struct DevicePolicy: Codable, Equatable, Sendable {
     public var branding: Branding?
     public var authentication: Authentication?
     public var appConfigurations: [ManagedAppConfiguration]
+    public var customSettings: CustomSettings?
+    public var compliance: [ComplianceRule]?
+    public var compromisedProtection: CompromisedProtection?
+    public var appTunnel: AppTunnel?
+    public var integratedAuthentication: IntegratedAuthentication?
+    public var analytics: Analytics?
 
     public init(singleAppMode: SingleAppMode? = nil, asamAllowlist: [String]? = nil, dlp: DataLossPrevention? = nil,
                 geofence: [Geofence.Area]? = nil, logging: Logging? = nil, branding: Branding? = nil,
@@ -46,6 +52,12 @@ public struct DevicePolicy: Codable, Equatable, Sendable {
         case .branding(let value): branding = value
         case .authentication(let value): authentication = value
         case .managedAppConfig(let config): appConfigurations.append(config)
+        case .customSettings(let value): customSettings = value
+        case .compliance(let value): compliance = value.rules
+        case .compromisedProtection(let value): compromisedProtection = value
+        case .appTunnel(let value): appTunnel = value
+        case .integratedAuthentication(let value): integratedAuthentication = value
+        case .analytics(let value): analytics = value
         }
     }
 
@@ -70,6 +82,12 @@ extension DevicePolicy {
             case .branding: branding.map { [.branding($0)] } ?? []
             case .authentication: authentication.map { [.authentication($0)] } ?? []
             case .managedAppConfig: appConfigurations.map(Payload.managedAppConfig)
+            case .customSettings: customSettings.map { [.customSettings($0)] } ?? []
+            case .compliance: compliance.map { [.compliance(Compliance(rules: $0))] } ?? []
+            case .compromisedProtection: compromisedProtection.map { [.compromisedProtection($0)] } ?? []
+            case .appTunnel: appTunnel.map { [.appTunnel($0)] } ?? []
+            case .integratedAuthentication: integratedAuthentication.map { [.integratedAuthentication($0)] } ?? []
+            case .analytics: analytics.map { [.analytics($0)] } ?? []
             }
         }
     }

@@ -125,6 +125,15 @@ public struct SimulatedDevice: Codable, Equatable, Sendable {
     public var captureUntil: Date?
     /// Per app, the counters the app writes under `com.apple.feedback.managed`.
     public var feedback: [String: [String: Int]]
+    /// The iOS version, from the console's device record until the simulated device updates.
+    /// Optional only because states stored before compliance existed lack it.
+    public var osVersion: String?
+    /// Versions the apps were updated to; an app not listed runs `defaultAppVersion`.
+    public var appVersions: [String: String]?
+    /// Since when the device has been jailbroken; nil while it is not.
+    public var compromisedSince: Date?
+    /// When an enterprise wipe removed the managed apps; nil if none has.
+    public var wipedAt: Date?
 
     public init(isSupervised: Bool, apps: [SimulatedApp], clock: Date, policy: DevicePolicy = .empty) {
         self.isSupervised = isSupervised
@@ -141,6 +150,13 @@ public struct SimulatedDevice: Codable, Equatable, Sendable {
     }
 
     public func app(_ bundleID: String) -> SimulatedApp? { apps.first { $0.bundleID == bundleID } }
+
+    /// The version an app reports: the one it was updated to, else the version a newly
+    /// installed app has in the simulator.
+    public func version(of bundleID: String) -> String { appVersions?[bundleID] ?? Self.defaultAppVersion }
+    public static let defaultAppVersion = "1.0"
+
+    public var isCompromised: Bool { compromisedSince != nil }
 
     /// At most this many messages wait on the device; older ones are dropped first, as a real
     /// SDK's bounded log buffer would.

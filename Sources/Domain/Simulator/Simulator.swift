@@ -5,6 +5,8 @@ import Foundation
 public enum Simulator {
     public static func perform(_ action: SimulatorAction, on device: SimulatedDevice) -> SimulatorOutcome {
         var step = Step(device: device)
+        let complianceBefore = device.complianceState
+        let sdkApps = device.apps.filter(\.isSDKBuilt).map(\.bundleID)
         switch action {
         case .launchApp(let app): step.launch(app)
         case .home: step.home()
@@ -27,6 +29,15 @@ public enum Simulator {
         case .applyPolicy(let policy, let conflict): step.apply(policy, conflict: conflict)
         case .fetchFeedback(let apps, let delete): step.fetchFeedback(apps: apps, delete: delete)
         case .requestLogs(let minutes): step.requestLogs(captureMinutes: minutes)
+        case .setOSVersion(let version): step.setOSVersion(version)
+        case .setAppVersion(let app, let version): step.setAppVersion(app: app, version: version)
+        case .setJailbroken(let jailbroken): step.setJailbroken(jailbroken)
+        case .sendBeacon(let app): step.sendBeacon(app: app)
+        }
+        step.enforceWipe()
+        if step.device.complianceState != complianceBefore, step.beaconApp == nil {
+            // The SDK reports a change of compliance at once, from the app that found it.
+            step.beaconApp = step.device.foregroundApp.flatMap { step.device.app($0)?.isSDKBuilt == true ? $0 : nil } ?? sdkApps.first
         }
         step.uploadLogsIfPossible()
         return step.outcome
@@ -40,10 +51,11 @@ struct Step {
     var event: SimulatorEvent?
     var uploaded: [SimulatedLog] = []
     var feedbackReport: [String: [String: Int]]?
+    var beaconApp: String?
 
     var outcome: SimulatorOutcome {
         SimulatorOutcome(device: device, event: event ?? SimulatorEvent(at: device.clock, action: "Nothing", rule: "", result: .ignored, message: ""),
-                         uploadedLogs: uploaded, feedbackReport: feedbackReport)
+                         uploadedLogs: uploaded, feedbackReport: feedbackReport, beaconApp: beaconApp)
     }
 
     mutating func record(_ action: String, rule: String, _ result: SimulatorEvent.Result, _ message: String) {
@@ -84,6 +96,7 @@ struct Step {
         countConfigurationRead(by: app)
         let (result, message) = describeScreen()
         record(action, rule: "Apps open from the home screen", result, message + crashNote + unmanagedConfigurationNote(for: app))
+        if app.isSDKBuilt, case .app = device.screen { beaconApp = bundleID }
     }
 
     mutating func home() {
@@ -113,6 +126,7 @@ struct Step {
             device.signedInApps = Array(Set(device.signedInApps).union([bundleID])).sorted()
             record(action, rule: "Each SDK app signs in by itself", .done, "Signed in to \(name(bundleID)).")
         }
+        beaconApp = bundleID
     }
 
     /// The result and words for what the foreground app shows now; an SDK app that opens

@@ -29,6 +29,12 @@ public enum SimulatorAction: Equatable, Sendable {
     case signIn(app: String)
     case emitLog(app: String, level: LogLevel, message: String, count: Int)
     case crash(app: String)
+    /// The device updates iOS, or an app, to this version.
+    case setOSVersion(String)
+    case setAppVersion(app: String, version: String)
+    case setJailbroken(Bool)
+    /// The app's code sends the status beacon now.
+    case sendBeacon(app: String)
 
     // From the server, through the command queue or a check-in.
 
@@ -76,4 +82,6 @@ public struct SimulatorOutcome: Equatable, Sendable {
     public var uploadedLogs: [SimulatedLog] = []
     /// The feedback a `fetchFeedback` returned, per app.
     public var feedbackReport: [String: [String: Int]]?
+    /// The SDK app that sent its status beacon in this action (on unlock, or asked to).
+    public var beaconApp: String?
 }

@@ -47,6 +47,12 @@ struct PayloadFormsController {
         case .authentication: AuthenticationForm.self
         case .branding: BrandingForm.self
         case .managedAppConfig: ManagedAppConfigForm.self
+        case .customSettings: CustomSettingsForm.self
+        case .compliance: ComplianceForm.self
+        case .compromisedProtection: CompromisedProtectionForm.self
+        case .appTunnel: AppTunnelForm.self
+        case .integratedAuthentication: IntegratedAuthenticationForm.self
+        case .analytics: AnalyticsForm.self
         }
     }
 

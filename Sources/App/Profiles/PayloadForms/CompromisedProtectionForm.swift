@@ -1,0 +1,34 @@
+import Domain
+
+/// Compromised protection: on or off, and whether a jailbroken device's SDK apps are blocked
+/// or its managed apps wiped.
+struct CompromisedProtectionForm: PayloadForm {
+    var enabled = true
+    var actions: [SelectOption] = []
+    var errors: [String: String] = [:]
+
+    init(_ payload: Payload?) {
+        let protection = if case .compromisedProtection(let value)? = payload { value } else { CompromisedProtection() }
+        enabled = protection.enabled
+        actions = Self.actions(selected: protection.action.rawValue)
+    }
+
+    init(_ form: FormFields) {
+        enabled = form.isChecked("enabled")
+        actions = Self.actions(selected: form["action"])
+    }
+
+    static func actions(selected: String) -> [SelectOption] {
+        ComplianceRule.Action.allCases.map { SelectOption(value: $0.rawValue, label: $0.displayName, selected: $0.rawValue == selected) }
+    }
+
+    static func submitted(_ form: FormFields) -> Submission {
+        guard let action = ComplianceRule.Action(rawValue: form["action"]) else {
+            var errors = ValidationErrors()
+            errors["action"] = "Choose what happens on a jailbroken device."
+            return Submission(payload: nil, errors: errors)
+        }
+        let protection = CompromisedProtection(enabled: form.isChecked("enabled"), action: action)
+        return Submission(payload: .compromisedProtection(protection), errors: protection.validate())
+    }
+}

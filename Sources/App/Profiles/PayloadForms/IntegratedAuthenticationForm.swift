@@ -1,0 +1,36 @@
+import Domain
+
+/// Integrated authentication: on or off, the allowed sites one per line, and the credential.
+struct IntegratedAuthenticationForm: PayloadForm {
+    var enabled = true
+    var sites = ""
+    var credentials: [SelectOption] = []
+    var errors: [String: String] = [:]
+
+    init(_ payload: Payload?) {
+        let integrated = if case .integratedAuthentication(let value)? = payload { value } else { IntegratedAuthentication() }
+        enabled = integrated.enabled
+        sites = LineList.text(integrated.allowedSites)
+        credentials = Self.credentials(selected: integrated.credential.rawValue)
+    }
+
+    init(_ form: FormFields) {
+        enabled = form.isChecked("enabled")
+        sites = form["sites"]
+        credentials = Self.credentials(selected: form["credential"])
+    }
+
+    static func credentials(selected: String) -> [SelectOption] {
+        IntegratedAuthentication.Credential.allCases.map { SelectOption(value: $0.rawValue, label: $0.displayName, selected: $0.rawValue == selected) }
+    }
+
+    static func submitted(_ form: FormFields) -> Submission {
+        let entries = LineList.entries(form["sites"])
+        let credential = IntegratedAuthentication.Credential(rawValue: form["credential"])
+        let integrated = IntegratedAuthentication(enabled: form.isChecked("enabled"), allowedSites: entries, credential: credential ?? .enrollmentCredentials)
+        var errors = ValidationErrors()
+        if let message = LineList.message("sites", in: integrated.validate(), entries: entries) { errors["sites"] = message }
+        if credential == nil { errors["credential"] = "Choose what the apps sign in with." }
+        return Submission(payload: credential == nil ? nil : .integratedAuthentication(integrated), errors: errors)
+    }
+}

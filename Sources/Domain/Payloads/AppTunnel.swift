@@ -1,0 +1,64 @@
+/// App tunnel: SDK apps' traffic goes through the organisation's tunnel proxy — all of it, or
+/// all but the listed addresses (split tunnelling; seed 004, "Configure VMware Tunnel for App
+/// Tunneling").
+public struct AppTunnel: Codable, Equatable, Sendable {
+    public static let kind = PayloadKind.appTunnel
+    public static let maximumAddresses = 100
+
+    public enum Mode: String, CaseIterable, Codable, Sendable {
+        case everything, split
+
+        public var displayName: String {
+            switch self {
+            case .everything: "Tunnel everything"
+            case .split: "Split: the listed addresses go direct"
+            }
+        }
+    }
+
+    public var mode: Mode
+    /// The addresses that do not go through the tunnel in split mode, each with its port.
+    public var directAddresses: [String]
+
+    public init(mode: Mode = .everything, directAddresses: [String] = []) {
+        self.mode = mode
+        self.directAddresses = directAddresses
+    }
+
+    /// Field paths are `addresses` and `addresses.N`.
+    public func validate() -> ValidationErrors {
+        var errors = ValidationErrors()
+        switch mode {
+        case .everything where !directAddresses.isEmpty:
+            errors["addresses"] = "Tunnelling everything lists no addresses: choose split tunnelling, or remove them."
+        case .split where directAddresses.isEmpty:
+            errors["addresses"] = "Split tunnelling needs at least one address that goes direct."
+        default:
+            break
+        }
+        if directAddresses.count > Self.maximumAddresses { errors["addresses"] = "List at most \(Self.maximumAddresses) addresses." }
+        var seen: Set<String> = []
+        for (index, address) in directAddresses.enumerated() {
+            switch TunnelAddress.parse(address) {
+            case .failure(let problem): errors["addresses.\(index)"] = problem.message
+            case .success(let parsed):
+                if !seen.insert("\(parsed.host.lowercased()):\(parsed.port)").inserted { errors["addresses.\(index)"] = "\(address) is already in the list." }
+            }
+        }
+        return errors
+    }
+
+    /// Whether a request to `url` goes through the tunnel, and why — the simulator's answer.
+    /// Addresses ending in `.local` never tunnel (the SDK leaves Bonjour services alone).
+    public func route(_ url: String) -> (tunnelled: Bool, reason: String) {
+        guard let target = TunnelAddress.port(of: url) else { return (false, "The address does not read as a URL.") }
+        if target.host.hasSuffix(".local") { return (false, "Addresses ending in .local never go through the tunnel.") }
+        if mode == .split, let listed = directAddresses.first(where: { address in
+            guard case .success(let parsed) = TunnelAddress.parse(address) else { return false }
+            return parsed.host.lowercased() == target.host && parsed.port == target.port
+        }) {
+            return (false, "\(listed) is listed to go direct.")
+        }
+        return (true, mode == .everything ? "Every address goes through the tunnel." : "Not listed to go direct, so through the tunnel.")
+    }
+}
