@@ -21,7 +21,10 @@ public struct DevicePolicy: Codable, Equatable, Sendable {
 
     public init(singleAppMode: SingleAppMode? = nil, asamAllowlist: [String]? = nil, dlp: DataLossPrevention? = nil,
                 geofence: [Geofence.Area]? = nil, logging: Logging? = nil, branding: Branding? = nil,
-                authentication: Authentication? = nil, appConfigurations: [ManagedAppConfiguration] = []) {
+                authentication: Authentication? = nil, appConfigurations: [ManagedAppConfiguration] = [],
+                customSettings: CustomSettings? = nil, compliance: [ComplianceRule]? = nil,
+                compromisedProtection: CompromisedProtection? = nil, appTunnel: AppTunnel? = nil,
+                integratedAuthentication: IntegratedAuthentication? = nil, analytics: Analytics? = nil) {
         self.singleAppMode = singleAppMode
         self.asamAllowlist = asamAllowlist
         self.dlp = dlp
@@ -30,6 +33,12 @@ public struct DevicePolicy: Codable, Equatable, Sendable {
         self.branding = branding
         self.authentication = authentication
         self.appConfigurations = appConfigurations
+        self.customSettings = customSettings
+        self.compliance = compliance
+        self.compromisedProtection = compromisedProtection
+        self.appTunnel = appTunnel
+        self.integratedAuthentication = integratedAuthentication
+        self.analytics = analytics
     }
 
     /// Nothing applies: a device in no group, or whose groups have no profiles.

@@ -15,7 +15,7 @@ extension JSONSyntaxChecker {
             case ASCII.lineFeed, ASCII.carriageReturn:
                 throw problem("a string cannot contain a line break; write \\n")
             case 0x00..<0x20:
-                throw problem("the control character \(XMLSource.unicodeName(UInt32(byte))) must be escaped in a string")
+                throw problem("the control character \(ASCII.unicodeName(UInt32(byte))) must be escaped in a string")
             default:
                 offset += 1
             }
@@ -35,7 +35,7 @@ extension JSONSyntaxChecker {
             let unit = try readHexQuad(escapeAt: backslash)
             try checkSurrogate(unit, escapeAt: backslash)
         default:
-            throw problem("invalid escape \\\(quotedCharacter(at: offset).dropFirst().dropLast()) in a string", at: backslash)
+            throw problem("invalid escape \\\(character(at: offset)) in a string", at: backslash)
         }
     }
 
@@ -113,6 +113,6 @@ extension JSONSyntaxChecker {
     }
 
     private static func hex(_ unit: UInt32) -> String {
-        String(XMLSource.unicodeName(unit).dropFirst(2))
+        String(ASCII.unicodeName(unit).dropFirst(2))
     }
 }

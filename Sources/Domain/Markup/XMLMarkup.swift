@@ -15,6 +15,8 @@ enum XMLLiteral {
 
 /// Tags, comments, processing instructions, CDATA and the DOCTYPE.
 extension XMLDocumentParser {
+    static let attributesScannedForDuplicates = 8
+
     struct StartTag {
         let name: String
         let attributes: [XMLAttribute]
@@ -22,22 +24,23 @@ extension XMLDocumentParser {
     }
 
     /// A name at the current offset; `context` says what it follows, for the problem.
-    mutating func readName(after context: String) throws(XMLProblem) -> String {
+    func readName(after context: String) throws(XMLProblem) -> String {
         guard !atEnd, XMLSource.isNameStart(current) else {
             throw problem("expected a name after \(context), found \(source.quotedCharacter(at: offset))")
         }
         let start = offset
-        while !atEnd && XMLSource.isNameCharacter(current) { offset += 1 }
-        return String(decoding: source.bytes[start..<offset], as: UTF8.self)
+        while offset < bytes.count && XMLSource.isNameCharacter(bytes[offset]) { offset += 1 }
+        return String(decoding: bytes[start..<offset], as: UTF8.self)
     }
 
     /// Reads `<name attribute="value" ...>` or `.../>` starting at its '<'.
-    mutating func readStartTag() throws(XMLProblem) -> StartTag {
+    func readStartTag() throws(XMLProblem) -> StartTag {
         let tagStart = offset
         offset += 1
         let name = try readName(after: "'<'")
         var attributes: [XMLAttribute] = []
-        // A set rather than a scan of `attributes`, so many attributes cannot cost n² time.
+        // Filled only once an element has many attributes: scanning a few is cheaper than
+        // hashing, and the set keeps thousands of attributes from costing n² comparisons.
         var seen: Set<String> = []
         while true {
             let hadWhitespace = skipWhitespace()
@@ -66,7 +69,10 @@ extension XMLDocumentParser {
             offset += 1
             skipWhitespace()
             let value = try readAttributeValue(named: attributeName)
-            guard seen.insert(attributeName).inserted else {
+            if attributes.count == Self.attributesScannedForDuplicates { seen = Set(attributes.map(\.name)) }
+            let isDuplicate = attributes.count < Self.attributesScannedForDuplicates
+                ? attributes.contains { $0.name == attributeName } : !seen.insert(attributeName).inserted
+            guard !isDuplicate else {
                 throw problem("the attribute \(attributeName) appears twice in the tag <\(name)>", at: attributeStart)
             }
             attributes.append(XMLAttribute(name: attributeName, value: value))
@@ -75,14 +81,23 @@ extension XMLDocumentParser {
 
     /// A quoted value with references replaced; literal tabs and line breaks become spaces,
     /// as XML's attribute-value normalisation requires.
-    private mutating func readAttributeValue(named name: String) throws(XMLProblem) -> String {
+    private func readAttributeValue(named name: String) throws(XMLProblem) -> String {
         guard !atEnd, current == ASCII.quote || current == ASCII.apostrophe else {
             throw problem("the value of the attribute \(name) must be in quotes")
         }
         let quote = current
         let opening = offset
         offset += 1
-        var value: [UInt8] = []
+        // Most values have nothing to replace; read those straight from the source.
+        var plainEnd = offset
+        while plainEnd < bytes.count, bytes[plainEnd] >= ASCII.space, bytes[plainEnd] != quote,
+              bytes[plainEnd] != ASCII.ampersand, bytes[plainEnd] != ASCII.lessThan { plainEnd += 1 }
+        if plainEnd < bytes.count && bytes[plainEnd] == quote {
+            defer { offset = plainEnd + 1 }
+            return String(decoding: bytes[offset..<plainEnd], as: UTF8.self)
+        }
+        var value = Array(bytes[offset..<plainEnd])
+        offset = plainEnd
         while true {
             guard !atEnd else { throw problem("the value of the attribute \(name) is never closed", at: opening) }
             switch current {
@@ -108,7 +123,7 @@ extension XMLDocumentParser {
     }
 
     /// Skips `<!-- ... -->`. XML forbids "--" inside a comment.
-    mutating func skipComment() throws(XMLProblem) {
+    func skipComment() throws(XMLProblem) {
         let opening = offset
         guard let hyphens = source.find(XMLLiteral.doubleHyphen, from: offset + XMLLiteral.commentOpening.count) else {
             throw problem("the comment is never closed with '-->'", at: opening)
@@ -120,7 +135,7 @@ extension XMLDocumentParser {
     }
 
     /// Skips `<?target ...?>`. Processing instructions carry nothing the console reads.
-    mutating func skipProcessingInstruction(allowingDeclaration: Bool) throws(XMLProblem) {
+    func skipProcessingInstruction(allowingDeclaration: Bool) throws(XMLProblem) {
         let opening = offset
         offset += XMLLiteral.processingInstructionOpening.count
         let target = try readName(after: "'<?'")
@@ -134,7 +149,7 @@ extension XMLDocumentParser {
     }
 
     /// The raw text of `<![CDATA[ ... ]]>`, line breaks normalised to LF.
-    mutating func readCDATA() throws(XMLProblem) -> [UInt8] {
+    func readCDATA() throws(XMLProblem) -> [UInt8] {
         let opening = offset
         let start = offset + XMLLiteral.cdataOpening.count
         guard let closing = source.find(XMLLiteral.cdataClosing, from: start) else {
@@ -145,70 +160,15 @@ extension XMLDocumentParser {
         data.reserveCapacity(closing - start)
         var index = start
         while index < closing {
-            let byte = source.bytes[index]
+            let byte = bytes[index]
             if byte == ASCII.carriageReturn {
                 data.append(ASCII.lineFeed)
-                if index + 1 < closing && source.bytes[index + 1] == ASCII.lineFeed { index += 1 }
+                if index + 1 < closing && bytes[index + 1] == ASCII.lineFeed { index += 1 }
             } else {
                 data.append(byte)
             }
             index += 1
         }
         return data
-    }
-
-    /// Skips `<!DOCTYPE name>`, `<!DOCTYPE name SYSTEM "uri">` or
-    /// `<!DOCTYPE name PUBLIC "id" "uri">`. The identifiers are never fetched. An internal
-    /// subset is where entities are declared, so it is refused outright.
-    mutating func skipDoctype() throws(XMLProblem) {
-        offset += XMLLiteral.doctypeOpening.count
-        guard skipWhitespace() else { throw problem("expected a space after <!DOCTYPE") }
-        _ = try readName(after: "<!DOCTYPE")
-        let hadWhitespace = skipWhitespace()
-        if hadWhitespace && source.starts(with: XMLLiteral.system, at: offset) {
-            offset += XMLLiteral.system.count
-            try skipQuotedIdentifier(after: "SYSTEM")
-        } else if hadWhitespace && source.starts(with: XMLLiteral.public, at: offset) {
-            offset += XMLLiteral.public.count
-            try skipQuotedIdentifier(after: "PUBLIC")
-            try skipQuotedIdentifier(after: "the public identifier")
-        }
-        skipWhitespace()
-        guard !atEnd else { throw problem("the DOCTYPE is never closed with '>'") }
-        if current == ASCII.openingBracket {
-            throw problem("entity declarations are not accepted, so a DOCTYPE must not have an internal subset '[...]'")
-        }
-        guard current == ASCII.greaterThan else {
-            throw problem("expected '>' to end the DOCTYPE, found \(source.quotedCharacter(at: offset))")
-        }
-        offset += 1
-    }
-
-    private mutating func skipQuotedIdentifier(after context: String) throws(XMLProblem) {
-        guard skipWhitespace() else { throw problem("expected a space after \(context) in the DOCTYPE") }
-        guard !atEnd, current == ASCII.quote || current == ASCII.apostrophe else {
-            throw problem("expected a quoted identifier after \(context) in the DOCTYPE")
-        }
-        let quote = current
-        let opening = offset
-        offset += 1
-        while !atEnd && current != quote { offset += 1 }
-        guard !atEnd else { throw problem("the quoted identifier in the DOCTYPE is never closed", at: opening) }
-        offset += 1
-    }
-
-    /// The problem for a `<!` that is not a comment, CDATA inside an element, or the one
-    /// DOCTYPE allowed in the prolog.
-    func markupDeclarationProblem() -> XMLProblem {
-        if source.starts(with: XMLLiteral.entityOpening, at: offset) {
-            return problem("entity declarations are not accepted")
-        }
-        if source.starts(with: XMLLiteral.doctypeOpening, at: offset) {
-            return problem("a DOCTYPE is only allowed once, before the root element")
-        }
-        if source.starts(with: XMLLiteral.cdataOpening, at: offset) {
-            return problem("a CDATA section is only allowed inside an element")
-        }
-        return problem("markup declarations are not accepted; expected '<!--' or '<![CDATA[' after '<!'")
     }
 }

@@ -1,39 +1,7 @@
-/// Reads untrusted XML (custom settings, AppConfig specfiles, `.mobileconfig` property lists)
-/// into a tree of `ParsedXMLElement`s.
-///
-/// Safe by construction against XXE and entity expansion ("billion laughs"): the reader never
-/// opens a URL or file and knows only XML's five predefined entities and numeric character
-/// references. A DOCTYPE is accepted only as a bare name with an external identifier, which
-/// is never fetched; an internal subset, any `<!ENTITY` and any other `&name;` are refused.
-/// It is non-validating and does not resolve namespaces: `a:b` is just a name.
-public enum XMLReader {
-    /// Bounds that keep a hostile document from exhausting the stack or memory.
-    public struct Limits: Equatable, Sendable {
-        /// The most the depth limit can be raised to. The reader itself keeps open elements
-        /// on an explicit stack, but code walking the finished tree (and releasing it) recurses
-        /// once per level, so the tree must stay shallow enough for any thread's stack.
-        public static let depthCeiling = 1_000
-
-        public let maximumDepth: Int
-        public let maximumElementCount: Int
-
-        /// `maximumDepth` is clamped to `1...depthCeiling`.
-        public init(maximumDepth: Int = 64, maximumElementCount: Int = 100_000) {
-            self.maximumDepth = min(max(maximumDepth, 1), Self.depthCeiling)
-            self.maximumElementCount = max(maximumElementCount, 1)
-        }
-    }
-
-    /// The root element of `text`, or the first problem that makes it unacceptable.
-    public static func parse(_ text: String, limits: Limits = Limits()) throws(XMLProblem) -> ParsedXMLElement {
-        var parser = XMLDocumentParser(source: try XMLSource(text), limits: limits)
-        return try parser.readDocument()
-    }
-}
-
 /// The reading state for one document. Open elements live on `open`, an explicit stack, so
 /// nesting depth costs heap memory (bounded by the limits) rather than call-stack frames.
-struct XMLDocumentParser {
+/// A class, not a struct: debug builds otherwise copy the whole state on many calls.
+final class XMLDocumentParser {
     /// An element whose start tag has been read but not yet its end tag.
     struct OpenElement {
         let name: String
@@ -50,6 +18,8 @@ struct XMLDocumentParser {
     }
 
     let source: XMLSource
+    /// `source.bytes`, held directly so the hot loops do not copy `source` to reach it.
+    let bytes: [UInt8]
     let limits: XMLReader.Limits
     var offset = 0
     var open: [OpenElement] = []
@@ -57,14 +27,15 @@ struct XMLDocumentParser {
 
     init(source: XMLSource, limits: XMLReader.Limits) {
         self.source = source
+        self.bytes = source.bytes
         self.limits = limits
     }
 
-    var atEnd: Bool { offset >= source.count }
-    var current: UInt8 { source.bytes[offset] }
+    var atEnd: Bool { offset >= bytes.count }
+    var current: UInt8 { bytes[offset] }
 
     func byte(at index: Int) -> UInt8? {
-        index < source.count ? source.bytes[index] : nil
+        index < bytes.count ? bytes[index] : nil
     }
 
     func problem(_ reason: String, at index: Int? = nil) -> XMLProblem {
@@ -73,15 +44,15 @@ struct XMLDocumentParser {
 
     /// Skips XML whitespace and says whether there was any.
     @discardableResult
-    mutating func skipWhitespace() -> Bool {
+    func skipWhitespace() -> Bool {
         let start = offset
-        while !atEnd && XMLSource.isWhitespace(current) { offset += 1 }
+        while offset < bytes.count && XMLSource.isWhitespace(bytes[offset]) { offset += 1 }
         return offset > start
     }
 
     // MARK: Document structure
 
-    mutating func readDocument() throws(XMLProblem) -> ParsedXMLElement {
+    func readDocument() throws(XMLProblem) -> ParsedXMLElement {
         try readProlog()
         let root = try readRootElement()
         try readEpilogue()
@@ -89,7 +60,7 @@ struct XMLDocumentParser {
     }
 
     /// Everything before the root element: declaration, comments, PIs, at most one DOCTYPE.
-    private mutating func readProlog() throws(XMLProblem) {
+    private func readProlog() throws(XMLProblem) {
         if source.starts(with: XMLLiteral.xmlDeclaration, at: 0),
            let next = byte(at: XMLLiteral.xmlDeclaration.count), XMLSource.isWhitespace(next) || next == ASCII.question {
             try skipProcessingInstruction(allowingDeclaration: true)
@@ -116,7 +87,7 @@ struct XMLDocumentParser {
     }
 
     /// After the root element only whitespace, comments and PIs may follow.
-    private mutating func readEpilogue() throws(XMLProblem) {
+    private func readEpilogue() throws(XMLProblem) {
         while true {
             skipWhitespace()
             guard !atEnd else { return }
@@ -131,6 +102,8 @@ struct XMLDocumentParser {
                 throw problem("a document has only one root element; found a second one, <\(name)>", at: start)
             } else if current == ASCII.lessThan && byte(at: offset + 1) == ASCII.exclamation {
                 throw markupDeclarationProblem()
+            } else if current == ASCII.lessThan && byte(at: offset + 1) == ASCII.slash {
+                throw problem("this end tag has no matching start tag")
             } else {
                 throw problem("text is not allowed after the root element")
             }
@@ -140,7 +113,7 @@ struct XMLDocumentParser {
     // MARK: Elements
 
     /// Reads the root element and everything inside it with one loop over an explicit stack.
-    private mutating func readRootElement() throws(XMLProblem) -> ParsedXMLElement {
+    private func readRootElement() throws(XMLProblem) -> ParsedXMLElement {
         while true {
             guard !atEnd else {
                 let innermost = open[open.count - 1]
@@ -159,7 +132,7 @@ struct XMLDocumentParser {
 
     /// Handles whatever starts with '<' inside (or as) an element; returns the root once its
     /// end tag (or self-closing start tag) has been read.
-    private mutating func readMarkupInContent() throws(XMLProblem) -> ParsedXMLElement? {
+    private func readMarkupInContent() throws(XMLProblem) -> ParsedXMLElement? {
         let next = byte(at: offset + 1)
         if next == ASCII.slash {
             let element = try readEndTag()
@@ -199,7 +172,7 @@ struct XMLDocumentParser {
     }
 
     /// Reads `</name>`, checks it closes the innermost open element and returns that element.
-    private mutating func readEndTag() throws(XMLProblem) -> ParsedXMLElement {
+    private func readEndTag() throws(XMLProblem) -> ParsedXMLElement {
         let tagStart = offset
         offset += 2
         let name = try readName(after: "'</'")
@@ -216,8 +189,7 @@ struct XMLDocumentParser {
     }
 
     /// Plain text up to the next '<' or '&'. Line breaks are normalised to LF as XML requires.
-    private mutating func readCharacterData() throws(XMLProblem) {
-        let bytes = source.bytes
+    private func readCharacterData() throws(XMLProblem) {
         let start = offset
         while offset < bytes.count {
             let byte = bytes[offset]

@@ -93,8 +93,9 @@ enum PropertyListScalars {
     }
 }
 
-/// Proleptic Gregorian day counting for years 0...9999, enough for plist dates without
-/// reaching for `Calendar`, whose results depend on the process's settings.
+/// Proleptic Gregorian day counting for years 0...9999, enough for plist dates without a
+/// date formatter per call. Matches Foundation from 1583 on; before the Gregorian reform
+/// Foundation switches to Julian days, which no device setting will ever need.
 enum CalendarArithmetic {
     static func isLeap(_ year: Int) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)

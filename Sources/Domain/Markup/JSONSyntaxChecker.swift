@@ -22,6 +22,8 @@ struct JSONSyntaxChecker {
     var offset = 0
     private var containers: [Container] = []
     private var expectation = Expectation.value
+    /// Where the last ',' was, so a trailing comma is reported where it must be deleted.
+    private var lastComma = 0
 
     init(bytes: [UInt8], maximumDepth: Int) {
         self.bytes = bytes
@@ -41,7 +43,7 @@ struct JSONSyntaxChecker {
             switch expectation {
             case .value, .valueAfterComma, .valueOrArrayEnd:
                 if byte == ASCII.closingBracket && expectation != .value {
-                    guard expectation == .valueOrArrayEnd else { throw problem("trailing comma is not allowed") }
+                    guard expectation == .valueOrArrayEnd else { throw problem("trailing comma is not allowed", at: lastComma) }
                     offset += 1
                     closeContainer()
                 } else {
@@ -49,7 +51,7 @@ struct JSONSyntaxChecker {
                 }
             case .keyOrObjectEnd, .keyAfterComma:
                 if byte == JSONByte.closingBrace {
-                    guard expectation == .keyOrObjectEnd else { throw problem("trailing comma is not allowed") }
+                    guard expectation == .keyOrObjectEnd else { throw problem("trailing comma is not allowed", at: lastComma) }
                     offset += 1
                     closeContainer()
                 } else if byte == ASCII.quote {
@@ -74,6 +76,7 @@ struct JSONSyntaxChecker {
     private mutating func readCommaOrEnd(_ byte: UInt8) throws(JSONSyntaxProblem) {
         let inObject = containers.last == .object
         if byte == JSONByte.comma {
+            lastComma = offset
             offset += 1
             expectation = inObject ? .keyAfterComma : .valueAfterComma
         } else if byte == (inObject ? JSONByte.closingBrace : ASCII.closingBracket) {
@@ -173,8 +176,11 @@ struct JSONSyntaxChecker {
     }
 
     func quotedCharacter(at index: Int) -> String {
-        let character = String(decoding: bytes[index..<min(index + 4, bytes.count)], as: UTF8.self).first ?? "?"
-        return "'\(character)'"
+        "'\(character(at: index))'"
+    }
+
+    func character(at index: Int) -> Character {
+        String(decoding: bytes[index..<min(index + 4, bytes.count)], as: UTF8.self).first ?? "?"
     }
 }
 

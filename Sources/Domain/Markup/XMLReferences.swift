@@ -7,7 +7,7 @@ extension XMLDocumentParser {
     ]
 
     /// Reads `&name;`, `&#123;` or `&#x7B;` at the current '&' and returns the character.
-    mutating func readReference() throws(XMLProblem) -> Unicode.Scalar {
+    func readReference() throws(XMLProblem) -> Unicode.Scalar {
         let ampersand = offset
         offset += 1
         if !atEnd && current == ASCII.hash {
@@ -29,7 +29,7 @@ extension XMLDocumentParser {
         return scalar
     }
 
-    private mutating func readCharacterReference(startingAt ampersand: Int) throws(XMLProblem) -> Unicode.Scalar {
+    private func readCharacterReference(startingAt ampersand: Int) throws(XMLProblem) -> Unicode.Scalar {
         offset += 1
         let isHexadecimal = !atEnd && current == ASCII.lowercaseX
         if isHexadecimal { offset += 1 }
@@ -42,7 +42,7 @@ extension XMLDocumentParser {
             if value > 0x10FFFF { tooLarge = true }
             offset += 1
         }
-        let written = String(decoding: source.bytes[ampersand..<offset], as: UTF8.self)
+        let written = String(decoding: bytes[ampersand..<offset], as: UTF8.self)
         guard offset > digitsStart else {
             throw problem("expected \(isHexadecimal ? "hexadecimal " : "")digits in the character reference \(written)", at: ampersand)
         }
