@@ -52,7 +52,8 @@ class AccessibilityTests(BrowserTestCase):
                  "/help/roles", "/help/logs-and-feedback", "/help/payloads/dlp", "/tour",
                  f"/devices/{self.device}/feedback?app=com.example.checkin"]
         pages += [f"/profiles/{self.profile}/payloads/{kind}" for kind in
-                  ["single-app-mode", "asam-allowlist", "dlp", "geofence", "logging", "branding", "authentication", "managed-app-config"]]
+                  ["single-app-mode", "asam-allowlist", "dlp", "geofence", "logging", "branding", "authentication", "managed-app-config",
+                   "custom-settings", "compliance", "compromised-protection", "app-tunnel", "integrated-authentication", "analytics"]]
         for path in pages:
             with self.subTest(path=path):
                 self.open(path)

@@ -88,6 +88,13 @@ PAYLOAD_FORMS = {
     "authentication": ({"offlineAccessEnabled": "on", "maximumOffline": "1440"}, None),
     "branding": ({}, None),
     "managed-app-config": ({"app": "com.example.robust", "keyName": "serverURL", "keyValue": "https://example.com"}, None),
+    "custom-settings": ({"text": "kiosk={n}"}, None),
+    # An iOS rule ignores the app box, so only the version is broken.
+    "compliance": ({"subject": "os-version", "app": "", "comparison": "lessThan", "version": "1.{n}", "action": "block"}, ("version",)),
+    "compromised-protection": ({"enabled": "on", "action": "wipe"}, None),
+    "app-tunnel": ({"mode": "split", "addresses": "data{n}.example.com:7777"}, None),
+    "integrated-authentication": ({"enabled": "on", "sites": "wiki{n}.example.com", "credential": "certificate"}, None),
+    "analytics": ({}, None),
 }
 
 NEW_PASSWORD = "changed passphrase {n}"

@@ -95,7 +95,10 @@ struct Step {
         let crashNote = uploadCrashLog(of: app)
         countConfigurationRead(by: app)
         let (result, message) = describeScreen()
-        record(action, rule: "Apps open from the home screen", result, message + crashNote + unmanagedConfigurationNote(for: app))
+        // A blocker names the rule behind it: compliance or compromised protection decided.
+        let rule = app.isSDKBuilt && !device.enforcement.isCompliant ? "SDK apps are blocked while the device is out of compliance"
+            : "Apps open from the home screen"
+        record(action, rule: rule, result, message + crashNote + unmanagedConfigurationNote(for: app))
         if app.isSDKBuilt, case .app = device.screen { beaconApp = bundleID }
     }
 
