@@ -30,9 +30,12 @@ struct PolicyView {
 
     init(_ policy: EffectivePolicy) {
         // Derived kind by kind from the policy: a new payload kind needs nothing here.
-        let settings = policy.settings.map { setting in
+        var settings = policy.settings.map { setting in
             Setting(name: setting.kind.displayName, rule: setting.kind.combination.sentence,
                     lines: PayloadSummary.lines(setting.payload), sources: setting.sources.map(Self.describe))
+        }
+        if policy.settings.contains(where: { !$0.kind.isApplePayload }) {
+            settings.append(Self.encryption(policy.authentication))
         }
         self.settings = settings
         settingsHTML = settings.map(\.html).joined()
@@ -40,6 +43,18 @@ struct PolicyView {
         conflict = policy.singleAppModeConflict.map { "\($0.value.appIdentifier) from \($0.sources.map(Self.describe).joined())" }
         hasConflict = policy.hasConflict
         warnings = policy.warnings
+    }
+
+    /// Encryption has no payload; its strength follows authentication, so wherever SDK
+    /// payloads reach a device the page says which applies.
+    static func encryption(_ authentication: Sourced<Authentication>?) -> Setting {
+        guard let authentication else {
+            return Setting(name: "Encryption", rule: "Follows authentication",
+                           lines: ["No authentication payload reaches this device: as with authentication Disabled, the key is random and stored on the device."],
+                           sources: ["No authentication payload"])
+        }
+        return Setting(name: "Encryption", rule: "Follows authentication", lines: [authentication.value.type.encryptionNote],
+                       sources: authentication.sources.map(describe))
     }
 
     static func describe(_ source: PolicySource) -> String {

@@ -69,3 +69,17 @@ extension Authentication {
         return warnings
     }
 }
+
+extension AuthenticationType {
+    /// How strongly SDK apps' data is encrypted under this type: encryption has no setting of
+    /// its own, and its key follows authentication (seed 004, "Encryption Strength and
+    /// Authentication Mode").
+    public var encryptionNote: String {
+        switch self {
+        case .passcode, .usernamePassword:
+            "The key that protects SDK apps' data is derived from what the user enters (\(displayName.lowercased())) and kept only in memory."
+        case .disabled:
+            "Authentication is Disabled, so the key that protects SDK apps' data is random and stored on the device: weaker than with a passcode."
+        }
+    }
+}
