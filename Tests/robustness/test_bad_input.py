@@ -150,6 +150,7 @@ FORM_ROUTES = [
       for kind, (values, fields) in PAYLOAD_FORMS.items()],
     FormRoute("/profiles/{profile}/payloads/{kind}/remove", "/profiles/{profile}", {"impactConfirmed": "yes"}, params={"kind": "single-app-mode"}),
     FormRoute("/signing", "/signing", files={"certificate": "certificate_pem", "privateKey": "key_pem"}),
+    FormRoute("/apps/{app}/specfile", "/apps/{app}/edit", files={"specfile": "specfile"}),
     # The viewer's tick boxes sit outside its selection form (form="log-selection"), so the
     # valid value names the seed line; "Delete…" on that form leads to the confirmation below.
     FormRoute("/logs/export", "/logs", {"line": "{log_line}"}, reads_only=True),
@@ -272,6 +273,10 @@ class Seeds(dict):
         self.console, self.api, self.admin = console, api, admin
         self.counter = itertools.count(1)
         self["certificate_pem"], self["key_pem"] = signing_pair(console.folder)
+        # A specfile for the "app" seed's bundle ID (com.example.robust).
+        self["specfile"] = (b"<managedAppConfiguration><version>1</version><bundleId>com.example.robust</bundleId>"
+                            b"<dict><string keyName=\"serverURL\"><defaultValue><value>https://example.com</value></defaultValue></string></dict>"
+                            b"</managedAppConfiguration>")
 
     def unique(self):
         return next(self.counter)

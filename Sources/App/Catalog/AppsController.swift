@@ -53,6 +53,7 @@ struct AppsController {
     struct EditView {
         let name: String
         let form: FormView
+        let specfile: SpecfileView
     }
 
     func register(on routes: SecuredRoutes) {
@@ -62,8 +63,9 @@ struct AppsController {
         routes.post("/apps", role: .admin, use: create)
         routes.get("/apps/{id}/edit", role: .admin) { request, context in
             let app = try await services.catalogReader.app(context.parameters.require("id", as: RecordID<AppRecord>.self))
-            return try edit(app, form: FormView(app.draft), request: request, context: context)
+            return try await edit(app, form: FormView(app.draft), request: request, context: context)
         }
+        routes.post("/apps/{id}/specfile", role: .admin, use: uploadSpecfile)
         routes.post("/apps/{id}", role: .admin, use: update)
         routes.post("/apps/{id}/delete", role: .admin, use: delete)
     }
@@ -76,12 +78,31 @@ struct AppsController {
         return try services.renderer.page("apps/index", title: "Apps", model: view, request: request, context: context, status: status)
     }
 
-    private func edit(_ app: AppRecord, form: FormView, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) throws -> Response {
+    private func edit(_ app: AppRecord, form: FormView, specfileError: String? = nil, request: Request, context: SignedInContext,
+                      status: HTTPResponse.Status = .ok) async throws -> Response {
         var form = form
         form.action = app.id.map(Paths.app) ?? Paths.apps
         form.submitLabel = "Save app"
-        return try services.renderer.page("apps/edit", title: "Edit \(app.name)", model: EditView(name: app.name, form: form),
+        let specfile = SpecfileView(app: app, stored: try await services.appConfigSpecs.spec(for: app.bundleID), error: specfileError, now: services.now)
+        return try services.renderer.page("apps/edit", title: "Edit \(app.name)", model: EditView(name: app.name, form: form, specfile: specfile),
                                       request: request, context: context, status: status)
+    }
+
+    /// An AppConfig specfile for the app: read whole, refused with its line and reason, or
+    /// kept as the app's keys for the managed app configuration form.
+    @Sendable func uploadSpecfile(request: Request, context: SignedInContext) async throws -> Response {
+        let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
+        let app = try await services.catalogReader.app(id)
+        let file = context.files["specfile"] ?? UploadedFile(filename: "", bytes: [])
+        switch try await services.appConfigSpecs.importSpec(file, for: id, by: Actor(context.user)) {
+        case .success(let spec):
+            let skipped = spec.skipped.isEmpty ? "" : " \(spec.skipped.count) key(s) not imported: see below."
+            return .seeOther(Paths.appEdit(id), flash: .notice("Imported \(spec.keys.count) key(s) from the specfile (version \(spec.version)).\(skipped)"),
+                             cookies: services.cookies, request: request)
+        case .failure(let problem):
+            return try await edit(app, form: FormView(app.draft), specfileError: "Nothing was imported. \(problem.description)",
+                                  request: request, context: context, status: .unprocessableContent)
+        }
     }
 
     static func row(_ app: AppRecord) -> Row {
@@ -114,7 +135,7 @@ struct AppsController {
             return .seeOther(Paths.apps, flash: .notice("Saved \(app.name)."), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
             let existing = try await services.catalogReader.app(id)
-            return try edit(existing, form: FormView(draft, errors: refusal.messages), request: request, context: context, status: .unprocessableContent)
+            return try await edit(existing, form: FormView(draft, errors: refusal.messages), request: request, context: context, status: .unprocessableContent)
         }
     }
 

@@ -246,5 +246,6 @@ enum Schema {
         organisation,
         auditFilters,
         beacons,
+        appConfigSpecs,
     ]
 }

@@ -37,6 +37,11 @@ struct FormFields: Sendable {
         values[name] = [value]
     }
 
+    /// Replaces every value of a repeated field, for rows the server filled in (a specfile's keys).
+    mutating func setAll(_ name: String, _ newValues: [String]) {
+        values[name] = newValues
+    }
+
     /// Checkboxes are sent only when ticked.
     func isChecked(_ name: String) -> Bool { values[name] != nil }
 

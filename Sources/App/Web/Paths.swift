@@ -48,6 +48,7 @@ enum Paths {
     /// Where the app's edit form posts.
     static func app(_ id: RecordID<AppRecord>) -> String { "/apps/\(id)" }
     static func appEdit(_ id: RecordID<AppRecord>) -> String { "/apps/\(id)/edit" }
+    static func appSpecfile(_ id: RecordID<AppRecord>) -> String { "/apps/\(id)/specfile" }
     static func appDelete(_ id: RecordID<AppRecord>) -> String { "/apps/\(id)/delete" }
 
     /// The group's page; its edit form posts there too.

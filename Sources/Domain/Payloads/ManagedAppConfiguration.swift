@@ -89,9 +89,11 @@ public struct ConfigKey: Codable, Equatable, Sendable {
     public var allowedValues: [String]
     public var pattern: String?
     public var value: ConfigValue?
+    /// What the key means, from the app's specfile; shown beside the value, not sent to the app.
+    public var description: String?
 
     public init(name: String, type: ConfigValueType, required: Bool = false, minimum: Double? = nil, maximum: Double? = nil,
-                allowedValues: [String] = [], pattern: String? = nil, value: ConfigValue? = nil) {
+                allowedValues: [String] = [], pattern: String? = nil, value: ConfigValue? = nil, description: String? = nil) {
         self.name = name
         self.type = type
         self.required = required
@@ -100,6 +102,7 @@ public struct ConfigKey: Codable, Equatable, Sendable {
         self.allowedValues = allowedValues
         self.pattern = pattern
         self.value = value
+        self.description = description
     }
 }
 
@@ -109,6 +112,8 @@ public struct ManagedAppConfiguration: Codable, Equatable, Sendable {
 
     public var appIdentifier: String
     public var keys: [ConfigKey]
+
+    public static let maximumDescriptionLength = 1_000
 
     public init(appIdentifier: String, keys: [ConfigKey] = []) {
         self.appIdentifier = appIdentifier
@@ -143,6 +148,10 @@ public struct ManagedAppConfiguration: Codable, Equatable, Sendable {
                 errors["\(field).maximum"] = "The maximum must not be below the minimum."
             }
             if let problem = key.allowedValues.lazy.compactMap({ PlainText.problem($0) }).first { errors["\(field).allowed"] = problem }
+            if let description = key.description {
+                if let problem = PlainText.problem(description, lines: .multiple) { errors["\(field).description"] = problem }
+                else if description.count > Self.maximumDescriptionLength { errors["\(field).description"] = "A description has at most \(Self.maximumDescriptionLength) characters." }
+            }
             if let problem = Self.valueProblem(key) {
                 errors["\(field).value"] = problem
             } else if key.value == nil, key.fallback == nil {

@@ -21,6 +21,8 @@ struct ManagedAppConfigForm: PayloadForm {
         let allowed: String
         let pattern: String
         let value: String
+        /// From the app's specfile: what the key means, carried through the form unchanged.
+        let description: String
         let errors: [String: String]
     }
 
@@ -31,18 +33,16 @@ struct ManagedAppConfigForm: PayloadForm {
         didSet { rows = rows.map { Self.row($0, errors: errors) } }
     }
 
-    private typealias RawKey = (name: String, type: String, required: Bool, minimum: String, maximum: String, allowed: String, pattern: String, value: String)
+    typealias RawKey = (name: String, type: String, required: Bool, minimum: String, maximum: String, allowed: String, pattern: String, value: String,
+                        description: String)
 
     init(_ payload: Payload?) {
         guard case .managedAppConfig(let config)? = payload else {
-            rows = [Self.makeRow(0, ("", ConfigValueType.string.rawValue, false, "", "", "", "", ""))]
+            rows = [Self.makeRow(0, ("", ConfigValueType.string.rawValue, false, "", "", "", "", "", ""))]
             return
         }
         app = config.appIdentifier
-        rows = config.keys.enumerated().map { index, key in
-            Self.makeRow(index, (key.name, key.type.rawValue, key.required, key.minimum.map(Self.format) ?? "", key.maximum.map(Self.format) ?? "",
-                                 key.allowedValues.joined(separator: ", "), key.pattern ?? "", key.value.map(Self.text) ?? ""))
-        }
+        rows = config.keys.enumerated().map { index, key in Self.makeRow(index, Self.raw(key)) }
         preview = config.dictionary.xmlDocument()
     }
 
@@ -51,7 +51,7 @@ struct ManagedAppConfigForm: PayloadForm {
         var raw = Self.rawKeys(form)
         let intent = form["intent"]
         if intent == "add" {
-            raw.append(("", ConfigValueType.string.rawValue, false, "", "", "", "", ""))
+            raw.append(("", ConfigValueType.string.rawValue, false, "", "", "", "", "", ""))
         } else if intent.hasPrefix("remove."), let index = Int(intent.dropFirst(7)), raw.indices.contains(index) {
             raw.remove(at: index)
         }
@@ -69,7 +69,16 @@ struct ManagedAppConfigForm: PayloadForm {
         return Submission(payload: parsed.errors.isEmpty ? .managedAppConfig(parsed.config) : nil, errors: errors)
     }
 
-    private static func rawKeys(_ form: FormFields) -> [RawKey] {
+    /// A stored key as the form's text fields hold it.
+    static func raw(_ key: ConfigKey) -> RawKey {
+        (key.name, key.type.rawValue, key.required, key.minimum.map(Self.format) ?? "", key.maximum.map(Self.format) ?? "",
+         key.allowedValues.joined(separator: ", "), key.pattern ?? "", key.value.map(Self.text) ?? "", key.description ?? "")
+    }
+
+    /// The form's repeated fields, in the order `rawKeys` reads them.
+    static let keyFields = ["keyName", "keyType", "keyRequired", "keyMinimum", "keyMaximum", "keyAllowed", "keyPattern", "keyValue", "keyDescription"]
+
+    static func rawKeys(_ form: FormFields) -> [RawKey] {
         let names = form.all("keyName")
         func value(_ field: String, _ index: Int) -> String {
             let values = form.all(field)
@@ -77,7 +86,8 @@ struct ManagedAppConfigForm: PayloadForm {
         }
         return names.indices.map { index in
             (names[index], value("keyType", index), value("keyRequired", index) == "yes", value("keyMinimum", index),
-             value("keyMaximum", index), value("keyAllowed", index), value("keyPattern", index), value("keyValue", index))
+             value("keyMaximum", index), value("keyAllowed", index), value("keyPattern", index), value("keyValue", index),
+             value("keyDescription", index))
         }
     }
 
@@ -106,7 +116,8 @@ struct ManagedAppConfigForm: PayloadForm {
             let allowed = key.allowed.split(separator: ",").map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty }
             keys.append(ConfigKey(name: key.name.trimmingWhitespace(), type: type, required: key.required,
                                   minimum: number(key.minimum, "minimum"), maximum: number(key.maximum, "maximum"),
-                                  allowedValues: allowed, pattern: key.pattern.isEmpty ? nil : key.pattern, value: value))
+                                  allowedValues: allowed, pattern: key.pattern.isEmpty ? nil : key.pattern, value: value,
+                                  description: key.description.isEmpty ? nil : key.description))
         }
         return (ManagedAppConfiguration(appIdentifier: app.trimmingWhitespace(), keys: keys), errors)
     }
@@ -115,7 +126,7 @@ struct ManagedAppConfigForm: PayloadForm {
         KeyRow(index: index, number: index + 1, name: key.name,
                types: ConfigValueType.allCases.map { Choice(value: $0.rawValue, label: $0.displayName, selected: $0.rawValue == key.type) },
                required: key.required, minimum: key.minimum, maximum: key.maximum, allowed: key.allowed, pattern: key.pattern,
-               value: key.value, errors: [:])
+               value: key.value, description: key.description, errors: [:])
     }
 
     private static func row(_ row: KeyRow, errors: [String: String]) -> KeyRow {
@@ -123,7 +134,7 @@ struct ManagedAppConfigForm: PayloadForm {
         var own: [String: String] = [:]
         for (key, message) in errors where key.hasPrefix(prefix) { own[String(key.dropFirst(prefix.count))] = message }
         return KeyRow(index: row.index, number: row.number, name: row.name, types: row.types, required: row.required, minimum: row.minimum,
-                      maximum: row.maximum, allowed: row.allowed, pattern: row.pattern, value: row.value, errors: own)
+                      maximum: row.maximum, allowed: row.allowed, pattern: row.pattern, value: row.value, description: row.description, errors: own)
     }
 
     private static func format(_ number: Double) -> String { GeofenceForm.format(number) }

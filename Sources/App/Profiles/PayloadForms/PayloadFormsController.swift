@@ -80,6 +80,9 @@ struct PayloadFormsController {
         var fields = context.form
         var submission: Submission
         var brandingImages: [String: ImageReference] = [:]
+        if kind == .managedAppConfig, fields["intent"] == "specfile" {
+            return try await specfileRevision(id: id, base: base, fields: fields, request: request, context: context)
+        }
         if kind == .branding {
             (submission, brandingImages) = try await brandingSubmission(&fields, files: context.files, actor: actor)
         } else {
@@ -129,7 +132,7 @@ struct PayloadFormsController {
             noting: { _ in "Removed \(kind.displayName)" }, confirming: context.form) { $0.removing(kind) }
     }
 
-    private func page(id: RecordID<ProfileRecord>, kind: PayloadKind, base: Int, profileName: String, isNew: Bool, form: any PayloadForm,
+    func page(id: RecordID<ProfileRecord>, kind: PayloadKind, base: Int, profileName: String, isNew: Bool, form: any PayloadForm,
                       request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let apps = try await services.catalogReader.apps()
         let view = PageView(

@@ -1,0 +1,40 @@
+import Foundation
+
+/// An app's managed configuration keys as its AppConfig Community specfile describes them:
+/// types, defaults, constraints and descriptions (APPLE-FACTS §7). The console keeps one per
+/// app and builds the managed app configuration form from it.
+public struct AppConfigSpec: Codable, Equatable, Sendable {
+    /// A key the file describes that the console cannot take, and why.
+    public struct Skipped: Codable, Equatable, Sendable {
+        public let keyName: String
+        public let line: Int
+        public let reason: String
+    }
+
+    public var bundleID: String
+    /// The specfile's own revision number.
+    public var version: Int
+    /// Each key with its default as the value, in the file's order.
+    public var keys: [ConfigKey]
+    public var skipped: [Skipped]
+
+    public init(bundleID: String, version: Int, keys: [ConfigKey], skipped: [Skipped] = []) {
+        self.bundleID = bundleID
+        self.version = version
+        self.keys = keys
+        self.skipped = skipped
+    }
+}
+
+/// Why a specfile was refused, and where: nothing of a refused file is kept.
+public struct AppConfigSpecProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    public let line: Int?
+    public let reason: String
+
+    public init(line: Int?, _ reason: String) {
+        self.line = line
+        self.reason = reason
+    }
+
+    public var description: String { line.map { "Line \($0): \(reason)" } ?? reason }
+}
