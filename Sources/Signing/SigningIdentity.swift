@@ -42,7 +42,7 @@ public struct SigningIdentity: Sendable, Equatable {
         return key
     }
 
-    private static func subjectLine(_ certificate: OpaquePointer) -> String {
+    static func subjectLine(_ certificate: OpaquePointer) -> String {
         guard let line = X509_NAME_oneline(X509_get_subject_name(certificate), nil, 0) else { return "" }
         defer { copenssl_free(line) }
         return String(cString: line)
@@ -54,7 +54,7 @@ public struct SigningIdentity: Sendable, Equatable {
         return Date().addingTimeInterval(Double(days) * 86_400 + Double(seconds))
     }
 
-    private static func fingerprint(_ certificate: OpaquePointer) -> String {
+    static func fingerprint(_ certificate: OpaquePointer) -> String {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         guard X509_digest(certificate, EVP_sha256(), &digest, &length) == 1 else { return "" }

@@ -15,7 +15,7 @@ import Testing
         "<managedAppConfiguration>\n<version>\(version)</version>\n<bundleId>\(bundle)</bundleId>\n<dict>\n\(dict)\n</dict>\n</managedAppConfiguration>"
     }
 
-    func refusal(_ text: String) -> AppConfigSpecProblem? {
+    func refusal(_ text: String) -> ImportProblem? {
         do {
             _ = try AppConfigSpecReader.read(text)
             return nil

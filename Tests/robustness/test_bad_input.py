@@ -151,6 +151,7 @@ FORM_ROUTES = [
     FormRoute("/profiles/{profile}/payloads/{kind}/remove", "/profiles/{profile}", {"impactConfirmed": "yes"}, params={"kind": "single-app-mode"}),
     FormRoute("/signing", "/signing", files={"certificate": "certificate_pem", "privateKey": "key_pem"}),
     FormRoute("/apps/{app}/specfile", "/apps/{app}/edit", files={"specfile": "specfile"}),
+    FormRoute("/profiles/import", "/profiles", files={"profile": "mobileconfig"}),
     # The viewer's tick boxes sit outside its selection form (form="log-selection"), so the
     # valid value names the seed line; "Delete…" on that form leads to the confirmation below.
     FormRoute("/logs/export", "/logs", {"line": "{log_line}"}, reads_only=True),
@@ -277,6 +278,13 @@ class Seeds(dict):
         self["specfile"] = (b"<managedAppConfiguration><version>1</version><bundleId>com.example.robust</bundleId>"
                             b"<dict><string keyName=\"serverURL\"><defaultValue><value>https://example.com</value></defaultValue></string></dict>"
                             b"</managedAppConfiguration>")
+        self["mobileconfig"] = (b'<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>'
+                                b"<key>PayloadType</key><string>Configuration</string>"
+                                b"<key>PayloadIdentifier</key><string>com.example.robust.imported</string>"
+                                b"<key>PayloadDisplayName</key><string>Imported kiosk</string><key>PayloadContent</key><array><dict>"
+                                b"<key>PayloadType</key><string>com.apple.app.lock</string>"
+                                b"<key>App</key><dict><key>Identifier</key><string>com.example.kiosk</string></dict>"
+                                b"</dict></array></dict></plist>")
 
     def unique(self):
         return next(self.counter)

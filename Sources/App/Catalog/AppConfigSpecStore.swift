@@ -20,11 +20,11 @@ struct AppConfigSpecStore: Sendable {
     let database: Database
     let now: @Sendable () -> Date
 
-    func importSpec(_ file: UploadedFile, for appID: RecordID<AppRecord>, by actor: Actor) async throws -> Result<AppConfigSpec, AppConfigSpecProblem> {
-        guard !file.bytes.isEmpty else { return .failure(AppConfigSpecProblem(line: nil, "Choose a specfile to upload.")) }
-        guard file.bytes.count <= AppConfigSpecReader.maximumBytes else { return .failure(AppConfigSpecProblem(line: nil, "A specfile holds at most 1 MB.")) }
+    func importSpec(_ file: UploadedFile, for appID: RecordID<AppRecord>, by actor: Actor) async throws -> Result<AppConfigSpec, ImportProblem> {
+        guard !file.bytes.isEmpty else { return .failure(ImportProblem(line: nil, "Choose a specfile to upload.")) }
+        guard file.bytes.count <= AppConfigSpecReader.maximumBytes else { return .failure(ImportProblem(line: nil, "A specfile holds at most 1 MB.")) }
         guard let text = String(validating: file.bytes, as: UTF8.self) else {
-            return .failure(AppConfigSpecProblem(line: nil, "This is not a text file: a specfile is XML in UTF-8."))
+            return .failure(ImportProblem(line: nil, "This is not a text file: a specfile is XML in UTF-8."))
         }
         let spec: AppConfigSpec
         do { spec = try AppConfigSpecReader.read(text) } catch { return .failure(error) }
@@ -32,9 +32,9 @@ struct AppConfigSpecStore: Sendable {
         return try await database.write { connection in
             let app = try connection.require(AppRecord.self, id: appID)
             guard spec.bundleID == app.bundleID else {
-                return .failure(AppConfigSpecProblem(line: nil, "This specfile describes \(spec.bundleID), not \(app.bundleID)."))
+                return .failure(ImportProblem(line: nil, "This specfile describes \(spec.bundleID), not \(app.bundleID)."))
             }
-            let fileName = String(String(String.UnicodeScalarView(file.filename.unicodeScalars.filter { PlainText.isAllowed($0, lines: .single) })).prefix(200))
+            let fileName = file.displayName
             let summary = "version \(spec.version), \(spec.keys.count) key(s)" + (spec.skipped.isEmpty ? "" : ", \(spec.skipped.count) skipped")
             if var existing = try connection.fetchOne(AppConfigSpecRecord.query().filter("bundleID", .equal, app.bundleID)) {
                 let before = "version \(existing.spec.version), \(existing.spec.keys.count) key(s)"

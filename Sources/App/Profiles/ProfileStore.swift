@@ -52,7 +52,7 @@ struct ProfileStore: Sendable {
     }
 
     /// A profile and its version 1, with payload UUIDs of its own.
-    private static func insertFirstVersion(identifier: String, content: ProfileContent, note: String, by actor: Actor, at time: Date,
+    static func insertFirstVersion(identifier: String, content: ProfileContent, note: String, by actor: Actor, at time: Date,
                                            in connection: Connection) throws -> ProfileRecord {
         let profile = try connection.insert(ProfileRecord(
             id: nil, identifier: identifier, name: content.name, version: 1,

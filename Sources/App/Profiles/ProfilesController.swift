@@ -42,6 +42,8 @@ struct ProfilesController {
         let isEmpty: Bool
         let canEdit: Bool
         let form: NewForm
+        /// Why the last .mobileconfig upload was refused.
+        let importError: String?
         let identifierPrefix: String
         let total: Int
         let nextPage: String?
@@ -54,6 +56,7 @@ struct ProfilesController {
             try await index(form: NewForm(), request: request, context: context)
         }
         routes.post("/profiles", role: .admin, use: create)
+        routes.post("/profiles/import", role: .admin, use: importProfile)
         routes.get("/profiles/{id}", role: .viewer) { request, context in
             try await show(request: request, context: context, number: nil)
         }
@@ -71,7 +74,8 @@ struct ProfilesController {
 
     static let identifierPrefix = "com.example.profiles"
 
-    private func index(form: NewForm, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func index(form: NewForm, importError: String? = nil, request: Request, context: SignedInContext,
+               status: HTTPResponse.Status = .ok) async throws -> Response {
         let now = services.now
         let after = request.uri.formParameters["after"].flatMap { RecordID<ProfileRecord>(String($0)) }
         let (profiles, total) = try await services.profiles.listPage(after: after, limit: Self.pageSize)
@@ -82,7 +86,7 @@ struct ProfilesController {
                 groups: profile.groups, updated: DisplayTime.relative(profile.updatedAt, now: now))
         }
         let view = IndexView(rowsHTML: rows.map(\.html).joined(), isEmpty: rows.isEmpty, canEdit: context.user.role.includes(.admin),
-                             form: form, identifierPrefix: Self.identifierPrefix, total: total,
+                             form: form, importError: importError, identifierPrefix: Self.identifierPrefix, total: total,
                              nextPage: profiles.count > Self.pageSize ? page.last.map { Paths.profiles + "?after=\($0.id)" } : nil)
         return try services.renderer.page("profiles/index", title: "Profiles", model: view, request: request, context: context, status: status)
     }
@@ -247,6 +251,7 @@ extension ProfilesController.IndexView: MustacheParent {
         case "isEmpty": isEmpty
         case "canEdit": canEdit
         case "form": form
+        case "importError": importError
         case "identifierPrefix": identifierPrefix
         case "total": total
         case "nextPage": nextPage

@@ -4,6 +4,12 @@ import Domain
 struct UploadedFile: Sendable {
     let filename: String
     let bytes: [UInt8]
+
+    /// The name as the browser sent it, without control characters and at most 200 long: fit
+    /// to store and to show.
+    var displayName: String {
+        String(String(String.UnicodeScalarView(filename.unicodeScalars.filter { PlainText.isAllowed($0, lines: .single) })).prefix(200))
+    }
 }
 
 /// Splits a `multipart/form-data` body (RFC 7578) into text fields and files.

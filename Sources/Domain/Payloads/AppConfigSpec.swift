@@ -26,8 +26,9 @@ public struct AppConfigSpec: Codable, Equatable, Sendable {
     }
 }
 
-/// Why a specfile was refused, and where: nothing of a refused file is kept.
-public struct AppConfigSpecProblem: Error, Equatable, Sendable, CustomStringConvertible {
+/// Why an imported file (a specfile, a .mobileconfig) was refused, and where when the file has
+/// lines: nothing of a refused file is kept.
+public struct ImportProblem: Error, Equatable, Sendable, CustomStringConvertible {
     public let line: Int?
     public let reason: String
 

@@ -8,22 +8,22 @@ public enum AppConfigSpecReader {
     public static let maximumBytes = 1_048_576
     public static let maximumKeys = 500
 
-    public static func read(_ text: String) throws(AppConfigSpecProblem) -> AppConfigSpec {
-        guard text.utf8.count <= maximumBytes else { throw AppConfigSpecProblem(line: nil, "A specfile holds at most 1 MB.") }
+    public static func read(_ text: String) throws(ImportProblem) -> AppConfigSpec {
+        guard text.utf8.count <= maximumBytes else { throw ImportProblem(line: nil, "A specfile holds at most 1 MB.") }
         let root: ParsedXMLElement
-        do { root = try XMLReader.parse(text) } catch { throw AppConfigSpecProblem(line: error.line, "\(error.reason) (column \(error.column)).") }
+        do { root = try XMLReader.parse(text) } catch { throw ImportProblem(line: error.line, "\(error.reason) (column \(error.column)).") }
         guard root.name == "managedAppConfiguration" else {
-            throw AppConfigSpecProblem(line: root.line, "The root element is <\(root.name)>; a specfile's is <managedAppConfiguration>.")
+            throw ImportProblem(line: root.line, "The root element is <\(root.name)>; a specfile's is <managedAppConfiguration>.")
         }
-        guard let versionElement = root.child(named: "version") else { throw AppConfigSpecProblem(line: root.line, "The specfile has no <version>.") }
+        guard let versionElement = root.child(named: "version") else { throw ImportProblem(line: root.line, "The specfile has no <version>.") }
         guard let version = Int(versionElement.trimmedText), (1...99_999).contains(version) else {
-            throw AppConfigSpecProblem(line: versionElement.line, "<version> is a whole number from 1 to 99999.")
+            throw ImportProblem(line: versionElement.line, "<version> is a whole number from 1 to 99999.")
         }
-        guard let bundleElement = root.child(named: "bundleId") else { throw AppConfigSpecProblem(line: root.line, "The specfile has no <bundleId>.") }
-        if let problem = BundleID.problem(bundleElement.trimmedText) { throw AppConfigSpecProblem(line: bundleElement.line, problem) }
-        guard let dict = root.child(named: "dict") else { throw AppConfigSpecProblem(line: root.line, "The specfile has no <dict> of keys.") }
-        guard !dict.children.isEmpty else { throw AppConfigSpecProblem(line: dict.line, "The <dict> describes no key.") }
-        guard dict.children.count <= maximumKeys else { throw AppConfigSpecProblem(line: dict.line, "A specfile describes at most \(maximumKeys) keys.") }
+        guard let bundleElement = root.child(named: "bundleId") else { throw ImportProblem(line: root.line, "The specfile has no <bundleId>.") }
+        if let problem = BundleID.problem(bundleElement.trimmedText) { throw ImportProblem(line: bundleElement.line, problem) }
+        guard let dict = root.child(named: "dict") else { throw ImportProblem(line: root.line, "The specfile has no <dict> of keys.") }
+        guard !dict.children.isEmpty else { throw ImportProblem(line: dict.line, "The <dict> describes no key.") }
+        guard dict.children.count <= maximumKeys else { throw ImportProblem(line: dict.line, "A specfile describes at most \(maximumKeys) keys.") }
 
         let texts = PresentationTexts(root.child(named: "presentation"))
         var keys: [ConfigKey] = []
@@ -31,9 +31,9 @@ public enum AppConfigSpecReader {
         var names: Set<String> = []
         for element in dict.children {
             guard let name = element.attribute("keyName"), !name.isEmpty else {
-                throw AppConfigSpecProblem(line: element.line, "<\(element.name)> has no keyName.")
+                throw ImportProblem(line: element.line, "<\(element.name)> has no keyName.")
             }
-            guard names.insert(name).inserted else { throw AppConfigSpecProblem(line: element.line, "The key \(name) is described twice.") }
+            guard names.insert(name).inserted else { throw ImportProblem(line: element.line, "The key \(name) is described twice.") }
             switch SpecKeyReader.read(element, name: name, description: texts.description(of: name)) {
             case .key(let key): keys.append(key)
             case .skipped(let reason): skipped.append(.init(keyName: name, line: element.line, reason: reason))
@@ -52,7 +52,7 @@ public enum AppConfigSpecReader {
         }
         if let (field, message) = relevant.sorted(by: { $0.key < $1.key }).first, let index = Int(field.split(separator: ".")[1]) {
             let line = dict.children.first { $0.attribute("keyName") == keys[index].name }?.line
-            throw AppConfigSpecProblem(line: line, "\(keys[index].name): \(message)")
+            throw ImportProblem(line: line, "\(keys[index].name): \(message)")
         }
         return spec
     }

@@ -5,7 +5,7 @@ enum SpecKeyReader {
     enum Outcome {
         case key(ConfigKey)
         case skipped(String)
-        case problem(AppConfigSpecProblem)
+        case problem(ImportProblem)
     }
 
     static let types: [String: ConfigValueType] = [
@@ -17,7 +17,7 @@ enum SpecKeyReader {
             if element.name == "integerArray" || element.name == "floatArray" {
                 return .skipped("Lists of numbers (\(element.name)) are not a type the console's forms offer yet.")
             }
-            return .problem(AppConfigSpecProblem(line: element.line, "<\(element.name)> is not a key type of the format (string, stringArray, integer, float, boolean, date)."))
+            return .problem(ImportProblem(line: element.line, "<\(element.name)> is not a key type of the format (string, stringArray, integer, float, boolean, date)."))
         }
         var key = ConfigKey(name: name, type: type, description: description)
         if let constraint = element.child(named: "constraint") {
@@ -32,7 +32,7 @@ enum SpecKeyReader {
                 let values = defaults.children(named: "value")
                 switch defaultValue(values.map(\.trimmedText), type: type) {
                 case .success(let value): key.value = value
-                case .failure(let reason): return .problem(AppConfigSpecProblem(line: values.first?.line ?? defaults.line, "\(name): \(reason)"))
+                case .failure(let reason): return .problem(ImportProblem(line: values.first?.line ?? defaults.line, "\(name): \(reason)"))
                 }
             }
         }
@@ -40,8 +40,8 @@ enum SpecKeyReader {
     }
 
     /// `nullable`, `min`, `max`, `pattern` and the allowed `values`.
-    private static func apply(_ constraint: ParsedXMLElement, to key: inout ConfigKey) -> AppConfigSpecProblem? {
-        func problem(_ reason: String) -> AppConfigSpecProblem { AppConfigSpecProblem(line: constraint.line, "\(key.name): \(reason)") }
+    private static func apply(_ constraint: ParsedXMLElement, to key: inout ConfigKey) -> ImportProblem? {
+        func problem(_ reason: String) -> ImportProblem { ImportProblem(line: constraint.line, "\(key.name): \(reason)") }
         if let nullable = constraint.attribute("nullable") {
             guard let flag = Bool(nullable) else { return problem("nullable is true or false.") }
             key.required = !flag

@@ -1,0 +1,82 @@
+@testable import App
+import Domain
+import Foundation
+import HTTPTypes
+import Storage
+import Testing
+
+/// A .mobileconfig uploaded on the profiles page: a new profile with what came across, the
+/// signature checked and named, and refused files creating nothing.
+@Suite struct ProfileImportTests {
+    static func mobileconfig(identifier: String) -> [UInt8] {
+        Array(MobileConfig.xml(for: ProfileExportInput(
+            identifier: identifier, uuid: "P", displayName: "Lobby kiosk", description: "", organization: "",
+            payloads: [ExportedPayload(payload: .singleAppMode(SingleAppMode(appIdentifier: "com.example.checkin")), uuid: "U"),
+                       ExportedPayload(payload: .logging(Logging()), uuid: "L")])).utf8)
+    }
+
+    func profiles(_ console: TestConsole) throws -> [ProfileRecord] {
+        try console.services.database.readBlocking { try $0.fetch(ProfileRecord.query().order(by: "id")) }
+    }
+
+    @Test func signedAndUnsignedProfilesComeAcrossWithTheirSignatureNamed() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            try await admin.get("/profiles")
+            let plain = try await admin.postMultipart("/profiles/import", [:], files: ["profile": ("lobby.mobileconfig", Self.mobileconfig(identifier: "com.example.lobby"))])
+            #expect(plain.status == .created)
+            #expect(plain.body.contains("Not signed") && plain.body.contains("Single App Mode") && plain.body.contains("com.payloadconsole.sdk"))
+            let first = try #require(try profiles(console).first)
+            #expect(first.identifier == "com.example.lobby" && first.payloadKinds == [.singleAppMode])
+
+            // Signed by this console, and with the same identifier: a new identifier, the signer named.
+            let signed = try console.services.signing.sign(Self.mobileconfig(identifier: "com.example.lobby"))
+            let again = try await admin.postMultipart("/profiles/import", [:], files: ["profile": ("lobby-signed.mobileconfig", signed)])
+            #expect(again.status == .created)
+            #expect(again.body.contains("signature intact (this console&#39;s signing identity)") || again.body.contains("signature intact (this console's signing identity)"))
+            #expect(try profiles(console).map(\.identifier) == ["com.example.lobby", "com.example.lobby.imported"])
+            let audit = try console.services.database.readBlocking { try $0.fetch(AuditEvent.query().filter("action", .equal, "profile.imported")) }
+            #expect(audit.count == 2)
+        }
+    }
+
+    @Test func refusedFilesCreateNothing() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.addUser("val@example.com", role: .viewer)
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            try await admin.get("/profiles")
+            var tampered = try console.services.signing.sign(Self.mobileconfig(identifier: "com.example.t"))
+            let marker = Array("com.example.checkin".utf8)
+            let at = try #require((0...(tampered.count - marker.count)).first { Array(tampered[$0..<($0 + marker.count)]) == marker })
+            tampered[at + 12] = UInt8(ascii: "X")
+            let cases: [([UInt8], String)] = [
+                (tampered, "changed after signing"),
+                (Array("bplist00\u{0}\u{1}".utf8), "neither an XML property list nor a signed profile"),
+                ([0x30, 0x82, 0x01], "neither an XML property list nor a signed profile"),
+                (Array("<plist version=\"1.0\"><dict><key>PayloadType</key><string>com.apple.wifi.managed</string></dict></plist>".utf8), "not a configuration profile"),
+                (Array("<!DOCTYPE p [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><plist><string>&e;</string></plist>".utf8), "Nothing was imported"),
+                (Array("<plist version=\"1.0\"><dict><key>a</key></dict>".utf8), "Nothing was imported"),
+                ([], "Choose a .mobileconfig"),
+            ]
+            for (bytes, message) in cases {
+                let page = try await admin.postMultipart("/profiles/import", [:], files: ["profile": ("x.mobileconfig", bytes)])
+                #expect(page.status == .unprocessableContent, "\(message)")
+                #expect(page.body.contains(HTMLText.escape(message)), "\(message)")
+            }
+            #expect(try profiles(console).isEmpty)
+
+            let viewer = Browser(client)
+            try await viewer.signIn("val@example.com", password: TestConsole.password)
+            try await viewer.get("/profiles")
+            let forbidden = try await viewer.postMultipart("/profiles/import", [:], files: ["profile": ("x.mobileconfig", Self.mobileconfig(identifier: "com.example.v"))])
+            #expect(forbidden.status == .forbidden)
+            #expect(try profiles(console).isEmpty)
+        }
+    }
+}
