@@ -71,6 +71,37 @@ import Testing
         }
     }
 
+    @Test func aRealDeviceReportsItsBeaconThroughTheDeviceAPI() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            let device = try await devices.enroll(admin, name: "Field iPhone", supervised: false, group: nil, app: nil, console: console)
+            let body = #"{"bundleID": "com.example.sales", "appVersion": "4.1", "osVersion": "17.9", "enrollment": "enrolled", "compliance": "blocked", "complianceReason": "iOS earlier than 17.10"}"#
+            let sent = try await api.call(client, .post, "/api/v1/device/beacon", token: device.token, body: body)
+            #expect(sent.status == .ok && sent.json["deviceCompliance"] as? String == "blocked")
+            let page = try await admin.get("/devices/\(device.id)")
+            #expect(page.body.contains("com.example.sales 4.1") && page.body.contains("iOS earlier than 17.10") && page.body.contains("Field iPhone"))
+
+            let refusals: [(String, String)] = [
+                (body.replacingOccurrences(of: #""4.1""#, with: #""four""#), "appVersion"),
+                (body.replacingOccurrences(of: #""blocked""#, with: #""fine""#), "compliance"),
+                (body.replacingOccurrences(of: #""com.example.sales""#, with: #""sales""#), "bundleID"),
+                (body.replacingOccurrences(of: "iOS earlier", with: #"iOS\u0007earlier"#), "complianceReason"),
+                (body.replacingOccurrences(of: "}", with: #", "extra": 1}"#), "extra"),
+            ]
+            for (refused, field) in refusals {
+                let answer = try await api.call(client, .post, "/api/v1/device/beacon", token: device.token, body: refused)
+                #expect(answer.status == .unprocessableContent && (answer.json["error"] as? [String: Any])?["field"] as? String == field, "\(field): \(answer.status) \(answer.json)")
+            }
+            let anonymous = try await api.call(client, .post, "/api/v1/device/beacon", token: nil, body: body)
+            #expect(anonymous.status == .unauthorized)
+            let stored = try console.services.database.readBlocking { try $0.fetch(DeviceBeaconRecord.query()) }
+            #expect(stored.count == 1 && stored.first?.beacon.appVersion == "4.1", "refusals changed nothing")
+        }
+    }
+
     @Test func theDevicePageSaysHowStronglySDKDataIsEncrypted() {
         func view(_ payloads: [Payload]) -> PolicyView {
             let source = PolicySource(profileID: 1, profileName: "P", version: 1, groupName: "G", groupDistance: 0)

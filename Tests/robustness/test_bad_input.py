@@ -225,6 +225,9 @@ API_BODIES = {
     ("POST", "/api/v1/devices/{id}/commands"): lambda s, n: {"requestType": "RequestLogs", "captureMinutes": 30},
     ("POST", "/api/v1/devices/{id}/notes"): lambda s, n: {"body": f"API note {n}"},
     ("PUT", "/api/v1/devices/{id}/notes/{note}"): lambda s, n: {"body": f"API edit {n}"},
+    ("POST", "/api/v1/device/beacon"): lambda s, n: {
+        "bundleID": "com.example.robust", "appVersion": f"1.{n}", "osVersion": "17.4", "enrollment": "enrolled",
+        "compliance": "blocked", "complianceReason": "iOS earlier than 18"},
     ("POST", "/api/v1/device/commands/{uuid}"): lambda s, n: {
         "Status": "Error", "ErrorChain": [{"ErrorCode": 12, "ErrorDomain": "Robustness", "LocalizedDescription": "Broken on purpose"}]},
 }

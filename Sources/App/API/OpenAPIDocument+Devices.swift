@@ -119,6 +119,20 @@ extension OpenAPIDocument {
             responses: ["200": ["description": "The .mobileconfig", "content": ["application/x-apple-aspen-config": ["schema": ["type": "string"]]]],
                         "304": ["description": "Not modified"]])],
         "/api/v1/device/logs": ["post": logUpload],
+        "/api/v1/device/beacon": ["post": deviceOperation(
+            "Send the status beacon (on unlock or when the app asks): the app's and iOS's versions, enrollment and compliance; the device page and list show the last one",
+            body: ["type": "object", "additionalProperties": false, "required": ["bundleID", "appVersion", "osVersion", "enrollment", "compliance"],
+                   "properties": [
+                       "bundleID": ["type": "string", "maxLength": BundleID.maximumLength, "pattern": "^\(bundleIDPattern)$"],
+                       "appVersion": ["type": "string", "maxLength": AppleVersion.maximumLength, "pattern": "^[0-9]{1,9}(\\.[0-9]{1,9}){0,3}$"],
+                       "osVersion": ["type": "string", "maxLength": AppleVersion.maximumLength, "pattern": "^[0-9]{1,9}(\\.[0-9]{1,9}){0,3}$"],
+                       "enrollment": ["type": "string", "enum": ["enrolled", "wiped"]],
+                       "compliance": ["type": "string", "enum": ["compliant", "blocked", "wiped"]],
+                       "complianceReason": ["type": ["string", "null"], "maxLength": BeaconBody.maximumReasonLength,
+                                            "pattern": "^[^\(controlsBesideLineBreaks)]*$"],
+                   ]],
+            responses: ok("Recorded", ["type": "object", "properties": ["deviceCompliance": ["type": "string"], "enrollment": ["type": "string"]]]),
+            extraErrors: ["422": "validation_failed, with field"])],
         "/api/v1/device/commands": ["get": deviceOperation(
             "Commands waiting for this device, oldest first",
             responses: ok("Commands", ["type": "object", "properties": ["commands": ["type": "array", "items": ref("CommandEnvelope")]]]))],

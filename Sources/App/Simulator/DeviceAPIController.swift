@@ -5,7 +5,8 @@ import NIOCore
 import Storage
 
 /// What a device calls, authenticated by its token: check-in (the effective policy with an
-/// ETag), the same policy as a `.mobileconfig`, and the MDM-style command channel.
+/// ETag), the same policy as a `.mobileconfig`, log uploads, the status beacon, and the
+/// MDM-style command channel.
 struct DeviceAPIController {
     let services: Services
 
@@ -21,6 +22,11 @@ struct DeviceAPIController {
             return Self.conditional(request, tag: document.mobileConfigTag, contentType: "application/x-apple-aspen-config", body: ByteBuffer(string: xml))
         }
         routes.post("/api/v1/device/logs", use: uploadLogs)
+        routes.post("/api/v1/device/beacon") { request, context in
+            let body = try await APIRequest.decode(BeaconBody.self, from: request).validated()
+            let beacon = try await services.beacons.record(body, from: context.device.id)
+            return try .jsonObject(["deviceCompliance": beacon.deviceCompliance.rawValue, "enrollment": beacon.enrollment.rawValue])
+        }
         routes.get("/api/v1/device/commands") { _, context in
             let queued = try await services.deviceChannel.pending(for: context.device.id)
             return try .jsonObject(["commands": queued.map(Self.envelope)])

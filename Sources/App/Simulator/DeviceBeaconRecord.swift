@@ -26,3 +26,21 @@ extension Connection {
         }
     }
 }
+
+/// Beacons that real devices send through the device API; the simulator records its own in
+/// the transaction of the step that sent them.
+struct BeaconStore: Sendable {
+    let database: Database
+    let now: @Sendable () -> Date
+
+    func record(_ body: BeaconBody, from deviceID: RecordID<DeviceRecord>) async throws -> StatusBeacon {
+        let time = now()
+        return try await database.write { connection in
+            let device = try connection.require(DeviceRecord.self, id: deviceID)
+            let group = try device.groupID.flatMap { try connection.find(DeviceGroupRecord.self, id: $0)?.name }
+            let beacon = body.beacon(deviceName: device.name, group: group, user: device.owner)
+            try connection.recordBeacon(beacon, from: deviceID, at: time)
+            return beacon
+        }
+    }
+}

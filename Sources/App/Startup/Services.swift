@@ -23,6 +23,7 @@ struct Services: Sendable {
     var catalog: CatalogService { CatalogService(database: database, now: config.now) }
     var catalogReader: CatalogReader { CatalogReader(database: database, profileContents: profileContents) }
     var appConfigSpecs: AppConfigSpecStore { AppConfigSpecStore(database: database, now: config.now) }
+    var beacons: BeaconStore { BeaconStore(database: database, now: config.now) }
     var profileImporter: ProfileImporter { ProfileImporter(database: database, signing: signing, now: config.now) }
     var profiles: ProfileReader { ProfileReader(database: database, profileContents: profileContents) }
     var profileStore: ProfileStore { ProfileStore(database: database, now: config.now) }
