@@ -102,6 +102,23 @@ import Testing
         }
     }
 
+    @Test func aRefusedVersionUpdateComesBackBesideItsOwnBox() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            let device = try await devices.enroll(admin, name: "Ward iPad", supervised: true, group: nil, app: nil, console: console)
+            try await admin.get("/simulator/\(device.id)")
+            let refused = try await admin.post("/simulator/\(device.id)/actions", ["action": "setOSVersion", "version": "seventeen"])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.body.contains(#"id="os-version" name="version" type="text" inputmode="decimal" size="8" value="seventeen""#), "what was typed stays")
+            #expect(refused.body.contains(#"id="os-version-error""#) && !refused.body.contains(#"id="sim-action-error""#))
+            let record = try console.services.database.readBlocking { try $0.require(DeviceRecord.self, id: device.id) }
+            #expect(record.osVersion == "18.1", "nothing changed")
+        }
+    }
+
     @Test func theDevicePageSaysHowStronglySDKDataIsEncrypted() {
         func view(_ payloads: [Payload]) -> PolicyView {
             let source = PolicySource(profileID: 1, profileName: "P", version: 1, groupName: "G", groupDistance: 0)

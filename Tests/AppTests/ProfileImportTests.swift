@@ -39,7 +39,7 @@ import Testing
             #expect(again.body.contains("signature intact (this console&#39;s signing identity)") || again.body.contains("signature intact (this console's signing identity)"))
             #expect(try profiles(console).map(\.identifier) == ["com.example.lobby", "com.example.lobby.imported"])
             #expect(try profiles(console).last?.payloadKinds == [.singleAppMode], "the signed content is the same profile")
-            #expect(again.body.contains(#"<dd id="imported-payloads">Single App Mode; </dd>"#))
+            #expect(again.body.contains(#"<dd id="imported-payloads">Single App Mode</dd>"#))
             let audit = try console.services.database.readBlocking { try $0.fetch(AuditEvent.query().filter("action", .equal, "profile.imported")) }
             #expect(audit.count == 2)
         }

@@ -26,19 +26,19 @@ import Testing
         ("1.5.2", 1, 4, "unexpected text after the JSON value"),
     ])
     func refusesMalformedNumbers(_ text: String, _ line: Int, _ column: Int, _ reason: String) {
-        #expect(JSONSyntax.check(text) == JSONSyntaxProblem(line: line, column: column, reason: reason))
+        #expect(JSONSyntax.check(text) == SyntaxProblem(line: line, column: column, reason: reason))
     }
 
     @Test func trailingCommaReportsItsLine() {
         let text = "{\n  \"a\": 1,\n  \"b\": 2,\n}"
-        #expect(JSONSyntax.check(text) == JSONSyntaxProblem(line: 3, column: 9, reason: "trailing comma is not allowed"))
-        #expect(JSONSyntax.check("[\n  1,\n  2,\n]") == JSONSyntaxProblem(line: 3, column: 4, reason: "trailing comma is not allowed"))
+        #expect(JSONSyntax.check(text) == SyntaxProblem(line: 3, column: 9, reason: "trailing comma is not allowed"))
+        #expect(JSONSyntax.check("[\n  1,\n  2,\n]") == SyntaxProblem(line: 3, column: 4, reason: "trailing comma is not allowed"))
     }
 
     @Test func missingCommaBetweenMembers() {
         let text = "{\n  \"a\": 1\n  \"b\": 2\n}"
-        #expect(JSONSyntax.check(text) == JSONSyntaxProblem(line: 3, column: 3, reason: "expected ',' or '}' after an object member"))
-        #expect(JSONSyntax.check("[1 2]") == JSONSyntaxProblem(line: 1, column: 4, reason: "expected ',' or ']' after an array element"))
+        #expect(JSONSyntax.check(text) == SyntaxProblem(line: 3, column: 3, reason: "expected ',' or '}' after an object member"))
+        #expect(JSONSyntax.check("[1 2]") == SyntaxProblem(line: 1, column: 4, reason: "expected ',' or ']' after an array element"))
         #expect(JSONSyntax.check("[1}")?.reason == "expected ',' or ']' after an array element")
     }
 
@@ -65,8 +65,8 @@ import Testing
     }
 
     @Test func unterminatedStringPointsAtItsOpeningQuote() {
-        #expect(JSONSyntax.check("{\n  \"name\": \"Ann") == JSONSyntaxProblem(line: 2, column: 11, reason: "unterminated string"))
-        #expect(JSONSyntax.check("\"ends in escape \\") == JSONSyntaxProblem(line: 1, column: 18, reason: "unterminated string"))
+        #expect(JSONSyntax.check("{\n  \"name\": \"Ann") == SyntaxProblem(line: 2, column: 11, reason: "unterminated string"))
+        #expect(JSONSyntax.check("\"ends in escape \\") == SyntaxProblem(line: 1, column: 18, reason: "unterminated string"))
     }
 
     @Test(arguments: [
@@ -85,12 +85,12 @@ import Testing
 
     @Test func columnsCountCharacters() {
         #expect(JSONSyntax.check("[\"äöü😀\" 1]")?.column == 9)
-        #expect(JSONSyntax.check("[1,\r\n2,\r3 4]") == JSONSyntaxProblem(line: 3, column: 3, reason: "expected ',' or ']' after an array element"))
+        #expect(JSONSyntax.check("[1,\r\n2,\r3 4]") == SyntaxProblem(line: 3, column: 3, reason: "expected ',' or ']' after an array element"))
     }
 
     @Test func deepNestingIsRefusedWithoutCrashing() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        #expect(JSONSyntax.check(deep) == JSONSyntaxProblem(
+        #expect(JSONSyntax.check(deep) == SyntaxProblem(
             line: 1, column: 513, reason: "arrays and objects are nested more than 512 levels deep"))
         let allowed = String(repeating: "{\"a\":", count: 512) + "1" + String(repeating: "}", count: 512)
         #expect(JSONSyntax.check(allowed) == nil)

@@ -3,7 +3,7 @@ import Testing
 
 /// Malformed documents: each must fail with the right place and a reason a person can use.
 @Suite struct XMLReaderProblemTests {
-    private func problem(_ text: String, limits: XMLReader.Limits = XMLReader.Limits()) -> XMLProblem? {
+    private func problem(_ text: String, limits: XMLReader.Limits = XMLReader.Limits()) -> SyntaxProblem? {
         do {
             _ = try XMLReader.parse(text, limits: limits)
             return nil
@@ -14,7 +14,7 @@ import Testing
 
     @Test func mismatchedTagReportsLineAndColumnOfTheEndTag() {
         let found = problem("<a>\n  <b>\n    x</a>\n</b>")
-        #expect(found == XMLProblem(line: 3, column: 6, reason: "the tag <b> is closed by </a>"))
+        #expect(found == SyntaxProblem(line: 3, column: 6, reason: "the tag <b> is closed by </a>"))
         #expect(found?.description == "line 3, column 6: the tag <b> is closed by </a>")
     }
 
@@ -36,20 +36,20 @@ import Testing
 
     @Test func refusesTextOutsideTheRoot() {
         #expect(problem("hello <a/>")?.reason == "text is not allowed before the root element")
-        #expect(problem("<a/>\ntrailing") == XMLProblem(line: 2, column: 1, reason: "text is not allowed after the root element"))
+        #expect(problem("<a/>\ntrailing") == SyntaxProblem(line: 2, column: 1, reason: "text is not allowed after the root element"))
     }
 
     @Test func refusesAnEndTagAfterTheRoot() {
-        #expect(problem("<a/></a>") == XMLProblem(line: 1, column: 5, reason: "this end tag has no matching start tag"))
+        #expect(problem("<a/></a>") == SyntaxProblem(line: 1, column: 5, reason: "this end tag has no matching start tag"))
     }
 
     @Test func refusesASecondRoot() {
-        #expect(problem("<a/>\n<b/>") == XMLProblem(
+        #expect(problem("<a/>\n<b/>") == SyntaxProblem(
             line: 2, column: 1, reason: "a document has only one root element; found a second one, <b>"))
     }
 
     @Test func refusesDuplicateAttributes() {
-        #expect(problem("<a x=\"1\" y=\"2\" x=\"3\"/>") == XMLProblem(
+        #expect(problem("<a x=\"1\" y=\"2\" x=\"3\"/>") == SyntaxProblem(
             line: 1, column: 16, reason: "the attribute x appears twice in the tag <a>"))
     }
 
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func refusesCommentsContainingDoubleHyphen() {
-        #expect(problem("<a><!-- a -- b --></a>") == XMLProblem(line: 1, column: 11, reason: "a comment must not contain '--'"))
+        #expect(problem("<a><!-- a -- b --></a>") == SyntaxProblem(line: 1, column: 11, reason: "a comment must not contain '--'"))
         #expect(problem("<a><!-- never closed </a>")?.reason == "the comment is never closed with '-->'")
     }
 
@@ -110,7 +110,7 @@ import Testing
     }
 
     @Test func refusesControlCharacters() {
-        #expect(problem("<a>bell\u{07}</a>") == XMLProblem(line: 1, column: 8, reason: "the character U+0007 is not allowed in XML"))
+        #expect(problem("<a>bell\u{07}</a>") == SyntaxProblem(line: 1, column: 8, reason: "the character U+0007 is not allowed in XML"))
         #expect(problem("<a>\u{FFFE}</a>")?.reason == "the character U+FFFE is not allowed in XML")
         #expect(problem("<a>&#7;</a>")?.reason == "&#7; refers to a character XML does not allow")
     }

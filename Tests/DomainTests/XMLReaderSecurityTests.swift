@@ -1,10 +1,10 @@
 @testable import Domain
 import Testing
 
-/// Hostile documents: every attack must end in an `XMLProblem`, never in a fetch, an
+/// Hostile documents: every attack must end in an `SyntaxProblem`, never in a fetch, an
 /// expansion, a crash or unbounded memory.
 @Suite struct XMLReaderSecurityTests {
-    private func problem(_ text: String, limits: XMLReader.Limits = XMLReader.Limits()) -> XMLProblem? {
+    private func problem(_ text: String, limits: XMLReader.Limits = XMLReader.Limits()) -> SyntaxProblem? {
         do {
             _ = try XMLReader.parse(text, limits: limits)
             return nil
@@ -54,7 +54,7 @@ import Testing
         let depth = 100_000
         let document = String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth)
         let found = problem(document)
-        #expect(found == XMLProblem(line: 1, column: 193, reason: "elements are nested more than 64 levels deep"))
+        #expect(found == SyntaxProblem(line: 1, column: 193, reason: "elements are nested more than 64 levels deep"))
     }
 
     @Test func depthLimitIsExactAndConfigurable() throws {
@@ -75,7 +75,7 @@ import Testing
         let limits = XMLReader.Limits(maximumElementCount: 10)
         #expect(throws: Never.self) { try XMLReader.parse("<r>" + String(repeating: "<i/>", count: 9) + "</r>", limits: limits) }
         let found = problem("<r>" + String(repeating: "<i/>", count: 10) + "</r>", limits: limits)
-        #expect(found == XMLProblem(line: 1, column: 40, reason: "the document has more than 10 elements"))
+        #expect(found == SyntaxProblem(line: 1, column: 40, reason: "the document has more than 10 elements"))
         let flood = "<r>" + String(repeating: "<i/>", count: 200_000) + "</r>"
         #expect(problem(flood)?.reason == "the document has more than 100000 elements")
     }

@@ -124,8 +124,7 @@ extension OpenAPIDocument {
             body: ["type": "object", "additionalProperties": false, "required": ["bundleID", "appVersion", "osVersion", "enrollment", "compliance"],
                    "properties": [
                        "bundleID": ["type": "string", "maxLength": BundleID.maximumLength, "pattern": "^\(bundleIDPattern)$"],
-                       "appVersion": ["type": "string", "maxLength": AppleVersion.maximumLength, "pattern": "^[0-9]{1,9}(\\.[0-9]{1,9}){0,3}$"],
-                       "osVersion": ["type": "string", "maxLength": AppleVersion.maximumLength, "pattern": "^[0-9]{1,9}(\\.[0-9]{1,9}){0,3}$"],
+                       "appVersion": appleVersion, "osVersion": appleVersion,
                        "enrollment": ["type": "string", "enum": ["enrolled", "wiped"]],
                        "compliance": ["type": "string", "enum": ["compliant", "blocked", "wiped"]],
                        "complianceReason": ["type": ["string", "null"], "maxLength": BeaconBody.maximumReasonLength,

@@ -39,6 +39,11 @@ extension OpenAPIDocument {
 
     static let bundleIDPattern = #"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"#
 
+    /// A version as `AppleVersion` reads it: one to four whole numbers joined by dots.
+    static var appleVersion: [String: Any] {
+        ["type": "string", "maxLength": AppleVersion.maximumLength, "pattern": #"^[0-9]{1,9}(\.[0-9]{1,9}){0,3}$"#]
+    }
+
     static var bundleID: [String: Any] {
         trimmed(bundleIDPattern, maxLength: BundleID.maximumLength, description: "Reverse-DNS, such as com.example.app")
     }

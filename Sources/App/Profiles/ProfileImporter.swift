@@ -52,9 +52,9 @@ struct ProfileImporter: Sendable {
     }
 
     private func describeSignature(_ signed: SignedProfile) -> String {
-        guard let signer = signed.signer else { return "not signed" }
+        guard let signer = signed.signer else { return "Not signed" }
         let own = (try? signing.current().sha256Fingerprint) == signed.signerFingerprint
-        return "signed by \(signer), signature intact" + (own ? " (this console's signing identity)" : "; the signer's certificate is not checked against a trust store")
+        return "Signed by \(signer), signature intact" + (own ? " (this console's signing identity)" : "; the signer's certificate is not checked against a trust store")
     }
 
     /// The file's identifier when it is valid and free, else one made from the name; a clash
@@ -62,14 +62,6 @@ struct ProfileImporter: Sendable {
     private static func freeIdentifier(_ imported: MobileConfigImport, in connection: Connection) throws -> String {
         let base = imported.identifier.isEmpty
             ? ProfileRules.suggestedIdentifier(prefix: ProfilesController.identifierPrefix, name: imported.name) : imported.identifier
-        func taken(_ candidate: String) throws -> Bool { try connection.count(ProfileRecord.query().filter("identifier", .equal, candidate)) > 0 }
-        if try !taken(base) { return base }
-        var attempt = 1
-        while true {
-            let suffix = attempt == 1 ? ".imported" : ".imported-\(attempt)"
-            let candidate = String(base.prefix(BundleID.maximumLength - suffix.count)) + suffix
-            if try !taken(candidate) { return candidate }
-            attempt += 1
-        }
+        return try ProfileStore.isTaken(base, in: connection) ? try ProfileStore.freeIdentifier(base, suffix: "imported", in: connection) : base
     }
 }

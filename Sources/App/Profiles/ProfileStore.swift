@@ -35,20 +35,31 @@ struct ProfileStore: Sendable {
             let latest = try ProfileReader.latestVersion(of: id, in: connection)
             var content = latest.content
             content.name = String(("Copy of " + source.name).prefix(ProfileRules.maximumNameLength))
-            func identifier(_ attempt: Int) -> String {
-                let suffix = attempt == 1 ? ".copy" : ".copy-\(attempt)"
-                var base = source.identifier.prefix(BundleID.maximumLength - suffix.count)
-                while base.last == "." || base.last == "-" { base = base.dropLast() }
-                return base + suffix
-            }
-            var attempt = 1
-            while try connection.count(ProfileRecord.query().filter("identifier", .equal, identifier(attempt))) > 0 { attempt += 1 }
-            let profile = try Self.insertFirstVersion(identifier: identifier(attempt), content: content,
+            let profile = try Self.insertFirstVersion(identifier: try Self.freeIdentifier(source.identifier, suffix: "copy", in: connection),
+                                                      content: content,
                                                       note: "Copied from \(source.name), version \(latest.number)", by: actor, at: time, in: connection)
             try connection.audit("profile.cloned", subject: profile.auditSubject, by: actor,
                                  after: "copy of \(source.auditSubject), version \(latest.number)", at: time)
             return profile
         }
+    }
+
+    /// The first identifier no profile uses among `base.suffix`, `base.suffix-2`, …, the
+    /// base's part shortened (and any dot or hyphen it then ends in dropped) so each fits.
+    static func freeIdentifier(_ base: String, suffix: String, in connection: Connection) throws -> String {
+        func identifier(_ attempt: Int) -> String {
+            let ending = attempt == 1 ? ".\(suffix)" : ".\(suffix)-\(attempt)"
+            var kept = base.prefix(BundleID.maximumLength - ending.count)
+            while kept.last == "." || kept.last == "-" { kept = kept.dropLast() }
+            return kept + ending
+        }
+        var attempt = 1
+        while try isTaken(identifier(attempt), in: connection) { attempt += 1 }
+        return identifier(attempt)
+    }
+
+    static func isTaken(_ identifier: String, in connection: Connection) throws -> Bool {
+        try connection.count(ProfileRecord.query().filter("identifier", .equal, identifier)) > 0
     }
 
     /// A profile and its version 1, with payload UUIDs of its own.

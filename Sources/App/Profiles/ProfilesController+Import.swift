@@ -14,7 +14,8 @@ extension ProfilesController {
         let name: String
         let identifier: String
         let signature: String
-        let imported: [String]
+        /// The kinds that came across, "Single App Mode, ASAM allowlist"; "None" when nothing did.
+        let imported: String
         let leftOut: [LeftOut]
         let hasLeftOut: Bool
     }
@@ -30,8 +31,9 @@ extension ProfilesController {
         case .success(let outcome):
             let leftOut = outcome.imported.leftOut.map { ImportedView.LeftOut(payloadType: $0.payloadType, name: $0.name, reason: $0.reason) }
             let view = ImportedView(profilePath: Paths.profile(outcome.profile.id!), name: outcome.profile.name, identifier: outcome.profile.identifier,
-                                    signature: outcome.signature.prefix(1).uppercased() + outcome.signature.dropFirst(),
-                                    imported: outcome.imported.payloads.map { $0.kind.displayName }, leftOut: leftOut, hasLeftOut: !leftOut.isEmpty)
+                                    signature: outcome.signature,
+                                    imported: outcome.imported.payloads.isEmpty ? "None" : outcome.imported.payloads.map(\.kind.displayName).joined(separator: ", "),
+                                    leftOut: leftOut, hasLeftOut: !leftOut.isEmpty)
             return try services.renderer.page("profiles/imported", title: "Imported \(outcome.profile.name)", model: view,
                                               request: request, context: context, status: .created)
         }

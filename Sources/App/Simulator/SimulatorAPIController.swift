@@ -78,7 +78,7 @@ struct SimulatorAPIController {
             "osVersion": state.osVersion as Any? ?? NSNull(),
             "jailbroken": state.isCompromised,
             "compliance": ["state": state.complianceState.rawValue,
-                           "reason": state.enforcement.isCompliant ? NSNull() : state.enforcement.reason { state.app($0)?.name ?? $0 } as Any,
+                           "reason": state.complianceReason as Any? ?? NSNull(),
                            "wipedAt": state.wipedAt.map { $0.formatted(.iso8601) as Any } ?? NSNull()] as [String: Any],
             "customSettings": state.policy.customSettings?.text as Any? ?? NSNull(),
         ]

@@ -9,6 +9,10 @@ struct SimulatorControlInputs: Sendable {
     var latitude = ""
     var longitude = ""
     var minutes = "60"
+    /// The iOS and app version boxes show the device's versions unless a refused update sent
+    /// another; both send the field `version`, so which box is meant comes from the action.
+    var osVersion: String?
+    var appVersion: String?
     /// Messages keyed by the control's field name (`text`, `message`, `count`, `latitude`, …).
     private(set) var errors = FieldErrors()
     /// A message about a field the page does not show as a box (the action, the app, a choice).
@@ -38,7 +42,11 @@ struct SimulatorControlInputs: Sendable {
         for (name, keyPath) in fields where form.all(name).first != nil {
             self[keyPath: keyPath] = form[name]
         }
-        if Self.typedFields.contains(problem.field) {
+        let versionBox = form["action"] == "setOSVersion" ? "osVersion" : "appVersion"
+        if problem.field == "version" {
+            if versionBox == "osVersion" { osVersion = form["version"] } else { appVersion = form["version"] }
+            errors[versionBox] = problem.message
+        } else if Self.typedFields.contains(problem.field) {
             errors[problem.field] = problem.message
         } else {
             generalError = problem.message
@@ -55,6 +63,8 @@ extension SimulatorControlInputs: MustacheParent {
         case "latitude": latitude
         case "longitude": longitude
         case "minutes": minutes
+        case "osVersion": osVersion
+        case "appVersion": appVersion
         case "generalError": generalError
         default:
             // `textError`, `latitudeError`, …: the message beside that field.

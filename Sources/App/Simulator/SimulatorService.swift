@@ -16,6 +16,9 @@ struct SimulatorService: Sendable {
     /// A device's state with what changed in this step, before it is written.
     struct Working {
         var record: SimulatorStateRecord
+        /// The console's record of the device, read once per step: the sync compares it with
+        /// the state, the save writes back what the device changed and names its uploads.
+        var device: DeviceRecord
         var events: [SimulatorEvent] = []
         var logs: [SimulatedLog] = []
         /// SDK apps that sent their status beacon in this step.
@@ -59,12 +62,16 @@ struct SimulatorService: Sendable {
 
     // MARK: changing
 
+    private func working(_ deviceID: RecordID<DeviceRecord>, in connection: Connection) throws -> Working {
+        Working(record: try loadOrCreate(deviceID, in: connection), device: try connection.require(DeviceRecord.self, id: deviceID))
+    }
+
     /// One control on the page or the API. The device first syncs, so it acts under the
     /// policy and commands that are current.
     func perform(_ action: SimulatorAction, on deviceID: RecordID<DeviceRecord>) async throws -> (SimulatorOutcome, SimulatorStateRecord) {
         let document = try await currentDocument(for: deviceID)
         return try await database.write { connection in
-            var working = Working(record: try loadOrCreate(deviceID, in: connection))
+            var working = try working(deviceID, in: connection)
             try syncSteps(&working, document: document, connection: connection)
             let outcome = working.run(action)
             let saved = try save(working, document: document, connection: connection)
@@ -78,7 +85,7 @@ struct SimulatorService: Sendable {
     func sync(_ deviceID: RecordID<DeviceRecord>) async throws -> (changed: Bool, state: SimulatorStateRecord) {
         let document = try await currentDocument(for: deviceID)
         return try await database.write { connection in
-            var working = Working(record: try loadOrCreate(deviceID, in: connection))
+            var working = try working(deviceID, in: connection)
             try syncSteps(&working, document: document, connection: connection)
             guard !working.events.isEmpty else { return (false, working.record) }
             return (true, try save(working, document: document, connection: connection))
@@ -124,7 +131,7 @@ struct SimulatorService: Sendable {
     /// (What the simulated device changes itself — an iOS update, a wipe — is written back to
     /// the record when it is saved, so a difference here is an admin's edit.)
     private func refreshDeviceFacts(_ working: inout Working, connection: Connection) throws {
-        let device = try connection.require(DeviceRecord.self, id: working.record.deviceID)
+        let device = working.device
         let apps = try Self.simulatedApps(of: device, connection: connection)
         var state = working.record.state
         if state.osVersion != device.osVersion {
@@ -209,7 +216,7 @@ struct SimulatorService: Sendable {
         record.lockMode = record.state.lock?.code
         try connection.update(record)
         let time = now()
-        try writeBackDeviceFacts(record, beaconApps: working.beaconApps, at: time, connection: connection)
+        let device = try writeBackDeviceFacts(record, to: working.device, beaconApps: working.beaconApps, at: time, connection: connection)
         for event in working.events {
             _ = try connection.insert(SimulatorEventRecord(
                 id: nil, deviceID: record.deviceID, deviceTime: event.at, recordedAt: time, action: event.action,
@@ -220,7 +227,7 @@ struct SimulatorService: Sendable {
                 SELECT id FROM simulator_events WHERE deviceID = \(record.deviceID) ORDER BY id DESC LIMIT 1 OFFSET \(Self.timelineLength))
             """)
         if !working.logs.isEmpty {
-            try upload(working.logs, from: record.deviceID, logging: document.policy?.logging, at: time, in: connection)
+            try upload(working.logs, from: device, logging: document.policy?.logging, at: time, in: connection)
         }
         return record
     }
@@ -228,8 +235,9 @@ struct SimulatorService: Sendable {
     /// What the simulated device changed about itself goes to the console's record — an iOS
     /// update, the apps an enterprise wipe removed — and each beacon sent is kept as the
     /// device's last.
-    private func writeBackDeviceFacts(_ record: SimulatorStateRecord, beaconApps: [String], at time: Date, connection: Connection) throws {
-        var device = try connection.require(DeviceRecord.self, id: record.deviceID)
+    private func writeBackDeviceFacts(_ record: SimulatorStateRecord, to device: DeviceRecord, beaconApps: [String], at time: Date,
+                                      connection: Connection) throws -> DeviceRecord {
+        var device = device
         let state = record.state
         let installed = state.apps.map(\.bundleID)
         let osVersion = state.osVersion ?? device.osVersion
@@ -238,17 +246,19 @@ struct SimulatorService: Sendable {
             if state.wipedAt != nil { device.installedApps = installed }
             try connection.update(device)
         }
-        guard let app = beaconApps.last else { return }
-        let group = try device.groupID.flatMap { try connection.find(DeviceGroupRecord.self, id: $0)?.name }
-        try connection.recordBeacon(state.beacon(from: app, deviceName: device.name, group: group, user: device.owner), from: device.id!, at: time)
+        if let app = beaconApps.last {
+            let group = try device.groupID.flatMap { try connection.find(DeviceGroupRecord.self, id: $0)?.name }
+            try connection.recordBeacon(state.beacon(from: app, deviceName: device.name, group: group, user: device.owner), from: device.id!, at: time)
+        }
+        return device
     }
 
     /// The simulated SDK uploads through the same checks as a device calling the log API: the
     /// console's policy for the device decides which levels it keeps, and a full app is refused.
     /// `logging` is the check-in document's, as for an upload through the API.
-    private func upload(_ logs: [SimulatedLog], from deviceID: RecordID<DeviceRecord>, logging: Logging?, at time: Date,
+    private func upload(_ logs: [SimulatedLog], from device: DeviceRecord, logging: Logging?, at time: Date,
                         in connection: Connection) throws {
-        let device = try connection.require(DeviceRecord.self, id: deviceID)
+        let deviceID = device.id!
         let lines = logs.map { LogLine(app: $0.app, level: $0.level, kind: $0.kind, loggedAt: $0.loggedAt, message: $0.message) }
         let refusal = try LogBatch.problem(lines).map(LogStore.Refusal.batch)
             ?? LogStore.accept(lines, from: LogStore.Uploader(id: deviceID, name: device.name), logging: logging, at: time, in: connection)

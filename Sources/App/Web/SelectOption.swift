@@ -40,3 +40,11 @@ extension SelectOption: MustacheParent {
         }
     }
 }
+
+extension SelectOption {
+    /// One option per case of a domain choice, labelled in its words, the one sent chosen: a
+    /// radio group or select that comes back as it was sent.
+    static func cases<Choice: CaseIterable & RawRepresentable<String>>(_ label: (Choice) -> String, selected: String) -> [SelectOption] {
+        Choice.allCases.map { SelectOption(value: $0.rawValue, label: label($0), selected: $0.rawValue == selected) }
+    }
+}

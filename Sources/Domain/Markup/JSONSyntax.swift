@@ -8,7 +8,7 @@ public enum JSONSyntax {
 
     /// nil when `text` is one JSON value surrounded by optional whitespace; otherwise the
     /// first problem found.
-    public static func check(_ text: String, maximumDepth: Int = defaultMaximumDepth) -> JSONSyntaxProblem? {
+    public static func check(_ text: String, maximumDepth: Int = defaultMaximumDepth) -> SyntaxProblem? {
         var checker = JSONSyntaxChecker(bytes: Array(text.utf8), maximumDepth: max(maximumDepth, 1))
         do {
             try checker.checkDocument()
@@ -17,21 +17,4 @@ public enum JSONSyntax {
             return error
         }
     }
-}
-
-/// Where JSON text stops being JSON. `line` and `column` are 1-based; the column counts
-/// characters of that line, as an editor does.
-public struct JSONSyntaxProblem: Error, Equatable, Sendable, CustomStringConvertible {
-    public let line: Int
-    public let column: Int
-    /// One sentence, e.g. "expected ',' or '}' after an object member".
-    public let reason: String
-
-    public init(line: Int, column: Int, reason: String) {
-        self.line = line
-        self.column = column
-        self.reason = reason
-    }
-
-    public var description: String { "line \(line), column \(column): \(reason)" }
 }

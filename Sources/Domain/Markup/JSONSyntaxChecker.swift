@@ -32,7 +32,7 @@ struct JSONSyntaxChecker {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { offset = 3 }
     }
 
-    mutating func checkDocument() throws(JSONSyntaxProblem) {
+    mutating func checkDocument() throws(SyntaxProblem) {
         while true {
             skipWhitespace()
             guard offset < bytes.count else {
@@ -73,7 +73,7 @@ struct JSONSyntaxChecker {
         }
     }
 
-    private mutating func readCommaOrEnd(_ byte: UInt8) throws(JSONSyntaxProblem) {
+    private mutating func readCommaOrEnd(_ byte: UInt8) throws(SyntaxProblem) {
         let inObject = containers.last == .object
         if byte == JSONByte.comma {
             lastComma = offset
@@ -87,7 +87,7 @@ struct JSONSyntaxChecker {
         }
     }
 
-    private mutating func readValue() throws(JSONSyntaxProblem) {
+    private mutating func readValue() throws(SyntaxProblem) {
         switch bytes[offset] {
         case JSONByte.openingBrace:
             try openContainer(.object)
@@ -111,7 +111,7 @@ struct JSONSyntaxChecker {
         }
     }
 
-    private mutating func openContainer(_ container: Container) throws(JSONSyntaxProblem) {
+    private mutating func openContainer(_ container: Container) throws(SyntaxProblem) {
         guard containers.count < maximumDepth else {
             throw problem("arrays and objects are nested more than \(maximumDepth) levels deep")
         }
@@ -129,7 +129,7 @@ struct JSONSyntaxChecker {
         expectation = containers.isEmpty ? .endOfText : .commaOrEnd
     }
 
-    private mutating func readLiteral(_ word: String) throws(JSONSyntaxProblem) {
+    private mutating func readLiteral(_ word: String) throws(SyntaxProblem) {
         let literal = Array(word.utf8)
         guard offset + literal.count <= bytes.count, Array(bytes[offset..<offset + literal.count]) == literal else {
             throw problem("unexpected \(quotedCharacter(at: offset)); expected a value (did you mean \(word)?)")
@@ -138,7 +138,7 @@ struct JSONSyntaxChecker {
         finishValue()
     }
 
-    private func endOfTextProblem() -> JSONSyntaxProblem {
+    private func endOfTextProblem() -> SyntaxProblem {
         switch containers.last {
         case nil: problem("the text is empty; expected a JSON value")
         case .array: problem("the text ends inside an array; expected ']'")
@@ -157,7 +157,7 @@ struct JSONSyntaxChecker {
 
     // MARK: Reporting
 
-    func problem(_ reason: String, at index: Int? = nil) -> JSONSyntaxProblem {
+    func problem(_ reason: String, at index: Int? = nil) -> SyntaxProblem {
         let target = min(index ?? offset, bytes.count)
         // Lines end at LF, CR LF or a lone CR; counted only once, for the problem reported.
         var line = 1
@@ -172,7 +172,7 @@ struct JSONSyntaxChecker {
             scan += 1
         }
         let column = String(decoding: bytes[lineStart..<target], as: UTF8.self).count + 1
-        return JSONSyntaxProblem(line: line, column: column, reason: reason)
+        return SyntaxProblem(line: line, column: column, reason: reason)
     }
 
     func quotedCharacter(at index: Int) -> String {

@@ -1,7 +1,7 @@
 /// Strings and numbers, checked against RFC 8259's exact grammar.
 extension JSONSyntaxChecker {
     /// Reads a string starting at its opening quote.
-    mutating func readString() throws(JSONSyntaxProblem) {
+    mutating func readString() throws(SyntaxProblem) {
         let opening = offset
         offset += 1
         while offset < bytes.count {
@@ -23,7 +23,7 @@ extension JSONSyntaxChecker {
         throw problem("unterminated string", at: opening)
     }
 
-    private mutating func readEscape() throws(JSONSyntaxProblem) {
+    private mutating func readEscape() throws(SyntaxProblem) {
         let backslash = offset
         offset += 1
         guard offset < bytes.count else { throw problem("unterminated string") }
@@ -40,7 +40,7 @@ extension JSONSyntaxChecker {
     }
 
     /// The four hex digits after `\u`.
-    private mutating func readHexQuad(escapeAt backslash: Int) throws(JSONSyntaxProblem) -> UInt32 {
+    private mutating func readHexQuad(escapeAt backslash: Int) throws(SyntaxProblem) -> UInt32 {
         var unit: UInt32 = 0
         for _ in 0..<4 {
             guard offset < bytes.count, let digit = Self.hexValue(bytes[offset]) else {
@@ -54,7 +54,7 @@ extension JSONSyntaxChecker {
 
     /// RFC 8259's grammar lets a lone surrogate through, but no decoder can turn one into a
     /// string, so it is refused here, where the position can still be reported.
-    private mutating func checkSurrogate(_ unit: UInt32, escapeAt backslash: Int) throws(JSONSyntaxProblem) {
+    private mutating func checkSurrogate(_ unit: UInt32, escapeAt backslash: Int) throws(SyntaxProblem) {
         if (0xDC00...0xDFFF).contains(unit) {
             throw problem("\\u\(Self.hex(unit)) is the second half of a surrogate pair without the first", at: backslash)
         }
@@ -71,7 +71,7 @@ extension JSONSyntaxChecker {
     }
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
-    mutating func readNumber() throws(JSONSyntaxProblem) {
+    mutating func readNumber() throws(SyntaxProblem) {
         if bytes[offset] == JSONByte.minus {
             offset += 1
             guard isDigit(at: offset) else { throw problem("expected a digit after '-'") }

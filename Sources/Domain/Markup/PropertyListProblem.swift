@@ -11,7 +11,7 @@ public struct PropertyListProblem: Error, Equatable, Sendable, CustomStringConve
         self.reason = reason
     }
 
-    init(_ problem: XMLProblem) {
+    init(_ problem: SyntaxProblem) {
         self.init(line: problem.line, column: problem.column, reason: problem.reason)
     }
 

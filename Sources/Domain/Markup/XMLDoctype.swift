@@ -3,7 +3,7 @@ extension XMLDocumentParser {
     /// Skips `<!DOCTYPE name>`, `<!DOCTYPE name SYSTEM "uri">` or
     /// `<!DOCTYPE name PUBLIC "id" "uri">`. The identifiers are never fetched. An internal
     /// subset is where entities are declared, so it is refused outright.
-    func skipDoctype() throws(XMLProblem) {
+    func skipDoctype() throws(SyntaxProblem) {
         offset += XMLLiteral.doctypeOpening.count
         guard skipWhitespace() else { throw problem("expected a space after <!DOCTYPE") }
         _ = try readName(after: "<!DOCTYPE")
@@ -27,7 +27,7 @@ extension XMLDocumentParser {
         offset += 1
     }
 
-    private func skipQuotedIdentifier(after context: String) throws(XMLProblem) {
+    private func skipQuotedIdentifier(after context: String) throws(SyntaxProblem) {
         guard skipWhitespace() else { throw problem("expected a space after \(context) in the DOCTYPE") }
         guard !atEnd, current == ASCII.quote || current == ASCII.apostrophe else {
             throw problem("expected a quoted identifier after \(context) in the DOCTYPE")
@@ -42,7 +42,7 @@ extension XMLDocumentParser {
 
     /// The problem for a `<!` that is not a comment, CDATA inside an element, or the one
     /// DOCTYPE allowed in the prolog.
-    func markupDeclarationProblem() -> XMLProblem {
+    func markupDeclarationProblem() -> SyntaxProblem {
         if source.starts(with: XMLLiteral.entityOpening, at: offset) {
             return problem("entity declarations are not accepted")
         }

@@ -38,7 +38,7 @@ final class XMLDocumentParser {
         index < bytes.count ? bytes[index] : nil
     }
 
-    func problem(_ reason: String, at index: Int? = nil) -> XMLProblem {
+    func problem(_ reason: String, at index: Int? = nil) -> SyntaxProblem {
         source.problem(at: index ?? offset, reason)
     }
 
@@ -52,7 +52,7 @@ final class XMLDocumentParser {
 
     // MARK: Document structure
 
-    func readDocument() throws(XMLProblem) -> ParsedXMLElement {
+    func readDocument() throws(SyntaxProblem) -> ParsedXMLElement {
         try readProlog()
         let root = try readRootElement()
         try readEpilogue()
@@ -60,7 +60,7 @@ final class XMLDocumentParser {
     }
 
     /// Everything before the root element: declaration, comments, PIs, at most one DOCTYPE.
-    private func readProlog() throws(XMLProblem) {
+    private func readProlog() throws(SyntaxProblem) {
         if source.starts(with: XMLLiteral.xmlDeclaration, at: 0),
            let next = byte(at: XMLLiteral.xmlDeclaration.count), XMLSource.isWhitespace(next) || next == ASCII.question {
             try skipProcessingInstruction(allowingDeclaration: true)
@@ -87,7 +87,7 @@ final class XMLDocumentParser {
     }
 
     /// After the root element only whitespace, comments and PIs may follow.
-    private func readEpilogue() throws(XMLProblem) {
+    private func readEpilogue() throws(SyntaxProblem) {
         while true {
             skipWhitespace()
             guard !atEnd else { return }
@@ -113,7 +113,7 @@ final class XMLDocumentParser {
     // MARK: Elements
 
     /// Reads the root element and everything inside it with one loop over an explicit stack.
-    private func readRootElement() throws(XMLProblem) -> ParsedXMLElement {
+    private func readRootElement() throws(SyntaxProblem) -> ParsedXMLElement {
         while true {
             guard !atEnd else {
                 let innermost = open[open.count - 1]
@@ -132,7 +132,7 @@ final class XMLDocumentParser {
 
     /// Handles whatever starts with '<' inside (or as) an element; returns the root once its
     /// end tag (or self-closing start tag) has been read.
-    private func readMarkupInContent() throws(XMLProblem) -> ParsedXMLElement? {
+    private func readMarkupInContent() throws(SyntaxProblem) -> ParsedXMLElement? {
         let next = byte(at: offset + 1)
         if next == ASCII.slash {
             let element = try readEndTag()
@@ -172,7 +172,7 @@ final class XMLDocumentParser {
     }
 
     /// Reads `</name>`, checks it closes the innermost open element and returns that element.
-    private func readEndTag() throws(XMLProblem) -> ParsedXMLElement {
+    private func readEndTag() throws(SyntaxProblem) -> ParsedXMLElement {
         let tagStart = offset
         offset += 2
         let name = try readName(after: "'</'")
@@ -189,7 +189,7 @@ final class XMLDocumentParser {
     }
 
     /// Plain text up to the next '<' or '&'. Line breaks are normalised to LF as XML requires.
-    private func readCharacterData() throws(XMLProblem) {
+    private func readCharacterData() throws(SyntaxProblem) {
         let start = offset
         while offset < bytes.count {
             let byte = bytes[offset]

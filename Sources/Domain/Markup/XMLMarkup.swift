@@ -24,7 +24,7 @@ extension XMLDocumentParser {
     }
 
     /// A name at the current offset; `context` says what it follows, for the problem.
-    func readName(after context: String) throws(XMLProblem) -> String {
+    func readName(after context: String) throws(SyntaxProblem) -> String {
         guard !atEnd, XMLSource.isNameStart(current) else {
             throw problem("expected a name after \(context), found \(source.quotedCharacter(at: offset))")
         }
@@ -34,7 +34,7 @@ extension XMLDocumentParser {
     }
 
     /// Reads `<name attribute="value" ...>` or `.../>` starting at its '<'.
-    func readStartTag() throws(XMLProblem) -> StartTag {
+    func readStartTag() throws(SyntaxProblem) -> StartTag {
         let tagStart = offset
         offset += 1
         let name = try readName(after: "'<'")
@@ -81,7 +81,7 @@ extension XMLDocumentParser {
 
     /// A quoted value with references replaced; literal tabs and line breaks become spaces,
     /// as XML's attribute-value normalisation requires.
-    private func readAttributeValue(named name: String) throws(XMLProblem) -> String {
+    private func readAttributeValue(named name: String) throws(SyntaxProblem) -> String {
         guard !atEnd, current == ASCII.quote || current == ASCII.apostrophe else {
             throw problem("the value of the attribute \(name) must be in quotes")
         }
@@ -123,7 +123,7 @@ extension XMLDocumentParser {
     }
 
     /// Skips `<!-- ... -->`. XML forbids "--" inside a comment.
-    func skipComment() throws(XMLProblem) {
+    func skipComment() throws(SyntaxProblem) {
         let opening = offset
         guard let hyphens = source.find(XMLLiteral.doubleHyphen, from: offset + XMLLiteral.commentOpening.count) else {
             throw problem("the comment is never closed with '-->'", at: opening)
@@ -135,7 +135,7 @@ extension XMLDocumentParser {
     }
 
     /// Skips `<?target ...?>`. Processing instructions carry nothing the console reads.
-    func skipProcessingInstruction(allowingDeclaration: Bool) throws(XMLProblem) {
+    func skipProcessingInstruction(allowingDeclaration: Bool) throws(SyntaxProblem) {
         let opening = offset
         offset += XMLLiteral.processingInstructionOpening.count
         let target = try readName(after: "'<?'")
@@ -149,7 +149,7 @@ extension XMLDocumentParser {
     }
 
     /// The raw text of `<![CDATA[ ... ]]>`, line breaks normalised to LF.
-    func readCDATA() throws(XMLProblem) -> [UInt8] {
+    func readCDATA() throws(SyntaxProblem) -> [UInt8] {
         let opening = offset
         let start = offset + XMLLiteral.cdataOpening.count
         guard let closing = source.find(XMLLiteral.cdataClosing, from: start) else {

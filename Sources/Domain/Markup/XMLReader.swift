@@ -25,7 +25,7 @@ public enum XMLReader {
     }
 
     /// The root element of `text`, or the first problem that makes it unacceptable.
-    public static func parse(_ text: String, limits: Limits = Limits()) throws(XMLProblem) -> ParsedXMLElement {
+    public static func parse(_ text: String, limits: Limits = Limits()) throws(SyntaxProblem) -> ParsedXMLElement {
         let parser = XMLDocumentParser(source: try XMLSource(text), limits: limits)
         return try parser.readDocument()
     }

@@ -7,7 +7,7 @@ extension XMLDocumentParser {
     ]
 
     /// Reads `&name;`, `&#123;` or `&#x7B;` at the current '&' and returns the character.
-    func readReference() throws(XMLProblem) -> Unicode.Scalar {
+    func readReference() throws(SyntaxProblem) -> Unicode.Scalar {
         let ampersand = offset
         offset += 1
         if !atEnd && current == ASCII.hash {
@@ -29,7 +29,7 @@ extension XMLDocumentParser {
         return scalar
     }
 
-    private func readCharacterReference(startingAt ampersand: Int) throws(XMLProblem) -> Unicode.Scalar {
+    private func readCharacterReference(startingAt ampersand: Int) throws(SyntaxProblem) -> Unicode.Scalar {
         offset += 1
         let isHexadecimal = !atEnd && current == ASCII.lowercaseX
         if isHexadecimal { offset += 1 }

@@ -11,7 +11,7 @@ struct XMLSource {
 
     /// Refuses characters XML 1.0 cannot contain (C0 controls other than tab and line breaks,
     /// U+FFFE, U+FFFF) up front, so the rest of the reader never has to think about them.
-    init(_ text: String) throws(XMLProblem) {
+    init(_ text: String) throws(SyntaxProblem) {
         var bytes = Array(text.utf8)
         // A byte order mark is an encoding signature, not content.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
@@ -35,11 +35,11 @@ struct XMLSource {
         self.lineStarts = lineStarts
     }
 
-    private static func forbidden(byte: UInt8, at offset: Int, bytes: [UInt8], lineStarts: [Int]) -> XMLProblem {
+    private static func forbidden(byte: UInt8, at offset: Int, bytes: [UInt8], lineStarts: [Int]) -> SyntaxProblem {
         let scalar = String(decoding: bytes[offset..<min(offset + 3, bytes.count)], as: UTF8.self).unicodeScalars.first
         let code = byte < 0x20 ? UInt32(byte) : scalar?.value ?? 0
         let (line, column) = position(of: offset, bytes: bytes, lineStarts: lineStarts)
-        return XMLProblem(line: line, column: column, reason: "the character \(ASCII.unicodeName(code)) is not allowed in XML")
+        return SyntaxProblem(line: line, column: column, reason: "the character \(ASCII.unicodeName(code)) is not allowed in XML")
     }
 
     var count: Int { bytes.count }
@@ -48,9 +48,9 @@ struct XMLSource {
         Self.lineIndex(of: offset, in: lineStarts) + 1
     }
 
-    func problem(at offset: Int, _ reason: String) -> XMLProblem {
+    func problem(at offset: Int, _ reason: String) -> SyntaxProblem {
         let (line, column) = Self.position(of: offset, bytes: bytes, lineStarts: lineStarts)
-        return XMLProblem(line: line, column: column, reason: reason)
+        return SyntaxProblem(line: line, column: column, reason: reason)
     }
 
     /// Columns count characters, which costs a decode of the line; that only happens once,

@@ -37,12 +37,12 @@ public struct AppTunnel: Codable, Equatable, Sendable {
             break
         }
         if directAddresses.count > Self.maximumAddresses { errors["addresses"] = "List at most \(Self.maximumAddresses) addresses." }
-        var seen: Set<String> = []
+        var seen: Set<TunnelAddress> = []
         for (index, address) in directAddresses.enumerated() {
             switch TunnelAddress.parse(address) {
             case .failure(let problem): errors["addresses.\(index)"] = problem.message
             case .success(let parsed):
-                if !seen.insert("\(parsed.host.lowercased()):\(parsed.port)").inserted { errors["addresses.\(index)"] = "\(address) is already in the list." }
+                if !seen.insert(parsed).inserted { errors["addresses.\(index)"] = "\(address) is already in the list." }
             }
         }
         return errors
@@ -51,12 +51,9 @@ public struct AppTunnel: Codable, Equatable, Sendable {
     /// Whether a request to `url` goes through the tunnel, and why — the simulator's answer.
     /// Addresses ending in `.local` never tunnel (the SDK leaves Bonjour services alone).
     public func route(_ url: String) -> (tunnelled: Bool, reason: String) {
-        guard let target = TunnelAddress.port(of: url) else { return (false, "The address does not read as a URL.") }
+        guard case .success(let target) = TunnelAddress.parse(url, defaultPort: true) else { return (false, "The address does not read as a URL.") }
         if target.host.hasSuffix(".local") { return (false, "Addresses ending in .local never go through the tunnel.") }
-        if mode == .split, let listed = directAddresses.first(where: { address in
-            guard case .success(let parsed) = TunnelAddress.parse(address) else { return false }
-            return parsed.host.lowercased() == target.host && parsed.port == target.port
-        }) {
+        if mode == .split, let listed = directAddresses.first(where: { (try? TunnelAddress.parse($0).get()) == target }) {
             return (false, "\(listed) is listed to go direct.")
         }
         return (true, mode == .everything ? "Every address goes through the tunnel." : "Not listed to go direct, so through the tunnel.")

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Host names and the addresses payloads list (integrated authentication's allowed sites,
 /// the app tunnel's URLs): DNS labels of letters, digits and hyphens.
 public enum HostName {
@@ -34,57 +32,4 @@ public enum HostName {
         if pattern.hasPrefix("*.") { return host.hasSuffix(String(pattern.dropFirst(1))) }
         return host == pattern
     }
-}
-
-/// A URL the app tunnel leaves out, which must name its port: the tunnel matches host and
-/// port, so `data.example.com` alone would never match (seed 004: "you must explicitly list
-/// the port number").
-public struct TunnelAddress: Equatable, Sendable {
-    public let scheme: String?
-    public let host: String
-    public let port: Int
-
-    /// Reads `host:port`, or `http(s)://host:port` with an optional path after it.
-    public static func parse(_ text: String) -> Result<TunnelAddress, HostProblem> {
-        var rest = Substring(text.trimmingWhitespace())
-        var scheme: String?
-        if let range = rest.range(of: "://") {
-            let given = rest[..<range.lowerBound].lowercased()
-            guard given == "http" || given == "https" else { return .failure(HostProblem("Use an http:// or https:// address, or just host:port.")) }
-            scheme = given
-            rest = rest[range.upperBound...]
-        }
-        if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
-        guard let colon = rest.lastIndex(of: ":") else {
-            return .failure(HostProblem("Add the port, as in data.example.com:7777: the tunnel matches host and port."))
-        }
-        let host = String(rest[..<colon])
-        if let problem = HostName.problem(host) { return .failure(HostProblem(problem)) }
-        guard let port = Int(rest[rest.index(after: colon)...]), (1...65_535).contains(port) else {
-            return .failure(HostProblem("The port is a whole number from 1 to 65535."))
-        }
-        return .success(TunnelAddress(scheme: scheme, host: host, port: port))
-    }
-
-    /// The port a URL reaches: its own, or its scheme's.
-    public static func port(of url: String) -> (host: String, port: Int)? {
-        var rest = Substring(url)
-        var port = 443
-        if let range = rest.range(of: "://") {
-            port = rest[..<range.lowerBound].lowercased() == "http" ? 80 : 443
-            rest = rest[range.upperBound...]
-        }
-        if let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) { rest = rest[..<slash] }
-        if let colon = rest.lastIndex(of: ":") {
-            guard let given = Int(rest[rest.index(after: colon)...]) else { return nil }
-            port = given
-            rest = rest[..<colon]
-        }
-        return rest.isEmpty ? nil : (String(rest).lowercased(), port)
-    }
-}
-
-public struct HostProblem: Error, Equatable, Sendable {
-    public let message: String
-    init(_ message: String) { self.message = message }
 }

@@ -32,7 +32,7 @@ enum SpecKeyReader {
                 let values = defaults.children(named: "value")
                 switch defaultValue(values.map(\.trimmedText), type: type) {
                 case .success(let value): key.value = value
-                case .failure(let reason): return .problem(ImportProblem(line: values.first?.line ?? defaults.line, "\(name): \(reason)"))
+                case .failure(let problem): return .problem(ImportProblem(line: values.first?.line ?? defaults.line, "\(name): \(problem.message)"))
                 }
             }
         }
@@ -65,27 +65,19 @@ enum SpecKeyReader {
         return nil
     }
 
-    private static func defaultValue(_ values: [String], type: ConfigValueType) -> Result<ConfigValue, SpecValueProblem> {
+    private static func defaultValue(_ values: [String], type: ConfigValueType) -> Result<ConfigValue, ConfigValue.ValueProblem> {
         if type == .stringArray { return .success(.stringArray(values)) }
-        guard values.count == 1 else { return .failure(SpecValueProblem("a \(type.displayName.lowercased()) key has one default value.")) }
+        guard values.count == 1 else { return .failure(.init("a \(type.displayName.lowercased()) key has one default value.")) }
         let text = values[0]
         switch type {
         case .boolean:
-            guard let flag = Bool(text) else { return .failure(SpecValueProblem("the default \(text.clipped(to: 30)) is not true or false.")) }
+            // The format writes booleans as true or false only; the form's yes/no is not allowed.
+            guard let flag = Bool(text) else { return .failure(.init("the default \(text.clipped(to: 30)) is not true or false.")) }
             return .success(.boolean(flag))
         case .string:
             return .success(.string(text))
         default:
-            return ConfigValue.parse(text, as: type).mapError { SpecValueProblem("the default \(text.clipped(to: 30)) is not valid: \($0.message)") }
+            return ConfigValue.parse(text, as: type).mapError { .init("the default \(text.clipped(to: 30)) is not valid: \($0.message)") }
         }
     }
-}
-
-struct SpecValueProblem: Error {
-    let reason: String
-    init(_ reason: String) { self.reason = reason }
-}
-
-extension SpecValueProblem: CustomStringConvertible {
-    var description: String { reason }
 }

@@ -48,6 +48,13 @@ extension SimulatedDevice {
         return SDKEnforcement(brokenRules: verdict.broken, compromisedAction: isCompromised && protection?.enabled == true ? protection?.action : nil)
     }
 
+    /// Why SDK apps are blocked, as their blocker, the beacon and the API say it; nil while
+    /// the device is compliant.
+    public var complianceReason: String? {
+        let enforcement = enforcement
+        return enforcement.isCompliant ? nil : enforcement.reason { app($0)?.name ?? $0 }
+    }
+
     /// Only an SDK app enforces: a device without one has nobody to block or wipe it.
     public var hasSDKApp: Bool { apps.contains(where: \.isSDKBuilt) }
 
@@ -63,8 +70,7 @@ extension Step {
     /// they put on the pasteboard. Logs already uploaded stay in the console; messages still
     /// waiting on the device go with their apps.
     mutating func enforceWipe() {
-        guard device.wipedAt == nil, device.hasSDKApp, device.enforcement.action == .wipe else { return }
-        let reason = device.enforcement.reason(appName: name)
+        guard device.wipedAt == nil, device.hasSDKApp, device.enforcement.action == .wipe, let reason = device.complianceReason else { return }
         let removed = device.apps.filter(\.isManaged)
         let removedIDs = Set(removed.map(\.bundleID))
         device.apps.removeAll { removedIDs.contains($0.bundleID) }

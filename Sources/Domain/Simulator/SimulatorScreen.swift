@@ -15,8 +15,7 @@ extension SimulatedDevice {
     public var screen: SimulatorScreen {
         guard let bundleID = foregroundApp else { return .home }
         guard let app = app(bundleID), app.isSDKBuilt else { return .app(bundleID) }
-        let enforcement = enforcement
-        if !enforcement.isCompliant { return .blocked(bundleID, reason: enforcement.reason { self.app($0)?.name ?? $0 }) }
+        if let reason = complianceReason { return .blocked(bundleID, reason: reason) }
         if let reason = geofenceBlock() { return .blocked(bundleID, reason: reason) }
         if let reason = offlineBlock() { return .blocked(bundleID, reason: reason) }
         if let auth = policy.authentication, auth.type != .disabled, !signedInApps.contains(bundleID) {

@@ -42,10 +42,9 @@ public struct StatusBeacon: Codable, Equatable, Sendable {
 extension SimulatedDevice {
     /// The beacon `bundleID` sends now; the console adds what only it knows (names, user).
     public func beacon(from bundleID: String, deviceName: String, group: String?, user: String) -> StatusBeacon {
-        let enforcement = enforcement
-        return StatusBeacon(deviceName: deviceName, group: group, bundleID: bundleID, appVersion: version(of: bundleID),
+        StatusBeacon(deviceName: deviceName, group: group, bundleID: bundleID, appVersion: version(of: bundleID),
                             osVersion: osVersion ?? "", user: user, enrollment: wipedAt == nil ? .enrolled : .wiped,
                             deviceCompliance: complianceState,
-                            complianceReason: enforcement.isCompliant ? nil : enforcement.reason { app($0)?.name ?? $0 })
+                            complianceReason: complianceReason)
     }
 }

@@ -8,17 +8,13 @@ struct AppTunnelForm: PayloadForm {
 
     init(_ payload: Payload?) {
         let tunnel = if case .appTunnel(let value)? = payload { value } else { AppTunnel() }
-        modes = Self.modes(selected: tunnel.mode.rawValue)
+        modes = SelectOption.cases(\AppTunnel.Mode.displayName, selected: tunnel.mode.rawValue)
         addresses = LineList.text(tunnel.directAddresses)
     }
 
     init(_ form: FormFields) {
-        modes = Self.modes(selected: form["mode"])
+        modes = SelectOption.cases(\AppTunnel.Mode.displayName, selected: form["mode"])
         addresses = form["addresses"]
-    }
-
-    static func modes(selected: String) -> [SelectOption] {
-        AppTunnel.Mode.allCases.map { SelectOption(value: $0.rawValue, label: $0.displayName, selected: $0.rawValue == selected) }
     }
 
     static func submitted(_ form: FormFields) -> Submission {

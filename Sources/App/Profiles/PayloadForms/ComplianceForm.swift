@@ -71,9 +71,9 @@ struct ComplianceForm: PayloadForm {
                     subjects: [SelectOption(value: "os-version", label: "iOS version", selected: row.subject == "os-version"),
                                SelectOption(value: "app-version", label: "App version", selected: row.subject == "app-version")],
                     isAppRule: row.subject == "app-version", app: row.app,
-                    comparisons: VersionComparison.allCases.map { SelectOption(value: $0.rawValue, label: $0.displayName, selected: $0.rawValue == row.comparison) },
+                    comparisons: SelectOption.cases(\VersionComparison.displayName, selected: row.comparison),
                     version: row.version,
-                    actions: ComplianceRule.Action.allCases.map { SelectOption(value: $0.rawValue, label: $0.displayName, selected: $0.rawValue == row.action) },
+                    actions: SelectOption.cases(\ComplianceRule.Action.displayName, selected: row.action),
                     appError: errors["rules.\(index).app"], versionError: errors["rules.\(index).version"] ?? errors["rules.\(index).choice"])
         }
     }

@@ -10,16 +10,12 @@ struct CompromisedProtectionForm: PayloadForm {
     init(_ payload: Payload?) {
         let protection = if case .compromisedProtection(let value)? = payload { value } else { CompromisedProtection() }
         enabled = protection.enabled
-        actions = Self.actions(selected: protection.action.rawValue)
+        actions = SelectOption.cases(\ComplianceRule.Action.displayName, selected: protection.action.rawValue)
     }
 
     init(_ form: FormFields) {
         enabled = form.isChecked("enabled")
-        actions = Self.actions(selected: form["action"])
-    }
-
-    static func actions(selected: String) -> [SelectOption] {
-        ComplianceRule.Action.allCases.map { SelectOption(value: $0.rawValue, label: $0.displayName, selected: $0.rawValue == selected) }
+        actions = SelectOption.cases(\ComplianceRule.Action.displayName, selected: form["action"])
     }
 
     static func submitted(_ form: FormFields) -> Submission {

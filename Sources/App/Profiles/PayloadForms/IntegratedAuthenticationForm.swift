@@ -11,17 +11,13 @@ struct IntegratedAuthenticationForm: PayloadForm {
         let integrated = if case .integratedAuthentication(let value)? = payload { value } else { IntegratedAuthentication() }
         enabled = integrated.enabled
         sites = LineList.text(integrated.allowedSites)
-        credentials = Self.credentials(selected: integrated.credential.rawValue)
+        credentials = SelectOption.cases(\IntegratedAuthentication.Credential.displayName, selected: integrated.credential.rawValue)
     }
 
     init(_ form: FormFields) {
         enabled = form.isChecked("enabled")
         sites = form["sites"]
-        credentials = Self.credentials(selected: form["credential"])
-    }
-
-    static func credentials(selected: String) -> [SelectOption] {
-        IntegratedAuthentication.Credential.allCases.map { SelectOption(value: $0.rawValue, label: $0.displayName, selected: $0.rawValue == selected) }
+        credentials = SelectOption.cases(\IntegratedAuthentication.Credential.displayName, selected: form["credential"])
     }
 
     static func submitted(_ form: FormFields) -> Submission {

@@ -75,8 +75,19 @@ struct ManagedAppConfigForm: PayloadForm {
          key.allowedValues.joined(separator: ", "), key.pattern ?? "", key.value.map(Self.text) ?? "", key.description ?? "")
     }
 
-    /// The form's repeated fields, in the order `rawKeys` reads them.
-    static let keyFields = ["keyName", "keyType", "keyRequired", "keyMinimum", "keyMaximum", "keyAllowed", "keyPattern", "keyValue", "keyDescription"]
+    /// Replaces the form's key rows with `rows`, as if they had been typed: what "use the
+    /// specfile's keys" does before the form is shown again. The reverse of `rawKeys`.
+    static func setRawKeys(_ rows: [RawKey], in form: inout FormFields) {
+        form.setAll("keyName", rows.map(\.name))
+        form.setAll("keyType", rows.map(\.type))
+        form.setAll("keyRequired", rows.map { $0.required ? "yes" : "no" })
+        form.setAll("keyMinimum", rows.map(\.minimum))
+        form.setAll("keyMaximum", rows.map(\.maximum))
+        form.setAll("keyAllowed", rows.map(\.allowed))
+        form.setAll("keyPattern", rows.map(\.pattern))
+        form.setAll("keyValue", rows.map(\.value))
+        form.setAll("keyDescription", rows.map(\.description))
+    }
 
     static func rawKeys(_ form: FormFields) -> [RawKey] {
         let names = form.all("keyName")

@@ -21,20 +21,13 @@ extension PayloadFormsController {
                 return raw
             }
             let specNames = Set(stored.spec.keys.map(\.name))
-            let rows = fromSpec + typed.filter { !$0.name.trimmingWhitespace().isEmpty && !specNames.contains($0.name) }
-            for (index, field) in ManagedAppConfigForm.keyFields.enumerated() {
-                fields.setAll(field, rows.map { row in
-                    [row.name, row.type, row.required ? "yes" : "no", row.minimum, row.maximum, row.allowed, row.pattern, row.value, row.description][index]
-                })
-            }
+            ManagedAppConfigForm.setRawKeys(fromSpec + typed.filter { !$0.name.trimmingWhitespace().isEmpty && !specNames.contains($0.name) },
+                                            in: &fields)
         } else {
             errors["app"] = app.isEmpty ? "Choose the app first." : "No specfile has been imported for \(app): import one on the app's page in Apps."
         }
-        let (baseVersion, latest) = try await services.profiles.editBase(base, of: id)
         var form = ManagedAppConfigForm(fields)
         form.errors = errors
-        return try await page(id: id, kind: .managedAppConfig, base: baseVersion?.number ?? latest.number, profileName: latest.content.name,
-                              isNew: (baseVersion ?? latest).content.payload(of: .managedAppConfig) == nil, form: form,
-                              request: request, context: context)
+        return try await formAgain(form, id: id, kind: .managedAppConfig, base: base, request: request, context: context, status: .ok)
     }
 }

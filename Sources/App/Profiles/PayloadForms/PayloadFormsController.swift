@@ -92,16 +92,24 @@ struct PayloadFormsController {
             submission.errors.merge(try await services.profiles.catalogProblems([payload])[0])
         }
         guard submission.isValid, let payload = submission.payload else {
-            let (baseVersion, latest) = try await services.profiles.editBase(base, of: id)
             var form: any PayloadForm = kind == .branding ? BrandingForm(fields, images: brandingImages) : type.init(fields)
             form.errors = submission.errors.messages
-            return try await page(id: id, kind: kind, base: baseVersion?.number ?? latest.number, profileName: latest.content.name,
-                            isNew: (baseVersion ?? latest).content.payload(of: kind) == nil, form: form, request: request, context: context,
-                            status: submission.isRevision ? .ok : .unprocessableContent)
+            return try await formAgain(form, id: id, kind: kind, base: base, request: request, context: context,
+                                       status: submission.isRevision ? .ok : .unprocessableContent)
         }
         return try await ProfileSaving(services: services).save(
             profileID: id, base: base, request: request, context: context, actor: actor,
             noting: { "\($0.payload(of: kind) == nil ? "Added" : "Edited") \(kind.displayName)" }, confirming: fields) { $0.setting(payload) }
+    }
+
+    /// The form again as it was sent — refused, or changed by one of its own buttons — on the
+    /// version it was based on (or the latest, when that one is gone).
+    func formAgain(_ form: any PayloadForm, id: RecordID<ProfileRecord>, kind: PayloadKind, base: Int, request: Request,
+                   context: SignedInContext, status: HTTPResponse.Status) async throws -> Response {
+        let (baseVersion, latest) = try await services.profiles.editBase(base, of: id)
+        return try await page(id: id, kind: kind, base: baseVersion?.number ?? latest.number, profileName: latest.content.name,
+                              isNew: (baseVersion ?? latest).content.payload(of: kind) == nil, form: form, request: request, context: context,
+                              status: status)
     }
 
     /// Stores uploaded logos (checked by content) and reads the branding form with them; a
@@ -132,7 +140,7 @@ struct PayloadFormsController {
             noting: { _ in "Removed \(kind.displayName)" }, confirming: context.form) { $0.removing(kind) }
     }
 
-    func page(id: RecordID<ProfileRecord>, kind: PayloadKind, base: Int, profileName: String, isNew: Bool, form: any PayloadForm,
+    private func page(id: RecordID<ProfileRecord>, kind: PayloadKind, base: Int, profileName: String, isNew: Bool, form: any PayloadForm,
                       request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let apps = try await services.catalogReader.apps()
         let view = PageView(

@@ -1,11 +1,11 @@
-/// Why a piece of XML text was refused, and where.
+/// Why a piece of XML or JSON text was refused, and where.
 ///
 /// `line` and `column` are 1-based; the column counts characters (what an editor shows), not
 /// bytes, so an admin can find the spot in the text they pasted.
-public struct XMLProblem: Error, Equatable, Sendable, CustomStringConvertible {
+public struct SyntaxProblem: Error, Equatable, Sendable, CustomStringConvertible {
     public let line: Int
     public let column: Int
-    /// One sentence for a person, e.g. "the tag <b> is closed by </a>".
+    /// One sentence for a person, e.g. "the tag <b> is closed by </a>" or "trailing comma is not allowed".
     public let reason: String
 
     public init(line: Int, column: Int, reason: String) {
