@@ -15,3 +15,6 @@ static inline void copenssl_free(void *pointer) { OPENSSL_free(pointer); }
 
 // EVP_RSA_gen is a variadic macro over EVP_PKEY_Q_keygen, which Swift cannot call.
 static inline EVP_PKEY *copenssl_rsa_generate(unsigned int bits) { return EVP_RSA_gen(bits); }
+
+// XN_FLAG_RFC2253 is a composite macro; without ESC_MSB, names in UTF-8 print as themselves.
+static inline unsigned long copenssl_name_print_flags(void) { return XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB; }

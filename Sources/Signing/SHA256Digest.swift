@@ -3,7 +3,8 @@ import COpenSSL
 /// SHA-256 from the system OpenSSL we already link for CMS signing, so the console does not
 /// compile a second copy of a crypto library just to hash session tokens.
 public enum SHA256Digest {
-    public static func hex(of bytes: some Collection<UInt8>) -> String {
+    /// The 32 bytes of the digest.
+    public static func bytes(of bytes: some Collection<UInt8>) -> [UInt8] {
         let input = Array(bytes)
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
@@ -12,6 +13,12 @@ public enum SHA256Digest {
         }
         // EVP_Digest with a built-in algorithm fails only when memory is exhausted.
         precondition(succeeded, "OpenSSL could not compute SHA-256")
+        return Array(output.prefix(Int(length)))
+    }
+
+    public static func hex(of bytes: some Collection<UInt8>) -> String {
+        let output = self.bytes(of: bytes)
+        let length = output.count
         // Built as bytes in one go: this runs on every device check-in and API call.
         let digits = Array("0123456789abcdef".utf8)
         var hex = [UInt8](repeating: 0, count: Int(length) * 2)
