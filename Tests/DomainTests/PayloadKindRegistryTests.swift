@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import Testing
 
 /// Every payload kind reaches the device: a payload of each kind, alone in a profile, comes out
@@ -18,6 +19,10 @@ import Testing
         case .customSettings: .customSettings(CustomSettings(text: #"{"kioskMode": true}"#))
         case .compliance: .compliance(Compliance(rules: [ComplianceRule(subject: .operatingSystem, comparison: .lessThan, version: "17.4", action: .block)]))
         case .compromisedProtection: .compromisedProtection(CompromisedProtection(action: .wipe))
+        case .certificatePinning:
+            .certificatePinning(CertificatePinning(hosts: ["api.example.com"], certificates: [
+                PinnedCertificate(der: Data([0x30, 0x82]), subject: "CN=api.example.com", issuer: "CN=Example CA",
+                                  notBefore: .distantPast, notAfter: .distantFuture, publicKeySHA256: "a2V5")]))
         case .appTunnel: .appTunnel(AppTunnel(mode: .split, directAddresses: ["data.example.com:7777"]))
         case .integratedAuthentication: .integratedAuthentication(IntegratedAuthentication(allowedSites: ["*.example.com"]))
         case .analytics: .analytics(Analytics())

@@ -49,16 +49,20 @@ struct ProfilesAPIController {
         let description = body.description ?? ""
         try APIRequest.refuse(ProfileRules.validate(name: body.name, descriptionMarkdown: description))
         var content = ProfileContent(name: body.name.trimmingWhitespace(), descriptionMarkdown: description)
+        var payloads: [Payload] = []
         for (index, sent) in (body.payloads ?? []).enumerated() {
-            let payload = sent.payload
+            // Certificates are described by what they are, whatever the client said of them.
+            let (payload, certificateProblems) = PinnedCertificates.settle(sent.payload)
             if content.payload(of: payload.kind) != nil {
                 throw APIError(status: .unprocessableContent, code: "duplicate_payload",
                                message: "A profile holds at most one \(payload.kind.displayName) payload.", field: "payloads.\(index)")
             }
+            try APIRequest.refuse(certificateProblems, under: "payloads.\(index).")
             try APIRequest.refuse(payload.validate(), under: "payloads.\(index).")
             content = content.setting(payload)
+            payloads.append(payload)
         }
-        let catalogProblems = try await services.profiles.catalogProblems((body.payloads ?? []).map(\.payload))
+        let catalogProblems = try await services.profiles.catalogProblems(payloads)
         for (index, problems) in catalogProblems.enumerated() { try APIRequest.refuse(problems, under: "payloads.\(index).") }
         return content
     }

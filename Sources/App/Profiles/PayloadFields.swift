@@ -61,6 +61,13 @@ enum PayloadFields {
         case .compromisedProtection(let protection):
             return [Field(label: "Check whether the device is jailbroken", value: yes(protection.enabled)),
                     Field(label: "On a jailbroken device", value: protection.action.displayName)]
+        case .certificatePinning(let pinning):
+            return [Field(label: "Enabled", value: yes(pinning.enabled)),
+                    Field(label: "Pinned hosts", value: pinning.hosts.isEmpty ? "None" : pinning.hosts.joined(separator: ", "))]
+                + pinning.certificates.map { certificate in
+                    Field(label: "Certificate “\(certificate.subject)”",
+                          value: "key SHA-256 \(certificate.publicKeySHA256), valid to \(PinnedCertificate.day(certificate.notAfter))")
+                }
         case .appTunnel(let tunnel):
             return [Field(label: "What goes through the tunnel", value: tunnel.mode.displayName),
                     Field(label: "Addresses that go direct", value: tunnel.directAddresses.isEmpty ? "None" : tunnel.directAddresses.joined(separator: ", "))]

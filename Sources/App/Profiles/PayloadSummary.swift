@@ -35,6 +35,10 @@ enum PayloadSummary {
             return compliance.rules.map { "\($0.describe()): \($0.action.displayName.lowercased())" }
         case .compromisedProtection(let protection):
             return [protection.enabled ? "On a jailbroken device: \(protection.action.displayName.lowercased())" : "Disabled"]
+        case .certificatePinning(let pinning):
+            let expired = pinning.warnings(at: Date()).count
+            return [pinning.enabled ? "\(pinning.certificates.count) certificate(s) pinned for \(pinning.hosts.joined(separator: ", "))" : "Disabled"]
+                + (expired > 0 ? ["\(expired) pinned certificate(s) expired"] : [])
         case .appTunnel(let tunnel):
             return tunnel.mode == .everything ? ["Every address through the tunnel"]
                 : ["All but \(tunnel.directAddresses.count) address(es) through the tunnel: " + tunnel.directAddresses.joined(separator: ", ")]

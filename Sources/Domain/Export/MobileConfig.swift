@@ -94,7 +94,7 @@ public enum MobileConfig {
                 ("autonomousSingleAppModePermittedAppIDs", .array(list.appIdentifiers.map(PropertyList.string))),
             ])
         case .dlp, .geofence, .logging, .branding, .authentication, .managedAppConfig, .customSettings, .compliance,
-             .compromisedProtection, .appTunnel, .integratedAuthentication, .analytics:
+             .compromisedProtection, .certificatePinning, .appTunnel, .integratedAuthentication, .analytics:
             // SDK payloads travel inside the SDK profile dictionary, not under Apple's keys.
             return nil
         }

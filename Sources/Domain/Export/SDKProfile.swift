@@ -62,6 +62,15 @@ public enum SDKProfile {
             }))]))
         case .compromisedProtection(let protection):
             return ("CompromisedProtection", .dictionary([("Enabled", .boolean(protection.enabled)), ("Action", .string(protection.action.sdkValue))]))
+        case .certificatePinning(let pinning):
+            return ("CertificatePinning", .dictionary([
+                ("Enabled", .boolean(pinning.enabled)), ("Hosts", .array(pinning.hosts.map(PropertyList.string))),
+                ("Certificates", .array(pinning.certificates.map { certificate in
+                    .dictionary([("Subject", .string(certificate.subject)), ("PublicKeySHA256", .string(certificate.publicKeySHA256)),
+                                 ("NotAfter", .date(certificate.notAfter)),
+                                 ("Data", .data(Array(certificate.der)))])
+                })),
+            ]))
         case .appTunnel(let tunnel):
             return ("AppTunnel", .dictionary([("Mode", .string(tunnel.mode == .everything ? "TunnelAll" : "Split")),
                                               ("AppTunnelURLs", .array(tunnel.directAddresses.map(PropertyList.string)))]))

@@ -12,6 +12,7 @@ public enum Payload: Codable, Equatable, Sendable {
     case customSettings(CustomSettings)
     case compliance(Compliance)
     case compromisedProtection(CompromisedProtection)
+    case certificatePinning(CertificatePinning)
     case appTunnel(AppTunnel)
     case integratedAuthentication(IntegratedAuthentication)
     case analytics(Analytics)
@@ -29,6 +30,7 @@ public enum Payload: Codable, Equatable, Sendable {
         case .customSettings: .customSettings
         case .compliance: .compliance
         case .compromisedProtection: .compromisedProtection
+        case .certificatePinning: .certificatePinning
         case .appTunnel: .appTunnel
         case .integratedAuthentication: .integratedAuthentication
         case .analytics: .analytics
@@ -48,6 +50,7 @@ public enum Payload: Codable, Equatable, Sendable {
         case .customSettings(let value): value.validate()
         case .compliance(let value): value.validate()
         case .compromisedProtection(let value): value.validate()
+        case .certificatePinning(let value): value.validate()
         case .appTunnel(let value): value.validate()
         case .integratedAuthentication(let value): value.validate()
         case .analytics(let value): value.validate()
@@ -77,6 +80,7 @@ public enum Payload: Codable, Equatable, Sendable {
         case .customSettings: .customSettings(try CustomSettings(from: decoder))
         case .compliance: .compliance(try Compliance(from: decoder))
         case .compromisedProtection: .compromisedProtection(try CompromisedProtection(from: decoder))
+        case .certificatePinning: .certificatePinning(try CertificatePinning(from: decoder))
         case .appTunnel: .appTunnel(try AppTunnel(from: decoder))
         case .integratedAuthentication: .integratedAuthentication(try IntegratedAuthentication(from: decoder))
         case .analytics: .analytics(try Analytics(from: decoder))
@@ -98,6 +102,7 @@ public enum Payload: Codable, Equatable, Sendable {
         case .customSettings(let value): try container.encode(value, forKey: .settings)
         case .compliance(let value): try container.encode(value, forKey: .settings)
         case .compromisedProtection(let value): try container.encode(value, forKey: .settings)
+        case .certificatePinning(let value): try container.encode(value, forKey: .settings)
         case .appTunnel(let value): try container.encode(value, forKey: .settings)
         case .integratedAuthentication(let value): try container.encode(value, forKey: .settings)
         case .analytics(let value): try container.encode(value, forKey: .settings)

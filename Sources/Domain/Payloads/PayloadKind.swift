@@ -11,6 +11,7 @@ public enum PayloadKind: String, CaseIterable, Codable, Sendable {
     case customSettings = "custom-settings"
     case compliance
     case compromisedProtection = "compromised-protection"
+    case certificatePinning = "certificate-pinning"
     case appTunnel = "app-tunnel"
     case integratedAuthentication = "integrated-authentication"
     case analytics
@@ -28,6 +29,7 @@ public enum PayloadKind: String, CaseIterable, Codable, Sendable {
         case .customSettings: "Custom settings"
         case .compliance: "Compliance"
         case .compromisedProtection: "Compromised protection"
+        case .certificatePinning: "Certificate pinning"
         case .appTunnel: "App tunnel"
         case .integratedAuthentication: "Integrated authentication"
         case .analytics: "Analytics"
@@ -47,6 +49,7 @@ public enum PayloadKind: String, CaseIterable, Codable, Sendable {
         case .customSettings: "Raw text (XML, JSON, key-value, CSV or plain) SDK apps receive as it is."
         case .compliance: "Blocks SDK apps, or wipes the managed apps, on devices with an app or iOS version out of line."
         case .compromisedProtection: "Blocks SDK apps, or wipes the managed apps, on a jailbroken device."
+        case .certificatePinning: "SDK apps connect to the listed hosts only when the server presents a pinned public key."
         case .appTunnel: "Sends SDK apps' traffic through the organisation's tunnel, all of it or all but listed addresses."
         case .integratedAuthentication: "Lets SDK apps sign in to the allowed sites with the user's credentials or certificate."
         case .analytics: "Lets SDK apps send the analytics events their code records."
@@ -59,7 +62,7 @@ public enum PayloadKind: String, CaseIterable, Codable, Sendable {
         switch self {
         case .singleAppMode, .asamAllowlist: true
         case .dlp, .geofence, .logging, .branding, .authentication, .managedAppConfig, .customSettings, .compliance,
-             .compromisedProtection, .appTunnel, .integratedAuthentication, .analytics: false
+             .compromisedProtection, .certificatePinning, .appTunnel, .integratedAuthentication, .analytics: false
         }
     }
 }

@@ -7,7 +7,7 @@
 /// - DLP: per setting, the most restrictive answer.
 /// - Geofence: the union of all areas.
 /// - Logging, branding, authentication, app configuration, custom settings, app tunnel,
-///   integrated authentication, analytics: the nearest group's setting.
+///   certificate pinning, integrated authentication, analytics: the nearest group's setting.
 /// - Compliance: every rule of every profile (a wipe beats a block when the device judges them).
 /// - Compromised protection: on when any profile turns it on; wipe when any of those wipes.
 public struct EffectivePolicy: Sendable {
@@ -24,6 +24,7 @@ public struct EffectivePolicy: Sendable {
     public var customSettings: Sourced<CustomSettings>?
     public var compliance: Sourced<[ComplianceRule]>?
     public var compromisedProtection: Sourced<CompromisedProtection>?
+    public var certificatePinning: Sourced<CertificatePinning>?
     public var appTunnel: Sourced<AppTunnel>?
     public var integratedAuthentication: Sourced<IntegratedAuthentication>?
     public var analytics: Sourced<Analytics>?
@@ -57,6 +58,8 @@ public struct EffectivePolicy: Sendable {
                 policy.customSettings = nearest(.customSettings, ordered, &policy.warnings) { if case .customSettings(let value) = $0 { value } else { nil } }
             case .compliance: policy.combineCompliance(ordered)
             case .compromisedProtection: policy.combineCompromisedProtection(ordered)
+            case .certificatePinning:
+                policy.certificatePinning = nearest(.certificatePinning, ordered, &policy.warnings) { if case .certificatePinning(let value) = $0 { value } else { nil } }
             case .appTunnel: policy.appTunnel = nearest(.appTunnel, ordered, &policy.warnings) { if case .appTunnel(let value) = $0 { value } else { nil } }
             case .integratedAuthentication:
                 policy.integratedAuthentication = nearest(.integratedAuthentication, ordered, &policy.warnings) {
@@ -188,6 +191,7 @@ extension EffectivePolicy {
             case .customSettings: customSettings.map { [(kind, .customSettings($0.value), $0.sources)] } ?? []
             case .compliance: compliance.map { [(kind, .compliance(Compliance(rules: $0.value)), $0.sources)] } ?? []
             case .compromisedProtection: compromisedProtection.map { [(kind, .compromisedProtection($0.value), $0.sources)] } ?? []
+            case .certificatePinning: certificatePinning.map { [(kind, .certificatePinning($0.value), $0.sources)] } ?? []
             case .appTunnel: appTunnel.map { [(kind, .appTunnel($0.value), $0.sources)] } ?? []
             case .integratedAuthentication: integratedAuthentication.map { [(kind, .integratedAuthentication($0.value), $0.sources)] } ?? []
             case .analytics: analytics.map { [(kind, .analytics($0.value), $0.sources)] } ?? []

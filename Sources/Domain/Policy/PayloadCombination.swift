@@ -41,7 +41,7 @@ extension PayloadKind {
         case .dlp, .compromisedProtection: .mostRestrictive
         case .geofence: .union
         case .compliance: .everyRule
-        case .logging, .branding, .authentication, .customSettings, .appTunnel, .integratedAuthentication, .analytics: .nearestGroup
+        case .logging, .branding, .authentication, .customSettings, .certificatePinning, .appTunnel, .integratedAuthentication, .analytics: .nearestGroup
         case .managedAppConfig: .nearestGroupPerApp
         }
     }

@@ -15,6 +15,7 @@ public struct DevicePolicy: Codable, Equatable, Sendable {
     public var customSettings: CustomSettings?
     public var compliance: [ComplianceRule]?
     public var compromisedProtection: CompromisedProtection?
+    public var certificatePinning: CertificatePinning?
     public var appTunnel: AppTunnel?
     public var integratedAuthentication: IntegratedAuthentication?
     public var analytics: Analytics?
@@ -23,7 +24,7 @@ public struct DevicePolicy: Codable, Equatable, Sendable {
                 geofence: [Geofence.Area]? = nil, logging: Logging? = nil, branding: Branding? = nil,
                 authentication: Authentication? = nil, appConfigurations: [ManagedAppConfiguration] = [],
                 customSettings: CustomSettings? = nil, compliance: [ComplianceRule]? = nil,
-                compromisedProtection: CompromisedProtection? = nil, appTunnel: AppTunnel? = nil,
+                compromisedProtection: CompromisedProtection? = nil, certificatePinning: CertificatePinning? = nil, appTunnel: AppTunnel? = nil,
                 integratedAuthentication: IntegratedAuthentication? = nil, analytics: Analytics? = nil) {
         self.singleAppMode = singleAppMode
         self.asamAllowlist = asamAllowlist
@@ -36,6 +37,7 @@ public struct DevicePolicy: Codable, Equatable, Sendable {
         self.customSettings = customSettings
         self.compliance = compliance
         self.compromisedProtection = compromisedProtection
+        self.certificatePinning = certificatePinning
         self.appTunnel = appTunnel
         self.integratedAuthentication = integratedAuthentication
         self.analytics = analytics
@@ -64,6 +66,7 @@ public struct DevicePolicy: Codable, Equatable, Sendable {
         case .customSettings(let value): customSettings = value
         case .compliance(let value): compliance = value.rules
         case .compromisedProtection(let value): compromisedProtection = value
+        case .certificatePinning(let value): certificatePinning = value
         case .appTunnel(let value): appTunnel = value
         case .integratedAuthentication(let value): integratedAuthentication = value
         case .analytics(let value): analytics = value
@@ -94,6 +97,7 @@ extension DevicePolicy {
             case .customSettings: customSettings.map { [.customSettings($0)] } ?? []
             case .compliance: compliance.map { [.compliance(Compliance(rules: $0))] } ?? []
             case .compromisedProtection: compromisedProtection.map { [.compromisedProtection($0)] } ?? []
+            case .certificatePinning: certificatePinning.map { [.certificatePinning($0)] } ?? []
             case .appTunnel: appTunnel.map { [.appTunnel($0)] } ?? []
             case .integratedAuthentication: integratedAuthentication.map { [.integratedAuthentication($0)] } ?? []
             case .analytics: analytics.map { [.analytics($0)] } ?? []

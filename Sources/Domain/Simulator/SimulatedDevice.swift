@@ -7,13 +7,17 @@ public struct SimulatedApp: Codable, Equatable, Sendable {
     public var isManaged: Bool
     public var isSDKBuilt: Bool
     public var hasAssessmentEntitlement: Bool
+    /// The organisation's managed browser or mail app, where DLP sends links; nil for others.
+    public var role: AppRole?
 
-    public init(bundleID: String, name: String, isManaged: Bool = true, isSDKBuilt: Bool = false, hasAssessmentEntitlement: Bool = false) {
+    public init(bundleID: String, name: String, isManaged: Bool = true, isSDKBuilt: Bool = false, hasAssessmentEntitlement: Bool = false,
+                role: AppRole? = nil) {
         self.bundleID = bundleID
         self.name = name
         self.isManaged = isManaged
         self.isSDKBuilt = isSDKBuilt
         self.hasAssessmentEntitlement = hasAssessmentEntitlement
+        self.role = role
     }
 
     /// "Managed or SDK" is the line DLP draws: data may move between such apps only.
@@ -134,6 +138,9 @@ public struct SimulatedDevice: Codable, Equatable, Sendable {
     public var compromisedSince: Date?
     /// When an enterprise wipe removed the managed apps; nil if none has.
     public var wipedAt: Date?
+    /// The buttons, switches and screen Single App Mode options act on; nil in states stored
+    /// before they were simulated (read through `hardwareState`).
+    public var hardware: HardwareState?
 
     public init(isSupervised: Bool, apps: [SimulatedApp], clock: Date, policy: DevicePolicy = .empty) {
         self.isSupervised = isSupervised

@@ -33,6 +33,12 @@ public enum Simulator {
         case .setAppVersion(let app, let version): step.setAppVersion(app: app, version: version)
         case .setJailbroken(let jailbroken): step.setJailbroken(jailbroken)
         case .sendBeacon(let app): step.sendBeacon(app: app)
+        case .connect(let app, let url, let certificate): step.connect(app: app, url: url, certificate: certificate)
+        case .composeEmail(let app): step.composeEmail(app: app)
+        case .openLink(let app, let url): step.openLink(app: app, url: url)
+        case .openMailto(let app, let address): step.openMailto(app: app, address: address)
+        case .useHardware(let control): step.use(control)
+        case .setAccessibility(let feature, let on): step.setAccessibility(feature, on: on)
         }
         step.enforceWipe()
         if step.device.complianceState != complianceBefore, step.beaconApp == nil {

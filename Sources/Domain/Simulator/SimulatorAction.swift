@@ -35,6 +35,19 @@ public enum SimulatorAction: Equatable, Sendable {
     case setJailbroken(Bool)
     /// The app's code sends the status beacon now.
     case sendBeacon(app: String)
+    /// The app opens a connection to `url`; the server presents `certificate`.
+    case connect(app: String, url: String, certificate: ServerCertificate)
+    /// The app starts an email in the mail app.
+    case composeEmail(app: String)
+    /// The user taps a web link in the app.
+    case openLink(app: String, url: String)
+    /// The user taps a `mailto:` link in the app.
+    case openMailto(app: String, address: String)
+    /// The user taps the screen, turns the device, presses a button or leaves it idle.
+    case useHardware(HardwareControl)
+    /// The user turns an accessibility feature on or off (under Single App Mode, through the
+    /// triple-click shortcut, only for the features the payload lets the user toggle).
+    case setAccessibility(AccessibilityFeature, on: Bool)
 
     // From the server, through the command queue or a check-in.
 
@@ -48,6 +61,14 @@ public enum SimulatorAction: Equatable, Sendable {
 
     /// The largest burst one action may emit, so one request cannot flood the log store.
     public static let maximumBurst = 1_000
+}
+
+/// The certificate a simulated server presents to an app: one of the pinned certificates that
+/// reach the device (by position, from 0), or an inspecting proxy's — valid, trusted by the
+/// device, but with a key nobody pinned.
+public enum ServerCertificate: Equatable, Sendable {
+    case pinned(Int)
+    case interceptor
 }
 
 /// One line of the simulator's timeline: what was done, the rule that decided it, the result.

@@ -50,6 +50,7 @@ struct PayloadFormsController {
         case .customSettings: CustomSettingsForm.self
         case .compliance: ComplianceForm.self
         case .compromisedProtection: CompromisedProtectionForm.self
+        case .certificatePinning: CertificatePinningForm.self
         case .appTunnel: AppTunnelForm.self
         case .integratedAuthentication: IntegratedAuthenticationForm.self
         case .analytics: AnalyticsForm.self
@@ -85,6 +86,10 @@ struct PayloadFormsController {
         }
         if kind == .branding {
             (submission, brandingImages) = try await brandingSubmission(&fields, files: context.files, actor: actor)
+        } else if kind == .certificatePinning {
+            let uploadProblem = CertificatePinningForm.takeUpload(context.files["upload"], into: &fields)
+            submission = type.submitted(fields)
+            if let uploadProblem { submission.errors["upload"] = uploadProblem }
         } else {
             submission = type.submitted(fields)
         }
