@@ -30,7 +30,8 @@ extension CatalogAPIController {
 
     static func json(_ app: AppRecord) -> [String: Any] {
         ["id": app.id!.rawValue, "name": app.name, "bundleID": app.bundleID, "isManaged": app.isManaged,
-         "isSDKBuilt": app.isSDKBuilt, "hasAssessmentEntitlement": app.hasAssessmentEntitlement]
+         "isSDKBuilt": app.isSDKBuilt, "hasAssessmentEntitlement": app.hasAssessmentEntitlement,
+         "role": app.role?.rawValue as Any? ?? NSNull()]
     }
 
     static func json(_ group: DeviceGroupRecord) -> [String: Any] {

@@ -9,15 +9,16 @@ struct AppBody: APIRequestBody {
     let isSDKBuilt: Bool?
     let hasAssessmentEntitlement: Bool?
     let iconColor: String?
+    let role: AppRole?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case name, bundleID, isManaged, isSDKBuilt, hasAssessmentEntitlement, iconColor
+        case name, bundleID, isManaged, isSDKBuilt, hasAssessmentEntitlement, iconColor, role
     }
 
     /// The draft the page would build; `CatalogService` validates it the same way.
     var draft: CatalogAppDraft {
         CatalogAppDraft(name: name, bundleID: bundleID, isManaged: isManaged ?? true, isSDKBuilt: isSDKBuilt ?? false,
-                        hasAssessmentEntitlement: hasAssessmentEntitlement ?? false, iconColor: iconColor ?? "")
+                        hasAssessmentEntitlement: hasAssessmentEntitlement ?? false, iconColor: iconColor ?? "", role: role)
     }
 }
 

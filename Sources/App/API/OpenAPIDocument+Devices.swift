@@ -60,6 +60,12 @@ extension OpenAPIDocument {
             "message": ["type": "string", "maxLength": 2000], "count": ["type": "integer", "minimum": 1, "maximum": 1000],
             "version": ["type": "string", "maxLength": 32, "description": "setOSVersion / setAppVersion: up to four whole numbers joined by dots"],
             "jailbroken": ["type": "boolean", "description": "setJailbroken (default true)"],
+            "url": ["type": "string", "maxLength": 2000, "description": "connect / openLink: an http:// or https:// address"],
+            "certificate": ["type": "string", "description": "connect: what the server presents — pinned-N (the device's Nth pinned certificate, see pinnedCertificates) or interceptor (default pinned-1)"],
+            "address": ["type": "string", "maxLength": 2000, "description": "openMailto: an email address, with or without mailto:"],
+            "control": ["type": "string", "enum": HardwareControl.allCases.map(\.rawValue), "description": "useHardware"],
+            "feature": ["type": "string", "enum": AccessibilityFeature.allCases.map(\.rawValue), "description": "setAccessibility"],
+            "on": ["type": "boolean", "description": "setAccessibility (default true)"],
         ]],
         "SimulatorEvent": ["type": "object", "properties": [
             "at": ["type": "string", "format": "date-time"], "action": ["type": "string"], "rule": ["type": "string"],
@@ -81,6 +87,15 @@ extension OpenAPIDocument {
                                                              "reason": ["type": ["string", "null"]],
                                                              "wipedAt": ["type": ["string", "null"], "format": "date-time"]]],
             "customSettings": ["type": ["string", "null"], "description": "The custom settings SDK apps receive"],
+            "hardware": ["type": "object", "properties": [
+                "orientation": ["type": "string", "enum": ["portrait", "landscape"]], "volume": ["type": "integer", "minimum": 0, "maximum": 16],
+                "silent": ["type": "boolean"], "screenOff": ["type": "boolean"],
+                "disabledBySingleAppMode": ["type": "array", "items": ["type": "string"], "description": "What the Single App Mode options switch off while it holds the device"]]],
+            "accessibility": ["type": "array", "items": ["type": "string", "enum": AccessibilityFeature.allCases.map(\.rawValue)],
+                              "description": "Accessibility features on: the user's, and those Single App Mode turns on"],
+            "pinnedCertificates": ["type": "array", "items": ["type": "object", "properties": [
+                "certificate": ["type": "string", "description": "The value connect's certificate takes"], "subject": ["type": "string"],
+                "publicKeySHA256": ["type": "string"], "notAfter": ["type": "string", "format": "date-time"]]]],
         ]],
     ] }
 

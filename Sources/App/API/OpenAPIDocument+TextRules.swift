@@ -1,3 +1,4 @@
+import Foundation
 import Domain
 
 /// JSON Schemas for the text fields of API bodies, written to accept what the domain rules
@@ -63,6 +64,8 @@ extension OpenAPIDocument {
             "name": singleLine(1...80), "bundleID": bundleID, "isManaged": optional(["type": "boolean"], default: true),
             "isSDKBuilt": optional(["type": "boolean"], default: false), "hasAssessmentEntitlement": optional(["type": "boolean"], default: false),
             "iconColor": optional(trimmed("(?:#[0-9A-Fa-f]{6})?", description: "#rrggbb, or empty for a colour from the name"), default: ""),
+            "role": ["type": ["string", "null"], "enum": AppRole.allCases.map(\.rawValue) + [NSNull()],
+                     "description": "browser or mail: the managed browser or mail app DLP keeps links in (a managed app only); null or absent for none"],
         ]),
         "GroupInput": object(required: ["name"], ["name": singleLine(1...GroupDraft.maximumNameLength), "parentID": optionalID]),
         "DeviceInput": object(required: ["name", "model", "osVersion", "serialNumber", "udid"], [

@@ -26,6 +26,7 @@ struct AppsController {
         var isSDKBuilt = false
         var hasAssessmentEntitlement = false
         var iconColor = "#1e88e5"
+        var roles = SelectOption.cases(\AppRole.displayName, selected: "")
         var errors: [String: String] = [:]
 
         init() {}
@@ -37,6 +38,7 @@ struct AppsController {
             isSDKBuilt = draft.isSDKBuilt
             hasAssessmentEntitlement = draft.hasAssessmentEntitlement
             iconColor = draft.iconColor.isEmpty ? "#1e88e5" : draft.iconColor
+            roles = SelectOption.cases(\AppRole.displayName, selected: draft.role?.rawValue ?? "")
             self.errors = errors
         }
     }
@@ -114,7 +116,7 @@ struct AppsController {
         CatalogAppDraft(
             name: form["name"], bundleID: form["bundleID"], isManaged: form.isChecked("isManaged"),
             isSDKBuilt: form.isChecked("isSDKBuilt"), hasAssessmentEntitlement: form.isChecked("hasAssessmentEntitlement"),
-            iconColor: form["iconColor"])
+            iconColor: form["iconColor"], role: AppRole(rawValue: form["role"]))
     }
 
     @Sendable func create(request: Request, context: SignedInContext) async throws -> Response {

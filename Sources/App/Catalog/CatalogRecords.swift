@@ -14,10 +14,11 @@ struct AppRecord: Record {
     var hasAssessmentEntitlement: Bool
     var iconColor: String
     var createdAt: Date
+    var role: AppRole? = nil
 
     var draft: CatalogAppDraft {
         CatalogAppDraft(name: name, bundleID: bundleID, isManaged: isManaged, isSDKBuilt: isSDKBuilt,
-                        hasAssessmentEntitlement: hasAssessmentEntitlement, iconColor: iconColor)
+                        hasAssessmentEntitlement: hasAssessmentEntitlement, iconColor: iconColor, role: role)
     }
 
     mutating func apply(_ draft: CatalogAppDraft) {
@@ -28,6 +29,7 @@ struct AppRecord: Record {
         isSDKBuilt = app.isSDKBuilt
         hasAssessmentEntitlement = app.hasAssessmentEntitlement
         iconColor = app.iconColor
+        role = app.role
     }
 }
 
@@ -35,6 +37,7 @@ extension AppRecord {
     /// What the catalog says about the app, as its row and its audit entries list it.
     var traits: [String] {
         [isManaged ? "Managed" : "Unmanaged"] + (isSDKBuilt ? ["SDK"] : []) + (hasAssessmentEntitlement ? ["Assessment entitlement"] : [])
+            + (role.map { [$0.displayName] } ?? [])
     }
 }
 

@@ -247,5 +247,6 @@ enum Schema {
         auditFilters,
         beacons,
         appConfigSpecs,
+        appRoles,
     ]
 }

@@ -29,7 +29,8 @@ enum DemoData {
         try await database.write { connection in
             for app in apps {
                 _ = try connection.insert(AppRecord(id: nil, name: app.name, bundleID: app.bundleID, isManaged: app.managed, isSDKBuilt: app.sdk,
-                                                    hasAssessmentEntitlement: app.assessment, iconColor: app.color, createdAt: now.days(-15)))
+                                                    hasAssessmentEntitlement: app.assessment, iconColor: app.color, createdAt: now.days(-15),
+                                                    role: appRoles[app.bundleID]))
             }
             var ids: [String: RecordID<DeviceGroupRecord>] = [:]
             for (name, parent) in groupTree {
@@ -87,6 +88,9 @@ enum DemoData {
         // Installed by staff themselves: the app DLP keeps patient data out of.
         ("Social Chat", "com.social.chat", false, false, false, "#43a047"),
     ]
+
+    /// The clinic's DLP keeps links and mailto links in these.
+    static let appRoles: [String: AppRole] = ["com.example.mail": .mail, "com.example.browser": .browser]
 
     static let groupTree: [(String, String?)] = [
         ("Kiosks", nil), ("Lobby kiosks", "Kiosks"), ("Clinics", nil), ("Clinic iPads", "Clinics"),

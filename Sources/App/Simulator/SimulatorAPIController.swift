@@ -43,6 +43,7 @@ struct SimulatorAPIController {
 
     static func stateJSON(_ stored: SimulatorStateRecord) -> [String: Any] {
         let state = stored.state
+        let hardware = state.hardwareState
         var screen: [String: Any]
         switch state.screen {
         case .home: screen = ["kind": "home"]
@@ -71,7 +72,7 @@ struct SimulatorAPIController {
             "lock": lock,
             "turnedOff": state.turnedOff,
             "apps": state.apps.map { ["bundleID": $0.bundleID, "name": $0.name, "managed": $0.isManaged, "sdk": $0.isSDKBuilt,
-                                      "version": state.version(of: $0.bundleID)] },
+                                      "version": state.version(of: $0.bundleID), "role": $0.role?.rawValue as Any? ?? NSNull()] },
             "pasteboard": state.pasteboard.map { ["text": $0.text, "sourceApp": $0.sourceApp] as Any } ?? NSNull(),
             "pendingLogs": state.pendingLogs.count,
             "policyConflict": state.policyConflict,
@@ -81,6 +82,13 @@ struct SimulatorAPIController {
                            "reason": state.complianceReason as Any? ?? NSNull(),
                            "wipedAt": state.wipedAt.map { $0.formatted(.iso8601) as Any } ?? NSNull()] as [String: Any],
             "customSettings": state.policy.customSettings?.text as Any? ?? NSNull(),
+            "hardware": ["orientation": hardware.orientation.rawValue, "volume": hardware.volume, "silent": hardware.isSilent,
+                         "screenOff": hardware.isScreenOff, "disabledBySingleAppMode": state.disabledHardware] as [String: Any],
+            "accessibility": state.accessibilityOn.map(\.rawValue),
+            "pinnedCertificates": (state.policy.certificatePinning?.certificates ?? []).enumerated().map { index, certificate in
+                ["certificate": "pinned-\(index + 1)", "subject": certificate.subject, "publicKeySHA256": certificate.publicKeySHA256,
+                 "notAfter": certificate.notAfter.formatted(.iso8601)]
+            },
         ]
     }
 }

@@ -12,7 +12,8 @@ enum SimulatorActionParser {
     /// Every action name, for the API's documentation and error messages.
     static let names = ["launchApp", "home", "requestLock", "requestUnlock", "startGuidedAccess", "endGuidedAccess", "restart",
                         "advanceClock", "setLocation", "setNetwork", "setKeyboard", "copy", "paste", "showKeyboard", "signIn",
-                        "emitLog", "crash", "setOSVersion", "setAppVersion", "setJailbroken", "sendBeacon"]
+                        "emitLog", "crash", "setOSVersion", "setAppVersion", "setJailbroken", "sendBeacon",
+                        "connect", "composeEmail", "openLink", "openMailto", "useHardware", "setAccessibility"]
 
     static func parse(_ sent: (String) -> String?) throws(Problem) -> SimulatorAction {
         func field(_ name: String) throws(Problem) -> String? {
@@ -53,6 +54,15 @@ enum SimulatorActionParser {
                 throw Problem(field: "version", message: "version must read as a version such as 17.4: up to four whole numbers joined by dots.")
             }
             return version.description
+        }
+
+        func address(_ name: String, example: String) throws(Problem) -> String {
+            let given = try text(name) ?? ""
+            guard !given.isEmpty else { throw Problem(field: name, message: "Type an address such as \(example).") }
+            guard given.count <= 2_000, !given.contains(where: \.isWhitespace) else {
+                throw Problem(field: name, message: "An address has no spaces and at most 2,000 characters.")
+            }
+            return given
         }
 
         guard let action = try text("action") else { throw Problem(field: "action", message: "Say which action, such as launchApp.") }
@@ -101,6 +111,32 @@ enum SimulatorActionParser {
         case "setAppVersion": return .setAppVersion(app: try app(), version: try version())
         case "setJailbroken": return .setJailbroken(try bool("jailbroken", default: true))
         case "sendBeacon": return .sendBeacon(app: try app())
+        case "connect":
+            let certificate: ServerCertificate
+            switch try text("certificate") ?? "pinned-1" {
+            case "interceptor": certificate = .interceptor
+            case let chosen where chosen.hasPrefix("pinned-"):
+                guard let position = Int(chosen.dropFirst("pinned-".count)), (1...CertificatePinning.maximumCertificates).contains(position) else { fallthrough }
+                certificate = .pinned(position - 1)
+            default:
+                throw Problem(field: "certificate", message: "certificate must be pinned-1 to pinned-\(CertificatePinning.maximumCertificates), or interceptor.")
+            }
+            return .connect(app: try app(), url: try address("url", example: "https://api.example.com"), certificate: certificate)
+        case "composeEmail": return .composeEmail(app: try app())
+        case "openLink": return .openLink(app: try app(), url: try address("url", example: "https://intranet.example.com"))
+        case "openMailto":
+            let address = try address("address", example: "help@example.com")
+            return .openMailto(app: try app(), address: address.lowercased().hasPrefix("mailto:") ? String(address.dropFirst(7)) : address)
+        case "useHardware":
+            guard let control = HardwareControl(rawValue: try required("control")) else {
+                throw Problem(field: "control", message: "control must be one of: \(HardwareControl.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            return .useHardware(control)
+        case "setAccessibility":
+            guard let feature = AccessibilityFeature(rawValue: try required("feature")) else {
+                throw Problem(field: "feature", message: "feature must be one of: \(AccessibilityFeature.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            return .setAccessibility(feature, on: try bool("on", default: true))
         default:
             throw Problem(field: "action", message: "Unknown action \(action.clipped(to: 40)). Use one of: \(names.joined(separator: ", ")).")
         }

@@ -9,6 +9,9 @@ struct SimulatorControlInputs: Sendable {
     var latitude = ""
     var longitude = ""
     var minutes = "60"
+    var url = "https://api.northwind.example/orders"
+    var link = "https://intranet.example.com/news"
+    var mailto = "helpdesk@example.com"
     /// The iOS and app version boxes show the device's versions unless a refused update sent
     /// another; both send the field `version`, so which box is meant comes from the action.
     var osVersion: String?
@@ -19,7 +22,7 @@ struct SimulatorControlInputs: Sendable {
     private(set) var generalError: String?
 
     /// The fields a person types into; a problem with any other field is about the page itself.
-    private static let typedFields: Set = ["text", "message", "count", "latitude", "longitude", "minutes", "passcode"]
+    private static let typedFields: Set = ["text", "message", "count", "latitude", "longitude", "minutes", "passcode", "url", "address"]
 
     init() {}
 
@@ -37,13 +40,20 @@ struct SimulatorControlInputs: Sendable {
     init(refused form: FormFields, problem: SimulatorActionParser.Problem) {
         let fields: [(String, WritableKeyPath<Self, String>)] = [
             ("text", \.copyText), ("message", \.logMessage), ("count", \.logCount),
-            ("latitude", \.latitude), ("longitude", \.longitude), ("minutes", \.minutes),
+            ("latitude", \.latitude), ("longitude", \.longitude), ("minutes", \.minutes), ("address", \.mailto),
         ]
         for (name, keyPath) in fields where form.all(name).first != nil {
             self[keyPath: keyPath] = form[name]
         }
+        // Connect and open-link both send `url`; the box is the action's.
+        let urlBox = form["action"] == "openLink" ? "link" : "url"
+        if form.all("url").first != nil { if urlBox == "link" { link = form["url"] } else { url = form["url"] } }
         let versionBox = form["action"] == "setOSVersion" ? "osVersion" : "appVersion"
-        if problem.field == "version" {
+        if problem.field == "url" {
+            errors[urlBox] = problem.message
+        } else if problem.field == "address" {
+            errors["mailto"] = problem.message
+        } else if problem.field == "version" {
             if versionBox == "osVersion" { osVersion = form["version"] } else { appVersion = form["version"] }
             errors[versionBox] = problem.message
         } else if Self.typedFields.contains(problem.field) {
@@ -63,6 +73,9 @@ extension SimulatorControlInputs: MustacheParent {
         case "latitude": latitude
         case "longitude": longitude
         case "minutes": minutes
+        case "url": url
+        case "link": link
+        case "mailto": mailto
         case "osVersion": osVersion
         case "appVersion": appVersion
         case "generalError": generalError

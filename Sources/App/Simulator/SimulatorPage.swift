@@ -32,6 +32,16 @@ struct SimulatorPage {
         let label: String
     }
 
+    /// One accessibility feature's switch: what pressing it asks for, and who decides it now.
+    struct AccessibilityToggle {
+        let feature: String
+        let label: String
+        let isOn: Bool
+        /// What the button sends: the opposite of now.
+        let turnOn: String
+        let note: String
+    }
+
     struct LockPrompt {
         let app: String
         let appName: String
@@ -92,6 +102,14 @@ struct SimulatorPage {
     let complianceClass: String
     let isJailbroken: Bool
     let wipedText: String?
+    /// The frame's indicators: what Single App Mode switched off, the features on, the ringer.
+    let frameIndicators: [String]
+    let isLandscape: Bool
+    let isScreenOff: Bool
+    let hardwareControls: [Preset]
+    let accessibility: [AccessibilityToggle]
+    /// What a server may present to the open app: each pinned certificate, or an interceptor's.
+    let certificateChoices: [Preset]
     let events: [EventRow]
     let commands: DeviceCommandsView
     let controls: SimulatorControlInputs
@@ -177,12 +195,41 @@ struct SimulatorPage {
         complianceClass = compliance == .compliant ? "tag-ok" : "tag-danger"
         isJailbroken = state.isCompromised
         wipedText = state.wipedAt.map { "Enterprise wipe on \(Self.clockFormatter.string(from: $0)): the managed apps were removed." }
+        let hardware = state.hardwareState
+        let accessibilityOn = state.accessibilityOn
+        frameIndicators = state.disabledHardware.map { "\($0) off" } + accessibilityOn.map { "\($0.displayName) on" }
+            + [hardware.isSilent ? "Silent" : nil, "Volume \(hardware.volume)/\(HardwareState.maximumVolume)"].compactMap { $0 }
+        isLandscape = hardware.orientation == .landscape
+        isScreenOff = hardware.isScreenOff
+        hardwareControls = HardwareControl.allCases.map { Preset(value: $0.rawValue, label: $0.displayName) }
+        accessibility = Self.accessibilityToggles(state, on: accessibilityOn)
+        certificateChoices = (state.policy.certificatePinning?.certificates ?? []).enumerated().map { index, certificate in
+            Preset(value: "pinned-\(index + 1)", label: "Pinned: \(certificate.subject)")
+        } + [Preset(value: "interceptor", label: "An inspecting proxy's certificate")]
         self.events = events.map { event in
             EventRow(time: Self.clockFormatter.string(from: event.deviceTime), action: event.action, rule: event.rule,
                      result: event.result.rawValue, message: event.message)
         }
         self.commands = commands
         self.controls = controls
+    }
+
+    /// Under Single App Mode each feature is forced on, left to the user, or fixed; otherwise
+    /// the user's own.
+    private static func accessibilityToggles(_ state: SimulatedDevice, on: [AccessibilityFeature]) -> [AccessibilityToggle] {
+        let lock: SingleAppMode? = if case .singleAppMode? = state.lock { state.policy.singleAppMode } else { nil }
+        let allowed: [AccessibilityFeature: Bool] = lock.map { lock in
+            [.voiceOver: lock.userEnabledOptions.voiceOver, .zoom: lock.userEnabledOptions.zoom,
+             .invertColors: lock.userEnabledOptions.invertColors, .assistiveTouch: lock.userEnabledOptions.assistiveTouch]
+        } ?? [:]
+        return AccessibilityFeature.allCases.map { feature in
+            let isOn = on.contains(feature)
+            let note = if lock == nil { "" }
+                else if isOn && !state.hardwareState.userAccessibility.contains(feature) { "turned on by Single App Mode" }
+                else if allowed[feature] == true { "the user may toggle it" }
+                else { "fixed while locked" }
+            return AccessibilityToggle(feature: feature.rawValue, label: feature.displayName, isOn: isOn, turnOn: isOn ? "false" : "true", note: note)
+        }
     }
 
     static let clockFormatter: DateFormatter = {

@@ -111,9 +111,16 @@ struct SimulatorActionBody: APIRequestBody {
     let count: Int?
     let version: String?
     let jailbroken: Bool?
+    let url: String?
+    let certificate: String?
+    let address: String?
+    let control: String?
+    let feature: String?
+    let on: Bool?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case action, app, mode, confirm, passcode, minutes, latitude, longitude, network, thirdParty, text, level, message, count, version, jailbroken
+        case url, certificate, address, control, feature, on
     }
 
     /// A field as the parser reads it from a form: text, or nil when not sent.
@@ -136,6 +143,12 @@ struct SimulatorActionBody: APIRequestBody {
         case .count: return count.map(String.init)
         case .version: return version
         case .jailbroken: return jailbroken.map { $0 ? "true" : "false" }
+        case .url: return url
+        case .certificate: return certificate
+        case .address: return address
+        case .control: return control
+        case .feature: return feature
+        case .on: return on.map { $0 ? "true" : "false" }
         }
     }
 }

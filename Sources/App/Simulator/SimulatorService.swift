@@ -123,7 +123,7 @@ struct SimulatorService: Sendable {
                 return SimulatedApp(bundleID: bundleID, name: bundleID, isManaged: false)
             }
             return SimulatedApp(bundleID: app.bundleID, name: app.name, isManaged: app.isManaged, isSDKBuilt: app.isSDKBuilt,
-                                hasAssessmentEntitlement: app.hasAssessmentEntitlement)
+                                hasAssessmentEntitlement: app.hasAssessmentEntitlement, role: app.role)
         }
     }
 

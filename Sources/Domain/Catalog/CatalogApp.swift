@@ -11,15 +11,18 @@ public struct CatalogAppDraft: Equatable, Sendable {
     public var hasAssessmentEntitlement: Bool
     /// `#rrggbb` for the simulator's home-screen icon, or empty for a colour derived from the name.
     public var iconColor: String
+    /// The organisation's managed browser or mail app, where DLP keeps links; nil for others.
+    public var role: AppRole?
 
     public init(name: String, bundleID: String, isManaged: Bool = true, isSDKBuilt: Bool = false,
-                hasAssessmentEntitlement: Bool = false, iconColor: String = "") {
+                hasAssessmentEntitlement: Bool = false, iconColor: String = "", role: AppRole? = nil) {
         self.name = name
         self.bundleID = bundleID
         self.isManaged = isManaged
         self.isSDKBuilt = isSDKBuilt
         self.hasAssessmentEntitlement = hasAssessmentEntitlement
         self.iconColor = iconColor
+        self.role = role
     }
 
     /// Trims the text fields; bundle IDs keep their case because iOS compares them exactly.
@@ -42,6 +45,9 @@ public struct CatalogAppDraft: Equatable, Sendable {
             errors["name"] = problem
         }
         if let problem = BundleID.problem(app.bundleID) { errors["bundleID"] = problem }
+        if let role, !isManaged {
+            errors["role"] = "\(role.displayName) is installed by the console: tick Managed, or choose no role."
+        }
         if !app.iconColor.isEmpty && !Self.isHexColor(app.iconColor) {
             errors["iconColor"] = "Enter a colour like #1e88e5, or leave it empty."
         }
