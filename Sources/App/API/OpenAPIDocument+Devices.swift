@@ -99,6 +99,25 @@ extension OpenAPIDocument {
         ]],
     ] }
 
+    /// Server-Sent Events rather than JSON: described by the fields of its two kinds of event.
+    private static var simulatorEventStream: [String: Any] {
+        var op = operation(
+            "A simulated device's timeline and status changes as they happen (Server-Sent Events)", role: "viewer", parameters: ["udid"],
+            responses: ["200": ["description": """
+                text/event-stream. `event: event` for each timeline event (`id:` is its id, data is a SimulatorEvent with its id); \
+                `event: status` with the device's compliance, lock, screen and foreground app whenever one of them changes (and once \
+                at the start); `event: gone` when the device is removed. Reconnect with Last-Event-ID to continue where the stream ended.
+                """, "content": ["text/event-stream": ["schema": ["type": "string"]]]]],
+            extraErrors: ["400": "invalid_parameter, with field"])
+        op["parameters"] = (op["parameters"] as? [[String: Any]] ?? []) + [
+            ["name": "after", "in": "query", "required": false, "schema": ["type": "integer", "minimum": 0],
+             "description": "Send the events after this id first (default: only new events); the Last-Event-ID header does the same"],
+            ["name": "timeout", "in": "query", "required": false, "schema": ["type": "integer", "minimum": 1, "maximum": SimulatorAPIController.longestStream],
+             "description": "Seconds before the stream ends (default \(SimulatorAPIController.longestStream))"],
+        ]
+        return op
+    }
+
     private static func deviceOperation(_ summary: String, parameters: [String] = [], body: [String: Any]? = nil,
                                         responses: [String: Any], extraErrors: [String: String] = [:]) -> [String: Any] {
         var op = operation(summary, role: "device", parameters: parameters, body: body, responses: responses,
@@ -157,6 +176,7 @@ extension OpenAPIDocument {
         "/api/v1/simulator/{udid}": ["get": operation(
             "A simulated device's state (after applying policy changes and queued commands)", role: "viewer",
             parameters: ["udid"], responses: ok("State", ref("SimulatorState")))],
+        "/api/v1/simulator/{udid}/events": ["get": simulatorEventStream],
         "/api/v1/simulator/{udid}/actions": ["post": operation(
             "Do something on a simulated device, as the page's controls do", role: "helpdesk", parameters: ["udid"],
             body: ref("SimulatorAction"),

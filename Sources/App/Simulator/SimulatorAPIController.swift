@@ -14,6 +14,7 @@ struct SimulatorAPIController {
             let id = try await device(context)
             return try .jsonObject(Self.stateJSON(try await services.simulator.sync(id).state))
         }
+        routes.get("/api/v1/simulator/{udid}/events", role: .viewer, use: events)
         routes.post("/api/v1/simulator/{udid}/actions", role: .helpdesk) { request, context in
             let id = try await device(context)
             let body = try await APIRequest.decode(SimulatorActionBody.self, from: request)
@@ -28,7 +29,7 @@ struct SimulatorAPIController {
         }
     }
 
-    private func device(_ context: SignedInContext) async throws -> RecordID<DeviceRecord> {
+    func device(_ context: SignedInContext) async throws -> RecordID<DeviceRecord> {
         let udid = try context.parameters.require("udid").asciiUppercased
         guard let id = try await services.simulatorReader.device(udid: udid)?.id else {
             throw APIError(status: .notFound, code: "not_found", message: "No device has UDID \(udid.clipped(to: 60)).")

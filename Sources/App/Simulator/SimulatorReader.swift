@@ -40,6 +40,21 @@ struct SimulatorReader: Sendable {
         return DemoStory.all.first { $0.group == group.name }
     }
 
+    /// Timeline events after `id`, oldest first: what an event stream sends next.
+    func events(of device: RecordID<DeviceRecord>, after id: Int64, limit: Int) async throws -> [SimulatorEventRecord] {
+        try await database.read { connection in
+            try connection.fetch(SimulatorEventRecord.query().filter("deviceID", .equal, device).filter("id", .greater, id)
+                .order(by: "id").limit(limit))
+        }
+    }
+
+    /// The newest timeline event's id, 0 when there is none: a stream starts after it.
+    func latestEventID(of device: RecordID<DeviceRecord>) async throws -> Int64 {
+        try await database.read { connection in
+            try connection.fetchOne(SimulatorEventRecord.query().filter("deviceID", .equal, device).order(by: "id", .descending))?.id?.rawValue ?? 0
+        }
+    }
+
     /// The device with this UDID (upper case), if any.
     func device(udid: String) async throws -> DeviceRecord? {
         try await database.read { try $0.fetchOne(DeviceRecord.query().filter("udid", .equal, udid)) }

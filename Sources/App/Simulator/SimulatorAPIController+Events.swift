@@ -1,0 +1,108 @@
+import Domain
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Storage
+import ServiceLifecycle
+
+extension SimulatorAPIController {
+    /// `GET /api/v1/simulator/{udid}/events`: Server-Sent Events for scripts and dashboards.
+    /// Each timeline event is an `event` with its record id as the SSE id, so a client that
+    /// reconnects with `Last-Event-ID` (or `?after=`) misses nothing; a `status` event carries
+    /// the device's compliance, lock and screen whenever one of them changes — the SDK's
+    /// status-changed notification, observable from outside. The stream ends after `timeout`
+    /// seconds (default and most 300) or when the console shuts down.
+    static let longestStream = 300
+    static let eventsPerRead = 100
+
+    @Sendable func events(request: Request, context: SignedInContext) async throws -> Response {
+        let id = try await device(context)
+        let query = request.uri.formParameters
+        let resumeFrom = request.headers[values: HTTPField.Name("Last-Event-ID")!].first ?? query["after"].map(String.init)
+        let after: Int64?
+        if let resumeFrom {
+            guard let number = Int64(resumeFrom), number >= 0 else {
+                throw APIError(status: .badRequest, code: "invalid_parameter", message: "after (or Last-Event-ID) is an event id: a whole number from 0.", field: "after")
+            }
+            after = number
+        } else {
+            after = nil
+        }
+        var timeout = Self.longestStream
+        if let given = query["timeout"] {
+            guard let seconds = Int(given), (1...Self.longestStream).contains(seconds) else {
+                throw APIError(status: .badRequest, code: "invalid_parameter", message: "timeout is a number of seconds from 1 to \(Self.longestStream).", field: "timeout")
+            }
+            timeout = seconds
+        }
+        let reader = services.simulatorReader
+        let simulator = services.simulator
+        let startID = if let after { after } else { try await reader.latestEventID(of: id) }
+        let seconds = timeout
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+            body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+                var lastID = startID
+                var lastRevision = -1
+                var lastInputs = ""
+                var lastStatus = ""
+                var quietTicks = 0
+                let deadline = ContinuousClock.now + .seconds(seconds)
+                while ContinuousClock.now < deadline, !Task.isCancelled, !Task.isShuttingDownGracefully {
+                    guard let probe = try await reader.probe(id) else {
+                        try await writer.write(ByteBuffer(string: "event: gone\ndata: {\"message\": \"The device was removed.\"}\n\n"))
+                        break
+                    }
+                    var changed = false
+                    if probe.inputs != lastInputs {
+                        lastInputs = probe.inputs
+                        changed = try await simulator.sync(id).changed
+                    }
+                    if changed || probe.revision != lastRevision {
+                        lastRevision = probe.revision
+                        var batch: [SimulatorEventRecord]
+                        repeat {
+                            batch = try await reader.events(of: id, after: lastID, limit: Self.eventsPerRead)
+                            for event in batch {
+                                lastID = event.id!.rawValue
+                                try await writer.write(ByteBuffer(string: "id: \(lastID)\nevent: event\ndata: \(try Self.json(Self.eventJSON(event)))\n\n"))
+                            }
+                        } while batch.count == Self.eventsPerRead
+                        let status = try Self.json(Self.statusJSON(try await simulator.sync(id).state))
+                        if status != lastStatus {
+                            lastStatus = status
+                            try await writer.write(ByteBuffer(string: "event: status\ndata: \(status)\n\n"))
+                        }
+                        quietTicks = 0
+                        // A sync moved the revision past the one probed: look again at once.
+                        if changed { continue }
+                    } else {
+                        quietTicks += 1
+                        if quietTicks % 60 == 0 { try await writer.write(ByteBuffer(string: ": still here\n\n")) }
+                    }
+                    try await Task.sleep(for: .milliseconds(250))
+                }
+                try await writer.finish(nil)
+            })
+    }
+
+    static func eventJSON(_ record: SimulatorEventRecord) -> [String: Any] {
+        ["id": record.id!.rawValue, "at": record.deviceTime.formatted(.iso8601), "action": record.action, "rule": record.rule,
+         "result": record.result.rawValue, "message": record.message]
+    }
+
+    /// What the status event compares: compliance, lock and screen.
+    static func statusJSON(_ stored: SimulatorStateRecord) -> [String: Any] {
+        let full = stateJSON(stored)
+        return ["revision": stored.revision, "compliance": full["compliance"] as Any, "lock": full["lock"] as Any,
+                "screen": full["screen"] as Any, "foregroundApp": full["foregroundApp"] as Any]
+    }
+
+    /// One line of JSON: SSE data ends at a line break.
+    private static func json(_ object: [String: Any]) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
+}
