@@ -201,7 +201,7 @@ struct SimulatorPage {
             + [hardware.isSilent ? "Silent" : nil, "Volume \(hardware.volume)/\(HardwareState.maximumVolume)"].compactMap { $0 }
         isLandscape = hardware.orientation == .landscape
         isScreenOff = hardware.isScreenOff
-        hardwareControls = HardwareControl.allCases.map { Preset(value: $0.rawValue, label: $0.displayName) }
+        hardwareControls = HardwareControl.allCases.map { Preset(value: $0.rawValue, label: Self.buttonLabel($0)) }
         accessibility = Self.accessibilityToggles(state, on: accessibilityOn)
         certificateChoices = (state.policy.certificatePinning?.certificates ?? []).enumerated().map { index, certificate in
             Preset(value: "pinned-\(index + 1)", label: "Pinned: \(certificate.subject)")
@@ -212,6 +212,19 @@ struct SimulatorPage {
         }
         self.commands = commands
         self.controls = controls
+    }
+
+    /// Short enough for a row of buttons; the timeline uses the control's full name.
+    private static func buttonLabel(_ control: HardwareControl) -> String {
+        switch control {
+        case .tap: "Tap screen"
+        case .rotate: "Rotate"
+        case .volumeUp: "Volume +"
+        case .volumeDown: "Volume −"
+        case .ringerSwitch: "Ringer switch"
+        case .sleepWake: "Sleep/wake"
+        case .idle: "Leave idle (auto-lock)"
+        }
     }
 
     /// Under Single App Mode each feature is forced on, left to the user, or fixed; otherwise
