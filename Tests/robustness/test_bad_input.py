@@ -16,6 +16,7 @@ operation has no entry). ValidRequestsTest proves every valid request is accepte
 in the malformed cases is about the one thing that was broken, never about the rest.
 """
 
+import base64
 import copy
 import glob
 import itertools
@@ -76,6 +77,9 @@ class DefaultBraces(dict):
         return "{" + key + "}"
 
 
+with open(os.path.join(os.path.dirname(__file__), "..", "SigningTests", "Certificates", "api.der"), "rb") as der:
+    PINNED_CERTIFICATE = base64.b64encode(der.read()).decode()
+
 PAYLOAD_FORMS = {
     # Saving what is already there writes nothing, so the valid values differ from the seed's.
     "single-app-mode": ({"app": "com.example.sam{n}"}, None),
@@ -95,6 +99,8 @@ PAYLOAD_FORMS = {
     "app-tunnel": ({"mode": "split", "addresses": "data{n}.example.com:7777"}, None),
     "integrated-authentication": ({"enabled": "on", "sites": "wiki{n}.example.com", "credential": "certificate"}, None),
     "analytics": ({}, None),
+    # The certificate travels in the form as base64 DER (a hidden field), so it is broken too.
+    "certificate-pinning": ({"enabled": "on", "hosts": "api{n}.example.com", "certificate": PINNED_CERTIFICATE}, None),
 }
 
 NEW_PASSWORD = "changed passphrase {n}"
@@ -134,6 +140,9 @@ FORM_ROUTES = [
     FormRoute("/simulator/{sim}/actions", "/simulator/{sim}", {"latitude": "52.52", "longitude": "13.405"},
               pick={"action": "setLocation", "latitude": None}),
     FormRoute("/simulator/{sim}/actions", "/simulator/{sim}", pick={"action": "advanceClock"}),
+    FormRoute("/simulator/{sim}/actions", "/simulator/{sim}", pick={"action": "connect"}),
+    FormRoute("/simulator/{sim}/actions", "/simulator/{sim}", pick={"action": "openLink"}),
+    FormRoute("/simulator/{sim}/actions", "/simulator/{sim}", pick={"action": "openMailto"}),
     FormRoute("/profiles", "/profiles", {"name": "Form profile {n}"}),
     FormRoute("/profiles/{profile}/details", "/profiles/{profile}", {"name": "Renamed profile {n}"}),
     FormRoute("/profiles/{spare_profile}/delete", "/profiles/{spare_profile}"),
@@ -182,6 +191,7 @@ API_TARGETS = {
     "/api/v1/profiles/{id}/versions/{number}/sdk-profile": "/api/v1/profiles/{profile}/versions/1/sdk-profile",
     "/api/v1/simulator/{udid}": "/api/v1/simulator/{udid}",
     "/api/v1/simulator/{udid}/actions": "/api/v1/simulator/{udid}/actions",
+    "/api/v1/simulator/{udid}/events": "/api/v1/simulator/{udid}/events",
     "/api/v1/device/commands/{uuid}": "/api/v1/device/commands/{command}",
     # A new token for the check-in device would end the device cases' token: the spare device takes it.
     "/api/v1/devices/{id}/token": "/api/v1/devices/{spare_device}/token",
