@@ -8,11 +8,15 @@ import Testing
 /// A .mobileconfig uploaded on the profiles page: a new profile with what came across, the
 /// signature checked and named, and refused files creating nothing.
 @Suite struct ProfileImportTests {
-    static func mobileconfig(identifier: String) -> [UInt8] {
-        Array(MobileConfig.xml(for: ProfileExportInput(
+    /// A kiosk profile with SDK settings: logging, and pinning `certificate` (DER).
+    static func mobileconfig(identifier: String, certificate: [UInt8] = Array("not a certificate".utf8)) -> [UInt8] {
+        let pinning = CertificatePinning(hosts: ["api.northwind.example"], certificates: [
+            PinnedCertificate(der: Data(certificate), subject: "", issuer: "", notBefore: .distantPast, notAfter: .distantPast, publicKeySHA256: "")])
+        return Array(MobileConfig.xml(for: ProfileExportInput(
             identifier: identifier, uuid: "P", displayName: "Lobby kiosk", description: "", organization: "",
             payloads: [ExportedPayload(payload: .singleAppMode(SingleAppMode(appIdentifier: "com.example.checkin")), uuid: "U"),
-                       ExportedPayload(payload: .logging(Logging()), uuid: "L")])).utf8)
+                       ExportedPayload(payload: .logging(Logging()), uuid: "L"),
+                       ExportedPayload(payload: .certificatePinning(pinning), uuid: "C")])).utf8)
     }
 
     func profiles(_ console: TestConsole) throws -> [ProfileRecord] {
@@ -28,18 +32,26 @@ import Testing
             try await admin.get("/profiles")
             let plain = try await admin.postMultipart("/profiles/import", [:], files: ["profile": ("lobby.mobileconfig", Self.mobileconfig(identifier: "com.example.lobby"))])
             #expect(plain.status == .created)
-            #expect(plain.body.contains("Not signed") && plain.body.contains("Single App Mode") && plain.body.contains("com.payloadconsole.sdk"))
+            #expect(plain.body.contains("Not signed") && plain.body.contains("Single App Mode"))
+            // SDK settings come across; a pinned certificate that does not read is left out with the reason.
+            #expect(plain.body.contains("The file is not an X.509 certificate in PEM or DER form."))
             let first = try #require(try profiles(console).first)
-            #expect(first.identifier == "com.example.lobby" && first.payloadKinds == [.singleAppMode])
+            #expect(first.identifier == "com.example.lobby" && first.payloadKinds == [.singleAppMode, .logging])
 
-            // Signed by this console, and with the same identifier: a new identifier, the signer named.
-            let signed = try console.services.signing.sign(Self.mobileconfig(identifier: "com.example.lobby"))
+            // Signed by this console, and with the same identifier: a new identifier, the signer named;
+            // its certificate is read from its bytes.
+            let certificate = try CertificatePinningFlowTests.certificate("api.der")
+            let signed = try console.services.signing.sign(Self.mobileconfig(identifier: "com.example.lobby", certificate: certificate))
             let again = try await admin.postMultipart("/profiles/import", [:], files: ["profile": ("lobby-signed.mobileconfig", signed)])
             #expect(again.status == .created)
             #expect(again.body.contains("signature intact (this console&#39;s signing identity)") || again.body.contains("signature intact (this console's signing identity)"))
             #expect(try profiles(console).map(\.identifier) == ["com.example.lobby", "com.example.lobby.imported"])
-            #expect(try profiles(console).last?.payloadKinds == [.singleAppMode], "the signed content is the same profile")
-            #expect(again.body.contains(#"<dd id="imported-payloads">Single App Mode</dd>"#))
+            let second = try #require(try profiles(console).last)
+            #expect(second.payloadKinds == [.singleAppMode, .logging, .certificatePinning])
+            #expect(again.body.contains(#"<dd id="imported-payloads">Single App Mode, Logging, Certificate pinning</dd>"#))
+            let version = try console.services.database.readBlocking { try ProfileReader.latestVersion(of: second.id!, in: $0) }
+            guard case .certificatePinning(let pinning)? = version.content.payload(of: .certificatePinning) else { throw CancellationError() }
+            #expect(pinning.certificates.first?.publicKeySHA256 == "VypSEiTGNN+o2RTrcTHOlzLQrA2VgWVmQ4Xglo6DM3k=")
             let audit = try console.services.database.readBlocking { try $0.fetch(AuditEvent.query().filter("action", .equal, "profile.imported")) }
             #expect(audit.count == 2)
         }

@@ -20,14 +20,57 @@ import Testing
         lock.options.disableAutoLock = true
         lock.userEnabledOptions.voiceOver = true
         let apple: [Payload] = [.singleAppMode(lock), .asamAllowlist(ASAMAllowlist(appIdentifiers: ["com.example.exam", "com.example.quiz"]))]
-        let first = exported(apple + [.dlp(DataLossPrevention(allowCopyPasteOut: false))])
+        let all = apple + [.dlp(DataLossPrevention(allowCopyPasteOut: false))]
+        let first = exported(all)
         let imported = try read(first)
-        #expect(imported.payloads == apple)
+        #expect(imported.payloads == all)
         #expect(imported.name == "Lobby kiosk" && imported.identifier == "com.example.kiosk" && imported.description == "For the lobby")
-        #expect(imported.leftOut.map(\.payloadType) == ["com.payloadconsole.sdk"], "SDK settings are listed, not silently dropped")
+        #expect(imported.leftOut.isEmpty)
         let again = exported(imported.payloads)
-        #expect(try read(again).payloads == apple)
-        #expect(again == exported(apple), "the second export is the first without the SDK settings")
+        #expect(try read(again).payloads == all)
+        #expect(again == first)
+    }
+
+    /// Every SDK kind the vendor payload carries comes back, as the samples of the registry test
+    /// give them; branding is listed (its logos live in the exporting console). Certificates
+    /// come back as their bytes, for the app layer to read.
+    @Test func sdkSettingsComeBackFromTheVendorPayload() throws {
+        let kinds = PayloadKind.allCases.filter { !$0.isApplePayload && ![.branding, .managedAppConfig].contains($0) }
+        let sent = kinds.map(PayloadKindRegistryTests.sample(of:)) + [.branding(Branding())]
+        let imported = try read(exported(sent))
+        #expect(imported.payloads.map(\.kind) == kinds)
+        for (payload, original) in zip(imported.payloads, sent) {
+            if case .certificatePinning(let pinning) = payload, case .certificatePinning(let expected) = original {
+                #expect(pinning.hosts == expected.hosts && pinning.certificates.map(\.der) == expected.certificates.map(\.der))
+            } else {
+                #expect(payload == original, "\(payload.kind)")
+            }
+        }
+        #expect(imported.leftOut.map(\.name) == ["SDK settings › Branding"])
+    }
+
+    @Test func sdkSettingsOutOfShapeAreListedWithTheReason() throws {
+        let plist = PropertyList.dictionary([
+            ("PayloadType", .string("Configuration")), ("PayloadIdentifier", .string("com.example.sdk")),
+            ("PayloadContent", .array([.dictionary([
+                ("PayloadType", .string("com.payloadconsole.sdk")), ("PayloadIdentifier", .string("com.example.sdk.sdk")),
+                ("Logging", .dictionary([("Enabled", .string("yes")), ("Level", .string("Error")), ("WiFiOnly", .boolean(false))])),
+                ("Authentication", .dictionary([("AuthenticationType", .string("Retina")), ("SingleSignOn", .boolean(true)),
+                                                ("OfflineAccess", .dictionary([("Enabled", .boolean(true)), ("MaximumOfflineMinutes", .integer(60))]))])),
+                ("AppTunnel", .dictionary([("Mode", .string("Split")), ("AppTunnelURLs", .array([.string("no-port.example.com")]))])),
+                ("Teleport", .dictionary([])),
+                ("Analytics", .string("on")),
+                ("CompromisedProtection", .dictionary([("Enabled", .boolean(true)), ("Action", .string("Wipe"))])),
+            ])])),
+        ])
+        let imported = try read(plist)
+        #expect(imported.payloads == [.compromisedProtection(CompromisedProtection(enabled: true, action: .wipe))])
+        let reasons = Dictionary(uniqueKeysWithValues: imported.leftOut.map { ($0.name, $0.reason) })
+        #expect(reasons["SDK settings › Logging"] == "Enabled is missing or not true or false.")
+        #expect(reasons["SDK settings › Authentication"]?.hasPrefix("AuthenticationType “Retina” is not one of:") == true)
+        #expect(reasons["SDK settings › AppTunnel"]?.hasPrefix("Refused:") == true, "the tunnel's own rule: addresses name their port")
+        #expect(reasons["SDK settings › Teleport"] == "Teleport is not an SDK setting this console knows.")
+        #expect(reasons["SDK settings › Analytics"] == "Analytics is not a dictionary.")
     }
 
     @Test func whatTheConsoleDoesNotManageIsListedWithTheReason() throws {

@@ -28,7 +28,7 @@ struct ProfileImporter: Sendable {
         if PropertyListReader.isBinaryPlist(Data(signed.content)) {
             return .failure(ImportProblem(line: nil, "Binary property lists are not read; export the profile as XML."))
         }
-        let imported: MobileConfigImport
+        var imported: MobileConfigImport
         do {
             imported = try MobileConfigImport.read(try PropertyListReader.read(Data(signed.content)))
         } catch let problem as PropertyListProblem {
@@ -36,6 +36,7 @@ struct ProfileImporter: Sendable {
         } catch let problem as ImportProblem {
             return .failure(problem)
         }
+        Self.readCertificates(of: &imported)
         let signature = describeSignature(signed)
         let time = now()
         let profile = try await database.write { connection in
@@ -59,6 +60,21 @@ struct ProfileImporter: Sendable {
 
     /// The file's identifier when it is valid and free, else one made from the name; a clash
     /// gets `.imported`, `.imported-2`, ….
+    /// Pinned certificates in the SDK settings are read from their bytes, as an upload is; a
+    /// payload whose certificate does not read is left out with the reason.
+    private static func readCertificates(of imported: inout MobileConfigImport) {
+        for index in imported.payloads.indices.reversed() {
+            let (settled, errors) = PinnedCertificates.settle(imported.payloads[index])
+            if let problem = errors.messages.sorted(by: { $0.key < $1.key }).first {
+                let kind = imported.payloads.remove(at: index).kind
+                imported.leftOut.append(MobileConfigImport.LeftOut(payloadType: PayloadJSON.sdkTypePrefix + kind.rawValue,
+                                                                   name: kind.displayName, reason: "Refused: \(problem.value)"))
+            } else {
+                imported.payloads[index] = settled
+            }
+        }
+    }
+
     private static func freeIdentifier(_ imported: MobileConfigImport, in connection: Connection) throws -> String {
         let base = imported.identifier.isEmpty
             ? ProfileRules.suggestedIdentifier(prefix: ProfilesController.identifierPrefix, name: imported.name) : imported.identifier

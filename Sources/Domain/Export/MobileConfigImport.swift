@@ -8,6 +8,12 @@ public struct MobileConfigImport: Equatable, Sendable {
         public let payloadType: String
         public let name: String
         public let reason: String
+
+        public init(payloadType: String, name: String, reason: String) {
+            self.payloadType = payloadType
+            self.name = name
+            self.reason = reason
+        }
     }
 
     public var name: String
@@ -57,10 +63,16 @@ public struct MobileConfigImport: Equatable, Sendable {
             if !others.isEmpty { leave("Its other restrictions (\(others.sorted().joined(separator: ", "))) are not imported; the ASAM allowlist is.") }
             payload = .asamAllowlist(ASAMAllowlist(appIdentifiers: apps.compactMap(\.text)))
         case "com.payloadconsole.sdk":
-            return leave("SDK settings are not imported from a .mobileconfig: add them in the profile's SDK payload forms.")
+            return takeSDKSettings(pairs.filter { !$0.0.hasPrefix("Payload") }, type: type)
         default:
             return leave("Not a payload this console manages.")
         }
+        add(payload, type: type, name: name)
+    }
+
+    /// Keeps a payload that passes its own checks and is the first of its kind.
+    private mutating func add(_ payload: Payload, type: String, name: String) {
+        func leave(_ reason: String) { leftOut.append(LeftOut(payloadType: type, name: name, reason: reason)) }
         if let problem = payload.validate().messages.sorted(by: { $0.key < $1.key }).first {
             return leave("Refused: \(problem.value)")
         }
@@ -68,6 +80,17 @@ public struct MobileConfigImport: Equatable, Sendable {
             return leave("A profile holds one \(payload.kind.displayName) payload; the first was imported.")
         }
         payloads.append(payload)
+    }
+
+    /// The SDK settings dictionary: each named entry becomes its payload, or is listed with why not.
+    private mutating func takeSDKSettings(_ entries: [(String, PropertyList)], type: String) {
+        for (key, value) in entries {
+            let name = "SDK settings › \(key)"
+            switch SDKProfileReader.payload(named: key, value) {
+            case .success(let payload): add(payload, type: type, name: name)
+            case .failure(let unreadable): leftOut.append(LeftOut(payloadType: type, name: name, reason: unreadable.reason))
+            }
+        }
     }
 
     /// `App` with `Identifier`, `Options` and `UserEnabledOptions` under Apple's keys.
