@@ -49,6 +49,31 @@ import Testing
         #expect(imported.leftOut.map(\.name) == ["SDK settings › Branding"])
     }
 
+    /// Managed app configuration is not in this console's exports, but a file that carries it
+    /// in the SDK settings brings typed keys; a value the form has no type for leaves it out.
+    @Test func aManagedAppConfigurationComesAcrossWithTypedKeys() throws {
+        func profile(_ configuration: [(String, PropertyList)]) -> PropertyList {
+            .dictionary([
+                ("PayloadType", .string("Configuration")), ("PayloadIdentifier", .string("com.example.config")),
+                ("PayloadContent", .array([.dictionary([
+                    ("PayloadType", .string("com.payloadconsole.sdk")),
+                    ("ManagedAppConfiguration", .dictionary([("Identifier", .string("com.example.notes")), ("Configuration", .dictionary(configuration))])),
+                ])])),
+            ])
+        }
+        let imported = try read(profile([("serverURL", .string("https://notes.example.com")), ("retries", .integer(3)),
+                                         ("kioskMode", .boolean(true)), ("wards", .array([.string("3A"), .string("4B")]))]))
+        #expect(imported.payloads == [.managedAppConfig(ManagedAppConfiguration(appIdentifier: "com.example.notes", keys: [
+            ConfigKey(name: "serverURL", type: .string, value: .string("https://notes.example.com")),
+            ConfigKey(name: "retries", type: .integer, value: .integer(3)),
+            ConfigKey(name: "kioskMode", type: .boolean, value: .boolean(true)),
+            ConfigKey(name: "wards", type: .stringArray, value: .stringArray(["3A", "4B"])),
+        ]))])
+        let nested = try read(profile([("proxy", .dictionary([("host", .string("p.example.com"))]))]))
+        #expect(nested.payloads.isEmpty)
+        #expect(nested.leftOut.first?.reason.hasPrefix("Configuration.proxy is a value the form cannot hold") == true)
+    }
+
     @Test func sdkSettingsOutOfShapeAreListedWithTheReason() throws {
         let plist = PropertyList.dictionary([
             ("PayloadType", .string("Configuration")), ("PayloadIdentifier", .string("com.example.sdk")),

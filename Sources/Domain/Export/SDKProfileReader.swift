@@ -59,6 +59,18 @@ enum SDKProfileReader {
                     credential: try entry.choice("AuthenticationOption", \IntegratedAuthentication.Credential.sdkValue))))
             case "Analytics":
                 return .success(.analytics(Analytics(enabled: try entry.bool("Enabled"))))
+            case "ManagedAppConfiguration":
+                // Not in this console's own exports (it reaches devices as an MDM command), but
+                // read when a file carries it: each value's type is the key's type.
+                let configuration = try entry.dictionary("Configuration")
+                return .success(.managedAppConfig(ManagedAppConfiguration(
+                    appIdentifier: try entry.string("Identifier"),
+                    keys: try configuration.pairs.map { name, value in
+                        guard let typed = ConfigValue(value) else {
+                            throw Unreadable("Configuration.\(name.clipped(to: 60)) is a value the form cannot hold (a dictionary, data or a mixed list).")
+                        }
+                        return ConfigKey(name: name, type: typed.type, value: typed)
+                    })))
             case "Branding":
                 return .failure(Unreadable("Branding's logos are images stored in the console that exported it: set branding in its form."))
             default:
@@ -76,10 +88,13 @@ enum SDKProfileReader {
 
     /// One dictionary of the SDK profile, with typed reads that name the key they missed.
     private struct Entry {
+        /// In the file's order, for the keys of a configuration.
+        let pairs: [(String, PropertyList)]
         let keys: [String: PropertyList]
 
         init?(_ value: PropertyList) {
             guard case .dictionary(let pairs) = value else { return nil }
+            self.pairs = pairs
             keys = Dictionary(pairs, uniquingKeysWith: { first, _ in first })
         }
 
@@ -140,6 +155,24 @@ enum SDKProfileReader {
                 throw Unreadable("\(key) “\(given.clipped(to: 40))” is not one of: \(Choice.allCases.map { $0[keyPath: spelling] }.joined(separator: ", ")).")
             }
             return choice
+        }
+    }
+}
+
+extension ConfigValue {
+    /// A property-list value as a configuration value; nil for what the form has no type for.
+    init?(_ value: PropertyList) {
+        switch value {
+        case .string(let text): self = .string(text)
+        case .integer(let number): self = .integer(number)
+        case .real(let number): self = .real(number)
+        case .boolean(let flag): self = .boolean(flag)
+        case .date(let date): self = .date(date)
+        case .array(let items):
+            let texts = items.compactMap(\.text)
+            guard texts.count == items.count else { return nil }
+            self = .stringArray(texts)
+        case .data, .dictionary: return nil
         }
     }
 }
