@@ -10,8 +10,7 @@ import Testing
 @Suite struct ProfileImportTests {
     /// A kiosk profile with SDK settings: logging, and pinning `certificate` (DER).
     static func mobileconfig(identifier: String, certificate: [UInt8] = Array("not a certificate".utf8)) -> [UInt8] {
-        let pinning = CertificatePinning(hosts: ["api.northwind.example"], certificates: [
-            PinnedCertificate(der: Data(certificate), subject: "", issuer: "", notBefore: .distantPast, notAfter: .distantPast, publicKeySHA256: "")])
+        let pinning = CertificatePinning(hosts: ["api.northwind.example"], certificates: [PinnedCertificate(unread: Data(certificate))])
         return Array(MobileConfig.xml(for: ProfileExportInput(
             identifier: identifier, uuid: "P", displayName: "Lobby kiosk", description: "", organization: "",
             payloads: [ExportedPayload(payload: .singleAppMode(SingleAppMode(appIdentifier: "com.example.checkin")), uuid: "U"),

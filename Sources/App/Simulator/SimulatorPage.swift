@@ -230,17 +230,14 @@ struct SimulatorPage {
     /// Under Single App Mode each feature is forced on, left to the user, or fixed; otherwise
     /// the user's own.
     private static func accessibilityToggles(_ state: SimulatedDevice, on: [AccessibilityFeature]) -> [AccessibilityToggle] {
-        let lock: SingleAppMode? = if case .singleAppMode? = state.lock { state.policy.singleAppMode } else { nil }
-        let allowed: [AccessibilityFeature: Bool] = lock.map { lock in
-            [.voiceOver: lock.userEnabledOptions.voiceOver, .zoom: lock.userEnabledOptions.zoom,
-             .invertColors: lock.userEnabledOptions.invertColors, .assistiveTouch: lock.userEnabledOptions.assistiveTouch]
-        } ?? [:]
-        return AccessibilityFeature.allCases.map { feature in
+        AccessibilityFeature.allCases.map { feature in
             let isOn = on.contains(feature)
-            let note = if lock == nil { "" }
-                else if isOn && !state.hardwareState.userAccessibility.contains(feature) { "turned on by Single App Mode" }
-                else if allowed[feature] == true { "the user may toggle it" }
-                else { "fixed while locked" }
+            let note = switch state.accessibilityRule(for: feature) {
+            case nil: ""
+            case .forcedOn?: "turned on by Single App Mode"
+            case .userMayToggle?: "the user may toggle it"
+            case .fixed?: "fixed while locked"
+            }
             return AccessibilityToggle(feature: feature.rawValue, label: feature.displayName, isOn: isOn, turnOn: isOn ? "false" : "true", note: note)
         }
     }

@@ -40,10 +40,7 @@ enum SDKProfileReader {
                 return .success(.compromisedProtection(CompromisedProtection(enabled: try entry.bool("Enabled"),
                                                                              action: try entry.choice("Action", \ComplianceRule.Action.sdkValue))))
             case "CertificatePinning":
-                let certificates = try entry.dictionaries("Certificates").map { certificate in
-                    PinnedCertificate(der: Data(try certificate.data("Data")), subject: "", issuer: "", notBefore: .distantPast,
-                                      notAfter: .distantPast, publicKeySHA256: "")
-                }
+                let certificates = try entry.dictionaries("Certificates").map { PinnedCertificate(unread: Data(try $0.data("Data"))) }
                 return .success(.certificatePinning(CertificatePinning(enabled: try entry.bool("Enabled"), hosts: try entry.strings("Hosts"),
                                                                        certificates: certificates)))
             case "AppTunnel":

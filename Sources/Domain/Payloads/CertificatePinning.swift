@@ -22,18 +22,23 @@ public struct PinnedCertificate: Codable, Equatable, Sendable {
         self.publicKeySHA256 = publicKeySHA256
     }
 
+    /// The bytes alone, before the app layer reads their details (placeholders until then).
+    public init(unread der: Data) {
+        self.init(der: der, subject: "", issuer: "", notBefore: .distantPast, notAfter: .distantPast, publicKeySHA256: "")
+    }
+
     private enum CodingKeys: String, CodingKey { case der, subject, issuer, notBefore, notAfter, publicKeySHA256 }
 
     /// Only the certificate itself is required: an API client sends `der` and the console
     /// reads the rest (placeholders until then).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        der = try container.decode(Data.self, forKey: .der)
-        subject = try container.decodeIfPresent(String.self, forKey: .subject) ?? ""
-        issuer = try container.decodeIfPresent(String.self, forKey: .issuer) ?? ""
-        notBefore = try container.decodeIfPresent(Date.self, forKey: .notBefore) ?? .distantPast
-        notAfter = try container.decodeIfPresent(Date.self, forKey: .notAfter) ?? .distantPast
-        publicKeySHA256 = try container.decodeIfPresent(String.self, forKey: .publicKeySHA256) ?? ""
+        self.init(unread: try container.decode(Data.self, forKey: .der))
+        subject = try container.decodeIfPresent(String.self, forKey: .subject) ?? subject
+        issuer = try container.decodeIfPresent(String.self, forKey: .issuer) ?? issuer
+        notBefore = try container.decodeIfPresent(Date.self, forKey: .notBefore) ?? notBefore
+        notAfter = try container.decodeIfPresent(Date.self, forKey: .notAfter) ?? notAfter
+        publicKeySHA256 = try container.decodeIfPresent(String.self, forKey: .publicKeySHA256) ?? publicKeySHA256
     }
 
     public func isExpired(at now: Date) -> Bool { notAfter < now }

@@ -77,6 +77,11 @@ public enum AccessibilityFeature: String, CaseIterable, Codable, Sendable {
     }
 }
 
+/// How Single App Mode treats one accessibility feature while it holds the device.
+public enum AccessibilityRule: Equatable, Sendable {
+    case forcedOn, userMayToggle, fixed
+}
+
 extension SimulatedDevice {
     public var hardwareState: HardwareState { hardware ?? HardwareState() }
 
@@ -90,6 +95,14 @@ extension SimulatedDevice {
     public var accessibilityOn: [AccessibilityFeature] {
         let forced = activeSingleAppMode.map { lock in AccessibilityFeature.allCases.filter { lock.options[keyPath: $0.forcedBy] } } ?? []
         return AccessibilityFeature.allCases.filter { forced.contains($0) || hardwareState.userAccessibility.contains($0) }
+    }
+
+    /// Who decides a feature now: nil when no Single App Mode holds the device (the user does).
+    public func accessibilityRule(for feature: AccessibilityFeature) -> AccessibilityRule? {
+        guard let lock = activeSingleAppMode else { return nil }
+        if lock.options[keyPath: feature.forcedBy] { return .forcedOn }
+        if let allowed = feature.allowedBy, lock.userEnabledOptions[keyPath: allowed] { return .userMayToggle }
+        return .fixed
     }
 
     /// What Single App Mode has switched off, in the words the device frame shows.

@@ -46,15 +46,15 @@ extension Step {
     mutating func setAccessibility(_ feature: AccessibilityFeature, on: Bool) {
         let action = "Turn \(feature.displayName) \(on ? "on" : "off")"
         var state = device.hardwareState
-        if let lock = device.activeSingleAppMode {
-            if lock.options[keyPath: feature.forcedBy] {
-                return record(action, rule: "Single App Mode: Enable \(feature.displayName)", on ? .ignored : .refused,
-                              on ? "\(feature.displayName) is already on: Single App Mode turns it on." : "Single App Mode keeps \(feature.displayName) on.")
-            }
-            guard let allowed = feature.allowedBy, lock.userEnabledOptions[keyPath: allowed] else {
-                return record(action, rule: "Single App Mode: the user may toggle only the features the payload allows", .refused,
-                              "While locked to \(name(lock.appIdentifier)), \(feature.displayName) cannot be changed.")
-            }
+        switch device.accessibilityRule(for: feature) {
+        case .forcedOn?:
+            return record(action, rule: "Single App Mode: Enable \(feature.displayName)", on ? .ignored : .refused,
+                          on ? "\(feature.displayName) is already on: Single App Mode turns it on." : "Single App Mode keeps \(feature.displayName) on.")
+        case .fixed?:
+            return record(action, rule: "Single App Mode: the user may toggle only the features the payload allows", .refused,
+                          "While locked to \(device.lock.map { name($0.app) } ?? "its app"), \(feature.displayName) cannot be changed.")
+        case .userMayToggle?, nil:
+            break
         }
         state.userAccessibility.removeAll { $0 == feature }
         if on { state.userAccessibility.append(feature) }
