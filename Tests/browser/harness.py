@@ -13,7 +13,9 @@ import time
 import unittest
 import urllib.parse
 import urllib.request
+import uuid
 
+from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -24,6 +26,15 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BINARY = os.path.join(ROOT, ".build", "debug", "payload-console")
 SCREENSHOTS = os.path.join(ROOT, ".build", "screenshots")
 PASSWORD = "browser test passphrase"
+
+# Only the violations come back, summarised: axe's full results (every pass, with its DOM
+# nodes) take longer to hand over than the check takes to run.
+RUN_AXE = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa"]}})
+  .then(results => done(results.violations.map(v => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", ")}`)))
+  .catch(error => done([`axe failed: ${error}`]));
+"""
 
 
 def free_port():
@@ -177,6 +188,16 @@ class BrowserTestCase(unittest.TestCase):
             text = response.read()
             return json.loads(text) if text else None
 
+    @classmethod
+    def device_in_new_group(cls, name, app, group="Group", model="iPad"):
+        """A supervised device with `app` installed, alone in a new group (its name made
+        unique from `group`): answers the group's and the device's ids."""
+        group_id = cls.api("POST", "/api/v1/groups", {"name": f"{group} {uuid.uuid4().hex[:6]}"})["id"]
+        device = cls.api("POST", "/api/v1/devices", {
+            "name": name, "model": model, "osVersion": "18.1", "serialNumber": f"DMP{uuid.uuid4().hex[:7].upper()}",
+            "udid": f"00008101-{uuid.uuid4().hex[:16].upper()}", "isSupervised": True, "groupID": group_id, "installedApps": [app]})["id"]
+        return group_id, device
+
     def signed_in(self, email, password=PASSWORD):
         """Starts the browser signed in as `email`, the form filled in over HTTP: for tests of
         something other than signing in (test_sign_in.py drives the form itself)."""
@@ -189,6 +210,20 @@ class BrowserTestCase(unittest.TestCase):
         self.driver.find_element(By.ID, "email").send_keys(email)
         self.driver.find_element(By.ID, "password").send_keys(password)
         self.click_and_wait(By.ID, "sign-in")
+
+    def assert_accessible(self, name):
+        """A screenshot of the page as it is, then axe-core's WCAG 2 A and AA checks over it."""
+        # The picture first, at the focused field: axe scrolls the page as it checks contrast.
+        self.driver.execute_script("document.activeElement && document.activeElement.scrollIntoView({block: 'center'})")
+        self.screenshot("a11y-" + name)
+        Axe(self.driver).inject()
+        violations = self.driver.execute_async_script(RUN_AXE)
+        self.assertEqual(violations, [], f"{name}: " + "; ".join(violations))
+
+    def fill(self, element_id, text):
+        box = self.driver.find_element(By.ID, element_id)
+        box.clear()
+        box.send_keys(text)
 
     def heading(self):
         return self.driver.find_element(By.TAG_NAME, "h1").text

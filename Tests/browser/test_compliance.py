@@ -3,14 +3,11 @@ written in the form (refused once, beside its field), the simulated app blocked 
 brought back in line by an update, its status beacon on the device page; custom settings
 checked before saving and received by the app."""
 
-import uuid
 
-from axe_selenium_python import Axe
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from harness import BrowserTestCase
-from test_accessibility import RUN_AXE
 
 NOTES = "com.example.clinicnotes"
 
@@ -22,26 +19,8 @@ class ComplianceTests(BrowserTestCase):
         cls.create_api_token("compliance")
         cls.api("POST", "/api/v1/apps", {"name": "Clinic Notes", "bundleID": NOTES, "isSDKBuilt": True})
 
-    def assert_accessible(self, name):
-        self.screenshot("a11y-" + name)
-        Axe(self.driver).inject()
-        violations = self.driver.execute_async_script(RUN_AXE)
-        self.assertEqual(violations, [], f"{name}: " + "; ".join(violations))
-
-    def device_in_new_group(self, name):
-        group = self.api("POST", "/api/v1/groups", {"name": f"Ward {uuid.uuid4().hex[:6]}"})["id"]
-        device = self.api("POST", "/api/v1/devices", {
-            "name": name, "model": "iPad", "osVersion": "18.1", "serialNumber": f"DMP{uuid.uuid4().hex[:7].upper()}",
-            "udid": f"00008101-{uuid.uuid4().hex[:16].upper()}", "isSupervised": True, "groupID": group, "installedApps": [NOTES]})["id"]
-        return group, device
-
-    def fill(self, element_id, text):
-        box = self.driver.find_element(By.ID, element_id)
-        box.clear()
-        box.send_keys(text)
-
     def test_a_rule_blocks_the_app_until_it_is_updated_and_the_beacon_reports_it(self):
-        group, device = self.device_in_new_group("Ward iPad 1")
+        group, device = self.device_in_new_group("Ward iPad 1", NOTES, group="Ward")
         profile = self.api("POST", "/api/v1/profiles", {"name": "Clinic compliance", "payloads": []})["id"]
         self.signed_in("admin@test.example")
 
@@ -82,7 +61,7 @@ class ComplianceTests(BrowserTestCase):
         self.assert_accessible("device-beacon")
 
     def test_custom_settings_are_checked_before_saving_and_reach_the_app(self):
-        group, device = self.device_in_new_group("Ward iPad 2")
+        group, device = self.device_in_new_group("Ward iPad 2", NOTES, group="Ward")
         profile = self.api("POST", "/api/v1/profiles", {"name": "Clinic settings", "payloads": []})["id"]
         self.api("POST", f"/api/v1/profiles/{profile}/assignments", {"groupID": group})
         self.signed_in("admin@test.example")

@@ -5,14 +5,11 @@ with an inspecting proxy's. And the device itself under Single App Mode: touch a
 switched off, VoiceOver forced on, Zoom left to the user, shown on the frame."""
 
 import os
-import uuid
 
-from axe_selenium_python import Axe
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from harness import BrowserTestCase
-from test_accessibility import RUN_AXE
 
 SALES = "com.example.fieldsales"
 CERTIFICATE = os.path.join(os.path.dirname(__file__), "fixtures", "api.northwind.example.pem")
@@ -25,29 +22,11 @@ class PinningAndDeviceTests(BrowserTestCase):
         cls.create_api_token("pinning")
         cls.api("POST", "/api/v1/apps", {"name": "Field Sales", "bundleID": SALES, "isSDKBuilt": True})
 
-    def assert_accessible(self, name):
-        self.screenshot("a11y-" + name)
-        Axe(self.driver).inject()
-        violations = self.driver.execute_async_script(RUN_AXE)
-        self.assertEqual(violations, [], f"{name}: " + "; ".join(violations))
-
-    def device_in_new_group(self, name):
-        group = self.api("POST", "/api/v1/groups", {"name": f"Sales {uuid.uuid4().hex[:6]}"})["id"]
-        device = self.api("POST", "/api/v1/devices", {
-            "name": name, "model": "iPhone", "osVersion": "18.1", "serialNumber": f"DMP{uuid.uuid4().hex[:7].upper()}",
-            "udid": f"00008101-{uuid.uuid4().hex[:16].upper()}", "isSupervised": True, "groupID": group, "installedApps": [SALES]})["id"]
-        return group, device
-
-    def fill(self, element_id, text):
-        box = self.driver.find_element(By.ID, element_id)
-        box.clear()
-        box.send_keys(text)
-
     def latest_event(self):
         return self.driver.find_element(By.CSS_SELECTOR, "#timeline .event").text
 
     def test_a_pinned_host_connects_only_with_the_pinned_certificate(self):
-        group, device = self.device_in_new_group("Sales iPhone 1")
+        group, device = self.device_in_new_group("Sales iPhone 1", SALES, group="Sales", model="iPhone")
         profile = self.api("POST", "/api/v1/profiles", {"name": "Sales pinning", "payloads": []})["id"]
         self.signed_in("admin@test.example")
 
@@ -84,7 +63,7 @@ class PinningAndDeviceTests(BrowserTestCase):
         self.assert_accessible("simulator-pinning")
 
     def test_single_app_mode_options_act_on_the_device(self):
-        group, device = self.device_in_new_group("Sales kiosk")
+        group, device = self.device_in_new_group("Sales kiosk", SALES, group="Sales", model="iPhone")
         profile = self.api("POST", "/api/v1/profiles", {"name": "Sales kiosk lock", "payloads": [{
             "PayloadType": "com.apple.app.lock",
             "App": {"Identifier": SALES, "Options": {"DisableTouch": True, "DisableVolumeButtons": True, "EnableVoiceOver": True},

@@ -7,10 +7,8 @@ import uuid
 
 from selenium.webdriver.common.by import By
 
-from axe_selenium_python import Axe
 
 from harness import BrowserTestCase
-from test_accessibility import RUN_AXE
 
 NOTES = "com.example.clinicnotes"
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "clinic-notes.xml")
@@ -22,17 +20,6 @@ class SpecfileTests(BrowserTestCase):
         super().setUpClass()
         cls.create_api_token("specfile")
         cls.app = cls.api("POST", "/api/v1/apps", {"name": "Clinic Notes", "bundleID": NOTES, "isSDKBuilt": True})["id"]
-
-    def assert_accessible(self, name):
-        self.screenshot("a11y-" + name)
-        Axe(self.driver).inject()
-        violations = self.driver.execute_async_script(RUN_AXE)
-        self.assertEqual(violations, [], f"{name}: " + "; ".join(violations))
-
-    def fill(self, element_id, text):
-        box = self.driver.find_element(By.ID, element_id)
-        box.clear()
-        box.send_keys(text)
 
     def upload(self, path):
         self.driver.find_element(By.ID, "specfile-file").send_keys(path)

@@ -8,8 +8,6 @@ import unittest
 from selenium.webdriver.common.by import By
 
 from harness import SCREENSHOTS, BrowserTestCase, ConsoleServer
-from test_accessibility import RUN_AXE
-from axe_selenium_python import Axe
 
 
 class TourTests(BrowserTestCase):
@@ -19,12 +17,6 @@ class TourTests(BrowserTestCase):
         cls.server.add_user("lead@test.example", "admin")
         cls.server.start()
         os.makedirs(SCREENSHOTS, exist_ok=True)
-
-    def assert_accessible(self, name):
-        self.screenshot("a11y-" + name)
-        Axe(self.driver).inject()
-        violations = self.driver.execute_async_script(RUN_AXE)
-        self.assertEqual(violations, [], f"{name}: " + "; ".join(violations))
 
     def promised_rule(self, step):
         return self.driver.find_element(By.CSS_SELECTOR, f"#step-{step} q").text

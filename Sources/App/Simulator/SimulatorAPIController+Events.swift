@@ -71,7 +71,8 @@ extension SimulatorAPIController {
                                 try await writer.write(ByteBuffer(string: "id: \(lastID)\nevent: event\ndata: \(try Self.json(Self.eventJSON(event)))\n\n"))
                             }
                         } while batch.count == Self.eventsPerRead
-                        let status = try Self.json(Self.statusJSON(try await simulator.sync(id).state))
+                        // Read, not synced: the sync above already ran for these inputs.
+                        let status = try Self.json(Self.statusJSON(try await simulator.state(of: id)))
                         if status != lastStatus {
                             lastStatus = status
                             try await writer.write(ByteBuffer(string: "event: status\ndata: \(status)\n\n"))

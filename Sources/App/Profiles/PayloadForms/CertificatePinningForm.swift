@@ -34,16 +34,15 @@ struct CertificatePinningForm: PayloadForm {
         certificates = Self.shown(Self.kept(form).compactMap { try? PinnedCertificates.read($0).get() })
     }
 
-    /// Reads an uploaded file into the form's certificates; the message when it is not one.
-    static func takeUpload(_ file: UploadedFile?, into form: inout FormFields) -> String? {
-        guard let file else { return nil }
+    /// Reads the uploaded file into the form's certificates; the message when it is not one.
+    static func takeUploads(_ files: [String: UploadedFile], into form: inout FormFields) -> ValidationErrors {
+        var errors = ValidationErrors()
+        guard let file = files["upload"] else { return errors }
         switch PinnedCertificates.read(file.bytes) {
-        case .success(let certificate):
-            form.setAll("certificate", form.all("certificate") + [certificate.der.base64EncodedString()])
-            return nil
-        case .failure(let problem):
-            return problem.message
+        case .success(let certificate): form.setAll("certificate", form.all("certificate") + [certificate.der.base64EncodedString()])
+        case .failure(let problem): errors["upload"] = problem.message
         }
+        return errors
     }
 
     static func submitted(_ form: FormFields) -> Submission {

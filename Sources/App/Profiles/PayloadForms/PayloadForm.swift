@@ -7,6 +7,14 @@ protocol PayloadForm {
     init(_ payload: Payload?)
     init(_ form: FormFields)
     static func submitted(_ form: FormFields) -> Submission
+    /// Reads the form's file inputs into its fields before `submitted` sees them, so a refused
+    /// save re-renders with what was uploaded; the messages are about the file inputs.
+    static func takeUploads(_ files: [String: UploadedFile], into form: inout FormFields) -> ValidationErrors
+}
+
+extension PayloadForm {
+    /// Most forms have no file input.
+    static func takeUploads(_ files: [String: UploadedFile], into form: inout FormFields) -> ValidationErrors { ValidationErrors() }
 }
 
 /// What a submitted payload form amounts to.

@@ -86,12 +86,10 @@ struct PayloadFormsController {
         }
         if kind == .branding {
             (submission, brandingImages) = try await brandingSubmission(&fields, files: context.files, actor: actor)
-        } else if kind == .certificatePinning {
-            let uploadProblem = CertificatePinningForm.takeUpload(context.files["upload"], into: &fields)
-            submission = type.submitted(fields)
-            if let uploadProblem { submission.errors["upload"] = uploadProblem }
         } else {
+            let uploadErrors = type.takeUploads(context.files, into: &fields)
             submission = type.submitted(fields)
+            submission.errors.merge(uploadErrors)
         }
         if let payload = submission.payload {
             submission.errors.merge(try await services.profiles.catalogProblems([payload])[0])
