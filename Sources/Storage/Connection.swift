@@ -148,7 +148,8 @@ public final class Connection {
         case SQLITE_CONSTRAINT: return .constraintViolation(constraint: detail)
         case SQLITE_BUSY, SQLITE_LOCKED: return .busy
         case SQLITE_CORRUPT, SQLITE_NOTADB: return .corrupt(message: message, sql: sql)
-        case SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM: return .io(message: message, sql: sql)
+        case SQLITE_FULL: return .full(sql: sql)
+        case SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM: return .io(message: message, sql: sql)
         default: return .sqlite(code: code, message: message, sql: sql)
         }
     }

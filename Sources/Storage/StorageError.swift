@@ -19,7 +19,10 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case busy
     /// The file is not a database or is damaged.
     case corrupt(message: String, sql: String? = nil)
-    /// The file could not be opened, read or written (permissions, disk full, missing folder).
+    /// The disk (or the database's size limit) has no room for what a write adds. The
+    /// transaction rolled back; reads go on working, and a write that frees room may succeed.
+    case full(sql: String? = nil)
+    /// The file could not be opened, read or written (permissions, missing folder).
     case io(message: String, sql: String? = nil)
     /// A migration failed; the database was left as it was before start-up.
     case migrationFailed(version: Int, name: String, message: String)
@@ -43,6 +46,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(table) changed since it was read (expected version \(expected), found \(actual))"
         case .busy: "database is busy"
         case .corrupt(let message, let sql): "database is corrupt: \(message)" + Self.statement(sql)
+        case .full(let sql): "database or disk is full" + Self.statement(sql)
         case .io(let message, let sql): "database I/O error: \(message)" + Self.statement(sql)
         case .migrationFailed(let version, let name, let message): "migration \(version) (\(name)) failed: \(message)"
         case .conversion(let column, let message): "column \(column): \(message)"

@@ -52,6 +52,8 @@ struct APITokenStore: Sendable {
         /// The token's role, lowered to its creator's current role: a token never does more
         /// than the person who made it may do today.
         let role: Role
+        /// The person who made it; nil for a token made on the command line.
+        let creatorID: RecordID<User>?
     }
 
     /// The live token for a bearer value, or nil when it is unknown, revoked, or its creator's
@@ -77,9 +79,9 @@ struct APITokenStore: Sendable {
         if record.lastUsedAt.map({ time.timeIntervalSince($0) > 60 }) ?? true {
             record.lastUsedAt = time
             let id = try record.requireID
-            try await database.write { try $0.execute("UPDATE api_tokens SET lastUsedAt = \(time) WHERE id = \(id)") }
+            try await database.writeBookkeeping { try $0.execute("UPDATE api_tokens SET lastUsedAt = \(time) WHERE id = \(id)") }
         }
-        return Authorised(record: record, role: role)
+        return Authorised(record: record, role: role, creatorID: creator?.id)
     }
 
     func revoke(_ id: RecordID<APITokenRecord>, by actor: Actor) async throws {

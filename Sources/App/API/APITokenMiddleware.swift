@@ -17,8 +17,11 @@ struct APITokenMiddleware: RouterMiddleware {
             throw APIError(status: .unauthorized, code: "invalid_token", message: "The API token is unknown or revoked.")
         }
         var context = context
-        context.user = User(id: nil, email: "token:\(token.record.name)", passwordHash: "", role: token.role,
+        // The token acts for the person who made it: their id (none for a command-line token),
+        // the token's capped role, and its own name so the audit log tells script from person.
+        context.user = User(id: token.creatorID, email: "token:\(token.record.name)", passwordHash: "", role: token.role,
                             mustChangePassword: false, createdAt: token.record.createdAt, lastSignInAt: nil)
+        context.apiToken = token.record.id
         return try await next(request, context)
     }
 }

@@ -18,6 +18,7 @@ enum OpenAPIDocument {
         "401": ["description": "No or unknown token (unauthenticated, invalid_token)"].merging(json(ref("Error"))) { $1 },
         "403": ["description": "The token's role does not allow this (forbidden)"].merging(json(ref("Error"))) { $1 },
         "404": ["description": "No such item (not_found)"].merging(json(ref("Error"))) { $1 },
+        "507": ["description": "The console's disk is full: nothing new is saved, reads go on working (storage_full)"].merging(json(ref("Error"))) { $1 },
     ] }
 
     /// What every operation with a JSON body may also answer.

@@ -36,7 +36,7 @@ struct SessionStore: Sendable {
         if time.timeIntervalSince(session.lastSeenAt) > 60 {
             session.lastSeenAt = time
             let touched = session
-            try await database.write { try $0.execute("UPDATE sessions SET lastSeenAt = \(touched.lastSeenAt) WHERE id = \(touched.requireID)") }
+            try await database.writeBookkeeping { try $0.execute("UPDATE sessions SET lastSeenAt = \(touched.lastSeenAt) WHERE id = \(touched.requireID)") }
         }
         return (session, user)
     }

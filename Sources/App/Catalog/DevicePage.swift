@@ -62,8 +62,9 @@ struct DevicePage {
     let notes: [Note]
     let note: NoteDraft
 
-    init(_ overview: CatalogReader.DeviceOverview, user: User, now: Date, commandForm: CommandForm, note: NoteDraft?) {
+    init(_ overview: CatalogReader.DeviceOverview, principal: Principal, now: Date, commandForm: CommandForm, note: NoteDraft?) {
         let device = overview.device
+        let user = principal.user
         id = device.id!
         self.device = device
         let names = Dictionary(uniqueKeysWithValues: overview.groups.map { ($0.id!, $0.name) })
@@ -94,7 +95,7 @@ struct DevicePage {
                      historyPath: Paths.deviceFeedback(device.id!, app: report.app))
         }
         notes = (workspace?.notes ?? []).map { stored in
-            let changeable = NoteStore.mayChange(stored, user: user)
+            let changeable = NoteStore.mayChange(stored, by: principal)
             return Note(author: stored.authorEmail, written: DisplayTime.relative(stored.createdAt, now: now), writtenISO: DisplayTime.iso(stored.createdAt),
                         edited: stored.updatedAt > stored.createdAt, html: MarkdownRenderer.html(stored.body),
                         editPath: changeable ? Paths.deviceNoteEdit(device.id!, stored.id!) : nil,

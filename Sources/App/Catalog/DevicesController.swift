@@ -44,7 +44,7 @@ struct DevicesController {
               note: DevicePage.NoteDraft? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let canReadLogs = context.user.role.includes(.helpdesk)
         let overview = try await services.catalogReader.overview(of: id, withWorkspace: canReadLogs)
-        let view = DevicePage(overview, user: context.user, now: services.now, commandForm: commandForm, note: note)
+        let view = DevicePage(overview, principal: context.principal, now: services.now, commandForm: commandForm, note: note)
         return try services.renderer.page("devices/show", title: overview.device.name, model: view, request: request, context: context, status: status)
     }
 

@@ -185,7 +185,7 @@ enum DemoHistory {
         for note in notes {
             guard let device = devices[note.device], let deviceID = device.id else { continue }
             let time = now.days(-note.daysAgo)
-            _ = try connection.insert(DeviceNoteRecord(id: nil, deviceID: deviceID, authorID: author?.id, authorEmail: helpdesk, body: note.body,
+            _ = try connection.insert(DeviceNoteRecord(id: nil, deviceID: deviceID, authorID: author?.id, authorTokenID: nil, authorEmail: helpdesk, body: note.body,
                                                        createdAt: time, updatedAt: time))
             try connection.audit("note.added", subject: device.name, by: actor, at: time)
         }

@@ -21,7 +21,7 @@ struct DeviceNotesController {
         routes.get("/devices/{id}/notes/{note}/edit", role: .helpdesk) { request, context in
             let (deviceID, noteID) = try Self.ids(context)
             let (device, note) = try await services.helpdeskReader.note(noteID, of: deviceID)
-            guard NoteStore.mayChange(note, user: context.user) else { throw AccessDenied.insufficientRole }
+            guard NoteStore.mayChange(note, by: context.principal) else { throw AccessDenied.insufficientRole }
             return try editPage(device, noteID: noteID, body: note.body, error: nil, request: request, context: context)
         }
         routes.post("/devices/{id}/notes/{note}", role: .helpdesk, use: edit)
@@ -36,7 +36,7 @@ struct DeviceNotesController {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
         let body = context.form["body"]
         do {
-            try await services.notes.add(body, to: id, by: context.user)
+            try await services.notes.add(body, to: id, by: context.principal)
         } catch let invalid as NoteStore.Invalid {
             return try await DevicesController(services: services).page(id, request: request, context: context,
                                                                         note: DevicePage.NoteDraft(body: body, error: invalid.message),
@@ -49,7 +49,7 @@ struct DeviceNotesController {
         let (deviceID, noteID) = try Self.ids(context)
         let body = context.form["body"]
         do {
-            try await services.notes.edit(noteID, of: deviceID, to: body, by: context.user)
+            try await services.notes.edit(noteID, of: deviceID, to: body, by: context.principal)
         } catch let invalid as NoteStore.Invalid {
             let (device, _) = try await services.helpdeskReader.note(noteID, of: deviceID)
             return try editPage(device, noteID: noteID, body: body, error: invalid.message, request: request, context: context)
@@ -59,7 +59,7 @@ struct DeviceNotesController {
 
     @Sendable func delete(request: Request, context: SignedInContext) async throws -> Response {
         let (deviceID, noteID) = try Self.ids(context)
-        try await services.notes.remove(noteID, of: deviceID, by: context.user)
+        try await services.notes.remove(noteID, of: deviceID, by: context.principal)
         return .seeOther(Paths.device(deviceID) + "#notes", flash: .notice("Deleted the note."), cookies: services.cookies, request: request)
     }
 

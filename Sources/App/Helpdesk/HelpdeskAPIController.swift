@@ -19,7 +19,7 @@ struct HelpdeskAPIController {
         routes.put("/api/v1/devices/{id}/notes/{note}", role: .helpdesk, use: editNote)
         routes.delete("/api/v1/devices/{id}/notes/{note}", role: .helpdesk) { _, context in
             let (device, note) = try Self.noteIDs(context)
-            try await services.notes.remove(note, of: device, by: context.user)
+            try await services.notes.remove(note, of: device, by: context.principal)
             return Response(status: .noContent)
         }
     }
@@ -74,7 +74,7 @@ struct HelpdeskAPIController {
         let id = try Self.deviceID(context)
         let body = try await APIRequest.decode(NoteBody.self, from: request).body
         do {
-            let note = try await services.notes.add(body, to: id, by: context.user)
+            let note = try await services.notes.add(body, to: id, by: context.principal)
             return try .jsonObject(Self.json(note), status: .created)
         } catch let invalid as NoteStore.Invalid {
             throw APIRequest.invalid("body", invalid.message)
@@ -85,7 +85,7 @@ struct HelpdeskAPIController {
         let (device, note) = try Self.noteIDs(context)
         let body = try await APIRequest.decode(NoteBody.self, from: request).body
         do {
-            try await services.notes.edit(note, of: device, to: body, by: context.user)
+            try await services.notes.edit(note, of: device, to: body, by: context.principal)
         } catch let invalid as NoteStore.Invalid {
             throw APIRequest.invalid("body", invalid.message)
         }

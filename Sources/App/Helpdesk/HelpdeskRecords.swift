@@ -8,7 +8,11 @@ struct DeviceNoteRecord: Record {
 
     var id: RecordID<DeviceNoteRecord>?
     var deviceID: RecordID<DeviceRecord>
+    /// The person who wrote it, also through an API token of theirs; nil once they are removed
+    /// and for command-line tokens.
     var authorID: RecordID<User>?
+    /// The API token it was written through; nil when written on the page.
+    var authorTokenID: RecordID<APITokenRecord>?
     var authorEmail: String
     var body: String
     var createdAt: Date

@@ -19,58 +19,61 @@ struct NoteStore: Sendable {
     static func validated(_ body: String) throws(Invalid) -> String {
         let text = body.trimmingWhitespace()
         if text.isEmpty { throw Invalid(message: "Write the note first.") }
-        if text.count > maximumLength { throw Invalid(message: "Keep a note under \(maximumLength.formatted()) characters; this one has \(text.count.formatted()).") }
+        // Counted as sent and in code points, as the API document's maxLength counts.
+        let length = PlainText.length(body)
+        if length > maximumLength { throw Invalid(message: "Keep a note under \(maximumLength.formatted()) characters; this one has \(length.formatted()).") }
         if let problem = PlainText.problem(text, lines: .multiple) { throw Invalid(message: problem) }
         return text
     }
 
-    /// Whether `user` may change or remove `note`.
-    static func mayChange(_ note: DeviceNoteRecord, user: User) -> Bool {
-        note.authorID == user.id || user.role.includes(.admin)
+    /// Whether `principal` may change or remove `note`: its author — the person, or the token
+    /// it was written through — or an admin. A note whose author is gone is the admins' alone.
+    static func mayChange(_ note: DeviceNoteRecord, by principal: Principal) -> Bool {
+        principal.user.role.includes(.admin) || principal.isAuthor(personID: note.authorID, tokenID: note.authorTokenID)
     }
 
     @discardableResult
-    func add(_ body: String, to deviceID: RecordID<DeviceRecord>, by user: User) async throws -> DeviceNoteRecord {
+    func add(_ body: String, to deviceID: RecordID<DeviceRecord>, by author: Principal) async throws -> DeviceNoteRecord {
         let text = try Self.validated(body)
         let time = now()
         return try await database.write { connection in
             let device = try connection.require(DeviceRecord.self, id: deviceID)
-            let note = try connection.insert(DeviceNoteRecord(id: nil, deviceID: deviceID, authorID: user.id, authorEmail: user.email,
-                                                              body: text, createdAt: time, updatedAt: time))
-            try connection.audit("note.added", subject: device.name, by: Actor(user), after: Self.excerpt(text), at: time)
+            let note = try connection.insert(DeviceNoteRecord(id: nil, deviceID: deviceID, authorID: author.personID, authorTokenID: author.tokenID,
+                                                              authorEmail: author.user.email, body: text, createdAt: time, updatedAt: time))
+            try connection.audit("note.added", subject: device.name, by: Actor(author.user), after: Self.excerpt(text), at: time)
             return note
         }
     }
 
-    func edit(_ noteID: RecordID<DeviceNoteRecord>, of deviceID: RecordID<DeviceRecord>, to body: String, by user: User) async throws {
+    func edit(_ noteID: RecordID<DeviceNoteRecord>, of deviceID: RecordID<DeviceRecord>, to body: String, by principal: Principal) async throws {
         let text = try Self.validated(body)
         let time = now()
         try await database.write { connection in
-            var note = try Self.note(noteID, of: deviceID, changeableBy: user, in: connection)
+            var note = try Self.note(noteID, of: deviceID, changeableBy: principal, in: connection)
             guard note.body != text else { return }
             let before = note.body
             (note.body, note.updatedAt) = (text, time)
             try connection.update(note)
             let device = try connection.require(DeviceRecord.self, id: deviceID)
-            try connection.audit("note.edited", subject: device.name, by: Actor(user), before: Self.excerpt(before), after: Self.excerpt(text), at: time)
+            try connection.audit("note.edited", subject: device.name, by: Actor(principal.user), before: Self.excerpt(before), after: Self.excerpt(text), at: time)
         }
     }
 
-    func remove(_ noteID: RecordID<DeviceNoteRecord>, of deviceID: RecordID<DeviceRecord>, by user: User) async throws {
+    func remove(_ noteID: RecordID<DeviceNoteRecord>, of deviceID: RecordID<DeviceRecord>, by principal: Principal) async throws {
         let time = now()
         try await database.write { connection in
-            let note = try Self.note(noteID, of: deviceID, changeableBy: user, in: connection)
+            let note = try Self.note(noteID, of: deviceID, changeableBy: principal, in: connection)
             try connection.delete(DeviceNoteRecord.self, id: noteID)
             let device = try connection.require(DeviceRecord.self, id: deviceID)
-            try connection.audit("note.deleted", subject: device.name, by: Actor(user), before: Self.excerpt(note.body), at: time)
+            try connection.audit("note.deleted", subject: device.name, by: Actor(principal.user), before: Self.excerpt(note.body), at: time)
         }
     }
 
-    /// The device's note, if `user` may change it; a note of another device is not found.
-    private static func note(_ id: RecordID<DeviceNoteRecord>, of deviceID: RecordID<DeviceRecord>, changeableBy user: User,
+    /// The device's note, if `principal` may change it; a note of another device is not found.
+    private static func note(_ id: RecordID<DeviceNoteRecord>, of deviceID: RecordID<DeviceRecord>, changeableBy principal: Principal,
                              in connection: Connection) throws -> DeviceNoteRecord {
         guard let note = try connection.find(DeviceNoteRecord.self, id: id), note.deviceID == deviceID else { throw StorageError.notFound(table: DeviceNoteRecord.tableName) }
-        guard mayChange(note, user: user) else { throw AccessDenied.insufficientRole }
+        guard mayChange(note, by: principal) else { throw AccessDenied.insufficientRole }
         return note
     }
 

@@ -25,7 +25,7 @@ struct BeaconBody: APIRequestBody {
         if AppleVersion(osVersion) == nil { errors["osVersion"] = "Send the iOS version, such as 17.4." }
         if let reason = complianceReason {
             if let problem = PlainText.problem(reason, lines: .multiple) { errors["complianceReason"] = problem }
-            else if reason.count > Self.maximumReasonLength { errors["complianceReason"] = "Keep the reason to \(Self.maximumReasonLength) characters." }
+            else if PlainText.length(reason) > Self.maximumReasonLength { errors["complianceReason"] = "Keep the reason to \(Self.maximumReasonLength) characters." }
         }
         try APIRequest.refuse(errors)
         return self

@@ -72,6 +72,6 @@ struct DeviceChannelService: Sendable {
     func noteCheckIn(_ device: CheckingInDevice) async throws {
         let time = now()
         guard device.lastCheckInAt.map({ time.timeIntervalSince($0) >= 60 }) ?? true else { return }
-        try await database.write { try $0.execute("UPDATE devices SET lastCheckInAt = \(time) WHERE id = \(device.id)") }
+        try await database.writeBookkeeping { try $0.execute("UPDATE devices SET lastCheckInAt = \(time) WHERE id = \(device.id)") }
     }
 }

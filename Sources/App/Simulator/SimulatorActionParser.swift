@@ -59,7 +59,7 @@ enum SimulatorActionParser {
         func address(_ name: String, example: String) throws(Problem) -> String {
             let given = try text(name) ?? ""
             guard !given.isEmpty else { throw Problem(field: name, message: "Type an address such as \(example).") }
-            guard given.count <= 2_000, !given.contains(where: \.isWhitespace) else {
+            guard PlainText.length(given) <= 2_000, !given.contains(where: \.isWhitespace) else {
                 throw Problem(field: name, message: "An address has no spaces and at most 2,000 characters.")
             }
             return given
@@ -93,7 +93,7 @@ enum SimulatorActionParser {
         case "copy":
             let copied = try field("text") ?? ""
             guard !copied.isEmpty else { throw Problem(field: "text", message: "Type the text to copy.") }
-            guard copied.count <= 1_000 else { throw Problem(field: "text", message: "Copy at most 1,000 characters.") }
+            guard PlainText.length(copied) <= 1_000 else { throw Problem(field: "text", message: "Copy at most 1,000 characters.") }
             return .copy(app: try app(), text: copied)
         case "paste": return .paste(app: try app())
         case "showKeyboard": return .showKeyboard(app: try app())
@@ -103,7 +103,7 @@ enum SimulatorActionParser {
                 throw Problem(field: "level", message: "level must be error, warning, information or debug.")
             }
             let message = try text("message") ?? "Test message"
-            guard message.count <= 2_000 else { throw Problem(field: "message", message: "Keep a message to 2,000 characters.") }
+            guard PlainText.length(message) <= 2_000 else { throw Problem(field: "message", message: "Keep a message to 2,000 characters.") }
             let count = try text("count") == nil ? 1 : Int(try number("count", in: 1...Double(SimulatorAction.maximumBurst)))
             return .emitLog(app: try app(), level: level, message: message, count: count)
         case "crash": return .crash(app: try app())

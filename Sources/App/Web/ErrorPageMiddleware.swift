@@ -83,6 +83,9 @@ struct Problem {
         case AccessDenied.formExpired:
             self.init(status: .forbidden, code: "csrf_token_invalid", heading: "This form has expired",
                       message: "For your security the form could not be accepted. Go back, reload the page and try again.")
+        case StorageError.full:
+            self.init(status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), code: "storage_full", heading: "The console's disk is full",
+                      message: "Nothing new can be saved until there is room: reading, searching and downloading still work. An admin can free space by deleting old logs, or give the console more disk.")
         case StorageError.notFound:
             self.init(status: .notFound, code: "not_found", heading: "Not found",
                       message: "That item does not exist, or it was removed.")

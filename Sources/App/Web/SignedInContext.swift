@@ -19,6 +19,8 @@ struct SignedInContext: ChildRequestContext, PageRenderingContext {
     let user: User
     /// The browser session; nil for an API token.
     let session: UserSession?
+    /// Who acts: the person, or the API token and the person who made it.
+    let principal: Principal
     let csrfToken: String
     let form: FormFields
     let files: [String: UploadedFile]
@@ -28,6 +30,7 @@ struct SignedInContext: ChildRequestContext, PageRenderingContext {
         coreContext = context.coreContext
         self.user = user
         session = context.session
+        principal = Principal(user: user, tokenID: context.apiToken)
         csrfToken = context.csrfToken
         form = context.form
         files = context.files

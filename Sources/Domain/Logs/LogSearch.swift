@@ -17,7 +17,7 @@ public struct LogSearch: Equatable, Sendable {
     }
 
     public init(_ text: String) throws(Problem) {
-        guard text.count <= Self.maximumLength else { throw Problem(message: "Keep a search to \(Self.maximumLength) characters.") }
+        guard PlainText.length(text) <= Self.maximumLength else { throw Problem(message: "Keep a search to \(Self.maximumLength) characters.") }
         // SQLite would read a NUL as the end of the text; no search needs any control character.
         if let problem = PlainText.problem(text) { throw Problem(message: problem) }
         var parser = Parser(tokens: try Self.tokens(of: text))

@@ -71,7 +71,7 @@ public enum ProfileRules {
     public static let maximumDescriptionLength = 20_000
 
     public static func descriptionProblem(_ markdown: String) -> String? {
-        if markdown.count > maximumDescriptionLength { return "Keep the description under 20,000 characters." }
+        if PlainText.length(markdown) > maximumDescriptionLength { return "Keep the description under 20,000 characters." }
         return PlainText.problem(markdown, lines: .multiple)
     }
 

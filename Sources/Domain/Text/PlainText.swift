@@ -25,6 +25,13 @@ public enum PlainText {
         return nil
     }
 
+    /// A text's length as a length rule counts it: Unicode code points, what JSON Schema's
+    /// `maxLength` counts, so the API document and the server refuse exactly the same texts.
+    /// (`String.count` counts grapheme clusters: "é" written as e and an accent is one.)
+    public static func length(_ text: String) -> Int {
+        text.unicodeScalars.count
+    }
+
     public static func isAllowed(_ scalar: Unicode.Scalar, lines: Lines) -> Bool {
         switch scalar.value {
         case 0x09, 0x0A, 0x0D: lines == .multiple
