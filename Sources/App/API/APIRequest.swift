@@ -28,7 +28,13 @@ enum APIRequest {
 
     static func decode<Body: APIRequestBody>(_ type: Body.Type, from data: Data) throws -> Body {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let date = ISOTimestamp.parse(text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "must be a real ISO 8601 time with its zone, such as 2026-11-23T09:30:00Z"))
+            }
+            return date
+        }
         let fields: [String: JSONValue]
         do { fields = try decoder.decode([String: JSONValue].self, from: data) } catch {
             throw APIError(status: .badRequest, code: "malformed_json", message: "The body must be a JSON object.")

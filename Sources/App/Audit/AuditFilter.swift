@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Hummingbird
 import Storage
@@ -54,8 +55,7 @@ struct AuditFilter: Equatable, Sendable {
 
     /// "2026-11-23" as the start of that day in UTC.
     static func day(_ text: String) -> Date? {
-        guard text.count == 10 else { return nil }
-        return try? Date(text + "T00:00:00Z", strategy: .iso8601)
+        ISOTimestamp.day(text)
     }
 
     static func dayText(_ date: Date) -> String { String(DisplayTime.iso(date).prefix(10)) }

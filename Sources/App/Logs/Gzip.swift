@@ -8,8 +8,13 @@ enum Gzip {
         case tooLarge
         /// Not gzip, or cut short.
         case corrupt
+        /// Bytes after the last gzip member that are not another member.
+        case trailingBytes
     }
 
+    /// Every member of the body, inflated and joined, as `gzip -d` reads a concatenation
+    /// (`cat a.gz b.gz`). Bytes after the last member that do not start another are refused:
+    /// acknowledging what was read of a body while ignoring the rest would lose lines silently.
     static func inflate(_ compressed: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
         var stream = z_stream()
         // 15 window bits + 16: gzip framing only (a raw zlib body is not what the header said).
@@ -22,7 +27,7 @@ enum Gzip {
             // zlib's header lacks `const` on next_in; inflate only reads it.
             stream.next_in = source.baseAddress.map { UnsafeMutablePointer(mutating: $0) }
             stream.avail_in = UInt32(source.count)
-            repeat {
+            while true {
                 let produced = chunk.withUnsafeMutableBufferPointer { target -> Int in
                     stream.next_out = target.baseAddress
                     stream.avail_out = UInt32(target.count)
@@ -32,9 +37,17 @@ enum Gzip {
                 guard status == Z_OK || status == Z_STREAM_END else { throw .corrupt }
                 guard output.count + produced <= limit else { throw .tooLarge }
                 output.append(contentsOf: chunk[0..<produced])
+                if status == Z_STREAM_END {
+                    guard stream.avail_in > 0 else { break }
+                    // Another member follows only if it starts with gzip's magic bytes.
+                    let next = source.count - Int(stream.avail_in)
+                    guard stream.avail_in >= 2, source[next] == 0x1F, source[next + 1] == 0x8B else { throw .trailingBytes }
+                    guard inflateReset(&stream) == Z_OK else { throw .corrupt }
+                    continue
+                }
                 // No progress with input left means the stream is cut short.
-                if status == Z_OK && produced == 0 && stream.avail_in == 0 { throw .corrupt }
-            } while status != Z_STREAM_END
+                if produced == 0 && stream.avail_in == 0 { throw .corrupt }
+            }
         }
         return output
     }

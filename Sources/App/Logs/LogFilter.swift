@@ -85,13 +85,7 @@ struct LogFilter: Equatable, Sendable {
     /// ISO 8601 with a zone, or a browser's `datetime-local` value (`2026-11-23T09:30`) in the
     /// zone `offsetMinutes` behind UTC, as JavaScript's `getTimezoneOffset` says it.
     static func time(_ text: String, offsetMinutes: Int) -> Date? {
-        if let zoned = LogUpload.timestamp(text) { return zoned }
-        var local = Date.ISO8601FormatStyle(timeZone: .gmt)
-        local = local.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon)
-        for candidate in [text, text + ":00"] {
-            if let date = try? local.parse(candidate) { return date.addingTimeInterval(Double(offsetMinutes) * 60) }
-        }
-        return nil
+        ISOTimestamp.parse(text, zonelessOffsetSeconds: -offsetMinutes * 60)
     }
 
     /// The filter as name/value pairs, with `before` replaced: links to the next page, and the

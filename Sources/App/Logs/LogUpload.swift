@@ -50,8 +50,11 @@ enum LogUpload {
             do { bytes = try Gzip.inflate(bytes, limit: RequestLimits.logUploadInflated) } catch .tooLarge {
                 throw APIError(status: .contentTooLarge, code: "body_too_large",
                                message: "The upload inflates to more than \(RequestLimits.logUploadInflated >> 20) MB; send smaller batches.")
+            } catch .trailingBytes {
+                throw APIError(status: .badRequest, code: "malformed_gzip",
+                               message: "The gzip body has bytes after its last member that are not gzip; nothing was stored. Send whole gzip members only.")
             } catch {
-                throw APIError(status: .badRequest, code: "malformed_gzip", message: "The body says it is gzip but could not be inflated.")
+                throw APIError(status: .badRequest, code: "malformed_gzip", message: "The body says it is gzip but could not be inflated; nothing was stored.")
             }
         default:
             throw APIError(status: .unsupportedMediaType, code: "unsupported_encoding", message: "Send the body plain or with Content-Encoding: gzip.")
@@ -85,15 +88,14 @@ enum LogUpload {
             throw invalid(line: number, field: "type", "type must be application or crash.")
         }
         guard let loggedAt = timestamp(sent.timestamp) else {
-            throw invalid(line: number, field: "timestamp", "timestamp must be an ISO 8601 time such as 2026-11-23T09:30:00Z.")
+            throw invalid(line: number, field: "timestamp", "timestamp must be a real ISO 8601 time with its zone, such as 2026-11-23T09:30:00Z; \(sent.timestamp.clipped(to: 40).debugDescription) is not.")
         }
         return LogLine(app: sent.app, appVersion: sent.appVersion ?? "", level: level, kind: kind, loggedAt: loggedAt,
                        message: sent.message, fields: sent.fields?.mapValues(\.text) ?? [:])
     }
 
     static func timestamp(_ text: String) -> Date? {
-        if let plain = try? Date(text, strategy: .iso8601) { return plain }
-        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        ISOTimestamp.parse(text)
     }
 
     static func invalid(line: Int, field: String, _ message: String) -> APIError {

@@ -51,10 +51,7 @@ public enum ConfigValue: Codable, Equatable, Sendable {
             default: return .failure(.init("Enter true or false."))
             }
         case .date:
-            let full = ISO8601DateFormatter()
-            let day = ISO8601DateFormatter()
-            day.formatOptions = [.withFullDate]
-            if let date = full.date(from: trimmed) ?? day.date(from: trimmed) { return .success(.date(date)) }
+            if let date = ISOTimestamp.parse(trimmed) ?? ISOTimestamp.day(trimmed) { return .success(.date(date)) }
             return .failure(.init("Enter a date like 2026-01-31 or 2026-01-31T09:00:00Z."))
         case .stringArray:
             return .success(.stringArray(text.split(whereSeparator: \.isNewline).map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty }))
@@ -150,7 +147,7 @@ public struct ManagedAppConfiguration: Codable, Equatable, Sendable {
             if let problem = key.allowedValues.lazy.compactMap({ PlainText.problem($0) }).first { errors["\(field).allowed"] = problem }
             if let description = key.description {
                 if let problem = PlainText.problem(description, lines: .multiple) { errors["\(field).description"] = problem }
-                else if description.count > Self.maximumDescriptionLength { errors["\(field).description"] = "A description has at most \(Self.maximumDescriptionLength) characters." }
+                else if PlainText.length(description) > Self.maximumDescriptionLength { errors["\(field).description"] = "A description has at most \(Self.maximumDescriptionLength) characters." }
             }
             if let problem = Self.valueProblem(key) {
                 errors["\(field).value"] = problem
