@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 
 /// The device side (check-in, commands) and the simulator's actions.
 extension OpenAPIDocument {
@@ -17,17 +18,19 @@ extension OpenAPIDocument {
             ]],
         ]],
         "CommandReply": ["type": "object", "required": ["Status"], "additionalProperties": true,
-                         "description": "Keys other than Status and ErrorChain (UDID, CommandUUID, results) are accepted and ignored, as MDM clients send them.", "properties": [
+                         "description": "Keys other than Status and ErrorChain (UDID, CommandUUID, results) are accepted and ignored, as MDM clients send them. The command's answer keeps the chain's descriptions within \(CommandReplyBody.maximumSummary.formatted()) characters, counting those left out.", "properties": [
             "Status": ["type": "string", "enum": ["Acknowledged", "Error", "NotNow"]],
             "ErrorChain": ["type": "array", "items": ["type": "object", "properties": [
                 "ErrorCode": ["type": "integer"], "ErrorDomain": plainText, "LocalizedDescription": plainText]]],
-            "ManagedApplicationFeedback": ["type": "array", "description": "The answer to ManagedApplicationFeedback: each app's feedback dictionary, kept as its history",
+            "ManagedApplicationFeedback": ["type": "array", "maxItems": DeviceCommand.maximumApps,
+                                           "description": "The answer to ManagedApplicationFeedback: each app's feedback dictionary, kept as its history; keys and text values of all apps together at most \(CommandReplyBody.maximumFeedbackCharacters) characters",
                                            "items": ["type": "object", "required": ["Identifier"], "properties": [
                                                "Identifier": bundleID,
                                                "Feedback": ["type": "object", "maxProperties": CommandReplyBody.maximumFeedbackKeys,
-                                                            "propertyNames": ["pattern": "^[^\(controls)]+$"],
+                                                            "propertyNames": ["pattern": "^[^\(controls)]+$", "maxLength": CommandReplyBody.maximumFeedbackKeyLength],
                                                             "additionalProperties": ["oneOf": [["type": "number"], ["type": "boolean"],
-                                                                                               ["type": "string", "pattern": "^[^\(controlsBesideLineBreaks)]*$"]]]],
+                                                                                               ["type": "string", "maxLength": CommandReplyBody.maximumFeedbackTextLength,
+                                                                                                "pattern": "^[^\(controlsBesideLineBreaks)]*$"]]]],
                                            ]]],
         ]],
         "LogLine": ["type": "object", "required": ["app", "level", "type", "timestamp", "message"], "additionalProperties": true,

@@ -3,6 +3,16 @@ import Foundation
 
 /// The helpdesk workspace for scripts: a device's token, commands, feedback history and notes.
 extension OpenAPIDocument {
+    /// A field only some commands read is absent or null on the others: the console refuses
+    /// it there rather than ignore it, and says so here, where a JSON Schema can.
+    static var commandParameterRules: [[String: Any]] {
+        DeviceCommand.RequestType.Parameter.allCases.map { parameter in
+            let readers = DeviceCommand.RequestType.queueable.filter { $0.parameters.contains(parameter) }.map(\.rawValue)
+            return ["if": ["properties": ["requestType": ["not": ["enum": readers]]]],
+                    "then": ["properties": [parameter.rawValue: ["type": "null"]]]]
+        }
+    }
+
     static var helpdeskSchemas: [String: Any] { [
         "Command": ["type": "object", "properties": [
             "uuid": ["type": "string"], "requestType": ["type": "string", "enum": DeviceCommand.RequestType.allCases.map(\.rawValue)],
@@ -15,10 +25,11 @@ extension OpenAPIDocument {
         "CommandInput": object(required: ["requestType"], [
             "requestType": ["type": "string", "enum": DeviceCommand.RequestType.queueable.map(\.rawValue),
                             "description": commandRoles],
-            "apps": optional(["type": "array", "items": bundleID, "description": "ManagedApplicationFeedback: the apps to ask (empty: every managed app)"]),
+            "apps": optional(["type": "array", "items": bundleID, "maxItems": DeviceCommand.maximumApps,
+                              "description": "ManagedApplicationFeedback: the apps to ask (empty: every managed app)"]),
             "deleteFeedback": optional(["type": "boolean", "description": "ManagedApplicationFeedback: the device deletes the feedback after reporting it"], default: false),
             "captureMinutes": optional(["type": "integer", "minimum": 1, "maximum": 1440, "description": "RequestLogs: capture every level this long (absent or null: send what is kept)"]),
-        ]),
+        ]).merging(["allOf": commandParameterRules]) { $1 },
         "Note": ["type": "object", "properties": [
             "id": id, "author": ["type": "string"], "body": ["type": "string", "description": "Markdown"],
             "createdAt": ["type": "string", "format": "date-time"], "updatedAt": ["type": "string", "format": "date-time"],

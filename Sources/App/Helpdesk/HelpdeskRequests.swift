@@ -12,11 +12,19 @@ struct CommandBody: APIRequestBody {
         case requestType, apps, deleteFeedback, captureMinutes
     }
 
-    /// The command, or a 422 naming the field, by the same rules as the form. Every field sent
-    /// is checked, also one the command does not use, so a mistake is never silently ignored.
+    /// The command, or a 422 naming the field, by the same rules as the form. A field the
+    /// command does not read is refused, so a mistake is never silently ignored.
     func command() throws -> DeviceCommand {
         guard let type = DeviceCommand.RequestType(rawValue: requestType), DeviceCommand.RequestType.queueable.contains(type) else {
             throw APIRequest.invalid("requestType", "requestType must be one of \(DeviceCommand.RequestType.queueable.map(\.rawValue).joined(separator: ", ")).")
+        }
+        let sent: [DeviceCommand.RequestType.Parameter: Bool] = [.apps: apps != nil, .deleteFeedback: deleteFeedback != nil, .captureMinutes: captureMinutes != nil]
+        if let unused = DeviceCommand.RequestType.Parameter.allCases.first(where: { sent[$0] == true && !type.parameters.contains($0) }) {
+            let readers = DeviceCommand.RequestType.queueable.filter { $0.parameters.contains(unused) }.map(\.rawValue).joined(separator: " and ")
+            throw APIRequest.invalid(unused.rawValue, "\(unused.rawValue) is read only by \(readers), not by \(type.rawValue); leave it out.")
+        }
+        if (apps?.count ?? 0) > DeviceCommand.maximumApps {
+            throw APIRequest.invalid("apps", "Ask about at most \(DeviceCommand.maximumApps) apps at once.")
         }
         // Bundle IDs are trimmed, as every body's are.
         let apps = (self.apps ?? []).map { $0.trimmingWhitespace() }

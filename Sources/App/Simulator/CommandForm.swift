@@ -31,6 +31,7 @@ struct CommandForm: Sendable {
         case .managedApplicationFeedback:
             command.apps = apps.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
             if let problem = command.apps.lazy.compactMap(BundleID.problem).first { errors["apps"] = problem }
+            else if command.apps.count > DeviceCommand.maximumApps { errors["apps"] = "Ask about at most \(DeviceCommand.maximumApps) apps at once." }
             command.deleteFeedback = deleteFeedback
         case .requestLogs:
             let minutes = captureMinutes.trimmingWhitespace()

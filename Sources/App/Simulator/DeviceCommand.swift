@@ -36,6 +36,20 @@ struct DeviceCommand: Codable, Equatable, Sendable {
             }
         }
 
+        /// The optional fields a command of this type reads. A script that sends another with it
+        /// is told so, rather than having it silently ignored.
+        var parameters: Set<Parameter> {
+            switch self {
+            case .managedApplicationFeedback: [.apps, .deleteFeedback]
+            case .requestLogs: [.captureMinutes]
+            case .installProfile, .removeProfile, .restartDevice, .settings, .clearGuidedAccessPasscode: []
+            }
+        }
+
+        enum Parameter: String, CaseIterable {
+            case apps, deleteFeedback, captureMinutes
+        }
+
         /// The commands a person queues; install and remove follow assignments by themselves.
         static let queueable: [RequestType] = [.restartDevice, .settings, .managedApplicationFeedback, .requestLogs, .clearGuidedAccessPasscode]
     }
@@ -43,6 +57,8 @@ struct DeviceCommand: Codable, Equatable, Sendable {
     var requestType: RequestType
     /// Feedback: the apps to ask about (empty: every managed app).
     var apps: [String] = []
+    /// A feedback request names at most this many apps; the device answers for each.
+    static let maximumApps = 100
     var deleteFeedback = false
     /// Logs: nil sends what is kept now.
     var captureMinutes: Int?

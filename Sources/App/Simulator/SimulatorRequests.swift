@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 
 /// A device's answer to a command (`POST /api/v1/device/commands/{uuid}`), in MDM's shape.
 /// Devices send more than the console reads (UDID, CommandUUID, command results), as MDM
@@ -48,12 +49,23 @@ struct CommandReplyBody: APIRequestBody {
 
     /// A feedback dictionary holds at most this many keys.
     static let maximumFeedbackKeys = 200
+    /// Feedback is counters and statuses: a key or a text value is short, and a reply's
+    /// feedback as a whole is bounded, so no reply can grow the device page without limit.
+    static let maximumFeedbackKeyLength = 128
+    static let maximumFeedbackTextLength = 1_000
+    static let maximumFeedbackCharacters = 64 * 1_024
+    /// The answer shown for a command: the error chain, however long, within this.
+    static let maximumSummary = 2_000
 
     /// The reported feedback by app; nil when the reply carries none. Refuses an identifier
     /// that is not a bundle ID, a dictionary with too many keys, and text no stored text may hold.
     func feedback() throws -> [String: [String: JSONValue]]? {
         guard let items = ManagedApplicationFeedback else { return nil }
+        if items.count > DeviceCommand.maximumApps {
+            throw APIRequest.invalid("ManagedApplicationFeedback", "A reply carries feedback of at most \(DeviceCommand.maximumApps) apps.")
+        }
         var report: [String: [String: JSONValue]] = [:]
+        var characters = 0
         for (index, item) in items.enumerated() {
             if let problem = BundleID.problem(item.Identifier) {
                 throw APIRequest.invalid("ManagedApplicationFeedback.\(index).Identifier", problem)
@@ -71,6 +83,20 @@ struct CommandReplyBody: APIRequestBody {
             if let path = JSONValue.object(feedback).pathOfControlCharacter() {
                 throw APIRequest.invalid("ManagedApplicationFeedback.\(index).Feedback.\(path)", APIRequest.controlCharacterRule)
             }
+            for (key, value) in feedback {
+                let field = "ManagedApplicationFeedback.\(index).Feedback.\(key.clipped(to: 80))"
+                if PlainText.length(key) > Self.maximumFeedbackKeyLength {
+                    throw APIRequest.invalid(field, "A feedback key has at most \(Self.maximumFeedbackKeyLength) characters.")
+                }
+                if case .string(let text) = value, PlainText.length(text) > Self.maximumFeedbackTextLength {
+                    throw APIRequest.invalid(field, "A feedback value has at most \(Self.maximumFeedbackTextLength.formatted()) characters.")
+                }
+                if case .string(let text) = value { characters += PlainText.length(text) }
+                characters += PlainText.length(key)
+            }
+            if characters > Self.maximumFeedbackCharacters {
+                throw APIRequest.invalid("ManagedApplicationFeedback", "A reply's feedback holds at most \(Self.maximumFeedbackCharacters / 1_024) K characters in all; send fewer keys.")
+            }
             report[item.Identifier] = feedback
         }
         return report
@@ -86,9 +112,21 @@ struct CommandReplyBody: APIRequestBody {
         return status
     }
 
+    /// The chain's descriptions in order, within `maximumSummary` characters whatever the
+    /// chain's length, saying how many did not fit.
     func summary(for status: CommandStatus) -> String {
-        let errors = (ErrorChain ?? []).compactMap(\.LocalizedDescription).map { String($0.prefix(500)) }
-        return errors.isEmpty ? "Reported \(status.mdmName) by the device." : errors.joined(separator: "; ")
+        let errors = (ErrorChain ?? []).compactMap(\.LocalizedDescription).map { $0.clipped(to: 500) }
+        guard !errors.isEmpty else { return "Reported \(status.mdmName) by the device." }
+        let room = Self.maximumSummary - 40  // for the count of the rest
+        var shown: [String] = []
+        var length = 0
+        for error in errors {
+            length += error.count + (shown.isEmpty ? 0 : 2)
+            guard length <= room else { break }
+            shown.append(error)
+        }
+        let left = errors.count - shown.count
+        return shown.joined(separator: "; ") + (left == 0 ? "" : "; and \(left.formatted()) more error\(left == 1 ? "" : "s")")
     }
 }
 
