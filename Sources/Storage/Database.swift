@@ -13,6 +13,8 @@ import Synchronization
 public final class Database: Sendable {
     /// The path given at open, or `:memory:`.
     public let path: String
+    /// Room on the file's disk for writes that free room (`<path>.reserve`); nil in memory.
+    public let reserve: DiskReserve?
     private let writer: Worker
     private let readers: ReaderPool?
     private let changes = ChangeTracker()
@@ -22,6 +24,7 @@ public final class Database: Sendable {
     public init(path: String, readerCount: Int = 4, busyTimeout: Duration = .seconds(5)) throws {
         self.path = path
         let inMemory = path == ":memory:" || path.isEmpty
+        reserve = inMemory ? nil : DiskReserve(path: path + ".reserve")
         let isNewFile = !inMemory && !FileManager.default.fileExists(atPath: path)
         let writerConnection = try Connection(path: inMemory ? ":memory:" : path, busyTimeout: busyTimeout, queryOnly: false)
         if !inMemory {

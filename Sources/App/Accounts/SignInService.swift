@@ -30,7 +30,7 @@ struct SignInService: Sendable {
             return .refused
         }
         guard await hasher.verify(password, against: user.passwordHash) else { return .refused }
-        let token = try await database.write { connection -> String in
+        let token = try await database.writeFreeingRoom { connection -> String in
             _ = try connection.delete(SignInFailure.query().filter("email", .equal, email))
             var signedIn = user
             signedIn.lastSignInAt = time
@@ -55,7 +55,7 @@ struct SignInService: Sendable {
     /// that reads the count; a correct password then clears the count. Answers the seconds
     /// still to wait (0: go ahead).
     private func reserveAttempt(for email: String, at time: Date) async throws -> Double {
-        try await database.write { connection in
+        try await database.writeFreeingRoom { connection in
             guard var failure = try connection.fetchOne(SignInFailure.query().filter("email", .equal, email)) else {
                 _ = try connection.insert(SignInFailure(id: nil, email: email, failureCount: 1, lastFailureAt: time))
                 return 0

@@ -7,4 +7,14 @@ extension Database {
     func writeBookkeeping(_ body: (Connection) throws -> Void) async throws {
         do { try await write(body) } catch StorageError.full {}
     }
+
+    /// A write that must work on a full disk — deleting logs, which frees room, and signing
+    /// in to do it: when the disk is full it gives up the reserve (`DiskReserve`) and tries
+    /// once more. The reserve is set aside again once the disk has room (`holdReserve`).
+    func writeFreeingRoom<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
+        do { return try await write(body) } catch StorageError.full {
+            guard let reserve, reserve.release() else { throw StorageError.full() }
+            return try await write(body)
+        }
+    }
 }

@@ -28,7 +28,10 @@ struct LogRemoval: Sendable {
         var entry: AuditEvent?
         while true {
             let time = now()
-            let removed = try await database.write { connection -> Int in
+            // The transaction changes nothing outside itself: a full disk can make it run twice
+            // (`writeFreeingRoom`), and the first, rolled-back run must leave no trace.
+            let (removed, lastRemoved, updatedEntry) = try await database.writeFreeingRoom {
+                connection -> (Int, RecordID<DeviceLogRecord>?, AuditEvent?) in
                 let lines: [LogQueries.RemovedLine]
                 switch selection {
                 case .lines(let ids):
@@ -38,25 +41,25 @@ struct LogRemoval: Sendable {
                     lines = try connection.fetch(LogQueries.RemovedLine.self, LogQueries.export(
                         filter, after: after, through: last, limit: Self.batchSize, columns: LogQueries.removedLineColumns))
                 }
-                guard !lines.isEmpty else { return 0 }
+                guard !lines.isEmpty else { return (0, nil, entry) }
                 try Self.remove(lines, in: connection)
-                after = lines.last?.id
-                total += lines.count
-                let summary = "Deleted \(total) line\(total == 1 ? "" : "s")."
+                let count = total + lines.count
+                let summary = "Deleted \(count) line\(count == 1 ? "" : "s")."
                 if var existing = entry {
                     existing.after = summary
                     try connection.update(existing)
-                    entry = existing
-                } else {
-                    entry = try connection.insert(AuditEvent(
-                        id: nil, occurredAt: time, actorID: actor.userID, actorEmail: actor.email,
-                        action: "logs.deleted", subject: description, before: nil, after: summary))
+                    return (lines.count, lines.last?.id, existing)
                 }
-                return lines.count
+                return (lines.count, lines.last?.id, try connection.insert(AuditEvent(
+                    id: nil, occurredAt: time, actorID: actor.userID, actorEmail: actor.email,
+                    action: "logs.deleted", subject: description, before: nil, after: summary)))
             }
+            (after, entry) = (lastRemoved ?? after, updatedEntry)
+            total += removed
             if case .lines = selection { break }
             if removed < Self.batchSize { break }
         }
+        database.reserve?.hold()
         return total
     }
 
@@ -73,22 +76,24 @@ struct LogRemoval: Sendable {
         var purged: [String: Purged] = [:]
         var after: RecordID<DeviceLogRecord>?
         while true {
-            let (removed, reachedKept) = try await database.write { connection -> (Int, Bool) in
+            // Nothing outside the transaction changes inside it: see `delete`.
+            let (expired, reachedKept) = try await database.writeFreeingRoom { connection -> ([LogQueries.RemovedLine], Bool) in
                 let oldest = try connection.fetch(LogQueries.RemovedLine.self, LogQueries.oldestLines(after: after, limit: Self.batchSize))
-                let expired = oldest.prefix { $0.receivedAt < cutoff }
-                try Self.remove(Array(expired), in: connection)
-                for line in expired {
-                    purged[line.app, default: Purged()].lines += 1
-                    purged[line.app, default: Purged()].bytes += line.byteCount
-                }
-                after = expired.last?.id
-                return (expired.count, expired.count < oldest.count || oldest.count < Self.batchSize)
+                let expired = Array(oldest.prefix { $0.receivedAt < cutoff })
+                try Self.remove(expired, in: connection)
+                return (expired, expired.count < oldest.count || oldest.count < Self.batchSize)
             }
-            if reachedKept || removed == 0 { break }
+            for line in expired {
+                purged[line.app, default: Purged()].lines += 1
+                purged[line.app, default: Purged()].bytes += line.byteCount
+            }
+            after = expired.last?.id ?? after
+            if reachedKept || expired.isEmpty { break }
         }
+        database.reserve?.hold()
         guard !purged.isEmpty else { return purged }
         let time = now()
-        try await database.write { connection in
+        try await database.writeFreeingRoom { connection in
             for (app, removed) in purged.sorted(by: { $0.key < $1.key }) {
                 _ = try connection.insert(LogEventRecord(
                     id: nil, app: app, kind: .retention,

@@ -32,6 +32,9 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
         try FileManager.default.createDirectory(atPath: config.dataDirectory, withIntermediateDirectories: true)
     }
     let database = try Database(path: config.databasePath)
+    if let reserve = database.reserve, !reserve.hold() {
+        logger.warning("The disk has no room to set aside for freeing room when it fills up", metadata: ["path": "\(reserve.path)"])
+    }
     let applied = try Migrator(Schema.migrations).migrate(database)
     for migration in applied {
         logger.info("Applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
