@@ -25,7 +25,7 @@ struct SignInController {
             return try form(FormView(next: next), request: request, context: context)
         }
         routes.post("/sign-in", .anyone, use: signIn)
-        routes.post("/sign-out", .anyone, use: signOut)
+        routes.post(Paths.signOut, .anyone, use: signOut)
     }
 
     private func form(_ view: FormView, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {

@@ -38,6 +38,11 @@ struct CSRFMiddleware: RouterMiddleware {
         default:
             break
         }
+        // Signing out a browser whose session is already gone ends nothing: it only clears the
+        // stale cookie, so it needs no token (the other tab's sign-out, an expired session).
+        if context.session == nil, request.uri.path == Paths.signOut {
+            return try await next(request, context)
+        }
         let sent = request.headers[Self.header] ?? context.form[Self.formField]
         guard !context.csrfToken.isEmpty, SecretToken.constantTimeEquals(sent, context.csrfToken) else {
             throw AccessDenied.formExpired

@@ -16,9 +16,12 @@ struct ErrorPageMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
+            let carried = error as? ErrorWithHeaders
+            let error = carried?.error ?? error
             var response = answer(for: error, request: request, context: context)
             // Headers the error carries (Allow on a 405, Retry-After) belong on the answer too.
             if let error = error as? HTTPError { response.headers.append(contentsOf: error.headers) }
+            if let carried { response.headers.append(contentsOf: carried.headers) }
             return response
         }
     }
@@ -44,6 +47,18 @@ struct ErrorPageMiddleware: RouterMiddleware {
                 status: problem.status, heading: problem.heading, message: problem.message,
                 requestID: problem.status == .internalServerError ? context.id : nil)
         }
+    }
+}
+
+/// An error on its way to `ErrorPageMiddleware` with headers its answer must carry, whatever
+/// page or JSON the error becomes (clearing a stale session cookie).
+struct ErrorWithHeaders: Error {
+    let error: any Error
+    let headers: HTTPFields
+
+    init(_ error: any Error, _ headers: HTTPFields) {
+        self.error = error
+        self.headers = headers
     }
 }
 

@@ -9,6 +9,7 @@ import Storage
 enum Paths {
     static let dashboard = "/dashboard"
     static let signIn = "/sign-in"
+    static let signOut = "/sign-out"
     static let passwordChange = "/account/password"
     static let users = "/users"
     static let apps = "/apps"

@@ -96,5 +96,5 @@ final class SecuredRoutes {
 
 /// The pages someone with a one-time password may still reach.
 enum PasswordChangeExemptions {
-    static let paths: Set<String> = [Paths.passwordChange, "/sign-out"]
+    static let paths: Set<String> = [Paths.passwordChange, Paths.signOut]
 }

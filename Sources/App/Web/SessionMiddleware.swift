@@ -31,8 +31,17 @@ struct SessionMiddleware: RouterMiddleware {
                 context.csrfToken = token
             }
         }
-        var response = try await next(request, context)
-        if staleSessionCookie && response.headers[.setCookie] == nil {
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch where staleSessionCookie {
+            // The error becomes its page further out (a sign-in redirect, say): it carries the cookie there.
+            throw ErrorWithHeaders(error, [.setCookie: cookies.expire(CookieJar.session, for: request).description])
+        }
+        // A cookie naming no live session is cleared on whatever answer goes back, unless the
+        // answer sets a new session itself (signing in again).
+        let setsSession = response.headers[values: .setCookie].contains { $0.hasPrefix(CookieJar.session + "=") }
+        if staleSessionCookie && !setsSession {
             response.setCookie(cookies.expire(CookieJar.session, for: request))
         }
         if let newSignedOutToken {
