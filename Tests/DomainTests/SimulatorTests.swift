@@ -345,6 +345,38 @@ struct Run {
         run.perform(.launchApp(Fixture.notes.bundleID))
         #expect(run.device.screen == .app(Fixture.notes.bundleID))
     }
+
+    @Test func singleSignOnKeepsTheSessionAcrossHomeAndReopening() {
+        var run = sdkAppOpen(areas: [], authentication: Authentication(type: .usernamePassword, singleSignOn: true))
+        run.perform(.signIn(app: Fixture.kiosk.bundleID))
+        run.perform(.home)
+        run.perform(.launchApp(Fixture.kiosk.bundleID))
+        #expect(run.device.screen == .app(Fixture.kiosk.bundleID))
+    }
+
+    /// Seed 004, tables 3-2 and 3-3: without single sign-on the app asks on every access.
+    @Test(arguments: [AuthenticationType.usernamePassword, .passcode])
+    func withoutSingleSignOnEveryAccessAsksAgain(_ type: AuthenticationType) {
+        var run = sdkAppOpen(areas: [], authentication: Authentication(type: type, singleSignOn: false))
+        run.perform(.signIn(app: Fixture.kiosk.bundleID))
+        #expect(run.device.screen == .app(Fixture.kiosk.bundleID))
+        let home = run.perform(.home)
+        #expect(home.rule == "Without single sign-on an app signs in on every access")
+        run.perform(.launchApp(Fixture.kiosk.bundleID))
+        #expect(run.device.screen == .signIn(Fixture.kiosk.bundleID), "reopened after Home")
+
+        run.perform(.signIn(app: Fixture.kiosk.bundleID))
+        run.perform(.launchApp(Fixture.notes.bundleID))
+        run.perform(.launchApp(Fixture.kiosk.bundleID))
+        #expect(run.device.screen == .signIn(Fixture.kiosk.bundleID), "reopened after another app")
+    }
+
+    @Test func disabledAuthenticationNeverAsks() {
+        var run = sdkAppOpen(areas: [], authentication: Authentication(type: .disabled))
+        run.perform(.home)
+        run.perform(.launchApp(Fixture.kiosk.bundleID))
+        #expect(run.device.screen == .app(Fixture.kiosk.bundleID))
+    }
 }
 
 @Suite struct SimulatedLoggingTests {

@@ -41,6 +41,7 @@ extension Step {
             return
         }
         device.foregroundApp = nil
+        endOwnSession(of: bundleID)
         if device.lock?.app == bundleID {
             // The lock belonged to a process that is gone; iOS ends ASAM, AAC and Guided Access with it.
             device.lock = nil

@@ -97,6 +97,7 @@ struct Step {
                    "The device is locked to \(name(lock.app)); other apps cannot open.")
             return
         }
+        if let previous = device.foregroundApp, previous != bundleID { endOwnSession(of: previous) }
         device.foregroundApp = bundleID
         let crashNote = uploadCrashLog(of: app)
         countConfigurationRead(by: app)
@@ -114,8 +115,22 @@ struct Step {
                    "Nothing happens: the device stays in \(name(lock.app)).")
             return
         }
+        let left = device.foregroundApp
         device.foregroundApp = nil
-        record("Home", rule: "Home returns to the home screen", .done, "Back on the home screen.")
+        let ended = left.map { endOwnSession(of: $0) } ?? false
+        record("Home", rule: ended ? "Without single sign-on an app signs in on every access" : "Home returns to the home screen", .done,
+               "Back on the home screen." + (ended ? " \(name(left ?? "")) ended its session: opening it again asks to sign in." : ""))
+    }
+
+    /// Without single sign-on the session is the app's own and is not kept: Username and
+    /// Password asks "on every access attempt", Passcode for the app's passcode each time (seed
+    /// 004, tables 3-2 and 3-3). Leaving the app ends it; answers whether there was one to end.
+    @discardableResult
+    mutating func endOwnSession(of bundleID: String) -> Bool {
+        guard let auth = device.policy.authentication, auth.type != .disabled, !auth.singleSignOn,
+              device.signedInApps.contains(bundleID) else { return false }
+        device.signedInApps.removeAll { $0 == bundleID }
+        return true
     }
 
     mutating func signIn(app bundleID: String) {
