@@ -149,12 +149,14 @@ enum OpenAPIDocument {
                     ]),
                     "DryRun": ["type": "object", "required": ["dryRun", "impact"], "properties": [
                         "dryRun": ["type": "boolean", "enum": [true]],
-                        "impact": ["type": "object", "required": ["devicesReached", "devicesChanged", "locking", "unlocking", "switching", "groups"], "properties": [
+                        "impact": ["type": "object", "required": ["devicesReached", "devicesChanged", "locking", "unlocking", "switching", "sdkStarting", "sdkEnding", "groups"], "properties": [
                             "devicesReached": ["type": "integer", "description": "Devices in the groups the change reaches"],
                             "devicesChanged": ["type": "integer", "description": "Of them, devices whose policy is different afterwards"],
                             "locking": ["type": "array", "items": ref("LockChange"), "description": "Devices Single App Mode will hold in an app"],
                             "unlocking": ["type": "array", "items": ref("LockChange"), "description": "Devices Single App Mode will let go"],
                             "switching": ["type": "array", "items": ref("LockChange"), "description": "Devices held in a different app"],
+                            "sdkStarting": ["type": "array", "items": ref("SDKEffect"), "description": "What SDK apps start doing on a device (block, wipe), judged against what it last reported; effect not-known where it never reported what the rule compares"],
+                            "sdkEnding": ["type": "array", "items": ref("SDKEffect"), "description": "What SDK apps stop doing on a device"],
                             "groups": ["type": "array", "items": ["type": "object", "properties": [
                                 "name": ["type": "string"], "devices": ["type": "integer"],
                                 "newConflict": ["type": "array", "items": ["type": "string"], "description": "Single App Mode apps newly in conflict: the group's devices keep their current policy"],
@@ -164,11 +166,19 @@ enum OpenAPIDocument {
                             ]]],
                         ]],
                     ], "example": ["dryRun": true, "impact": [
-                        "devicesReached": 6, "devicesChanged": 6, "unlocking": [String](), "switching": [String](),
+                        "devicesReached": 6, "devicesChanged": 6, "unlocking": [String](), "switching": [String](), "sdkEnding": [String](),
+                        "sdkStarting": [["device": "Lobby kiosk 01", "group": "Lobby kiosks", "setting": "compliance", "effect": "block",
+                                         "message": "SDK apps blocked: Lobby Check-In earlier than 2.4.1 (compliance rule, by the last reported version)"]],
                         "locking": [["device": "Lobby kiosk 01", "group": "Lobby kiosks", "from": NSNull(), "to": "com.example.checkin"]],
                         "groups": [["name": "Lobby kiosks", "devices": 6, "newConflict": [String](), "resolvedConflict": [String](),
                                     "changes": [["field": "Single App Mode › App › Identifier", "before": NSNull(), "after": "com.example.checkin"]]]],
                     ]]],
+                    "SDKEffect": ["type": "object", "required": ["device", "group", "setting", "effect", "message"], "properties": [
+                        "device": ["type": "string"], "group": ["type": "string"],
+                        "setting": ["type": "string", "enum": ImpactPreview.sdkRuleKinds.map(\.rawValue), "description": "The payload kind the effect comes from"],
+                        "effect": ["type": "string", "enum": ["block", "wipe", "not-enforced", "not-known"]],
+                        "message": ["type": "string"],
+                    ]],
                     "LockChange": ["type": "object", "properties": [
                         "device": ["type": "string"], "group": ["type": "string"],
                         "from": ["type": ["string", "null"], "description": "The app before; null: not locked"],
