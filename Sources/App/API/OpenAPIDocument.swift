@@ -100,6 +100,9 @@ enum OpenAPIDocument {
             case "dryRun": ["name": "dryRun", "in": "query", "required": false, "schema": ["type": "boolean"],
                             "description": "true to answer what the change would do to the devices it reaches (which lock, unlock or switch app, new conflicts, settings that change) without making it"]
             case "signed": ["name": "signed", "in": "query", "required": false, "schema": ["type": "boolean"], "description": "true for a CMS-signed profile"]
+            case "newProfile": ["name": name, "in": "query", "required": false, "schema": ["type": "boolean"],
+                                "description": "true: a new profile even when one matches the file (its identifier then gets .imported)"]
+            case "versionOf": ["name": name, "in": "query", "required": false, "schema": id, "description": "The profile the file becomes the next version of"]
             case "after": ["name": name, "in": "query", "required": false, "schema": id, "description": "The last id of the previous page"]
             case "limit": ["name": name, "in": "query", "required": false, "schema": ["type": "integer", "minimum": 1, "maximum": APIQuery.maximumLimit],
                            "description": "Items per page (default \(APIQuery.defaultLimit))"]
@@ -130,7 +133,7 @@ enum OpenAPIDocument {
                     "bearer": ["type": "http", "scheme": "bearer", "description": "An API token (pct_…) from the console's API tokens page or `payload-console token create`."],
                     "deviceToken": ["type": "http", "scheme": "bearer", "description": "A device's check-in token (pcd_…), shown once when the device is enrolled."],
                 ],
-                "schemas": deviceSchemas.merging(textSchemas) { $1 }.merging(logSchemas) { $1 }.merging(helpdeskSchemas) { $1 }.merging([
+                "schemas": deviceSchemas.merging(textSchemas) { $1 }.merging(logSchemas) { $1 }.merging(helpdeskSchemas) { $1 }.merging(importSchemas) { $1 }.merging([
                     "Error": ["type": "object", "required": ["error"], "properties": ["error": ["type": "object", "required": ["code", "message"], "properties": [
                         "code": ["type": "string"], "message": ["type": "string"], "field": ["type": ["string", "null"]], "requestID": ["type": ["string", "null"]],
                     ]]]],
@@ -191,7 +194,7 @@ enum OpenAPIDocument {
                     ]],
                 ]) { $1 },
             ],
-            "paths": devicePaths.merging(logPaths) { $1 }.merging(helpdeskPaths) { $1 }.merging([
+            "paths": devicePaths.merging(logPaths) { $1 }.merging(helpdeskPaths) { $1 }.merging(importPaths) { $1 }.merging([
                 "/api/v1/profiles": [
                     "get": operation("List profiles", role: "viewer", responses: ok("Profiles", ["type": "object"])),
                     "post": operation("Create a profile", role: "admin", body: ref("ProfileInput"),
