@@ -91,7 +91,7 @@ PAYLOAD_FORMS = {
     "logging": ({}, None),
     "authentication": ({"offlineAccessEnabled": "on", "maximumOffline": "1440"}, None),
     "branding": ({}, None),
-    "managed-app-config": ({"app": "com.example.robust", "keyName": "serverURL", "keyValue": "https://example.com"}, None),
+    "managed-app-config": ({"app": "com.example.robust", "keyName": "serverURL", "keyValue.0": "https://example.com"}, None),
     "custom-settings": ({"text": "kiosk={n}"}, None),
     # An iOS rule ignores the app box, so only the version is broken.
     "compliance": ({"subject": "os-version", "app": "", "comparison": "lessThan", "version": "1.{n}", "action": "block"}, ("version",)),
