@@ -25,7 +25,7 @@ import Testing
         let helpdesk = try await APITests().token(console, role: .helpdesk)
         let file = ProfileImportTests.mobileconfig(identifier: "com.example.lobby")
         try await console.test { client in
-            let created = try await send(client, .post, "/api/v1/profiles/import", token: admin, bytes: file)
+            let created = try await send(client, .post, "/api/v1/imports/mobileconfig", token: admin, bytes: file)
             #expect(created.status == .created)
             let id = try #require(created.json["id"] as? Int)
             #expect(created.json["identifier"] as? String == "com.example.lobby" && created.json["version"] as? Int == 1)
@@ -33,25 +33,25 @@ import Testing
             #expect(((created.json["leftOut"] as? [[String: Any]])?.first?["reason"] as? String)?.contains("X.509") == true)
             #expect(created.headers[.location] == "/api/v1/profiles/\(id)")
 
-            let again = try await send(client, .post, "/api/v1/profiles/import", token: admin, bytes: file)
+            let again = try await send(client, .post, "/api/v1/imports/mobileconfig", token: admin, bytes: file)
             #expect(again.status == .conflict && code(again.json) == "profile_exists")
             #expect((again.json["matches"] as? [[String: Any]])?.map { $0["id"] as? Int } == [id])
             #expect(again.json["newIdentifier"] as? String == "com.example.lobby.imported")
 
-            let version = try await send(client, .post, "/api/v1/profiles/import?versionOf=\(id)", token: admin, bytes: file)
+            let version = try await send(client, .post, "/api/v1/imports/mobileconfig?versionOf=\(id)", token: admin, bytes: file)
             #expect(version.status == .ok && version.json["version"] as? Int == 2 && version.json["id"] as? Int == id)
-            let copy = try await send(client, .post, "/api/v1/profiles/import?newProfile=true", token: admin, bytes: file)
+            let copy = try await send(client, .post, "/api/v1/imports/mobileconfig?newProfile=true", token: admin, bytes: file)
             #expect(copy.status == .created && copy.json["identifier"] as? String == "com.example.lobby.imported")
 
             let refusals: [(String, [UInt8], HTTPResponse.Status, String)] = [
-                ("/api/v1/profiles/import", [], .unprocessableContent, "empty_file"),
-                ("/api/v1/profiles/import", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], .unprocessableContent, "not_a_profile"),
-                ("/api/v1/profiles/import", Array("just text".utf8), .unprocessableContent, "not_a_profile"),
-                ("/api/v1/profiles/import", Array("bplist00\u{0}".utf8), .unprocessableContent, "binary_plist"),
-                ("/api/v1/profiles/import?versionOf=999999", file, .notFound, "profile_not_found"),
-                ("/api/v1/profiles/import?newProfile=true&versionOf=\(id)", file, .badRequest, "invalid_query"),
-                ("/api/v1/profiles/import?as=new", file, .badRequest, "unknown_query_parameter"),
-                ("/api/v1/profiles/import", [UInt8](repeating: 0x20, count: ProfileImporter.maximumBytes + 1), .contentTooLarge, "payload_too_large"),
+                ("/api/v1/imports/mobileconfig", [], .unprocessableContent, "empty_file"),
+                ("/api/v1/imports/mobileconfig", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], .unprocessableContent, "not_a_profile"),
+                ("/api/v1/imports/mobileconfig", Array("just text".utf8), .unprocessableContent, "not_a_profile"),
+                ("/api/v1/imports/mobileconfig", Array("bplist00\u{0}".utf8), .unprocessableContent, "binary_plist"),
+                ("/api/v1/imports/mobileconfig?versionOf=999999", file, .notFound, "profile_not_found"),
+                ("/api/v1/imports/mobileconfig?newProfile=true&versionOf=\(id)", file, .badRequest, "invalid_query"),
+                ("/api/v1/imports/mobileconfig?as=new", file, .badRequest, "unknown_query_parameter"),
+                ("/api/v1/imports/mobileconfig", [UInt8](repeating: 0x20, count: ProfileImporter.maximumBytes + 1), .contentTooLarge, "payload_too_large"),
             ]
             for (path, bytes, status, expected) in refusals {
                 let answer = try await send(client, .post, path, token: admin, bytes: bytes)
@@ -59,8 +59,8 @@ import Testing
             }
             var tampered = try console.services.signing.sign(ProfileImportTests.mobileconfig(identifier: "com.example.t"))
             tampered[tampered.count / 2] ^= 0xFF
-            #expect(code(try await send(client, .post, "/api/v1/profiles/import", token: admin, bytes: tampered).json).map { ["invalid_signature", "not_a_profile"].contains($0) } == true)
-            #expect(try await send(client, .post, "/api/v1/profiles/import", token: helpdesk, bytes: file).status == .forbidden)
+            #expect(code(try await send(client, .post, "/api/v1/imports/mobileconfig", token: admin, bytes: tampered).json).map { ["invalid_signature", "not_a_profile"].contains($0) } == true)
+            #expect(try await send(client, .post, "/api/v1/imports/mobileconfig", token: helpdesk, bytes: file).status == .forbidden)
             #expect(try console.services.database.readBlocking { try $0.count(ProfileRecord.query()) } == 2)
         }
     }

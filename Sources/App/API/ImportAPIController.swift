@@ -12,7 +12,7 @@ struct ImportAPIController {
     let services: Services
 
     func register(on routes: SecuredRoutes) {
-        routes.post("/api/v1/profiles/import", role: .admin, use: importProfile)
+        routes.post("/api/v1/imports/mobileconfig", role: .admin, use: importProfile)
         routes.put("/api/v1/apps/{id}/specfile", role: .admin, use: importSpecfile)
     }
 

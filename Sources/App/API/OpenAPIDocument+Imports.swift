@@ -52,6 +52,6 @@ extension OpenAPIDocument {
             extraErrors: ["413": "payload_too_large: the file is over 1 MB",
                           "422": "empty_file, not_text, wrong_app (the file describes another bundle ID), or invalid_file (the message names the line); field body"])
         specfile["requestBody"] = fileBody(["application/xml", "text/xml"], "The specfile's text")
-        return ["/api/v1/profiles/import": ["post": profile], "/api/v1/apps/{id}/specfile": ["put": specfile]]
+        return ["/api/v1/imports/mobileconfig": ["post": profile], "/api/v1/apps/{id}/specfile": ["put": specfile]]
     }
 }
