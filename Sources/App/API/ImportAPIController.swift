@@ -7,7 +7,8 @@ import Storage
 /// Files into the console through the API, by the same services as the pages and for the same
 /// role (admin): a `.mobileconfig` as a profile or a profile's next version, and an app's
 /// AppConfig specfile. The body is the file itself, as `curl --data-binary @file` sends it,
-/// read up to the file's own limit (413 beyond it) before anything is parsed.
+/// read up to `RequestLimits.importedFile` (413 beyond it) before anything is parsed; the
+/// importers check the same 1 MB again for the pages' uploads.
 struct ImportAPIController {
     let services: Services
 
@@ -27,7 +28,7 @@ struct ImportAPIController {
             throw APIError(status: .badRequest, code: "invalid_query", message: "Ask for a new profile or a new version, not both.", field: "versionOf")
         }
         let destination: ProfileImporter.Destination = if let versionOf { .newVersion(of: versionOf) } else if newProfile { .newProfile } else { .ask }
-        let bytes = try await Self.body(of: request, upTo: ProfileImporter.maximumBytes)
+        let bytes = try await Self.body(of: request, upTo: RequestLimits.importedFile)
         switch try await services.profileImporter.importProfile(UploadedFile(filename: "", bytes: bytes), into: destination, by: Actor(context.user)) {
         case .failure(let problem):
             throw Self.refusal(problem)
@@ -54,7 +55,7 @@ struct ImportAPIController {
     @Sendable func importSpecfile(request: Request, context: SignedInContext) async throws -> Response {
         try APIQuery.refuseUnknown(of: request, allowed: [])
         let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
-        let bytes = try await Self.body(of: request, upTo: AppConfigSpecReader.maximumBytes)
+        let bytes = try await Self.body(of: request, upTo: RequestLimits.importedFile)
         switch try await services.appConfigSpecs.importSpec(UploadedFile(filename: "api", bytes: bytes), for: id, by: Actor(context.user)) {
         case .failure(let problem):
             throw Self.refusal(problem)
