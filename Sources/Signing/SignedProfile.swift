@@ -20,7 +20,7 @@ public struct SignedProfile: Sendable, Equatable {
         do {
             return try MemoryBIO.reading(bytes) { input in
                 guard let cms = d2i_CMS_bio(input, nil) else {
-                    throw SigningError.verificationFailed("the file is neither an XML property list nor a signed profile")
+                    throw SigningError.notAProfile("it is neither an XML property list nor a signed profile")
                 }
                 defer { CMS_ContentInfo_free(cms) }
                 var signer: String?

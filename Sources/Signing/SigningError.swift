@@ -7,6 +7,9 @@ public enum SigningError: Error, Sendable, Equatable, CustomStringConvertible {
     case keyDoesNotMatchCertificate
     case signingFailed(String)
     case verificationFailed(String)
+    /// The bytes are neither a property list nor CMS signed data: no profile at all, which is
+    /// not the same as a profile whose signature is bad.
+    case notAProfile(String)
     case io(String)
 
     public var description: String {
@@ -16,6 +19,7 @@ public enum SigningError: Error, Sendable, Equatable, CustomStringConvertible {
         case .keyDoesNotMatchCertificate: "The private key does not belong to this certificate."
         case .signingFailed(let detail): "The profile could not be signed: \(detail)"
         case .verificationFailed(let detail): "The signature is not valid: \(detail)"
+        case .notAProfile(let detail): "This file is not a profile: \(detail)"
         case .io(let detail): "The signing files could not be read or written: \(detail)"
         }
     }

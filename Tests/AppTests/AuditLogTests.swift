@@ -95,6 +95,47 @@ import Testing
         }
     }
 
+    /// The page lists newest first; the download, across its chunks, says the same order.
+    @Test func theCSVListsEntriesInThePagesOrderNewestFirst() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("admin@example.com", role: .admin)
+        let actor = Actor(userID: nil, email: "ann@example.com")
+        let count = AuditCSV.chunkSize + 50
+        try console.services.database.writeBlocking { connection in
+            for index in 0..<count { try connection.audit("device.updated", subject: "Device \(index)", by: actor, at: Date(timeIntervalSince1970: 1_700_000_000 + Double(index))) }
+        }
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("admin@example.com", password: TestConsole.password)
+            let page = Self.subjects(try await admin.get("/audit?type=device").body)
+            let csv = try await admin.get("/audit.csv?type=device")
+            let subjects = csv.body.components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty }.map { $0.components(separatedBy: ",")[4] }
+            #expect(subjects.count == count)
+            #expect(Array(subjects.prefix(page.count)) == page, "the file starts where the page does")
+            #expect(subjects == (0..<count).reversed().map { "Device \($0)" }, "newest first, through every chunk")
+        }
+    }
+
+    @Test func aReversedRangeIsPointedOutBesideTheDaysNotCalledEmpty() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("admin@example.com", role: .admin)
+        _ = try seed(console)
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("admin@example.com", password: TestConsole.password)
+            let page = try await admin.get("/audit?from=2026-11-20&through=2026-11-10")
+            #expect(page.status == .unprocessableContent)
+            #expect(page.body.contains(#"<p class="field-error" id="audit-range-error" role="alert">Through (2026-11-10) is before From (2026-11-20)"#))
+            #expect(page.body.contains(#"id="audit-through" name="through" type="date" value="2026-11-10" aria-invalid="true""#))
+            #expect(!page.body.contains("No entries match"))
+            #expect(Self.subjects(page.body).isEmpty)
+            let csv = try await admin.get("/audit.csv?from=2026-11-20&through=2026-11-10")
+            #expect(csv.status == .unprocessableContent && csv.body.contains("is before From"))
+            // One day is a range: From and Through the same day is fine.
+            #expect(try await admin.get("/audit?from=2026-11-20&through=2026-11-20").status == .ok)
+        }
+    }
+
     @Test func aCellIsQuotedOnlyWhenItMustBe() {
         #expect(AuditCSV.cell("plain") == "plain")
         #expect(AuditCSV.cell("-1") == "'-1")

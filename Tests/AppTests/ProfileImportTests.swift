@@ -37,11 +37,11 @@ import Testing
             let first = try #require(try profiles(console).first)
             #expect(first.identifier == "com.example.lobby" && first.payloadKinds == [.singleAppMode, .logging])
 
-            // Signed by this console, and with the same identifier: a new identifier, the signer named;
-            // its certificate is read from its bytes.
+            // Signed by this console, with the same identifier, imported as a new profile: a new
+            // identifier, the signer named; its certificate is read from its bytes.
             let certificate = try CertificatePinningFlowTests.certificate("api.der")
             let signed = try console.services.signing.sign(Self.mobileconfig(identifier: "com.example.lobby", certificate: certificate))
-            let again = try await admin.postMultipart("/profiles/import", [:], files: ["profile": ("lobby-signed.mobileconfig", signed)])
+            let again = try await admin.postMultipart("/profiles/import", ["destination": "new-profile"], files: ["profile": ("lobby-signed.mobileconfig", signed)])
             #expect(again.status == .created)
             #expect(again.body.contains("signature intact (this console&#39;s signing identity)") || again.body.contains("signature intact (this console's signing identity)"))
             #expect(try profiles(console).map(\.identifier) == ["com.example.lobby", "com.example.lobby.imported"])
@@ -70,9 +70,14 @@ import Testing
             tampered[at + 12] = UInt8(ascii: "X")
             let cases: [([UInt8], String)] = [
                 (tampered, "changed after signing"),
-                (Array("bplist00\u{0}\u{1}".utf8), "neither an XML property list nor a signed profile"),
-                ([0x30, 0x82, 0x01], "neither an XML property list nor a signed profile"),
-                (Array("<plist version=\"1.0\"><dict><key>PayloadType</key><string>com.apple.wifi.managed</string></dict></plist>".utf8), "not a configuration profile"),
+                (Array("bplist00\u{0}\u{1}".utf8), "Binary property lists are not read"),
+                ([0x30, 0x82, 0x01], "This file is not a profile: it is neither an XML property list nor a signed profile."),
+                // A picture, a text: not a profile, not a bad signature.
+                ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00], "This file is not a profile: it is neither an XML property list nor a signed profile."),
+                (Array("Shopping list: milk, eggs".utf8), "This file is not a profile"),
+                (Array("<html><body>hello</body></html>".utf8), "This file is not a profile"),
+                (Array("<plist version=\"1.0\"><dict><key>PayloadType</key><string>com.apple.wifi.managed</string></dict></plist>".utf8),
+                 "This file is not a profile: this property list is not a configuration profile"),
                 (Array("<!DOCTYPE p [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><plist><string>&e;</string></plist>".utf8), "Nothing was imported"),
                 (Array("<plist version=\"1.0\"><dict><key>a</key></dict>".utf8), "Nothing was imported"),
                 ([], "Choose a .mobileconfig"),
@@ -81,6 +86,7 @@ import Testing
                 let page = try await admin.postMultipart("/profiles/import", [:], files: ["profile": ("x.mobileconfig", bytes)])
                 #expect(page.status == .unprocessableContent, "\(message)")
                 #expect(page.body.contains(HTMLText.escape(message)), "\(message)")
+                #expect(page.body.contains("The signature is not valid") == message.contains("after signing"), "not a profile is not a bad signature: \(message)")
             }
             #expect(try profiles(console).isEmpty)
 
@@ -90,6 +96,54 @@ import Testing
             let forbidden = try await viewer.postMultipart("/profiles/import", [:], files: ["profile": ("x.mobileconfig", Self.mobileconfig(identifier: "com.example.v"))])
             #expect(forbidden.status == .forbidden)
             #expect(try profiles(console).isEmpty)
+        }
+    }
+
+    /// The same file twice does not silently make `….imported`: the console asks, the file
+    /// riding along, and the answer makes a new version or a new profile.
+    @Test func importingTheSameFileAgainAsksForANewVersionOrANewProfile() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            try await admin.get("/profiles")
+            let file = Self.mobileconfig(identifier: "com.example.lobby")
+            #expect(try await admin.postMultipart("/profiles/import", [:], files: ["profile": ("lobby.mobileconfig", file)]).status == .created)
+            let first = try #require(try profiles(console).first)
+
+            let again = try await admin.postMultipart("/profiles/import", [:], files: ["profile": ("lobby.mobileconfig", file)])
+            #expect(again.status == .ok)
+            #expect(again.body.contains("This profile is here already"))
+            #expect(again.body.contains(#"value="version-\#(first.id!)" checked> A new version of Lobby kiosk (com.example.lobby), now version 1"#))
+            #expect(again.body.contains("A new profile, <code>com.example.lobby.imported</code>"))
+            #expect(try profiles(console).count == 1, "asking writes nothing")
+            let carried = try #require(again.body.components(separatedBy: #"name="fileData" value=""#).dropFirst().first?.components(separatedBy: "\"").first)
+            #expect(Data(base64Encoded: carried) == Data(file))
+
+            // A new version of the matching profile: its history grows, no second profile.
+            let version = try await admin.postMultipart("/profiles/import", ["fileData": carried, "fileName": "lobby.mobileconfig", "destination": "version-\(first.id!)"], files: [:])
+            #expect(version.status == .created)
+            #expect(version.body.contains("It is version 2 of this profile"))
+            #expect(try profiles(console).map(\.identifier) == ["com.example.lobby"])
+            #expect(try profiles(console).first?.version == 2)
+
+            // Asked again, a new profile; a third time, the earlier import matches as well.
+            let newOne = try await admin.postMultipart("/profiles/import", ["fileData": carried, "fileName": "lobby.mobileconfig", "destination": "new-profile"], files: [:])
+            #expect(newOne.status == .created)
+            #expect(try profiles(console).map(\.identifier) == ["com.example.lobby", "com.example.lobby.imported"])
+            let third = try await admin.postMultipart("/profiles/import", [:], files: ["profile": ("lobby.mobileconfig", file)])
+            #expect(third.body.contains("(com.example.lobby.imported), now version 1"), "a previous import of the file matches too")
+            #expect(third.body.contains("<code>com.example.lobby.imported-2</code>"))
+
+            // A carried file that is not base64, or a destination that is not offered, imports nothing.
+            let broken = try await admin.postMultipart("/profiles/import", ["fileData": "%%%", "destination": "new-profile"], files: [:])
+            #expect(broken.status == .unprocessableContent)
+            let nonsense = try await admin.postMultipart("/profiles/import", ["fileData": carried, "destination": "version-abc"], files: [:])
+            #expect(nonsense.status == .unprocessableContent)
+            let missing = try await admin.postMultipart("/profiles/import", ["fileData": carried, "destination": "version-999999"], files: [:])
+            #expect(missing.status == .unprocessableContent && missing.body.contains("does not exist"))
+            #expect(try profiles(console).count == 2)
         }
     }
 }

@@ -62,7 +62,7 @@ import Testing
             ])
             #expect(filled.status == .ok)
             #expect(filled.body.contains(#"value="serverURL""#) && filled.body.contains("Where notes sync."))
-            #expect(filled.body.contains(">45</textarea>"), "the typed value stays")
+            #expect(filled.body.contains(#"name="keyValue.1" type="number" step="1" min="5" max="480" value="45""#), "the typed value stays")
             #expect(filled.body.contains(#"id="key-1-min" name="keyMinimum" type="text" inputmode="decimal" value="5""#))
         }
     }
@@ -98,5 +98,68 @@ import Testing
             #expect(forbidden.status == .forbidden)
             #expect(try stored(console) == nil)
         }
+    }
+
+    /// The form built from a specfile asks for each value as the spec presents it: a tick box
+    /// for a boolean, a list for allowed values, a number box with the spec's limits; and every
+    /// refusal names its key.
+    @Test func theFormPresentsEachKeyAsItsSpecSaysAndNamesTheKeyInEveryError() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        let appID = try app(console)
+        let profile = try await ProfileStore(database: console.services.database, now: { Date() })
+            .create(identifier: "com.example.notes", content: ProfileContent(name: "Notes"), by: .system)
+        let spec = """
+            <managedAppConfiguration><version>1</version><bundleId>com.example.clinicnotes</bundleId><dict>
+              <boolean keyName="allowPrinting"><defaultValue><value>true</value></defaultValue></boolean>
+              <string keyName="theme"><defaultValue><value>light</value></defaultValue>
+                <constraint><values><value>light</value><value>dark</value></values></constraint></string>
+              <integer keyName="sessionMinutes"><defaultValue><value>30</value></defaultValue><constraint min="5" max="480"/></integer>
+            </dict></managedAppConfiguration>
+            """
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            try await admin.get("/apps/\(appID)/edit")
+            #expect(try await admin.postMultipart("/apps/\(appID)/specfile", [:], files: ["specfile": ("spec.xml", Array(spec.utf8))]).status == .seeOther)
+            let path = "/profiles/\(profile.id!)/payloads/managed-app-config"
+            try await admin.get(path)
+            let filled = try await admin.post(path, pairs: [("baseVersion", "1"), ("app", "com.example.clinicnotes"), ("intent", "specfile")])
+            #expect(filled.status == .ok)
+            // A boolean: a hidden "false" then the tick box, so an unticked box still answers.
+            #expect(filled.body.contains(#"<input type="hidden" name="keyValue.0" value="false">"#))
+            #expect(filled.body.contains(#"id="key-0-value" name="keyValue.0" type="checkbox" value="true" checked"#))
+            #expect(filled.body.contains(#"<label class="choice" for="key-0-value">"#), "every control has its label")
+            // A list of allowed values: a select.
+            #expect(filled.body.contains(#"<select id="key-1-value" name="keyValue.1""#))
+            #expect(filled.body.contains(#"<option value="light" selected>light</option><option value="dark">dark</option>"#))
+            // A number with the spec's limits.
+            #expect(filled.body.contains(#"<label for="key-2-value">Value of sessionMinutes (from 5 to 480)</label>"#))
+            #expect(filled.body.contains(#"name="keyValue.2" type="number" step="1" min="5" max="480" value="30""#))
+            #expect(!filled.body.contains("<textarea id=\"key-"), "no key of this spec is a free text box")
+
+            // Saved without JavaScript: the unticked box (only its hidden "false" is sent), a
+            // choice, a number out of range — refused with the key named beside the field.
+            var pairs: [(String, String)] = [("baseVersion", "1"), ("app", "com.example.clinicnotes"), ("intent", "save")]
+            for (index, key) in [("allowPrinting", "boolean"), ("theme", "string"), ("sessionMinutes", "integer")].enumerated() {
+                pairs += [("keyName", key.0), ("keyType", key.1), ("keyRequired", "no"), ("keyMinimum", index == 2 ? "5" : ""),
+                          ("keyMaximum", index == 2 ? "480" : ""), ("keyAllowed", index == 1 ? "light, dark" : ""), ("keyPattern", ""),
+                          ("keyDescription", "")]
+            }
+            pairs += [("keyValue.0", "false"), ("keyValue.1", "dark"), ("keyValue.2", "600")]
+            let refused = try await admin.post(path, pairs: pairs)
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.body.contains(#"<p class="field-error" id="key-2-value-error">sessionMinutes: The value must be at most 480.</p>"#))
+            #expect(refused.body.contains(#"id="key-0-value" name="keyValue.0" type="checkbox" value="true" aria-describedby"#), "the box stays unticked")
+            #expect(refused.body.contains(#"<option value="dark" selected>dark</option>"#))
+            pairs[pairs.count - 1] = ("keyValue.2", "45")
+            #expect(try await admin.post(path, pairs: pairs).status == .seeOther)
+        }
+        let latest = try console.services.database.readBlocking { try $0.fetchOne(ProfileVersionRecord.query().order(by: "number", .descending)) }
+        guard case .managedAppConfig(let config)? = latest?.content.payload(of: .managedAppConfig) else {
+            Issue.record("the configuration was not saved")
+            return
+        }
+        #expect(config.dictionary == .dictionary([("allowPrinting", .boolean(false)), ("theme", .string("dark")), ("sessionMinutes", .integer(45))]))
     }
 }

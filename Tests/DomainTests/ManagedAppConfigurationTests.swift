@@ -88,4 +88,22 @@ import Testing
         // A bad bundle ID keeps its own message.
         #expect(ManagedAppConfiguration(appIdentifier: "chat").validate(appIsManaged: false)["app"] == BundleID.problem("chat"))
     }
+
+    /// Every refusal names its key, so it reads on its own (an API answer, a list of errors).
+    @Test func everyRefusalOfAKeyNamesTheKey() {
+        let config = ManagedAppConfiguration(appIdentifier: "com.example.notes", keys: [
+            ConfigKey(name: "sessionMinutes", type: .integer, minimum: 5, maximum: 60, value: .integer(90)),
+            ConfigKey(name: "theme", type: .string, allowedValues: ["light", "dark"], value: .string("neon")),
+            ConfigKey(name: "bad name", type: .string, value: .string("x")),
+            ConfigKey(name: "", type: .string, value: .string("x")),
+        ])
+        let errors = config.validate()
+        #expect(errors["keys.0.value"] == "sessionMinutes: The value must be at most 60.")
+        #expect(errors["keys.1.value"] == "theme: Choose one of: light, dark.")
+        #expect(errors["keys.2.name"] == "Key 3: Name the key with letters, digits, _ . or -.")
+        #expect(errors["keys.3.name"]?.hasPrefix("Key 4: ") == true)
+        #expect(errors["app"] == nil)
+        // Named once, however often the errors pass through.
+        #expect(ManagedAppConfiguration.namingKeys(errors, names: config.keys.map(\.name)) == errors)
+    }
 }

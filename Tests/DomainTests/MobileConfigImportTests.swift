@@ -82,7 +82,7 @@ import Testing
                 ("Logging", .dictionary([("Enabled", .string("yes")), ("Level", .string("Error")), ("WiFiOnly", .boolean(false))])),
                 ("Authentication", .dictionary([("AuthenticationType", .string("Retina")), ("SingleSignOn", .boolean(true)),
                                                 ("OfflineAccess", .dictionary([("Enabled", .boolean(true)), ("MaximumOfflineMinutes", .integer(60))]))])),
-                ("AppTunnel", .dictionary([("Mode", .string("Split")), ("AppTunnelURLs", .array([.string("no-port.example.com")]))])),
+                ("AppTunnel", .dictionary([("Mode", .string("Split")), ("AppTunnelURLs", .array([.string("bad-port.example.com:99999")]))])),
                 ("Teleport", .dictionary([])),
                 ("Analytics", .string("on")),
                 ("CompromisedProtection", .dictionary([("Enabled", .boolean(true)), ("Action", .string("Wipe"))])),
@@ -119,6 +119,13 @@ import Testing
         #expect(reasons[1].contains("allowCamera") && reasons[2].contains("other than the ASAM allowlist"))
         #expect(reasons[3].hasPrefix("Refused:"), "an invalid bundle ID is not imported")
         #expect(reasons[4].contains("DisableWarp"))
+    }
+
+    @Test func aTunnelAddressWithoutAPortSurvivesExportAndImport() throws {
+        let tunnel = Payload.appTunnel(AppTunnel(mode: .split, directAddresses: ["data.example.com", "files.example.com:7777"]))
+        let imported = try read(exported([tunnel]))
+        #expect(imported.payloads == [tunnel])
+        #expect(imported.leftOut.isEmpty)
     }
 
     @Test func whatIsNotAProfileIsRefused() throws {

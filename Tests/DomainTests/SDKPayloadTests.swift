@@ -67,15 +67,19 @@ import Testing
         #expect(os.subject == .operatingSystem)
     }
 
-    @Test func tunnelAddressesNeedTheirPort() {
+    @Test func aListedHostNeedsItsPortOnlyWhenItIsNotAStandardOne() {
         #expect(AppTunnel(mode: .split, directAddresses: ["data.example.com:7777", "https://intranet.example.com:443/wiki"]).validate().isEmpty)
-        let missingPort = AppTunnel(mode: .split, directAddresses: ["data.example.com"]).validate()
-        #expect(missingPort["addresses.0"]?.contains("port") == true)
+        // Seed 004 asks for the port only when it is not 80 or 443: a bare host is accepted.
+        #expect(AppTunnel(mode: .split, directAddresses: ["data.example.com", "https://wiki.example.com"]).validate().isEmpty)
         #expect(AppTunnel(mode: .split, directAddresses: ["data.example.com:70000"]).validate()["addresses.0"] != nil)
         #expect(AppTunnel(mode: .split, directAddresses: ["ftp://data.example.com:21"]).validate()["addresses.0"] != nil)
+        #expect(AppTunnel(mode: .split, directAddresses: ["data.example.com:"]).validate()["addresses.0"] != nil)
         #expect(AppTunnel(mode: .split, directAddresses: []).validate()["addresses"] != nil)
         #expect(AppTunnel(mode: .everything, directAddresses: ["a.example.com:1"]).validate()["addresses"] != nil)
-        #expect(AppTunnel(mode: .split, directAddresses: ["a.example.com:1", "A.example.com:1"]).validate()["addresses.1"] != nil)
+        #expect(AppTunnel(mode: .split, directAddresses: ["a.example.com:1", "A.example.com:1"]).validate()["addresses.1"] == "A.example.com:1 is already in the list.")
+        let covered = AppTunnel(mode: .split, directAddresses: ["a.example.com", "a.example.com:443"]).validate()["addresses.1"]
+        #expect(covered == "a.example.com:443 is already covered by a.example.com (a host without a port means 80 and 443).")
+        #expect(AppTunnel(mode: .split, directAddresses: ["a.example.com", "a.example.com:8443"]).validate().isEmpty)
     }
 
     @Test func theTunnelRoutesByHostAndPort() {
@@ -84,6 +88,16 @@ import Testing
         #expect(tunnel.route("https://data.example.com/report").tunnelled == true, "port 443 is not the listed 7777")
         #expect(tunnel.route("http://printer.local:80").tunnelled == false)
         #expect(AppTunnel().route("https://data.example.com:7777").tunnelled == true)
+    }
+
+    @Test func aListedHostWithoutAPortGoesDirectOnPorts80And443Only() {
+        let tunnel = AppTunnel(mode: .split, directAddresses: ["Data.example.com", "https://secure.example.com"])
+        #expect(tunnel.route("https://data.example.com/report").tunnelled == false)
+        #expect(tunnel.route("http://data.example.com/report").tunnelled == false)
+        #expect(tunnel.route("https://data.example.com:443").reason == "Data.example.com is listed to go direct.")
+        #expect(tunnel.route("https://data.example.com:8443/report").tunnelled == true, "a bare host means 80 and 443, not every port")
+        #expect(tunnel.route("https://secure.example.com").tunnelled == false)
+        #expect(tunnel.route("http://secure.example.com").tunnelled == true, "https:// without a port lists 443 alone")
     }
 
     @Test func integratedAuthenticationAnswersOnlyAllowedSites() {

@@ -1,5 +1,6 @@
-"""A signed .mobileconfig exported by one console imported as a new profile: the page says what
-came across, who signed it, and what was left out."""
+"""A signed .mobileconfig exported by one console imported as a new profile (the console asks
+first, as a profile has its identifier): the page says what came across, who signed it, and what
+was left out."""
 
 import os
 import urllib.request
@@ -31,6 +32,10 @@ class ImportTests(BrowserTestCase):
         self.open("/profiles")
         self.driver.find_element(By.ID, "import-file").send_keys(path)
         self.click_and_wait(By.ID, "import-profile")
+        # Its identifier is the exported profile's: the console asks, and a new profile is chosen.
+        self.assertEqual(self.heading(), "This profile is here already")
+        self.driver.find_element(By.CSS_SELECTOR, "input[name='destination'][value='new-profile']").click()
+        self.click_and_wait(By.ID, "import-choice")
         self.assertEqual(self.heading(), "Imported Lobby lock")
         self.assertIn("this console's signing identity", self.driver.find_element(By.ID, "imported-signature").text)
         self.assertEqual("Single App Mode, Logging", self.driver.find_element(By.ID, "imported-payloads").text)

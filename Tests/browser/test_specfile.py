@@ -56,6 +56,12 @@ class SpecfileTests(BrowserTestCase):
         names = [box.get_attribute("value") for box in self.driver.find_elements(By.CSS_SELECTOR, "input[name='keyName']")]
         self.assertEqual(names[:3], ["serverURL", "ward", "userEmail"])
         self.assertIn("Where the app syncs notes.", self.driver.find_element(By.ID, "key-0-description").text)
+        # Each value as the spec presents it: a number box with the limits, a tick box, a list.
+        self.assertEqual(self.driver.find_element(By.ID, "key-3-value").get_attribute("type"), "number")
+        self.assertEqual(self.driver.find_element(By.ID, "key-3-value").get_attribute("max"), "480")
+        self.assertEqual(self.driver.find_element(By.ID, "key-5-value").get_attribute("type"), "checkbox")
+        self.assertEqual(self.driver.find_element(By.ID, "key-6-value").tag_name, "select")
+        self.assert_accessible("specfile-form-presented")
         self.screenshot("specfile-form")
         # The specfile's defaults are there; the admin fills what has none and changes one.
         self.fill("key-1-value", "3B")

@@ -91,7 +91,7 @@ PAYLOAD_FORMS = {
     "logging": ({}, None),
     "authentication": ({"offlineAccessEnabled": "on", "maximumOffline": "1440"}, None),
     "branding": ({}, None),
-    "managed-app-config": ({"app": "com.example.robust", "keyName": "serverURL", "keyValue": "https://example.com"}, None),
+    "managed-app-config": ({"app": "com.example.robust", "keyName": "serverURL", "keyValue.0": "https://example.com"}, None),
     "custom-settings": ({"text": "kiosk={n}"}, None),
     # An iOS rule ignores the app box, so only the version is broken.
     "compliance": ({"subject": "os-version", "app": "", "comparison": "lessThan", "version": "1.{n}", "action": "block"}, ("version",)),
@@ -160,7 +160,10 @@ FORM_ROUTES = [
     FormRoute("/profiles/{profile}/payloads/{kind}/remove", "/profiles/{profile}", {"impactConfirmed": "yes"}, params={"kind": "single-app-mode"}),
     FormRoute("/signing", "/signing", files={"certificate": "certificate_pem", "privateKey": "key_pem"}),
     FormRoute("/apps/{app}/specfile", "/apps/{app}/edit", files={"specfile": "specfile"}),
-    FormRoute("/profiles/import", "/profiles", files={"profile": "mobileconfig"}),
+    # The seed file is imported again and again: from the second time its identifier matches,
+    # and the import asks first (new profile or new version), writing nothing. The answer the
+    # choice page sends, a new profile, makes each valid request write.
+    FormRoute("/profiles/import", "/profiles", {"destination": "new-profile"}, files={"profile": "mobileconfig"}),
     # The viewer's tick boxes sit outside its selection form (form="log-selection"), so the
     # valid value names the seed line; "Delete…" on that form leads to the confirmation below.
     FormRoute("/logs/export", "/logs", {"line": "{log_line}"}, reads_only=True),
@@ -185,6 +188,8 @@ API_TARGETS = {
     "/api/v1/devices/{id}/group": "/api/v1/devices/{spare_device}/group",
     "/api/v1/devices/{id}/sdk-profile": "/api/v1/devices/{checkin}/sdk-profile",
     "/api/v1/profiles/{id}": "/api/v1/profiles/{profile}",
+    # The specfile describes the "app" seed's bundle ID (com.example.robust).
+    "/api/v1/apps/{id}/specfile": "/api/v1/apps/{app}/specfile",
     "/api/v1/profiles/{id}/assignments": "/api/v1/profiles/{profile}/assignments",
     "/api/v1/profiles/{id}/assignments/{group}": "/api/v1/profiles/{profile}/assignments/{group}",
     "/api/v1/profiles/{id}/versions/{number}/mobileconfig": "/api/v1/profiles/{profile}/versions/1/mobileconfig",

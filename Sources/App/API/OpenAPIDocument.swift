@@ -101,6 +101,9 @@ enum OpenAPIDocument {
             case "dryRun": ["name": "dryRun", "in": "query", "required": false, "schema": ["type": "boolean"],
                             "description": "true to answer what the change would do to the devices it reaches (which lock, unlock or switch app, new conflicts, settings that change) without making it"]
             case "signed": ["name": "signed", "in": "query", "required": false, "schema": ["type": "boolean"], "description": "true for a CMS-signed profile"]
+            case "newProfile": ["name": name, "in": "query", "required": false, "schema": ["type": "boolean"],
+                                "description": "true: a new profile even when one matches the file (its identifier then gets .imported)"]
+            case "versionOf": ["name": name, "in": "query", "required": false, "schema": id, "description": "The profile the file becomes the next version of"]
             case "after": ["name": name, "in": "query", "required": false, "schema": id, "description": "The last id of the previous page"]
             case "limit": ["name": name, "in": "query", "required": false, "schema": ["type": "integer", "minimum": 1, "maximum": APIQuery.maximumLimit],
                            "description": "Items per page (default \(APIQuery.defaultLimit))"]
@@ -131,7 +134,7 @@ enum OpenAPIDocument {
                     "bearer": ["type": "http", "scheme": "bearer", "description": "An API token (pct_…) from the console's API tokens page or `payload-console token create`."],
                     "deviceToken": ["type": "http", "scheme": "bearer", "description": "A device's check-in token (pcd_…), shown once when the device is enrolled."],
                 ],
-                "schemas": deviceSchemas.merging(textSchemas) { $1 }.merging(logSchemas) { $1 }.merging(helpdeskSchemas) { $1 }.merging([
+                "schemas": deviceSchemas.merging(textSchemas) { $1 }.merging(logSchemas) { $1 }.merging(helpdeskSchemas) { $1 }.merging(importSchemas) { $1 }.merging([
                     "Error": ["type": "object", "required": ["error"], "properties": ["error": ["type": "object", "required": ["code", "message"], "properties": [
                         "code": ["type": "string"], "message": ["type": "string"], "field": ["type": ["string", "null"]], "requestID": ["type": ["string", "null"]],
                     ]]]],
@@ -150,12 +153,14 @@ enum OpenAPIDocument {
                     ]),
                     "DryRun": ["type": "object", "required": ["dryRun", "impact"], "properties": [
                         "dryRun": ["type": "boolean", "enum": [true]],
-                        "impact": ["type": "object", "required": ["devicesReached", "devicesChanged", "locking", "unlocking", "switching", "groups"], "properties": [
+                        "impact": ["type": "object", "required": ["devicesReached", "devicesChanged", "locking", "unlocking", "switching", "sdkStarting", "sdkEnding", "groups"], "properties": [
                             "devicesReached": ["type": "integer", "description": "Devices in the groups the change reaches"],
                             "devicesChanged": ["type": "integer", "description": "Of them, devices whose policy is different afterwards"],
                             "locking": ["type": "array", "items": ref("LockChange"), "description": "Devices Single App Mode will hold in an app"],
                             "unlocking": ["type": "array", "items": ref("LockChange"), "description": "Devices Single App Mode will let go"],
                             "switching": ["type": "array", "items": ref("LockChange"), "description": "Devices held in a different app"],
+                            "sdkStarting": ["type": "array", "items": ref("SDKEffect"), "description": "What SDK apps start doing on a device (block, wipe), judged against what it last reported; effect not-known where it never reported what the rule compares"],
+                            "sdkEnding": ["type": "array", "items": ref("SDKEffect"), "description": "What SDK apps stop doing on a device"],
                             "groups": ["type": "array", "items": ["type": "object", "properties": [
                                 "name": ["type": "string"], "devices": ["type": "integer"],
                                 "newConflict": ["type": "array", "items": ["type": "string"], "description": "Single App Mode apps newly in conflict: the group's devices keep their current policy"],
@@ -165,11 +170,19 @@ enum OpenAPIDocument {
                             ]]],
                         ]],
                     ], "example": ["dryRun": true, "impact": [
-                        "devicesReached": 6, "devicesChanged": 6, "unlocking": [String](), "switching": [String](),
+                        "devicesReached": 6, "devicesChanged": 6, "unlocking": [String](), "switching": [String](), "sdkEnding": [String](),
+                        "sdkStarting": [["device": "Lobby kiosk 01", "group": "Lobby kiosks", "setting": "compliance", "effect": "block",
+                                         "message": "SDK apps blocked: Lobby Check-In earlier than 2.4.1 (compliance rule, by the last reported version)"]],
                         "locking": [["device": "Lobby kiosk 01", "group": "Lobby kiosks", "from": NSNull(), "to": "com.example.checkin"]],
                         "groups": [["name": "Lobby kiosks", "devices": 6, "newConflict": [String](), "resolvedConflict": [String](),
                                     "changes": [["field": "Single App Mode › App › Identifier", "before": NSNull(), "after": "com.example.checkin"]]]],
                     ]]],
+                    "SDKEffect": ["type": "object", "required": ["device", "group", "setting", "effect", "message"], "properties": [
+                        "device": ["type": "string"], "group": ["type": "string"],
+                        "setting": ["type": "string", "enum": ImpactPreview.sdkRuleKinds.map(\.rawValue), "description": "The payload kind the effect comes from"],
+                        "effect": ["type": "string", "enum": ["block", "wipe", "not-enforced", "not-known"]],
+                        "message": ["type": "string"],
+                    ]],
                     "LockChange": ["type": "object", "properties": [
                         "device": ["type": "string"], "group": ["type": "string"],
                         "from": ["type": ["string", "null"], "description": "The app before; null: not locked"],
@@ -182,7 +195,7 @@ enum OpenAPIDocument {
                     ]],
                 ]) { $1 },
             ],
-            "paths": devicePaths.merging(logPaths) { $1 }.merging(helpdeskPaths) { $1 }.merging([
+            "paths": devicePaths.merging(logPaths) { $1 }.merging(helpdeskPaths) { $1 }.merging(importPaths) { $1 }.merging([
                 "/api/v1/profiles": [
                     "get": operation("List profiles", role: "viewer", responses: ok("Profiles", ["type": "object"])),
                     "post": operation("Create a profile", role: "admin", body: ref("ProfileInput"),

@@ -100,7 +100,7 @@ struct ProfilesAPIController {
         if try Self.isDryRun(request) {
             let (profile, _, _) = try await services.profiles.detail(id)
             if let base = precondition.baseVersion, base != profile.version { throw Self.versionConflict }
-            return try Self.dryRun(try await services.profiles.impact(of: .save(id, content: content)).impact)
+            return try Self.dryRun(try await services.profiles.impact(of: .save(id, content: content)))
         }
         do {
             try await store.saveVersion(of: id, basedOn: precondition.baseVersion, content: content, note: "Saved through the API", by: actor)
@@ -119,8 +119,8 @@ struct ProfilesAPIController {
     }
 
     /// A dry run's answer: what the change would do, with nothing changed.
-    static func dryRun(_ impact: PolicyImpact) throws -> Response {
-        try .jsonObject(["dryRun": true, "impact": ImpactJSON.object(impact)])
+    static func dryRun(_ preview: ImpactPreview.Result) throws -> Response {
+        try .jsonObject(["dryRun": true, "impact": ImpactJSON.object(preview.impact, appNames: preview.appNames)])
     }
 
     static let versionConflict = APIError(status: .preconditionFailed, code: "version_conflict",
@@ -129,7 +129,7 @@ struct ProfilesAPIController {
     @Sendable func assign(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let groupID = try await APIRequest.decode(AssignmentBody.self, from: request).groupID
-        if try Self.isDryRun(request) { return try Self.dryRun(try await services.profiles.impact(of: .assign(id, to: groupID)).impact) }
+        if try Self.isDryRun(request) { return try Self.dryRun(try await services.profiles.impact(of: .assign(id, to: groupID))) }
         _ = try await services.assignments.assign(id, to: groupID, by: Actor(context.user))
         return try await detail(id)
     }
@@ -137,7 +137,7 @@ struct ProfilesAPIController {
     @Sendable func unassign(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
-        if try Self.isDryRun(request) { return try Self.dryRun(try await services.profiles.impact(of: .unassign(id, from: groupID)).impact) }
+        if try Self.isDryRun(request) { return try Self.dryRun(try await services.profiles.impact(of: .unassign(id, from: groupID))) }
         _ = try await services.assignments.unassign(id, from: groupID, by: Actor(context.user))
         return try await detail(id)
     }

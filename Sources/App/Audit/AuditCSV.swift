@@ -3,8 +3,8 @@ import HTTPTypes
 import Hummingbird
 import Storage
 
-/// The audit log as CSV (RFC 4180), every entry matching the page's filter, oldest first,
-/// streamed a chunk at a time. A cell a spreadsheet would read as a formula (`=`, `+`, `-`,
+/// The audit log as CSV (RFC 4180), every entry matching the page's filter, newest first as
+/// the page lists them, streamed a chunk at a time. A cell a spreadsheet would read as a formula (`=`, `+`, `-`,
 /// `@`, tab or carriage return first) is prefixed with `'`: subjects and values are typed by
 /// people, and opening the export must not run what they typed.
 enum AuditCSV {
@@ -17,15 +17,19 @@ enum AuditCSV {
             .contentType: "text/csv; charset=utf-8", .cacheControl: "no-store",
             .contentDisposition: "attachment; filename=\"audit-\(stamp).csv\"",
         ]
+        if let problem = filter.rangeProblem {
+            return Response(status: .unprocessableContent, headers: [.contentType: "text/plain; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: problem + "\n")))
+        }
         guard let last = try await log.newestID() else { return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: header))) }
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             try await writer.write(ByteBuffer(string: header))
-            var after: RecordID<AuditEvent>?
+            var before: RecordID<AuditEvent>?
             while true {
-                let entries = try await log.chunk(filter, after: after, through: last, limit: chunkSize)
+                let entries = try await log.chunk(filter, before: before, through: last, limit: chunkSize)
                 if !entries.isEmpty { try await writer.write(ByteBuffer(string: entries.map(row).joined())) }
                 guard entries.count == chunkSize, let id = entries.last?.id else { break }
-                after = id
+                before = id
             }
             try await writer.finish(nil)
         })

@@ -38,6 +38,13 @@ struct AuditFilter: Equatable, Sendable {
 
     var isFiltered: Bool { person != nil || objectType != nil || !object.isEmpty || from != nil || through != nil }
 
+    /// Why the days cannot match anything: the range ends before it starts. Said beside the
+    /// date fields rather than as "no entries match", which would blame the log.
+    var rangeProblem: String? {
+        guard let from, let through, from > through else { return nil }
+        return "Through (\(Self.dayText(through))) is before From (\(Self.dayText(from))): choose a Through day on or after the From day."
+    }
+
     init() {}
 
     init(_ parameters: Parameters) {

@@ -21,11 +21,12 @@ struct AuditLog: Sendable {
         }
     }
 
-    /// Up to `limit` entries matching `filter` with ids after `after`, oldest first: one chunk
-    /// of a CSV download, each chunk its own short read.
-    func chunk(_ filter: AuditFilter, after: RecordID<AuditEvent>?, through last: RecordID<AuditEvent>, limit: Int) async throws -> [AuditEvent] {
-        var query = filter.query().filter("id", .lessOrEqual, last).order(by: "id").limit(limit)
-        if let after { query = query.filter("id", .greater, after) }
+    /// Up to `limit` entries matching `filter` with ids up to `through` (the newest when the
+    /// download began) and below `before`, newest first as the page lists them: one chunk of a
+    /// CSV download, each chunk its own short read.
+    func chunk(_ filter: AuditFilter, before: RecordID<AuditEvent>?, through last: RecordID<AuditEvent>, limit: Int) async throws -> [AuditEvent] {
+        var query = filter.query().filter("id", .lessOrEqual, last).order(by: "id", .descending).limit(limit)
+        if let before { query = query.filter("id", .less, before) }
         let chunk = query
         return try await database.read { try $0.fetch(chunk) }
     }

@@ -33,13 +33,17 @@ struct AuditLogController {
         let object: String
         let from: String
         let through: String
+        /// Beside the date fields when the range ends before it starts.
+        let rangeError: String?
         let csvPath: String
     }
 
     func register(on routes: SecuredRoutes) {
         routes.get("/audit", role: .admin) { request, context in
             let filter = AuditFilter(request.uri.formParameters)
-            let (events, people) = try await services.auditLog.entries(filter, limit: Self.pageSize + 1)
+            // A reversed range matches nothing by construction: it is not asked for.
+            let (found, people) = try await services.auditLog.entries(filter, limit: filter.rangeProblem == nil ? Self.pageSize + 1 : 0)
+            let events = filter.rangeProblem == nil ? found : []
             let page = events.prefix(Self.pageSize)
             let now = services.now
             let view = View(
@@ -59,8 +63,9 @@ struct AuditLogController {
                 types: [SelectOption(value: "", label: "Everything", selected: filter.objectType == nil)]
                     + AuditFilter.ObjectType.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0 == filter.objectType) },
                 object: filter.object, from: filter.from.map(AuditFilter.dayText) ?? "", through: filter.through.map(AuditFilter.dayText) ?? "",
-                csvPath: Paths.auditCSV + "?" + filter.query(before: nil))
-            return try services.renderer.page("audit/index", title: "Audit log", model: view, request: request, context: context)
+                rangeError: filter.rangeProblem, csvPath: Paths.auditCSV + "?" + filter.query(before: nil))
+            return try services.renderer.page("audit/index", title: "Audit log", model: view, request: request, context: context,
+                                              status: filter.rangeProblem == nil ? .ok : .unprocessableContent)
         }
         routes.get("/audit.csv", role: .admin) { request, _ in
             try await AuditCSV.response(AuditFilter(request.uri.formParameters), log: services.auditLog, now: services.now)

@@ -50,7 +50,7 @@ enum ImpactPreview {
         let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id!, $0.name) })
         let devices = try Self.devices(in: reached, connection: connection)
         let loader = PolicyLoader(connection: connection, cache: contents)
-        let inputs = try reached.sorted { (names[$0] ?? "") < (names[$1] ?? "") }.map { group in
+        let sides = try reached.sorted { (names[$0] ?? "") < (names[$1] ?? "") }.map { group in
             let before = try loader.reachingProfiles(group: group, groups: groups)
             let lineage = tree.lineage(of: group)
             var after = before
@@ -73,34 +73,57 @@ enum ImpactPreview {
                                            content: content)
                 }
             }
-            // Installed apps matter only to Single App Mode; without it either side, they stay unread.
-            let locks = (before + after).contains { $0.content.payload(of: .singleAppMode) != nil }
-            let rows = devices[group] ?? []
-            return PolicyImpact.GroupInput(name: names[group] ?? "", devices: rows.map { $0.device(readingApps: locks) }, before: before, after: after)
+            return (group: group, before: before, after: after)
+        }
+        let reaching = sides.flatMap { $0.before + $0.after }.map(\.content)
+        // Installed apps matter only to Single App Mode and the SDK's rules, and what devices
+        // reported only to the SDK's; without them either side, they stay unread.
+        let locks = reaching.contains { $0.payload(of: .singleAppMode) != nil }
+        let judgesSDK = reaching.contains { content in Self.sdkRuleKinds.contains { content.payload(of: $0) != nil } }
+        var conditions: [Int64: DeviceConditions] = [:]
+        if judgesSDK {
+            let ruleApps = Set(reaching.flatMap { content -> [String] in
+                guard case .compliance(let compliance)? = content.payload(of: .compliance) else { return [] }
+                return compliance.rules.compactMap(\.appIdentifier)
+            })
+            let rows = sides.flatMap { devices[$0.group] ?? [] }
+            conditions = try DeviceReports.conditions(of: rows.map { $0.report() }, ruleApps: ruleApps, in: connection)
+        }
+        let inputs = sides.map { side in
+            PolicyImpact.GroupInput(name: names[side.group] ?? "",
+                                    devices: (devices[side.group] ?? []).map { $0.device(readingApps: locks, conditions: conditions[$0.id]) },
+                                    before: side.before, after: side.after)
         }
         return (PolicyImpact.compute(inputs), profile)
     }
+
+    /// The payloads whose effect depends on what a device reported (`SDKFinding`).
+    static let sdkRuleKinds: [PayloadKind] = [.compliance, .compromisedProtection, .geofence, .authentication]
 
     private struct DeviceRow: Decodable {
         let id: Int64
         let name: String
         let groupID: Int64
         let isSupervised: Bool
-        /// JSON, decoded only when a lock depends on it (Single App Mode on either side).
+        let osVersion: String
+        /// JSON, decoded only when a lock or an SDK rule depends on it.
         let installedApps: String
 
-        func device(readingApps: Bool) -> PolicyImpact.Device {
-            let apps = readingApps ? (try? JSONDecoder().decode([String].self, from: Data(installedApps.utf8))) ?? [] : []
-            return PolicyImpact.Device(id: id, name: name, isSupervised: isSupervised, installedApps: apps)
+        var apps: [String] { (try? JSONDecoder().decode([String].self, from: Data(installedApps.utf8))) ?? [] }
+
+        func report() -> DeviceReports.Device { DeviceReports.Device(id: id, osVersion: osVersion, installedApps: apps) }
+
+        func device(readingApps: Bool, conditions: DeviceConditions?) -> PolicyImpact.Device {
+            PolicyImpact.Device(id: id, name: name, isSupervised: isSupervised, installedApps: readingApps ? apps : [], conditions: conditions)
         }
     }
 
-    /// The reached groups' devices, read in one statement with only what locking depends on.
+    /// The reached groups' devices, read in one statement with only what the preview judges by.
     private static func devices(in groups: Set<RecordID<DeviceGroupRecord>>,
                                 connection: Connection) throws -> [RecordID<DeviceGroupRecord>: [DeviceRow]] {
         guard !groups.isEmpty else { return [:] }
         let rows = try connection.fetch(DeviceRow.self, """
-            SELECT id, name, groupID, isSupervised, installedApps FROM devices
+            SELECT id, name, groupID, isSupervised, osVersion, installedApps FROM devices
             WHERE groupID IN (\(list: groups.map(\.rawValue).sorted())) ORDER BY name COLLATE NOCASE, id
             """)
         return Dictionary(grouping: rows) { RecordID<DeviceGroupRecord>($0.groupID) }

@@ -19,6 +19,11 @@ struct ImpactView {
     let headline: String
     let changesNothing: Bool
     let lockLines: [Line]
+    /// What the SDK in the devices' apps starts or stops doing, judged from what each device
+    /// last reported; and where that cannot be judged.
+    let sdkLines: [Line]
+    let notKnownLines: [Line]
+    let hasSDKLines: Bool
     let conflicts: [String]
     let resolved: [String]
     let settings: [SettingsChange]
@@ -30,10 +35,11 @@ struct ImpactView {
     init(_ impact: PolicyImpact, appNames: [String: String]) {
         func app(_ bundleID: String?) -> String { bundleID.map { appNames[$0] ?? $0 } ?? "" }
         func devices(_ count: Int) -> String { count == 1 ? "1 device" : "\(count.formatted()) devices" }
-        func names(_ changes: [PolicyImpact.LockChange]) -> String {
-            let shown = changes.prefix(Self.named).map(\.device).joined(separator: ", ")
-            return changes.count > Self.named ? "\(shown) and \(changes.count - Self.named) more" : shown
+        func names(_ devices: [String]) -> String {
+            let shown = devices.prefix(Self.named).joined(separator: ", ")
+            return devices.count > Self.named ? "\(shown) and \(devices.count - Self.named) more" : shown
         }
+        func names(_ changes: [PolicyImpact.LockChange]) -> String { names(changes.map(\.device)) }
         let groupCount = impact.groups.count
         headline = impact.devicesReached == 0 ? "This change reaches no device: the groups it touches hold none."
             : "Reaches \(devices(impact.devicesReached)) in \(groupCount == 1 ? "1 group" : "\(groupCount) groups"); "
@@ -51,6 +57,24 @@ struct ImpactView {
             lines.append(Line(text: "\(devices(changes.count)) switch from \(app(first.before)) to \(app(first.after))", devices: names(changes)))
         }
         lockLines = lines
+        var sdk: [Line] = [], notKnown: [Line] = []
+        var grouped: [(finding: SDKFinding, starts: Bool, devices: [String])] = []
+        for change in impact.sdkChanges {
+            if let index = grouped.firstIndex(where: { $0.finding == change.finding && $0.starts == change.starts }) {
+                grouped[index].devices.append(change.device)
+            } else {
+                grouped.append((change.finding, change.starts, [change.device]))
+            }
+        }
+        for entry in grouped {
+            let sentence = entry.finding.sentence { app($0) }
+            let line = Line(text: entry.starts ? "\(devices(entry.devices.count)): \(sentence)"
+                                : "\(devices(entry.devices.count)) no longer: \(sentence)", devices: names(entry.devices))
+            if entry.finding.effect == "not-known" { if entry.starts { notKnown.append(line) } } else { sdk.append(line) }
+        }
+        sdkLines = sdk
+        notKnownLines = notKnown
+        hasSDKLines = !sdk.isEmpty || !notKnown.isEmpty
         conflicts = impact.groups.filter { !$0.newConflict.isEmpty }.map { group in
             "New conflict in \(group.name): \(group.newConflict.map { app($0) }.joined(separator: " and ")) both ask for Single App Mode. "
                 + "Its \(devices(group.deviceCount)) keep their current policy until one of them goes."

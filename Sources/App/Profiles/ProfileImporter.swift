@@ -3,9 +3,12 @@ import Foundation
 import Signing
 import Storage
 
-/// Brings a `.mobileconfig` in as a new profile: the signature checked and named, the property
-/// list read by the safe reader, the payloads this console knows kept, the rest listed with
-/// the reason. One transaction: a refused file creates nothing.
+/// Brings a `.mobileconfig` in, as a new profile or as the next version of one: the signature
+/// checked and named, the property list read by the safe reader, the payloads this console
+/// knows kept, the rest listed with the reason. A file whose identifier a profile already has
+/// (or had, as an earlier import of the same file) is not made into a second copy silently:
+/// asked for, the answer names the matching profiles and the caller chooses. One transaction:
+/// a refused file creates nothing. Pages and the API call the same method.
 struct ProfileImporter: Sendable {
     let database: Database
     let signing: SigningService
@@ -13,43 +16,103 @@ struct ProfileImporter: Sendable {
 
     static let maximumBytes = 1_048_576
 
+    /// Where the file's payloads go.
+    enum Destination: Equatable, Sendable {
+        /// A new profile when no profile matches the file; otherwise the matches are answered.
+        case ask
+        case newProfile
+        /// The next version of this profile.
+        case newVersion(of: RecordID<ProfileRecord>)
+    }
+
     struct Outcome {
         let profile: ProfileRecord
         let imported: MobileConfigImport
         /// "Not signed", or who signed it and whether that is this console.
         let signature: String
+        /// 1 for a new profile.
+        let version: Int
     }
 
-    func importProfile(_ file: UploadedFile, by actor: Actor) async throws -> Result<Outcome, ImportProblem> {
-        guard !file.bytes.isEmpty else { return .failure(ImportProblem(line: nil, "Choose a .mobileconfig file to upload.")) }
-        guard file.bytes.count <= Self.maximumBytes else { return .failure(ImportProblem(line: nil, "A profile to import holds at most 1 MB.")) }
-        let signed: SignedProfile
-        do { signed = try SignedProfile.read(file.bytes) } catch { return .failure(ImportProblem(line: nil, error.description)) }
-        if PropertyListReader.isBinaryPlist(Data(signed.content)) {
-            return .failure(ImportProblem(line: nil, "Binary property lists are not read; export the profile as XML."))
+    /// Profiles the file matches: its identifier, or an earlier import of it (`….imported`,
+    /// `….imported-2`), and the identifier a new profile would get.
+    struct Matches {
+        let profiles: [ProfileRecord]
+        let imported: MobileConfigImport
+        let newIdentifier: String
+    }
+
+    enum Answer {
+        case imported(Outcome)
+        case matches(Matches)
+    }
+
+    func importProfile(_ file: UploadedFile, into destination: Destination = .ask, by actor: Actor) async throws -> Result<Answer, ImportProblem> {
+        let read: (imported: MobileConfigImport, signed: SignedProfile)
+        switch Self.read(file.bytes) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let value): read = value
         }
-        var imported: MobileConfigImport
+        var imported = read.imported
+        Self.readCertificates(of: &imported)
+        let signature = describeSignature(read.signed)
+        let time = now()
+        let note = "Imported from \(file.displayName.isEmpty ? "a file" : file.displayName) (\(signature))"
+        let summary = "\(imported.payloads.count) payload(s) imported, \(imported.leftOut.count) left out; \(signature)"
+        let content = ProfileContent(name: imported.name, descriptionMarkdown: imported.description, payloads: imported.payloads)
+        let found = imported
+        return try await database.write { connection in
+            switch destination {
+            case .ask:
+                let matches = try Self.matches(found, in: connection)
+                if !matches.isEmpty {
+                    return .success(.matches(Matches(profiles: matches, imported: found, newIdentifier: try Self.freeIdentifier(found, in: connection))))
+                }
+                fallthrough
+            case .newProfile:
+                let profile = try ProfileStore.insertFirstVersion(identifier: try Self.freeIdentifier(found, in: connection), content: content,
+                                                                 note: note, by: actor, at: time, in: connection)
+                try connection.audit("profile.imported", subject: profile.auditSubject, by: actor, after: summary, at: time)
+                return .success(.imported(Outcome(profile: profile, imported: found, signature: signature, version: 1)))
+            case .newVersion(let id):
+                guard try connection.find(ProfileRecord.self, id: id) != nil else {
+                    return .failure(ImportProblem(line: nil, "The profile to add a version to does not exist; import the file as a new profile.",
+                                                  code: "profile_not_found"))
+                }
+                let saved = try ProfileStore.insertVersion(of: id, content: content, note: note, action: "profile.imported", by: actor, at: time, in: connection)
+                return .success(.imported(Outcome(profile: saved.profile, imported: found, signature: signature, version: saved.version.number)))
+            }
+        }
+    }
+
+    /// The file read whole, before anything is written: refused when it is empty, too large,
+    /// not a profile at all, or a signed profile whose signature does not hold.
+    static func read(_ bytes: [UInt8]) -> Result<(MobileConfigImport, SignedProfile), ImportProblem> {
+        guard !bytes.isEmpty else { return .failure(ImportProblem(line: nil, "Choose a .mobileconfig file to upload.", code: "empty_file")) }
+        guard bytes.count <= maximumBytes else { return .failure(ImportProblem(line: nil, "A profile to import holds at most 1 MB.", code: "file_too_large")) }
+        if PropertyListReader.isBinaryPlist(Data(bytes)) {
+            return .failure(ImportProblem(line: nil, "Binary property lists are not read; export the profile as XML.", code: "binary_plist"))
+        }
+        let signed: SignedProfile
         do {
-            imported = try MobileConfigImport.read(try PropertyListReader.read(Data(signed.content)))
+            signed = try SignedProfile.read(bytes)
+        } catch .notAProfile(let detail) {
+            return .failure(.notAProfile(detail.hasSuffix(".") ? detail : detail + "."))
+        } catch {
+            return .failure(ImportProblem(line: nil, error.description, code: "invalid_signature"))
+        }
+        if PropertyListReader.isBinaryPlist(Data(signed.content)) {
+            return .failure(ImportProblem(line: nil, "Binary property lists are not read; export the profile as XML.", code: "binary_plist"))
+        }
+        do {
+            return .success((try MobileConfigImport.read(try PropertyListReader.read(Data(signed.content))), signed))
         } catch let problem as PropertyListProblem {
-            return .failure(ImportProblem(line: problem.line, problem.reason))
+            return .failure(.notAProfile("it does not read as a property list (\(problem.reason))", line: problem.line))
         } catch let problem as ImportProblem {
             return .failure(problem)
+        } catch {
+            return .failure(.notAProfile("it does not read as a property list."))
         }
-        Self.readCertificates(of: &imported)
-        let signature = describeSignature(signed)
-        let time = now()
-        let profile = try await database.write { connection in
-            let identifier = try Self.freeIdentifier(imported, in: connection)
-            let content = ProfileContent(name: imported.name, descriptionMarkdown: imported.description, payloads: imported.payloads)
-            let profile = try ProfileStore.insertFirstVersion(identifier: identifier, content: content,
-                                                             note: "Imported from \(file.displayName) (\(signature))",
-                                                             by: actor, at: time, in: connection)
-            try connection.audit("profile.imported", subject: profile.auditSubject, by: actor,
-                                 after: "\(imported.payloads.count) payload(s) imported, \(imported.leftOut.count) left out; \(signature)", at: time)
-            return profile
-        }
-        return .success(Outcome(profile: profile, imported: imported, signature: signature))
     }
 
     private func describeSignature(_ signed: SignedProfile) -> String {
@@ -58,8 +121,6 @@ struct ProfileImporter: Sendable {
         return "Signed by \(signer), signature intact" + (own ? " (this console's signing identity)" : "; the signer's certificate is not checked against a trust store")
     }
 
-    /// The file's identifier when it is valid and free, else one made from the name; a clash
-    /// gets `.imported`, `.imported-2`, ….
     /// Pinned certificates in the SDK settings are read from their bytes, as an upload is; a
     /// payload whose certificate does not read is left out with the reason.
     private static func readCertificates(of imported: inout MobileConfigImport) {
@@ -75,9 +136,31 @@ struct ProfileImporter: Sendable {
         }
     }
 
+    /// The file's identifier when it is valid, else one made from the name.
+    private static func baseIdentifier(_ imported: MobileConfigImport) -> String {
+        imported.identifier.isEmpty ? ProfileRules.suggestedIdentifier(prefix: ProfilesController.identifierPrefix, name: imported.name) : imported.identifier
+    }
+
+    /// The base identifier when it is free; a clash gets `.imported`, `.imported-2`, ….
     private static func freeIdentifier(_ imported: MobileConfigImport, in connection: Connection) throws -> String {
-        let base = imported.identifier.isEmpty
-            ? ProfileRules.suggestedIdentifier(prefix: ProfilesController.identifierPrefix, name: imported.name) : imported.identifier
+        let base = baseIdentifier(imported)
         return try ProfileStore.isTaken(base, in: connection) ? try ProfileStore.freeIdentifier(base, suffix: "imported", in: connection) : base
+    }
+
+    /// Profiles with the file's identifier, or made by an earlier import of it.
+    private static func matches(_ imported: MobileConfigImport, in connection: Connection) throws -> [ProfileRecord] {
+        let base = baseIdentifier(imported)
+        let escaped = base.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+        let candidates = try connection.fetch(ProfileRecord.query()
+            .filter("(identifier = \(base) OR identifier LIKE \(escaped + ".imported%") ESCAPE '\\')").order(by: "id"))
+        return candidates.filter { $0.identifier == base || isEarlierImport($0.identifier, of: base) }
+    }
+
+    /// `base.imported` or `base.imported-N`, as `freeIdentifier` names a clash (a base too long
+    /// for the suffix was shortened, so those are only matched by their identifier).
+    private static func isEarlierImport(_ identifier: String, of base: String) -> Bool {
+        guard identifier.hasPrefix(base + ".imported") else { return false }
+        let rest = identifier.dropFirst(base.count + ".imported".count)
+        return rest.isEmpty || (rest.hasPrefix("-") && rest.dropFirst().allSatisfy(\.isNumber) && rest.count > 1)
     }
 }

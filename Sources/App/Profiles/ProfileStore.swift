@@ -93,23 +93,31 @@ struct ProfileStore: Sendable {
                      note: String, action: String = "profile.edited", by actor: Actor) async throws -> ProfileVersionRecord {
         let time = now()
         return try await database.write { connection in
-            var profile = try connection.require(ProfileRecord.self, id: profileID)
-            let previous = try ProfileReader.latestVersion(of: profileID, in: connection)
-            if let baseVersion, profile.version != baseVersion { throw Conflict(latest: previous) }
-            profile.name = content.name
-            profile.payloadUUIDs = Self.uuids(for: content, keeping: profile.payloadUUIDs)
-            profile.payloadKinds = content.payloads.map(\.kind)
-            profile.updatedAt = time
-            profile = try connection.update(checkingVersion: profile)
-            let saved = try connection.insert(ProfileVersionRecord(
-                id: nil, profileID: profileID, number: profile.version, uuid: UUID().uuidString, content: content,
-                note: note, authorID: actor.userID, authorEmail: actor.email, createdAt: time))
-            let changes = ProfileDiff.changes(from: previous.content, to: content)
-            try connection.audit(action, subject: profile.auditSubject, by: actor,
-                                 before: Self.describe(changes, side: \.before, version: previous.number),
-                                 after: Self.describe(changes, side: \.after, version: saved.number), at: time)
-            return saved
+            let profile = try connection.require(ProfileRecord.self, id: profileID)
+            if let baseVersion, profile.version != baseVersion { throw Conflict(latest: try ProfileReader.latestVersion(of: profileID, in: connection)) }
+            return try Self.insertVersion(of: profileID, content: content, note: note, action: action, by: actor, at: time, in: connection).version
         }
+    }
+
+    /// `content` as the profile's next version, with the audit entry saying what changed; in
+    /// the caller's transaction (a save, or an import into an existing profile).
+    static func insertVersion(of profileID: RecordID<ProfileRecord>, content: ProfileContent, note: String, action: String, by actor: Actor,
+                              at time: Date, in connection: Connection) throws -> (profile: ProfileRecord, version: ProfileVersionRecord) {
+        var profile = try connection.require(ProfileRecord.self, id: profileID)
+        let previous = try ProfileReader.latestVersion(of: profileID, in: connection)
+        profile.name = content.name
+        profile.payloadUUIDs = Self.uuids(for: content, keeping: profile.payloadUUIDs)
+        profile.payloadKinds = content.payloads.map(\.kind)
+        profile.updatedAt = time
+        profile = try connection.update(checkingVersion: profile)
+        let saved = try connection.insert(ProfileVersionRecord(
+            id: nil, profileID: profileID, number: profile.version, uuid: UUID().uuidString, content: content,
+            note: note, authorID: actor.userID, authorEmail: actor.email, createdAt: time))
+        let changes = ProfileDiff.changes(from: previous.content, to: content)
+        try connection.audit(action, subject: profile.auditSubject, by: actor,
+                             before: Self.describe(changes, side: \.before, version: previous.number),
+                             after: Self.describe(changes, side: \.after, version: saved.number), at: time)
+        return (profile, saved)
     }
 
     /// Keeps the UUIDs of kinds still present and mints one for each new kind.

@@ -110,6 +110,7 @@ func registerRoutes(on groups: RouteGroups, services: Services) {
     AssignmentPreviewController(services: services).register(on: pages)
 
     ProfilesAPIController(services: services).register(on: groups.api)
+    ImportAPIController(services: services).register(on: groups.api)
     CatalogAPIController(services: services).register(on: groups.api)
     SimulatorAPIController(services: services).register(on: groups.api)
     LogsAPIController(services: services).register(on: groups.api)

@@ -16,6 +16,7 @@ enum Paths {
     static let groups = "/groups"
     static let devices = "/devices"
     static let profiles = "/profiles"
+    static let profileImport = "/profiles/import"
     static let tokens = "/tokens"
     static let signing = "/signing"
     static let logs = "/logs"

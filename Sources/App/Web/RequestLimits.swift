@@ -9,6 +9,8 @@ enum RequestLimits {
     static let multipartBody = 5 << 20
     /// A JSON body of the API.
     static let jsonBody = 1 << 20
+    /// A file sent as an API body (a .mobileconfig, a specfile): the importers' own limit.
+    static let importedFile = 1 << 20
 
     /// A device's log upload, as sent (perhaps gzip) and once inflated: ten thousand lines
     /// (the most a batch may have) of typical length, well under the worst case of 8 KB each.
@@ -16,5 +18,5 @@ enum RequestLimits {
     static let logUploadInflated = 16 << 20
 
     /// What a person or script is told when a body is over its limit.
-    static let description = "The request is larger than the console accepts: forms up to 1 MB, forms with uploads up to 5 MB, API bodies up to 1 MB, device log uploads up to 8 MB (16 MB once inflated)."
+    static let description = "The request is larger than the console accepts: forms up to 1 MB, forms with uploads up to 5 MB, API bodies (JSON or an imported file) up to 1 MB, device log uploads up to 8 MB (16 MB once inflated)."
 }

@@ -84,6 +84,10 @@ public struct ComplianceRule: Codable, Equatable, Hashable, Sendable {
 public struct ComplianceVerdict: Equatable, Sendable {
     /// The rules the device meets, in the order given.
     public let broken: [ComplianceRule]
+    /// The rules about a version the device has not reported (an installed app's, or iOS's):
+    /// they may be met or not. The SDK on the device always knows, so only a preview from the
+    /// console's reports has any.
+    public let notKnown: [ComplianceRule]
 
     public var isCompliant: Bool { broken.isEmpty }
     /// Wipe when any broken rule wipes, else block when any is broken.
@@ -92,16 +96,30 @@ public struct ComplianceVerdict: Equatable, Sendable {
     }
 
     /// Checks `rules` against the device's iOS version and its apps' versions (bundle ID →
-    /// version). A rule about an app the device does not have, or a version that does not read
-    /// as one, is not met: it cannot be judged, so it does not act.
-    public static func judge(_ rules: [ComplianceRule], osVersion: String, appVersions: [String: String]) -> ComplianceVerdict {
-        ComplianceVerdict(broken: rules.filter { rule in
-            let actual: String? = switch rule.subject {
-            case .app(let bundleID): appVersions[bundleID]
-            case .operatingSystem: osVersion
+    /// version); `installedApps` defaults to the apps with a version. A rule about an app the
+    /// device does not have, or a version that does not read as one, is not met: it cannot be
+    /// judged, so it does not act. A version nobody reported (nil iOS, an installed app
+    /// without a version) is not known.
+    public static func judge(_ rules: [ComplianceRule], osVersion: String?, appVersions: [String: String],
+                             installedApps: [String]? = nil) -> ComplianceVerdict {
+        let installed = Set(installedApps ?? Array(appVersions.keys))
+        var broken: [ComplianceRule] = [], notKnown: [ComplianceRule] = []
+        for rule in rules {
+            let actual: String?
+            switch rule.subject {
+            case .app(let bundleID):
+                guard installed.contains(bundleID) else { continue }
+                actual = appVersions[bundleID]
+            case .operatingSystem:
+                actual = osVersion
             }
-            guard let actual, let version = AppleVersion(actual), let reference = AppleVersion(rule.version) else { return false }
-            return rule.comparison.holds(version, reference)
-        })
+            guard let actual else {
+                notKnown.append(rule)
+                continue
+            }
+            guard let version = AppleVersion(actual), let reference = AppleVersion(rule.version) else { continue }
+            if rule.comparison.holds(version, reference) { broken.append(rule) }
+        }
+        return ComplianceVerdict(broken: broken, notKnown: notKnown)
     }
 }

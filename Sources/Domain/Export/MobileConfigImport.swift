@@ -25,12 +25,12 @@ public struct MobileConfigImport: Equatable, Sendable {
     /// Refuses what is not a configuration profile at all; everything inside one is either
     /// imported or listed in `leftOut`.
     public static func read(_ plist: PropertyList) throws(ImportProblem) -> MobileConfigImport {
-        guard case .dictionary(let top) = plist else { throw ImportProblem(line: nil, "The file's property list is not a dictionary.") }
+        guard case .dictionary(let top) = plist else { throw ImportProblem.notAProfile("its property list is not a dictionary.") }
         let keys = Dictionary(top, uniquingKeysWith: { first, _ in first })
         guard case .string("Configuration")? = keys["PayloadType"] else {
-            throw ImportProblem(line: nil, "This property list is not a configuration profile (its PayloadType is not Configuration).")
+            throw ImportProblem.notAProfile("this property list is not a configuration profile (its PayloadType is not Configuration).")
         }
-        guard case .array(let content)? = keys["PayloadContent"] else { throw ImportProblem(line: nil, "The profile has no PayloadContent.") }
+        guard case .array(let content)? = keys["PayloadContent"] else { throw ImportProblem.notAProfile("it has no PayloadContent.") }
         let name = keys["PayloadDisplayName"]?.text.flatMap { ProfileRules.nameProblem($0) == nil ? $0 : nil } ?? "Imported profile"
         let identifier = keys["PayloadIdentifier"]?.text.flatMap { ProfileRules.identifierProblem($0) == nil ? $0 : nil } ?? ""
         let description = keys["PayloadDescription"]?.text.flatMap { ProfileRules.descriptionProblem($0) == nil ? $0 : nil } ?? ""

@@ -31,11 +31,20 @@ public struct AppConfigSpec: Codable, Equatable, Sendable {
 public struct ImportProblem: Error, Equatable, Sendable, CustomStringConvertible {
     public let line: Int?
     public let reason: String
+    /// A stable name for the refusal, as the API answers it: `invalid_file` unless said.
+    public let code: String
 
-    public init(line: Int?, _ reason: String) {
+    public init(line: Int?, _ reason: String, code: String = "invalid_file") {
         self.line = line
         self.reason = reason
+        self.code = code
     }
 
     public var description: String { line.map { "Line \($0): \(reason)" } ?? reason }
+
+    /// A file that is no configuration profile at all (a picture, a text, another property
+    /// list): said as that, not as a broken signature or a broken profile.
+    public static func notAProfile(_ detail: String, line: Int? = nil) -> ImportProblem {
+        ImportProblem(line: line, "This file is not a profile: \(detail)", code: "not_a_profile")
+    }
 }

@@ -17,7 +17,8 @@ public struct AppTunnel: Codable, Equatable, Sendable {
     }
 
     public var mode: Mode
-    /// The addresses that do not go through the tunnel in split mode, each with its port.
+    /// The addresses that do not go through the tunnel in split mode; one without a port
+    /// covers 80 and 443 (`ListedTunnelAddress`).
     public var directAddresses: [String]
 
     public init(mode: Mode = .everything, directAddresses: [String] = []) {
@@ -37,12 +38,16 @@ public struct AppTunnel: Codable, Equatable, Sendable {
             break
         }
         if directAddresses.count > Self.maximumAddresses { errors["addresses"] = "List at most \(Self.maximumAddresses) addresses." }
-        var seen: Set<TunnelAddress> = []
+        var seen: [(text: String, address: ListedTunnelAddress)] = []
         for (index, address) in directAddresses.enumerated() {
-            switch TunnelAddress.parse(address) {
+            switch ListedTunnelAddress.parse(address) {
             case .failure(let problem): errors["addresses.\(index)"] = problem.message
             case .success(let parsed):
-                if !seen.insert(parsed).inserted { errors["addresses.\(index)"] = "\(address) is already in the list." }
+                if let earlier = seen.first(where: { $0.address.overlaps(parsed) }) {
+                    errors["addresses.\(index)"] = earlier.address == parsed ? "\(address) is already in the list."
+                        : "\(address) is already covered by \(earlier.text) (a host without a port means 80 and 443)."
+                }
+                seen.append((address, parsed))
             }
         }
         return errors
@@ -51,9 +56,9 @@ public struct AppTunnel: Codable, Equatable, Sendable {
     /// Whether a request to `url` goes through the tunnel, and why — the simulator's answer.
     /// Addresses ending in `.local` never tunnel (the SDK leaves Bonjour services alone).
     public func route(_ url: String) -> (tunnelled: Bool, reason: String) {
-        guard case .success(let target) = TunnelAddress.parse(url, defaultPort: true) else { return (false, "The address does not read as a URL.") }
+        guard case .success(let target) = TunnelAddress.parse(url) else { return (false, "The address does not read as a URL.") }
         if target.host.hasSuffix(".local") { return (false, "Addresses ending in .local never go through the tunnel.") }
-        if mode == .split, let listed = directAddresses.first(where: { (try? TunnelAddress.parse($0).get()) == target }) {
+        if mode == .split, let listed = directAddresses.first(where: { (try? ListedTunnelAddress.parse($0).get())?.matches(target) == true }) {
             return (false, "\(listed) is listed to go direct.")
         }
         return (true, mode == .everything ? "Every address goes through the tunnel." : "Not listed to go direct, so through the tunnel.")

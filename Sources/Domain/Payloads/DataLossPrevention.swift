@@ -21,6 +21,18 @@ public struct DataLossPrevention: Codable, Equatable, Sendable {
         self.openMailtoInManagedMail = openMailtoInManagedMail
     }
 
+    /// Where a new DLP payload starts: every choice the one that keeps managed data in managed
+    /// apps (nothing copied or pasted across, the system keyboard, no email from the mail app,
+    /// links and mailto only in the organisation's browser and mail app — seed 004, "Contain
+    /// Data to Workspace ONE Web"). Starting from "everything allowed" made a payload that,
+    /// saved unchanged, restricted nothing.
+    public static let restrictive = DataLossPrevention(allowCopyPasteOut: false, allowCopyPasteInto: false, allowThirdPartyKeyboards: false,
+                                                       allowComposeEmail: false, openLinksInManagedBrowser: true, openMailtoInManagedMail: true)
+
+    /// Whether the payload restricts nothing at all: saved like that, it adds a payload that
+    /// changes nothing on the device.
+    public var restrictsNothing: Bool { self == DataLossPrevention() }
+
     public struct Field: Sendable {
         public let option: BooleanOption<DataLossPrevention>
         public let explanation: String

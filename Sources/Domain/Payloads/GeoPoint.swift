@@ -21,4 +21,9 @@ public struct GeoPoint: Codable, Equatable, Sendable {
         let h = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)
         return 2 * earthRadius * asin(min(1, sqrt(h)))
     }
+
+    /// "350 m" or "2.1 km", as the blocker says a distance.
+    public static func describe(meters: Double) -> String {
+        meters >= 1000 ? String(format: "%.1f km", meters / 1000) : "\(Int(meters.rounded())) m"
+    }
 }

@@ -155,7 +155,25 @@ public struct ManagedAppConfiguration: Codable, Equatable, Sendable {
                 errors["\(field).value"] = "Enter a value: this key's limits leave the app no default to fall back on."
             }
         }
-        return errors
+        return Self.namingKeys(errors, names: keys.map(\.name))
+    }
+
+    /// Each message about a key (`keys.N.…`) begins with the key's name, so a refusal read
+    /// away from its row — in a list of errors, an API answer, a long form — still says
+    /// which key it is about. A key without a name is called by its number.
+    public static func namingKeys(_ errors: ValidationErrors, names: [String]) -> ValidationErrors {
+        var named = ValidationErrors()
+        for (field, message) in errors.messages {
+            let parts = field.split(separator: ".")
+            guard parts.count >= 3, parts[0] == "keys", let index = Int(parts[1]), names.indices.contains(index) else {
+                named[field] = message
+                continue
+            }
+            let name = names[index].trimmingWhitespace()
+            let label = name.isEmpty || parts[2] == "name" ? "Key \(index + 1)" : name
+            named[field] = message.hasPrefix(label + ": ") ? message : "\(label): \(message)"
+        }
+        return named
     }
 
     /// `validate()`, plus the catalog's word on the app: the configuration reaches managed apps

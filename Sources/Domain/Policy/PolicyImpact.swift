@@ -4,18 +4,21 @@
 /// or go, and which settings change.
 public struct PolicyImpact: Sendable {
     /// A device as the preview needs it: whether Single App Mode can hold it (supervised, with
-    /// the app installed).
+    /// the app installed), and what it last reported for the SDK's rules (nil when no SDK rule
+    /// is on either side, so nobody read it).
     public struct Device: Sendable {
         public let id: Int64
         public let name: String
         public let isSupervised: Bool
         public let installedApps: [String]
+        public let conditions: DeviceConditions?
 
-        public init(id: Int64, name: String, isSupervised: Bool, installedApps: [String]) {
+        public init(id: Int64, name: String, isSupervised: Bool, installedApps: [String], conditions: DeviceConditions? = nil) {
             self.id = id
             self.name = name
             self.isSupervised = isSupervised
             self.installedApps = installedApps
+            self.conditions = conditions
         }
 
         /// The app Single App Mode holds the device in under `policy`, if it can.
@@ -64,8 +67,18 @@ public struct PolicyImpact: Sendable {
         public let after: String?
     }
 
+    /// Something the SDK in a device's apps starts or stops doing (or can no longer be judged).
+    public struct SDKChange: Sendable {
+        public let device: String
+        public let group: String
+        public let finding: SDKFinding
+        /// True when it holds after the change and not before; false when the change ends it.
+        public let starts: Bool
+    }
+
     public let groups: [GroupOutcome]
     public let lockChanges: [LockChange]
+    public let sdkChanges: [SDKChange]
 
     public var devicesReached: Int { groups.reduce(0) { $0 + $1.deviceCount } }
     /// Devices whose policy is different afterwards (a new conflict counts: they stop taking updates).
@@ -76,10 +89,13 @@ public struct PolicyImpact: Sendable {
     public var unlocking: [LockChange] { lockChanges.filter { $0.before != nil && $0.after == nil } }
     public var switching: [LockChange] { lockChanges.filter { $0.before != nil && $0.after != nil } }
     public var changesNothing: Bool { devicesChanged == 0 && lockChanges.isEmpty }
+    public var sdkStarting: [SDKChange] { sdkChanges.filter(\.starts) }
+    public var sdkEnding: [SDKChange] { sdkChanges.filter { !$0.starts } }
 
     public static func compute(_ inputs: [GroupInput]) -> PolicyImpact {
         var groups: [GroupOutcome] = []
         var locks: [LockChange] = []
+        var sdk: [SDKChange] = []
         for input in inputs {
             let before = EffectivePolicy.compute(from: input.before), after = EffectivePolicy.compute(from: input.after)
             let conflictBefore = before.conflictApps, conflictAfter = after.conflictApps
@@ -90,12 +106,17 @@ public struct PolicyImpact: Sendable {
                 newConflict: conflictBefore.isEmpty ? conflictAfter : [], resolvedConflict: conflictAfter.isEmpty ? conflictBefore : [],
                 changes: ProfileDiff.changes(from: policyBefore, to: policyAfter), policyBefore: policyBefore, policyAfter: policyAfter))
             guard !after.hasConflict else { continue }
+            let rulesBefore = DevicePolicy(before) ?? .empty, rulesAfter = DevicePolicy(after) ?? .empty
             for device in input.devices {
                 let locked = device.lockedApp(under: before), willLock = device.lockedApp(under: after)
                 if locked != willLock { locks.append(LockChange(device: device.name, group: input.name, before: locked, after: willLock)) }
+                guard let conditions = device.conditions else { continue }
+                let was = rulesBefore.sdkFindings(on: conditions), will = rulesAfter.sdkFindings(on: conditions)
+                sdk += will.filter { !was.contains($0) }.map { SDKChange(device: device.name, group: input.name, finding: $0, starts: true) }
+                sdk += was.filter { !will.contains($0) }.map { SDKChange(device: device.name, group: input.name, finding: $0, starts: false) }
             }
         }
-        return PolicyImpact(groups: groups, lockChanges: locks)
+        return PolicyImpact(groups: groups, lockChanges: locks, sdkChanges: sdk)
     }
 
 

@@ -8,6 +8,20 @@ public struct SDKEnforcement: Equatable, Sendable {
     public let brokenRules: [ComplianceRule]
     /// Set when compromised protection is on and the device is jailbroken.
     public let compromisedAction: ComplianceRule.Action?
+    /// Rules about a version the device has not reported (only from the console's reports).
+    public let notKnownRules: [ComplianceRule]
+    /// Compromised protection is on and whether the device is jailbroken was never reported.
+    public let jailbreakNotKnown: Bool
+
+    /// What the rules and compromised protection of `policy` make of a device in `conditions`:
+    /// the one judgement the simulated SDK and the console's impact preview share.
+    public static func judge(_ policy: DevicePolicy, on conditions: DeviceConditions) -> SDKEnforcement {
+        let verdict = ComplianceVerdict.judge(policy.compliance ?? [], osVersion: conditions.osVersion, appVersions: conditions.appVersions,
+                                              installedApps: conditions.installedApps)
+        let protection = policy.compromisedProtection.flatMap { $0.enabled ? $0 : nil }
+        return SDKEnforcement(brokenRules: verdict.broken, compromisedAction: conditions.isJailbroken == true ? protection?.action : nil,
+                              notKnownRules: verdict.notKnown, jailbreakNotKnown: protection != nil && conditions.isJailbroken == nil)
+    }
 
     /// Wipe when any broken rule or the compromised protection wipes; block when anything else is broken.
     public var action: ComplianceRule.Action? {
@@ -41,11 +55,11 @@ public enum ComplianceState: String, Codable, Sendable {
 
 extension SimulatedDevice {
     public var enforcement: SDKEnforcement {
-        let rules = policy.compliance ?? []
-        let appVersions = Dictionary(apps.map { ($0.bundleID, version(of: $0.bundleID)) }, uniquingKeysWith: { first, _ in first })
-        let verdict = ComplianceVerdict.judge(rules, osVersion: osVersion ?? "", appVersions: appVersions)
-        let protection = policy.compromisedProtection
-        return SDKEnforcement(brokenRules: verdict.broken, compromisedAction: isCompromised && protection?.enabled == true ? protection?.action : nil)
+        var conditions = conditions
+        // States stored before compliance existed have no iOS version: nothing to compare, so
+        // no OS rule acts (the device itself never has a version it does not know).
+        conditions.osVersion = conditions.osVersion ?? ""
+        return SDKEnforcement.judge(policy, on: conditions)
     }
 
     /// Why SDK apps are blocked, as their blocker, the beacon and the API say it; nil while

@@ -17,7 +17,7 @@ extension Step {
     mutating func openLink(app bundleID: String, url: String) {
         let action = "Open \(url.clipped(to: 80)) from \(name(bundleID))"
         guard let app = foregroundApp(bundleID, for: action), appIsUsable(app, for: action) else { return }
-        guard case .success = TunnelAddress.parse(url, defaultPort: true), url.contains("://") else {
+        guard case .success = TunnelAddress.parse(url), url.contains("://") else {
             record(action, rule: "Web links are http:// or https:// addresses", .refused, "\(url.clipped(to: 80)) is not a web address.")
             return
         }

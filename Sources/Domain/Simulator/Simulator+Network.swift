@@ -10,7 +10,7 @@ extension Step {
             record(action, rule: "A connection needs a network", .refused, "The device is offline.")
             return
         }
-        guard case .success(let target) = TunnelAddress.parse(url, defaultPort: true) else {
+        guard case .success(let target) = TunnelAddress.parse(url) else {
             record(action, rule: "Apps connect to http:// or https:// addresses", .refused, "\(url.clipped(to: 80)) is not an address such as https://api.example.com.")
             return
         }

@@ -26,38 +26,20 @@ extension SimulatedDevice {
 
     /// Geofencing needs location services; while they are off it stops, so nothing is enforced.
     func geofenceBlock() -> String? {
-        guard let areas = policy.geofence, !areas.isEmpty, geofencingStoppedReason == nil, let location else { return nil }
-        let result = Geofence(areas: areas).test(location)
-        guard !result.isInside else { return nil }
-        return "Outside every allowed area: the nearest, \(result.nearestAreaName), is \(Self.describe(meters: result.distanceToNearestEdgeMeters)) away."
+        if case .outside(_, let reason) = policy.geofenceVerdict(on: conditions) { reason } else { nil }
     }
 
     /// Why a geofence that applies is not enforced now: location services are off, in airplane
     /// mode or turned off, and the two behave the same (DOMAIN.md, seed 004). Nil when no
     /// geofence applies or it is enforced.
     public var geofencingStoppedReason: String? {
-        guard let areas = policy.geofence, !areas.isEmpty else { return nil }
-        if network == .offline {
-            return "Geofencing stops in airplane mode: location services are off, so the allowed areas are not enforced."
-        }
-        if location == nil {
-            return "Geofencing stops while location services are off: the allowed areas are not enforced."
-        }
-        return nil
+        if case .stopped(let reason) = policy.geofenceVerdict(on: conditions) { reason } else { nil }
     }
 
     /// Offline past the allowed time, the SDK shows its blocker and locks the app, whatever the
     /// authentication type: offline access is a setting of its own.
     func offlineBlock() -> String? {
-        guard network == .offline, let auth = policy.authentication else { return nil }
-        guard auth.offlineAccessEnabled else { return "Offline access is off: connect to a network to use this app." }
-        let offlineMinutes = Int(clock.timeIntervalSince(offlineSince ?? clock) / 60)
-        guard offlineMinutes > auth.maximumOfflineMinutes else { return nil }
-        return "Offline for \(offlineMinutes) minutes; this app allows \(auth.maximumOfflineMinutes). Connect to a network to continue."
-    }
-
-    static func describe(meters: Double) -> String {
-        meters >= 1000 ? String(format: "%.1f km", meters / 1000) : "\(Int(meters.rounded())) m"
+        if case .blocked(let reason) = policy.offlineVerdict(on: conditions) { reason } else { nil }
     }
 
     /// The features an assessment turns off while its app holds the lock (DOMAIN.md). Third-party

@@ -11,10 +11,15 @@ struct DLPForm: PayloadForm {
 
     var settings: [Setting] = []
     var errors: [String: String] = [:]
+    /// A new payload: the form starts from the restrictive choices and says so.
+    var isNew = false
+    /// Every answer allows everything: said before saving, since such a payload changes nothing.
+    var restrictsNothing = false
 
     init(_ payload: Payload?) {
         guard case .dlp(let dlp)? = payload else {
-            self.init(DataLossPrevention())
+            self.init(DataLossPrevention.restrictive)
+            isNew = true
             return
         }
         self.init(dlp)
@@ -24,6 +29,7 @@ struct DLPForm: PayloadForm {
         settings = DataLossPrevention.fields.map {
             Setting(name: $0.sdkKey, label: $0.label, explanation: $0.explanation, yes: dlp[keyPath: $0.keyPath])
         }
+        restrictsNothing = dlp.restrictsNothing
     }
 
     init(_ form: FormFields) {

@@ -24,6 +24,53 @@ struct ManagedAppConfigForm: PayloadForm {
         /// From the app's specfile: what the key means, carried through the form unchanged.
         let description: String
         let errors: [String: String]
+        /// How the value is asked for: the type and limits decide (`ValueControl`).
+        let control: ValueControl
+    }
+
+    /// The value's input as the key's type and limits present it — a checkbox for a boolean,
+    /// a select for a list of allowed values, a number input with the limits for a number, a
+    /// text box otherwise — each a plain form control, so the form works without JavaScript.
+    struct ValueControl {
+        struct Option {
+            let value: String
+            let label: String
+            let selected: Bool
+        }
+
+        let isCheckbox: Bool
+        let isChecked: Bool
+        let isSelect: Bool
+        let options: [Option]
+        let isNumber: Bool
+        let step: String
+        let min: String?
+        let max: String?
+        let isText: Bool
+        /// " (from 1 to 60)", " (at least 1)", " (at most 60)" after a number's label.
+        let limits: String
+
+        init(type: ConfigValueType, required: Bool, minimum: String, maximum: String, allowed: String, value: String) {
+            let choices = ManagedAppConfigForm.allowedValues(allowed)
+            isCheckbox = type == .boolean
+            isChecked = value.trimmingWhitespace().lowercased() == "true"
+            isSelect = !isCheckbox && !choices.isEmpty && type != .stringArray && type != .date
+            // A value outside the list stays offered, so the refusal beside it shows what was sent.
+            let listed = choices + (value.isEmpty || choices.contains(value) ? [] : [value])
+            options = isSelect ? (required ? [] : [Option(value: "", label: "Not set (the app's default)", selected: value.isEmpty)])
+                + listed.map { Option(value: $0, label: $0, selected: $0 == value) } : []
+            isNumber = !isCheckbox && !isSelect && (type == .integer || type == .real)
+            step = type == .integer ? "1" : "any"
+            min = isNumber && DecimalNumber.parse(minimum.trimmingWhitespace()) != nil ? minimum.trimmingWhitespace() : nil
+            max = isNumber && DecimalNumber.parse(maximum.trimmingWhitespace()) != nil ? maximum.trimmingWhitespace() : nil
+            isText = !isCheckbox && !isSelect && !isNumber
+            limits = switch (min, max) {
+            case let (low?, high?): " (from \(low) to \(high))"
+            case let (low?, nil): " (at least \(low))"
+            case let (nil, high?): " (at most \(high))"
+            case (nil, nil): ""
+            }
+        }
     }
 
     var app = ""
@@ -85,7 +132,8 @@ struct ManagedAppConfigForm: PayloadForm {
         form.setAll("keyMaximum", rows.map(\.maximum))
         form.setAll("keyAllowed", rows.map(\.allowed))
         form.setAll("keyPattern", rows.map(\.pattern))
-        form.setAll("keyValue", rows.map(\.value))
+        form.setAll("keyValue", [])
+        for (index, row) in rows.enumerated() { form.setAll("keyValue.\(index)", [row.value]) }
         form.setAll("keyDescription", rows.map(\.description))
     }
 
@@ -95,9 +143,13 @@ struct ManagedAppConfigForm: PayloadForm {
             let values = form.all(field)
             return values.indices.contains(index) ? values[index] : ""
         }
+        // Each value has a name of its own (`keyValue.N`): an unticked checkbox sends nothing,
+        // which would shift every later value in one shared list. Its hidden "false" comes
+        // first, so the last value sent is the answer. A list named `keyValue` is still read.
+        func keyValue(_ index: Int) -> String { form.all("keyValue.\(index)").last ?? value("keyValue", index) }
         return names.indices.map { index in
             (names[index], value("keyType", index), value("keyRequired", index) == "yes", value("keyMinimum", index),
-             value("keyMaximum", index), value("keyAllowed", index), value("keyPattern", index), value("keyValue", index),
+             value("keyMaximum", index), value("keyAllowed", index), value("keyPattern", index), keyValue(index),
              value("keyDescription", index))
         }
     }
@@ -124,20 +176,27 @@ struct ManagedAppConfigForm: PayloadForm {
                 case .failure(let problem): errors["keys.\(index).value"] = problem.message
                 }
             }
-            let allowed = key.allowed.split(separator: ",").map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty }
+            let allowed = allowedValues(key.allowed)
             keys.append(ConfigKey(name: key.name.trimmingWhitespace(), type: type, required: key.required,
                                   minimum: number(key.minimum, "minimum"), maximum: number(key.maximum, "maximum"),
                                   allowedValues: allowed, pattern: key.pattern.isEmpty ? nil : key.pattern, value: value,
                                   description: key.description.isEmpty ? nil : key.description))
         }
-        return (ManagedAppConfiguration(appIdentifier: app.trimmingWhitespace(), keys: keys), errors)
+        return (ManagedAppConfiguration(appIdentifier: app.trimmingWhitespace(), keys: keys),
+                ManagedAppConfiguration.namingKeys(errors, names: keys.map(\.name)))
+    }
+
+    static func allowedValues(_ text: String) -> [String] {
+        text.split(separator: ",").map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty }
     }
 
     private static func makeRow(_ index: Int, _ key: RawKey) -> KeyRow {
         KeyRow(index: index, number: index + 1, name: key.name,
                types: ConfigValueType.allCases.map { Choice(value: $0.rawValue, label: $0.displayName, selected: $0.rawValue == key.type) },
                required: key.required, minimum: key.minimum, maximum: key.maximum, allowed: key.allowed, pattern: key.pattern,
-               value: key.value, description: key.description, errors: [:])
+               value: key.value, description: key.description, errors: [:],
+               control: ValueControl(type: ConfigValueType(rawValue: key.type) ?? .string, required: key.required, minimum: key.minimum,
+                                     maximum: key.maximum, allowed: key.allowed, value: key.value))
     }
 
     private static func row(_ row: KeyRow, errors: [String: String]) -> KeyRow {
@@ -145,7 +204,8 @@ struct ManagedAppConfigForm: PayloadForm {
         var own: [String: String] = [:]
         for (key, message) in errors where key.hasPrefix(prefix) { own[String(key.dropFirst(prefix.count))] = message }
         return KeyRow(index: row.index, number: row.number, name: row.name, types: row.types, required: row.required, minimum: row.minimum,
-                      maximum: row.maximum, allowed: row.allowed, pattern: row.pattern, value: row.value, description: row.description, errors: own)
+                      maximum: row.maximum, allowed: row.allowed, pattern: row.pattern, value: row.value, description: row.description, errors: own,
+                      control: row.control)
     }
 
     private static func format(_ number: Double) -> String { GeofenceForm.format(number) }

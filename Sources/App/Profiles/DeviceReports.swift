@@ -1,0 +1,59 @@
+import Domain
+import Foundation
+import Storage
+
+/// What the console knows of devices for the SDK's rules, as each last reported it: a
+/// simulated device's own state (it knows everything about itself); for other devices their
+/// record (iOS version, installed apps), their last status beacon (iOS and the sending app's
+/// version) and, for an app no beacon named, the version on its newest log lines. Jailbreak,
+/// location and network are reported by simulated devices only, so they stay not known for
+/// the rest.
+enum DeviceReports {
+    struct Device {
+        let id: Int64
+        let osVersion: String
+        let installedApps: [String]
+    }
+
+    /// How far back a device's log lines are searched for an app's version: the newest lines
+    /// say what runs now, and the read stays bounded on a device with a long history.
+    static let logLinesSearched = 2_000
+
+    /// `ruleApps` are the apps compliance rules compare on either side of a change: only their
+    /// versions are looked up in logs.
+    static func conditions(of devices: [Device], ruleApps: Set<String>, in connection: Connection) throws -> [Int64: DeviceConditions] {
+        guard !devices.isEmpty else { return [:] }
+        let ids = devices.map(\.id)
+        let sdkApps = Set(try connection.fetch(AppRecord.query().filter("isSDKBuilt", .equal, true)).map(\.bundleID))
+        let simulated = Dictionary(try connection.fetch(SimulatorStateRecord.query().filter("deviceID", in: ids)).map { ($0.deviceID.rawValue, $0.state) },
+                                   uniquingKeysWith: { first, _ in first })
+        let beacons = Dictionary(try connection.fetch(DeviceBeaconRecord.query().filter("deviceID", in: ids)).map { ($0.deviceID.rawValue, $0.beacon) },
+                                 uniquingKeysWith: { first, _ in first })
+        var answer: [Int64: DeviceConditions] = [:]
+        for device in devices {
+            if let state = simulated[device.id] {
+                answer[device.id] = state.conditions
+                continue
+            }
+            let beacon = beacons[device.id]
+            var versions: [String: String] = [:]
+            if let beacon, !beacon.appVersion.isEmpty { versions[beacon.bundleID] = beacon.appVersion }
+            for app in ruleApps.sorted() where versions[app] == nil && device.installedApps.contains(app) {
+                versions[app] = try loggedVersion(of: app, on: device.id, in: connection)
+            }
+            let osVersion = beacon.map(\.osVersion).flatMap { $0.isEmpty ? nil : $0 } ?? (device.osVersion.isEmpty ? nil : device.osVersion)
+            answer[device.id] = DeviceConditions(osVersion: osVersion, installedApps: device.installedApps,
+                                                 sdkApps: device.installedApps.filter(sdkApps.contains), appVersions: versions,
+                                                 isJailbroken: nil, location: nil, network: nil)
+        }
+        return answer
+    }
+
+    /// The version on the newest of the device's recent log lines from `app` that carries one.
+    private static func loggedVersion(of app: String, on deviceID: Int64, in connection: Connection) throws -> String? {
+        try connection.scalar("""
+            SELECT appVersion FROM (SELECT app, appVersion FROM device_logs WHERE deviceID = \(deviceID) ORDER BY id DESC LIMIT \(logLinesSearched))
+            WHERE app = \(app) AND appVersion <> '' LIMIT 1
+            """, as: String.self)
+    }
+}
