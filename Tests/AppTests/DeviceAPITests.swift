@@ -246,6 +246,12 @@ import Testing
             let device = try await enroll(admin, name: "Ward iPad", supervised: true, group: group, app: "com.example.checkin", console: console)
             let path = "/api/v1/simulator/\(device.udid)/actions"
             _ = try await api.call(client, .post, path, token: helpdesk, body: #"{"action": "launchApp", "app": "com.example.checkin"}"#)
+            // What the app received, and where each value came from, as the simulator page shows it.
+            let state = try await api.call(client, .get, "/api/v1/simulator/\(device.udid)", token: helpdesk)
+            let received = try #require((state.json["managedConfiguration"] as? [[String: Any]])?.first)
+            #expect(received["app"] as? String == "com.example.checkin")
+            let key = try #require((received["keys"] as? [[String: Any]])?.first)
+            #expect(key["name"] as? String == "ward" && key["value"] as? String == "North" && key["source"] as? String == "console")
             for level in ["debug", "information", "warning", "error"] {
                 _ = try await api.call(client, .post, path, token: helpdesk, body: #"{"action": "emitLog", "app": "com.example.checkin", "level": "\#(level)"}"#)
             }

@@ -99,6 +99,14 @@ extension OpenAPIDocument {
             "pinnedCertificates": ["type": "array", "items": ["type": "object", "properties": [
                 "certificate": ["type": "string", "description": "The value connect's certificate takes"], "subject": ["type": "string"],
                 "publicKeySHA256": ["type": "string"], "notAfter": ["type": "string", "format": "date-time"]]]],
+            "managedConfiguration": ["type": "array", "description": "What each managed app received under com.apple.configuration.managed and made of it (user-installed apps receive nothing)",
+                                     "items": ["type": "object", "required": ["app", "keys"], "properties": [
+                "app": ["type": "string"],
+                "keys": ["type": "array", "items": ["type": "object", "required": ["name", "value", "source"], "properties": [
+                    "name": ["type": "string"], "value": ["type": "string", "description": "As the app reads it"],
+                    "source": ["type": "string", "enum": ["console", "appDefault"],
+                               "description": "console: the value the policy sent; appDefault: missing or invalid, so the app fell back to its default"],
+                    "note": ["type": ["string", "null"], "description": "Why the app used its default"]]]]]]],
         ]],
     ] }
 

@@ -86,6 +86,13 @@ struct SimulatorAPIController {
             "hardware": ["orientation": hardware.orientation.rawValue, "volume": hardware.volume, "silent": hardware.isSilent,
                          "screenOff": hardware.isScreenOff, "disabledBySingleAppMode": state.disabledHardware] as [String: Any],
             "accessibility": state.accessibilityOn.map(\.rawValue),
+            "managedConfiguration": state.apps.compactMap { app -> [String: Any]? in
+                guard let received = state.deliveredConfiguration(for: app.bundleID).map(ReceivedConfiguration.init) else { return nil }
+                return ["app": app.bundleID, "keys": received.entries.map { entry in
+                    ["name": entry.name, "value": entry.value, "source": entry.usedDefault ? "appDefault" : "console",
+                     "note": entry.note as Any? ?? NSNull()] as [String: Any]
+                }]
+            },
             "pinnedCertificates": (state.policy.certificatePinning?.certificates ?? []).enumerated().map { index, certificate in
                 ["certificate": "pinned-\(index + 1)", "subject": certificate.subject, "publicKeySHA256": certificate.publicKeySHA256,
                  "notAfter": certificate.notAfter.formatted(.iso8601)]
