@@ -248,5 +248,6 @@ enum Schema {
         beacons,
         appConfigSpecs,
         appRoles,
+        helpdeskFinding,
     ]
 }
