@@ -28,6 +28,8 @@ struct SimulatorPage {
     struct Preset {
         let value: String
         let label: String
+        /// The choice the device is at now, so the list shows it after "Go".
+        var selected = false
     }
 
     /// One accessibility feature's switch: what pressing it asks for, and who decides it now.
@@ -37,7 +39,31 @@ struct SimulatorPage {
         let isOn: Bool
         /// What the button sends: the opposite of now.
         let turnOn: String
-        let note: String
+        /// Who decides it under Single App Mode; nil without Single App Mode, where the button's
+        /// name is the feature alone (an empty note rendered as "VoiceOver ()": a section over
+        /// an empty string is not skipped).
+        let note: String?
+    }
+
+    /// While a tour runs, the step this simulator belongs to: the way back to the tour and on
+    /// to the next step.
+    struct TourBanner {
+        let storyTitle: String
+        let number: Int
+        let stepCount: Int
+        let instruction: String
+        let expectation: String
+        let rule: String?
+        let stepID: String
+        let markPath: String
+        let tourPath: String
+
+        init(story: DemoStory, step: DemoStory.Step, number: Int) {
+            (storyTitle, self.number, stepCount) = (story.title, number, story.steps.count)
+            (instruction, expectation, rule, stepID) = (step.instruction, step.expectation, step.rule, step.id)
+            markPath = Paths.tourStep(step.id)
+            tourPath = Paths.tour + "#step-" + step.id
+        }
     }
 
     struct LockPrompt {
@@ -85,6 +111,7 @@ struct SimulatorPage {
     let isAssessmentLocked: Bool
     let lockPrompt: LockPrompt?
     let locationText: String
+    let locationOff: Bool
     let presets: [Preset]
     let pasteboardText: String?
     let pendingLogs: Int
@@ -111,24 +138,42 @@ struct SimulatorPage {
     let events: [EventRow]
     let commands: DeviceCommandsView
     let controls: SimulatorControlInputs
+    let tour: TourBanner?
 
     /// Where to stand to try the device's geofence: the centre of every area that reaches it,
     /// and one point outside them all; none without a geofence (latitude and longitude still
     /// take any point).
-    static func locationPresets(for areas: [Geofence.Area]) -> [Preset] {
+    /// The one the device stands at now is selected.
+    static func locationPresets(for areas: [Geofence.Area], current: GeoPoint? = nil) -> [Preset] {
         let fence = Geofence(areas: areas)
-        var presets = areas.map { Preset(value: "\($0.latitude),\($0.longitude)", label: "\($0.name) (inside)") }
+        var presets = areas.map { Preset(value: "\($0.latitude),\($0.longitude)", label: "\($0.name) (inside)", selected: $0.centre == current) }
         if let outside = fence.pointOutside() {
             let result = fence.test(outside)
             presets.append(Preset(value: "\(outside.latitude),\(outside.longitude)",
-                                  label: "Outside every area (\(NumberText.plain((result.distanceToNearestEdgeMeters / 1000).rounded())) km from \(result.nearestAreaName))"))
+                                  label: "Outside every area (\(NumberText.plain((result.distanceToNearestEdgeMeters / 1000).rounded())) km from \(result.nearestAreaName))",
+                                  selected: outside == current))
         }
         return presets
     }
 
+    /// Where the device is, and what that means for the geofence that reaches it: the answer
+    /// to "Go", shown beside the control.
+    static func locationText(_ location: GeoPoint?, areas: [Geofence.Area]) -> String {
+        guard let location else {
+            return areas.isEmpty ? "Location services off" : "Location services off: geofencing stops, so SDK apps open"
+        }
+        let place = String(format: "%.4f, %.4f", location.latitude, location.longitude)
+        guard !areas.isEmpty else { return place + " (no geofence reaches this device)" }
+        let result = Geofence(areas: areas).test(location)
+        if result.isInside { return "\(place): inside \(result.nearestAreaName), so SDK apps open" }
+        let km = NumberText.plain((result.distanceToNearestEdgeMeters / 100).rounded() / 10)
+        return "\(place): outside every area, \(km) km from \(result.nearestAreaName); the geofence blocks SDK apps here"
+    }
+
     init(device: DeviceRecord, stored: SimulatorStateRecord, events: [SimulatorEventRecord], commands: DeviceCommandsView,
          uploadedLogs: Int, catalogColors: [String: String], canAct: Bool, prompt: LockPrompt?,
-         controls: SimulatorControlInputs = SimulatorControlInputs()) {
+         controls: SimulatorControlInputs = SimulatorControlInputs(), tour: TourBanner? = nil) {
+        self.tour = tour
         let state = stored.state
         pagePath = Paths.simulator(device.id!)
         eventsPath = Paths.simulatorEvents(device.id!)
@@ -177,8 +222,9 @@ struct SimulatorPage {
         hasConfiguration = !configuration.isEmpty
         isAssessmentLocked = !assessmentRestrictions.isEmpty
         lockPrompt = prompt
-        locationText = state.location.map { String(format: "%.4f, %.4f", $0.latitude, $0.longitude) } ?? "Location services off"
-        presets = Self.locationPresets(for: state.policy.geofence ?? [])
+        locationText = Self.locationText(state.location, areas: state.policy.geofence ?? [])
+        locationOff = state.location == nil
+        presets = Self.locationPresets(for: state.policy.geofence ?? [], current: state.location)
         pasteboardText = state.pasteboard.map { "“\($0.text)” from \(state.app($0.sourceApp)?.name ?? $0.sourceApp)" }
         pendingLogs = state.pendingLogs.count
         self.uploadedLogs = uploadedLogs
@@ -230,8 +276,8 @@ struct SimulatorPage {
     private static func accessibilityToggles(_ state: SimulatedDevice, on: [AccessibilityFeature]) -> [AccessibilityToggle] {
         AccessibilityFeature.allCases.map { feature in
             let isOn = on.contains(feature)
-            let note = switch state.accessibilityRule(for: feature) {
-            case nil: ""
+            let note: String? = switch state.accessibilityRule(for: feature) {
+            case nil: nil
             case .forcedOn?: "turned on by Single App Mode"
             case .userMayToggle?: "the user may toggle it"
             case .fixed?: "fixed while locked"
