@@ -1,6 +1,6 @@
-// The device page while it is open: every few seconds it asks what arrived after the newest
-// log line it shows, puts new lines on top (marked for a moment), and updates the state and
-// answer of each command — so requested logs and a command's progress show without a reload.
+// The device page while it is open: every few seconds it asks what arrived after the last log
+// line that had arrived, puts new lines where their logged time belongs (marked for a moment),
+// and updates the state and answer of each command — so requested logs and a command's progress show without a reload.
 // Without JavaScript the page is complete as loaded; a reload shows the same.
 (() => {
   const section = document.getElementById("recent-logs");
@@ -17,10 +17,15 @@
     if (data.added > 0) {
       const holder = document.createElement("tbody");
       holder.innerHTML = data.rows;
-      const added = Array.from(holder.children);
-      added.reverse().forEach((row) => {
+      // Lines arrive late and out of order (a crash log on the next launch, a backlog when
+      // the network returns): each goes where its logged time puts it, newest first, as the
+      // server orders the page; a line logged in the same second as one shown goes above it.
+      const loggedAt = (row) => Date.parse(row.querySelector("time[datetime]")?.getAttribute("datetime") || "") || 0;
+      Array.from(holder.children).reverse().forEach((row) => {
         row.classList.add("arrived");
-        rows.insertBefore(row, rows.firstChild);
+        const time = loggedAt(row);
+        const after = Array.from(rows.children).find((shown) => loggedAt(shown) <= time);
+        rows.insertBefore(row, after || null);
       });
       if (window.payloadConsoleLocalise) window.payloadConsoleLocalise(rows);
       table.hidden = false;

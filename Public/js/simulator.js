@@ -28,12 +28,20 @@
     const nextRoot = next.getElementById("simulator");
     if (!main || !nextRoot) { window.location.assign(page); return; }
     const focused = document.activeElement && document.activeElement.id;
+    const scrolled = window.scrollY;
     document.querySelector("main").replaceWith(document.adoptNode(main));
+    window.scrollTo(window.scrollX, scrolled);
     revision = Number(nextRoot.dataset.revision);
     document.dispatchEvent(new Event("content-replaced"));
     say(live);
     const wanted = document.querySelector("main [autofocus]") || (focused && document.getElementById(focused));
-    if (wanted) wanted.focus({ preventScroll: true });
+    if (wanted) {
+      wanted.focus({ preventScroll: true });
+      // The control and the answer its form shows beside it (an <output>, such as where the
+      // device now stands) stay in view, however the new content moved the page.
+      const answer = wanted.closest("form")?.querySelector("output");
+      (answer || wanted).scrollIntoView({ block: "nearest" });
+    }
   };
   // One at a time, in order; `stillWanted` is asked when its turn comes (a push about a
   // change the control's own answer already showed is dropped, keeping that answer's message).

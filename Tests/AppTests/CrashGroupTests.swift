@@ -47,6 +47,58 @@ import Testing
         }
     }
 
+    @Test func aDevicesCrashGroupsKeepTheDeviceFromItsPageAndItsLogs() async throws {
+        let console = try await TestConsole.make()
+        let ward = try Seed.seed(console, [Self.crash("0x10a3f", version: "2.3", minutes: 0)], deviceName: "Ward iPad 1")
+        _ = try Seed.seed(console, [Self.crash("0x20bb1", version: "2.4", minutes: 30), Self.crash("0x1", version: "9.0", minutes: 5, app: "com.example.other")],
+                          deviceName: "Ward iPad 22")
+        try await console.test { client in
+            let browser = try await Seed().helpdesk(console, client)
+            let device = try await browser.get("/devices/\(ward)")
+            #expect(device.body.contains("href=\"/logs/crashes?device=\(ward)\" id=\"device-crash-groups\""), "the device page links to its crash groups")
+            let logs = try await browser.get("/logs?device=\(ward)")
+            #expect(logs.body.contains("href=\"/logs/crashes?device=\(ward)\" id=\"crash-groups-link\""), "the logs' Crash groups keeps the device")
+            let appLogs = try await browser.get("/logs?device=\(ward)&app=com.example.clinicnotes")
+            #expect(appLogs.body.contains("&amp;device=\(ward)\" id=\"crash-groups-link\"") && appLogs.body.contains("/logs/crashes?app=com"))
+
+            let groups = try await browser.get("/logs/crashes?device=\(ward)")
+            let rows = groups.body.components(separatedBy: "<a class=\"crash-signature\"").dropFirst()
+            try #require(rows.count == 1, "only this device's crashes")
+            #expect(rows.first!.contains("<td class=\"number\">1</td><td class=\"number\">1</td>") && rows.first!.contains("<td>2.3</td>"))
+            #expect(groups.body.contains("Device: <strong>Ward iPad 1</strong>") && groups.body.contains("<input type=\"hidden\" name=\"device\" value=\"\(ward)\">"))
+            // The group opens this device's reports only, though another device has the same crash.
+            let link = try #require(rows.first!.components(separatedBy: "href=\"").dropFirst().first?.components(separatedBy: "\"").first)
+            #expect(link.contains("device=\(ward)"))
+            #expect(Seed.messages(try await browser.get(link.replacingOccurrences(of: "&amp;", with: "&")).body).count == 1)
+
+            let api = APITests()
+            let token = try await api.token(console, role: .helpdesk)
+            let answer = try await api.call(client, .get, "/api/v1/logs/crashes?device=\(ward)", token: token)
+            let listed = try #require(answer.json["crashGroups"] as? [[String: Any]])
+            #expect(listed.count == 1 && (listed.first?["logs"] as? String)?.contains("device=\(ward)") == true)
+            #expect(try await api.call(client, .get, "/api/v1/logs/crashes?device=abc", token: token).status == .badRequest)
+        }
+    }
+
+    @Test func aCrashWithoutAVersionTakesItFromItsReportOrSaysItWasNotReported() async throws {
+        let console = try await TestConsole.make()
+        let headed = LogLine(app: "com.example.clinicnotes", level: .error, kind: .crash, loggedAt: Seed.start,
+                             message: "Process: ClinicNotes [412]\nVersion: 5.2.1 (5210)\nFatal error: Index out of range in Chart.swift line 12")
+        let bare = LogLine(app: "com.example.clinicnotes", level: .error, kind: .crash, loggedAt: Seed.start,
+                           message: "Exception Type: EXC_CRASH (SIGABRT)\nThread 0 Crashed")
+        #expect(headed.appVersion == "5.2.1" && bare.appVersion == "")
+        _ = try Seed.seed(console, [headed, bare])
+        try await console.test { client in
+            let browser = try await Seed().helpdesk(console, client)
+            let page = try await browser.get("/logs/crashes")
+            let rows: [String] = Array(page.body.components(separatedBy: "<a class=\"crash-signature\"").dropFirst())
+            let fatal = try #require(rows.first { $0.contains("Fatal error: Index out of range in Chart.swift line 12") })
+            #expect(fatal.contains("<td>5.2.1</td>"))
+            let abort = try #require(rows.first { $0.contains("Exception Type: EXC_CRASH (SIGABRT)") })
+            #expect(abort.contains("<td class=\"muted\">version not reported</td>") && !abort.contains("<td>—</td>"))
+        }
+    }
+
     @Test func theAppsLogPageLeadsWithItsCrashGroupsAndWarnsNearTheCap() async throws {
         let console = try await TestConsole.make()
         let lines = [Self.crash("0x10a3f", version: "2.3", minutes: 0)] + (0..<8).map { Seed.line(String(repeating: "x", count: 1000), minutes: Double($0)) }

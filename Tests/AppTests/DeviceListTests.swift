@@ -6,8 +6,8 @@ import HummingbirdTesting
 import Storage
 import Testing
 
-/// The device list as helpdesk uses it: one box finds a device by the start of any of its
-/// names and numbers, filters and sorts narrow a fleet, pages walk it, and ticked devices are
+/// The device list as helpdesk uses it: one box finds a device by any part of its names and
+/// numbers, filters and sorts narrow a fleet, pages walk it, and ticked devices are
 /// moved or asked for logs in one go — within each role's rights.
 @Suite struct DeviceListTests {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
@@ -48,21 +48,55 @@ import Testing
         return browser
     }
 
-    @Test func oneBoxFindsADeviceByTheStartOfItsNameSerialUDIDOrOwner() async throws {
+    @Test func oneBoxFindsADeviceByAnyPartOfItsNameSerialUDIDOrOwner() async throws {
         let console = try await TestConsole.make()
-        _ = try Self.seedDevices(console, ["Ward 3 iPad", "Ward 12 iPad", "Lobby kiosk"])
+        _ = try Self.seedDevices(console, ["Ward 3 iPad", "Ward 12 iPad", "Lobby kiosk 03"])
         _ = try Self.seedDevices(console, ["Van 7"], owner: "Ines Ortega")
         try await console.test { client in
             let helpdesk = try await signedIn(console, client, .helpdesk)
             #expect(Self.names(try await helpdesk.get("/devices?q=ward").body) == ["Ward 12 iPad", "Ward 3 iPad"])
             // A browser's GET form sends the space as +.
             #expect(Self.names(try await helpdesk.get("/devices?q=Ward+3").body) == ["Ward 3 iPad"])
-            #expect(Self.names(try await helpdesk.get("/devices?q=dmpq0003").body) == ["Lobby kiosk"], "serials in any case")
+            #expect(Self.names(try await helpdesk.get("/devices?q=dmpq0003").body) == ["Lobby kiosk 03"], "serials in any case")
             #expect(Self.names(try await helpdesk.get("/devices?q=00008101-0000000000000002").body) == ["Ward 12 iPad"])
             #expect(Self.names(try await helpdesk.get("/devices?q=ines").body) == ["Van 7"])
-            #expect(Self.names(try await helpdesk.get("/devices?q=iPad").body).isEmpty, "a prefix, not a substring")
+            // Inside a field, not only at its start.
+            #expect(Self.names(try await helpdesk.get("/devices?q=kiosk").body) == ["Lobby kiosk 03"])
+            #expect(Self.names(try await helpdesk.get("/devices?q=iPad").body) == ["Ward 12 iPad", "Ward 3 iPad"])
+            #expect(Self.names(try await helpdesk.get("/devices?q=0003").body) == ["Lobby kiosk 03"], "the middle of a serial number")
+            #expect(Self.names(try await helpdesk.get("/devices?q=0000000000000004").body) == ["Van 7"], "the end of a UDID")
+            #expect(Self.names(try await helpdesk.get("/devices?q=ortega").body) == ["Van 7"], "an owner's surname")
+            // One or two characters are too short for the index: they match the start.
+            #expect(Self.names(try await helpdesk.get("/devices?q=va").body) == ["Van 7"])
+            #expect(Self.names(try await helpdesk.get("/devices?q=03").body).isEmpty)
             let none = try await helpdesk.get("/devices?q=%25%27%22%3Cscript%3E")
             #expect(none.status == .ok && Self.names(none.body).isEmpty && none.body.contains("&quot;&lt;script&gt;\"") && !none.body.contains("\"<script>"))
+            for syntax in ["kiosk OR ward", "NEAR(kiosk)", "name:kiosk", "\"\"\"", "kiosk*", "^lob"] {
+                let answer = try await helpdesk.get("/devices?q=" + (syntax.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+                #expect(answer.status == .ok && Self.names(answer.body).isEmpty, "\(syntax) is text, not FTS5 syntax")
+            }
+        }
+    }
+
+    @Test func aSearchWithOneMatchOffersToOpenItAndTheIndexFollowsRenamesAndRemovals() async throws {
+        let console = try await TestConsole.make()
+        let ids = try Self.seedDevices(console, ["Lobby kiosk 03", "Ward 3 iPad"])
+        try await console.test { client in
+            let helpdesk = try await signedIn(console, client, .helpdesk)
+            let one = try await helpdesk.get("/devices?q=kiosk")
+            #expect(one.body.contains("<a class=\"button primary\" href=\"/devices/\(ids[0])\" id=\"open-only-match\">Open Lobby kiosk 03</a>"))
+            #expect(!(try await helpdesk.get("/devices?q=0000")).body.contains("open-only-match"), "two matches: the list")
+            #expect(!(try await helpdesk.get("/devices")).body.contains("open-only-match"), "no search: the list")
+
+            try await console.services.database.write { connection in
+                var device = try connection.require(DeviceRecord.self, id: ids[0])
+                device.name = "Front desk kiosk"
+                try connection.update(device)
+                try connection.delete(DeviceRecord.self, id: ids[1])
+            }
+            #expect(Self.names(try await helpdesk.get("/devices?q=lobby").body).isEmpty, "the old name is gone from the index")
+            #expect(Self.names(try await helpdesk.get("/devices?q=desk").body) == ["Front desk kiosk"])
+            #expect(Self.names(try await helpdesk.get("/devices?q=ward").body).isEmpty, "a removed device is gone from the index")
         }
     }
 
@@ -198,6 +232,8 @@ import Testing
         let api = APITests()
         let viewer = try await api.token(console, role: .viewer)
         try await console.test { client in
+            let inside = try await api.call(client, .get, "/api/v1/devices?q=kiosk", token: viewer)
+            #expect((inside.json["devices"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Lobby kiosk"], "the page's matching, inside names")
             let found = try await api.call(client, .get, "/api/v1/devices?q=ward+3&group=\(clinics)&limit=1", token: viewer)
             #expect(found.status == .ok && found.json["total"] as? Int == 2)
             let first = try #require((found.json["devices"] as? [[String: Any]])?.first)

@@ -89,8 +89,8 @@ import Testing
             #expect(saved.status == .seeOther)
             #expect(try await console.services.settings.overview().settings == ConsoleSettings(logCapBytes: 50 << 20, logRetentionDays: 5))
             let entry = try await console.services.database.read { try $0.fetchOne(AuditEvent.query().filter("action", .equal, "settings.updated")) }
-            #expect(entry?.before == "Organisation name: none; demo stories hidden; log cap per app 200 MB; logs kept 14 days")
-            #expect(entry?.after == "Organisation name: none; demo stories hidden; log cap per app 50 MB; logs kept 5 days")
+            #expect(entry?.before == "Organisation name: none; demo stories hidden; log cap per app 200 MB; logs kept 14 days; devices check in every 15 min")
+            #expect(entry?.after == "Organisation name: none; demo stories hidden; log cap per app 50 MB; logs kept 5 days; devices check in every 15 min")
 
             _ = try await admin.get("/settings")
             let purged = try await admin.post("/settings/retention")

@@ -429,6 +429,21 @@ struct Run {
         #expect(device.uploaded.map(\.kind) == [.crash])
     }
 
+    @Test func aCrashLogNamesItsCrashAndTheAppsVersion() throws {
+        var device = run(Logging(level: .error))
+        device.perform(.setAppVersion(app: Fixture.kiosk.bundleID, version: "2.4.0"))
+        device.perform(.launchApp(Fixture.kiosk.bundleID))
+        device.perform(.crash(app: Fixture.kiosk.bundleID))
+        device.perform(.launchApp(Fixture.kiosk.bundleID))
+        let crash = try #require(device.uploaded.first { $0.kind == .crash })
+        #expect(crash.appVersion == "2.4.0")
+        let line = LogLine(app: crash.app, level: crash.level, kind: crash.kind, loggedAt: crash.loggedAt, message: crash.message)
+        #expect(line.signature == "Exception Type: EXC_CRASH (SIGABRT)", "a crash's first line, not a generic name")
+        #expect(line.appVersion == "2.4.0", "read from the report's Version header when the upload leaves it out")
+        device.perform(.emitLog(app: Fixture.kiosk.bundleID, level: .error, message: "Printer offline", count: 1))
+        #expect(device.uploaded.last?.appVersion == "2.4.0", "app lines carry the version too")
+    }
+
     @Test func captureKeepsEveryLevelForItsDuration() {
         var device = run(Logging(level: .error))
         device.perform(.requestLogs(captureMinutes: 10))

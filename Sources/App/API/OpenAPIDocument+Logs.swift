@@ -75,6 +75,8 @@ extension OpenAPIDocument {
                                ]]]))
             op["parameters"] = (op["parameters"] as? [[String: Any]] ?? []) + [
                 ["name": "app", "in": "query", "required": false, "schema": ["type": "string", "minLength": 1], "description": "Only this app's groups"],
+                ["name": "device", "in": "query", "required": false, "schema": ["type": "integer", "minimum": 1],
+                 "description": "Only this device's crashes (its id); each group's logs link keeps it"],
                 ["name": "hours", "in": "query", "required": false, "schema": ["type": "integer", "minimum": 1, "maximum": 24 * 366],
                  "description": "Only crashes logged in the last this many hours"],
             ]

@@ -82,7 +82,7 @@ enum OpenAPIDocument {
         }
         return [
             query("q", ["type": "string", "maxLength": DeviceListFilter.maximumSearch, "pattern": "^[^\(controls)]*$"],
-                  "The start of a name, owner, serial number or UDID"),
+                  "Part of a name, owner, serial number or UDID, in any case: three characters or more match anywhere inside, one or two the start"),
             query("group", id, "Devices in this group or any group inside it"),
             query("model", ["type": "string", "enum": DeviceModel.allCases.map(\.rawValue)], "Only this model"),
             query("os", ["type": "string", "pattern": "^[0-9.]{1,12}$"], "iOS version: 17 for every 17.x, 17.4 for 17.4 and 17.4.x"),

@@ -42,7 +42,8 @@ enum CatalogQueries {
 
     /// One page of the device list: `limit` devices in the filter's order after its `after`
     /// device (keyset: the sort key of that device is read back, so page 200 costs what page 1
-    /// does). The search is a prefix range on each indexed column, which SQLite unions.
+    /// does). The search is `DeviceSearch`: the trigram index, or for one or two characters a
+    /// prefix range on each indexed column.
     static func deviceList(_ filter: DeviceListFilter, scope: DeviceListScope, limit: Int) -> SQL {
         var sql = SQL(stringLiteral: "SELECT \(deviceListColumns) FROM devices AS d LEFT JOIN simulator_states AS s ON s.deviceID = d.id WHERE 1")
         appendConditions(filter, scope: scope, to: &sql)
@@ -83,16 +84,24 @@ enum CatalogQueries {
     }
 
     private static func appendConditions(_ filter: DeviceListFilter, scope: DeviceListScope, to sql: inout SQL) {
-        if !filter.search.isEmpty {
-            // U+10FFFF sorts after every character, so [text, text + U+10FFFF) holds exactly the values starting with text.
-            let typed = filter.search, typedEnd = filter.search + "\u{10FFFF}"
-            let upper = filter.search.asciiUppercased, upperEnd = filter.search.asciiUppercased + "\u{10FFFF}"
+        switch DeviceSearch(filter.search) {
+        case .everything:
+            break
+        case .start(let typed):
+            // Too short for trigrams: the start of each field, a range on its own index, which
+            // SQLite unions. U+10FFFF sorts after every character, so [text, text + U+10FFFF)
+            // holds exactly the values starting with text.
+            let typedEnd = typed + "\u{10FFFF}"
+            let upper = typed.asciiUppercased, upperEnd = typed.asciiUppercased + "\u{10FFFF}"
             sql.append("""
                  AND (d.name COLLATE NOCASE >= \(typed) AND d.name COLLATE NOCASE < \(typedEnd)
                    OR d.owner COLLATE NOCASE >= \(typed) AND d.owner COLLATE NOCASE < \(typedEnd)
                    OR d.serialNumber >= \(upper) AND d.serialNumber < \(upperEnd)
                    OR d.udid >= \(upper) AND d.udid < \(upperEnd))
                 """)
+        case .inside(let expression):
+            // Anywhere inside a field: the trigram index answers the matching ids.
+            sql.append(" AND d.id IN (SELECT rowid FROM device_search WHERE device_search MATCH \(expression))")
         }
         if let groups = scope.groups { sql.append(" AND d.groupID IN (\(list: groups.sorted { $0.rawValue < $1.rawValue }))") }
         if let model = filter.model { sql.append(" AND d.model = \(model.rawValue)") }

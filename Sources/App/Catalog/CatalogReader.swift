@@ -152,12 +152,17 @@ struct CatalogReader: Sendable {
         let beacon: DeviceBeaconRecord?
         /// For those who read logs: what helpdesk works from.
         let workspace: Workspace?
+        /// How often devices are expected to check in (the console's setting).
+        let checkInIntervalMinutes: Int
     }
 
     /// The helpdesk side of a device page.
     struct Workspace: Sendable {
-        /// The newest lines, newest first.
+        /// The newest lines by the time they were logged, newest first.
         let recentLogs: [LogReader.Row]
+        /// The last line that arrived from the device (not necessarily one shown): the open page
+        /// asks for what arrives after it.
+        let lastArrivedLine: Int64?
         /// Each app's most recent feedback, by app.
         let latestFeedback: [AppFeedbackRecord]
         /// Newest first.
@@ -175,10 +180,9 @@ struct CatalogReader: Sendable {
             let groups = try loader.groups()
             var workspace: Workspace?
             if withWorkspace {
-                var logs = LogFilter()
-                logs.device = id
                 workspace = Workspace(
-                    recentLogs: try connection.fetch(LogReader.Row.self, LogQueries.page(logs, limit: Self.recentLogCount)),
+                    recentLogs: try connection.fetch(LogReader.Row.self, HelpdeskQueries.recentLines(of: id, limit: Self.recentLogCount)),
+                    lastArrivedLine: try connection.scalar(HelpdeskQueries.lastArrivedLine(of: id), as: Int64.self),
                     latestFeedback: try connection.fetch(AppFeedbackRecord.self, HelpdeskQueries.latestFeedback(of: id)),
                     notes: try connection.fetch(DeviceNoteRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending)),
                     capWarnings: try LogCapWarning.for(apps: device.installedApps, in: connection))
@@ -189,7 +193,7 @@ struct CatalogReader: Sendable {
                 commands: try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(20)),
                 simulator: try connection.fetchOne(SimulatorStateRecord.query().filter("deviceID", .equal, id)),
                 beacon: try connection.fetchOne(DeviceBeaconRecord.query().filter("deviceID", .equal, id)),
-                workspace: workspace)
+                workspace: workspace, checkInIntervalMinutes: try ConsoleSettings.load(from: connection).checkInIntervalMinutes)
         }
     }
 }

@@ -19,12 +19,19 @@ struct DeviceListController {
         let direction: String?
     }
 
+    struct OnlyMatch {
+        let name: String
+        let path: String
+    }
+
     struct View {
         let rowsHTML: String
         let isEmpty: Bool
         let total: String
         let isFiltered: Bool
         let search: String
+        /// A search that found exactly one device: open it without reading the list.
+        let onlyMatch: OnlyMatch?
         let groups: [SelectOption]
         let models: [SelectOption]
         let osVersions: [SelectOption]
@@ -67,6 +74,8 @@ struct DeviceListController {
         let view = View(
             rowsHTML: rowsHTML, isEmpty: page.isEmpty, total: list.total.formatted(), isFiltered: filter.isFiltered,
             search: filter.search,
+            onlyMatch: list.total == 1 && !filter.search.isEmpty
+                ? page.first.map { OnlyMatch(name: $0.device.name, path: Paths.device($0.device.id!)) } : nil,
             groups: SelectOption.groups(list.groups, first: SelectOption(value: "", label: "Every group", selected: filter.group == nil), selected: filter.group),
             models: [SelectOption(value: "", label: "Every model", selected: filter.model == nil)]
                 + DeviceModel.allCases.map { SelectOption(value: $0.rawValue, label: $0.rawValue, selected: $0 == filter.model) },

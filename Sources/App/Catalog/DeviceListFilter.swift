@@ -3,8 +3,8 @@ import Foundation
 import Hummingbird
 import Storage
 
-/// What the device list shows: one search box (the start of a name, owner, serial number or
-/// UDID), filters for group (with its subgroups), model, iOS version, supervision, lock state,
+/// What the device list shows: one search box (part of a name, owner, serial number or UDID:
+/// `DeviceSearch`), filters for group (with its subgroups), model, iOS version, supervision, lock state,
 /// a Single App Mode conflict, commands waiting and days without a check-in; a sort; and the page (devices after
 /// `after` in that order). All of it lives in the address, so a filtered list can be shared.
 struct DeviceListFilter: Equatable, Sendable {

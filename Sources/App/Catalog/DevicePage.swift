@@ -46,17 +46,19 @@ struct DevicePage {
     let apps: [AppsController.Row]
     let unknownApps: [String]
     let enrolled: String
-    let lastCheckIn: String
+    let checkIn: CheckInView
     let canEdit: Bool
     let policy: PolicyView?
     let commands: DeviceCommandsView
+    /// What the policy makes the device do about its lock, and what it last reported.
+    let policyLock: LockExplanation
     let lock: LockExplanation
     let compliance: ComplianceView
     let canReadLogs: Bool
     let capWarnings: [String]
     let recentLogsHTML: String
     let hasRecentLogs: Bool
-    /// The newest line shown, so the page asks only for lines after it.
+    /// The last line that arrived, so the page asks only for lines after it.
     let newestLogID: String
     let feedback: [Feedback]
     let notes: [Note]
@@ -74,19 +76,27 @@ struct DevicePage {
         apps = device.installedApps.compactMap { catalog[$0].map(AppsController.row) }
         unknownApps = device.installedApps.filter { catalog[$0] == nil }
         enrolled = DisplayTime.relative(device.enrolledAt, now: now)
-        lastCheckIn = device.lastCheckInAt.map { DisplayTime.relative($0, now: now) } ?? "never"
+        let interval = overview.checkInIntervalMinutes
+        // A device the simulator runs, or one without a check-in token (added by hand), is
+        // answered by its simulator; only a device with a token checks in by itself.
+        let answeredBySimulator = overview.simulator != nil || device.tokenHash == nil
+        checkIn = CheckInView(CheckInExpectation.of(lastCheckIn: device.lastCheckInAt, answeredBySimulator: answeredBySimulator,
+                                                    interval: TimeInterval(interval * 60), now: now),
+                              lastCheckIn: device.lastCheckInAt, intervalMinutes: interval, now: now)
         canEdit = user.role.includes(.admin)
         let effective = overview.reaching.map { EffectivePolicy.compute(from: $0) }
         policy = effective.map(PolicyView.init)
         commands = DeviceCommandsView(deviceID: id, commands: overview.commands, role: user.role, now: now, back: Paths.device(id), form: commandForm)
-        lock = LockExplanation.of(overview.simulator?.state, policy: effective, appName: { catalog[$0]?.name ?? $0 })
+        let appName = { (bundleID: String) in catalog[bundleID]?.name ?? bundleID }
+        policyLock = LockExplanation.policy(PolicyLock.of(effective, isSupervised: device.isSupervised, installedApps: device.installedApps), appName: appName)
+        lock = LockExplanation.reported(overview.simulator?.state, policy: effective, appName: appName)
         compliance = ComplianceView(beacon: overview.beacon, now: now)
         canReadLogs = overview.workspace != nil
         let workspace = overview.workspace
         capWarnings = (workspace?.capWarnings ?? []).map { $0.message(appName: catalog[$0.app]?.name ?? $0.app) }
         recentLogsHTML = (workspace?.recentLogs ?? []).map { LogRowHTML.row($0, appName: catalog[$0.line.app]?.name, selectable: false, showDevice: false) }.joined()
         hasRecentLogs = !(workspace?.recentLogs ?? []).isEmpty
-        newestLogID = workspace?.recentLogs.first?.line.id?.description ?? "0"
+        newestLogID = workspace?.lastArrivedLine.map(String.init) ?? "0"
         feedback = (workspace?.latestFeedback ?? []).map { report in
             Feedback(appName: catalog[report.app]?.name ?? report.app, bundleID: report.app,
                      fetched: DisplayTime.relative(report.fetchedAt, now: now), fetchedISO: DisplayTime.iso(report.fetchedAt),
@@ -126,6 +136,7 @@ extension DevicePage: MustacheParent {
         case "simulatorPath": Paths.simulator(id)
         case "sdkProfilePath": Paths.deviceSDKProfile(id)
         case "logsPath": Paths.logs(of: id)
+        case "crashGroupsPath": Paths.crashGroups(of: id)
         case "editPath": Paths.deviceEdit(id)
         case "deletePath": Paths.deviceDelete(id)
         case "notesPath": Paths.deviceNotes(id)
@@ -141,10 +152,16 @@ extension DevicePage: MustacheParent {
         case "apps": apps
         case "unknownApps": unknownApps
         case "enrolled": enrolled
-        case "lastCheckIn": lastCheckIn
+        case "lastCheckIn": checkIn.last
+        case "lastCheckInISO": checkIn.lastISO
+        case "nextCheckIn": checkIn.next
+        case "checkInOverdue": checkIn.isOverdue
+        case "answersInSimulator": checkIn.answersInSimulator
         case "canEdit": canEdit
         case "policy": policy
         case "commands": commands
+        case "policyLockStatus": policyLock.status
+        case "policyLockReason": policyLock.reason
         case "lockStatus": lock.status
         case "lockReason": lock.reason
         case "compliance": compliance

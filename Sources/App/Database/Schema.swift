@@ -248,6 +248,7 @@ enum Schema {
         beacons,
         appConfigSpecs,
         appRoles,
+        helpdeskFinding,
         noteAuthors,
     ]
 }

@@ -45,7 +45,7 @@ struct TourController {
         let (links, showsStories, done) = try await services.tour.overview(for: user.id!)
         let stories = DemoStory.all.map { story in
             View.Story(id: story.id, title: story.title, summary: story.summary, steps: story.steps.enumerated().map { index, step in
-                let href = links.href(step.target)
+                let href = TourGuide(links: links, done: done).href(step)
                 let allowed = user.role.includes(step.target.role)
                 return View.Step(
                     id: step.id, number: index + 1, instruction: step.instruction, expectation: step.expectation, rule: step.rule,
@@ -64,7 +64,13 @@ struct TourController {
     @Sendable func mark(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("step")
         guard DemoStory.step(id) != nil else { throw HTTPError(.notFound, message: "The tour has no step \(id.clipped(to: 40)).") }
-        try await services.tour.mark(id, done: context.form["done"] == "yes", by: context.user.id!)
+        let done = context.form["done"] == "yes"
+        try await services.tour.mark(id, done: done, by: context.user.id!)
+        // "Done — next step" beside a step (the simulator's tour banner) goes on to the next one.
+        if done, context.form["then"] == "next" {
+            let (links, _, steps) = try await services.tour.overview(for: context.user.id!)
+            return .seeOther(TourGuide(links: links, done: steps).next(after: id))
+        }
         return .seeOther(Paths.tour + "#step-" + id)
     }
 }

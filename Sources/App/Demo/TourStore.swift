@@ -20,6 +20,18 @@ struct TourStore: Sendable {
         }
     }
 
+    /// The tour for `user` while it runs: the console shows its stories, the person has started
+    /// it (a demo start's first sign-in or a step marked), and a step is left to do.
+    func guide(for user: RecordID<User>) async throws -> TourGuide? {
+        try await database.read { connection in
+            guard try ConsoleSettings.load(from: connection).showsDemoStories,
+                  try connection.scalar("SELECT count(*) FROM tour_progress WHERE userID = \(user)", as: Int.self) == 1 else { return nil }
+            let done = try Self.doneSteps(of: user, in: connection)
+            guard TourGuide.steps.contains(where: { !done.contains($0.step.id) }) else { return nil }
+            return TourGuide(links: try DemoStoryLinks.load(in: connection), done: done)
+        }
+    }
+
     /// Marks a step done or not done; the first mark also counts as having seen the tour.
     func mark(_ step: String, done: Bool, by user: RecordID<User>) async throws {
         let time = now()

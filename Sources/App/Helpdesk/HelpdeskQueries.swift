@@ -10,7 +10,22 @@ enum HelpdeskQueries {
         """
     }
 
-    /// A device's lines newer than `after`, newest first.
+    /// A device's newest lines by the time they were logged on the device, newest first: lines
+    /// arrive late and out of order (a crash log on the next launch, a backlog when the network
+    /// returns), so the order they arrived in is not the order they happened in.
+    static func recentLines(of device: RecordID<DeviceRecord>, limit: Int) -> SQL {
+        """
+        SELECT l.*, NULL AS highlighted FROM device_logs AS l INDEXED BY device_logs_by_device_time
+        WHERE l.deviceID = \(device) ORDER BY l.loggedAt DESC, l.id DESC LIMIT \(limit)
+        """
+    }
+
+    /// The id of the last line that arrived from a device: the open page asks for lines after it.
+    static func lastArrivedLine(of device: RecordID<DeviceRecord>) -> SQL {
+        "SELECT max(id) FROM device_logs WHERE deviceID = \(device)"
+    }
+
+    /// A device's lines that arrived after `after`, newest arrival first.
     static func linesAfter(_ after: RecordID<DeviceLogRecord>?, device: RecordID<DeviceRecord>, limit: Int) -> SQL {
         """
         SELECT l.*, NULL AS highlighted FROM device_logs AS l

@@ -19,6 +19,10 @@ struct CrashGroupsController {
         let apps: [SelectOption]
         let windows: [SelectOption]
         let appName: String?
+        /// With a device chosen: its name, its id for the form, and the page for every device.
+        let deviceName: String?
+        let deviceID: String?
+        let everyDevicePath: String?
         let linesPath: String
         let isTruncated: Bool
     }
@@ -32,32 +36,40 @@ struct CrashGroupsController {
         let app = parameters["app"].map { String($0).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
         let hours = parameters["hours"].flatMap { Int(String($0)) }.flatMap { chosen in Self.windows.contains { $0.hours == chosen } ? chosen : nil }
         let since = hours.map { services.now.addingTimeInterval(-Double($0) * 3600) } ?? .distantPast
-        let (groups, catalog) = try await services.logReader.crashGroups(app: app, since: since, limit: Self.limit + 1)
+        // Read leniently, as the log viewer reads it: a device id that is not one is no filter.
+        let device = parameters["device"].flatMap { RecordID<DeviceRecord>(String($0)) }
+        let (groups, catalog, deviceName) = try await services.logReader.crashGroups(app: app, device: device, since: since, limit: Self.limit + 1)
         let names = catalog.namesByBundleID
         let shown = groups.prefix(Self.limit)
         var linesFilter = LogFilter()
-        (linesFilter.app, linesFilter.kind) = (app, .crash)
+        (linesFilter.app, linesFilter.kind, linesFilter.device) = (app, .crash, device)
+        var everyDevice = URLComponents()
+        everyDevice.queryItems = [app.map { URLQueryItem(name: "app", value: $0) }, hours.map { URLQueryItem(name: "hours", value: String($0)) }].compactMap { $0 }
         let view = View(
-            rowsHTML: shown.map { Self.rowHTML($0, appName: names[$0.app], showApp: app == nil) }.joined(),
+            rowsHTML: shown.map { Self.rowHTML($0, appName: names[$0.app], showApp: app == nil, device: device) }.joined(),
             isEmpty: shown.isEmpty,
             apps: [SelectOption(value: "", label: "Every app", selected: app == nil)]
                 + catalog.map { SelectOption(value: $0.bundleID, label: $0.name, selected: $0.bundleID == app) },
             windows: Self.windows.map { SelectOption(value: $0.hours.map(String.init) ?? "", label: $0.label, selected: $0.hours == hours) },
-            appName: app.map { names[$0] ?? $0 }, linesPath: Paths.logs + "?" + linesFilter.query(before: nil),
+            appName: app.map { names[$0] ?? $0 },
+            deviceName: device.map { _ in deviceName ?? "a removed device" }, deviceID: device?.description,
+            everyDevicePath: device.map { _ in Paths.crashGroups + (everyDevice.percentEncodedQuery.map { "?" + $0 } ?? "") },
+            linesPath: Paths.logs + "?" + linesFilter.query(before: nil),
             isTruncated: groups.count > Self.limit)
         return try services.renderer.page("logs/crashes", title: "Crash groups", model: view, request: request, context: context)
     }
 
-    /// A group as an escaped table row whose signature opens the group's crash logs.
-    static func rowHTML(_ group: LogQueries.CrashGroup, appName: String?, showApp: Bool) -> String {
+    /// A group as an escaped table row whose signature opens the group's crash logs (of
+    /// `device` alone when the groups are one device's).
+    static func rowHTML(_ group: LogQueries.CrashGroup, appName: String?, showApp: Bool, device: RecordID<DeviceRecord>? = nil) -> String {
         var filter = LogFilter()
-        (filter.app, filter.kind, filter.signature) = (group.app, .crash, group.signature)
+        (filter.app, filter.kind, filter.signature, filter.device) = (group.app, .crash, group.signature, device)
         let versions = group.versions.map { $0.split(separator: ",").sorted { $0.compare($1, options: .numeric) == .orderedAscending }.joined(separator: ", ") }
         let appCell = showApp ? "<td>\(HTMLText.escape(appName ?? group.app))</td>" : ""
         return "<tr><td><a class=\"crash-signature\" href=\"\(HTMLText.escape(Paths.logs + "?" + filter.query(before: nil)))\"><code>\(HTMLText.escape(group.signature))</code></a></td>"
             + appCell
             + "<td class=\"number\">\(group.occurrences)</td><td class=\"number\">\(group.devices)</td>"
-            + "<td>\(HTMLText.escape(versions ?? "—"))</td>"
+            + (versions.map { "<td>\(HTMLText.escape($0))</td>" } ?? "<td class=\"muted\">version not reported</td>")
             + "<td>\(timeHTML(group.firstSeen))</td><td>\(timeHTML(group.lastSeen))</td></tr>\n"
     }
 

@@ -181,8 +181,9 @@ enum LogQueries {
     }
 
     /// Crash groups, most recently seen first, from crash logs logged since `since` (one app's
-    /// or every app's). The partial index on crash lines keeps this to the crash lines alone.
-    static func crashGroups(app: String?, since: Date, limit: Int) -> SQL {
+    /// or every app's, one device's or every device's). The partial index on crash lines,
+    /// which holds the device too, keeps this to the crash lines alone.
+    static func crashGroups(app: String?, device: RecordID<DeviceRecord>? = nil, since: Date, limit: Int) -> SQL {
         var sql: SQL = """
             SELECT app, signature, count(*) AS occurrences,
                    count(DISTINCT coalesce(CAST(deviceID AS TEXT), 'name:' || deviceName)) AS devices,
@@ -191,6 +192,7 @@ enum LogQueries {
             FROM device_logs WHERE kind = 'crash' AND signature IS NOT NULL AND loggedAt >= \(since)
             """
         if let app { sql.append(" AND app = \(app)") }
+        if let device { sql.append(" AND deviceID = \(device)") }
         sql.append(" GROUP BY app, signature ORDER BY lastSeen DESC LIMIT \(limit)")
         return sql
     }

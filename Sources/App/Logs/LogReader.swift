@@ -39,19 +39,22 @@ struct LogReader: Sendable {
                             deviceName: try filter.device.flatMap { try connection.find(DeviceRecord.self, id: $0)?.name },
                             catalog: try connection.fetch(AppRecord.query().order(by: "name")))
             if let app = filter.app, appSummary > 0 {
-                page.crashGroups = try connection.fetch(LogQueries.CrashGroup.self, LogQueries.crashGroups(app: app, since: .distantPast, limit: appSummary))
+                page.crashGroups = try connection.fetch(LogQueries.CrashGroup.self, LogQueries.crashGroups(app: app, device: filter.device, since: .distantPast, limit: appSummary))
                 page.capWarning = try LogCapWarning.for(apps: [app], in: connection).first
             }
             return page
         }
     }
 
-    /// Crash groups seen since `since`, one app's or every app's, most recently seen first,
-    /// with the catalog's apps by name for labels; one snapshot.
-    func crashGroups(app: String?, since: Date, limit: Int) async throws -> (groups: [LogQueries.CrashGroup], catalog: [AppRecord]) {
+    /// Crash groups seen since `since`, one app's or every app's, one device's or every
+    /// device's, most recently seen first, with the catalog's apps by name for labels and the
+    /// device's name; one snapshot.
+    func crashGroups(app: String?, device: RecordID<DeviceRecord>?, since: Date, limit: Int) async throws
+        -> (groups: [LogQueries.CrashGroup], catalog: [AppRecord], deviceName: String?) {
         try await database.read { connection in
-            (try connection.fetch(LogQueries.CrashGroup.self, LogQueries.crashGroups(app: app, since: since, limit: limit)),
-             try connection.fetch(AppRecord.query().order(by: "name")))
+            (try connection.fetch(LogQueries.CrashGroup.self, LogQueries.crashGroups(app: app, device: device, since: since, limit: limit)),
+             try connection.fetch(AppRecord.query().order(by: "name")),
+             try device.flatMap { try connection.find(DeviceRecord.self, id: $0)?.name })
         }
     }
 

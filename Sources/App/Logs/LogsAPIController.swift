@@ -55,10 +55,11 @@ struct LogsAPIController {
         let hours = try APIQuery.integer("hours", of: request, in: 1...24 * 366)
         let since = hours.map { services.now.addingTimeInterval(-Double($0) * 3600) } ?? .distantPast
         let limit = try APIQuery.limit(of: request)
-        let (groups, _) = try await services.logReader.crashGroups(app: app, since: since, limit: limit)
+        let device: RecordID<DeviceRecord>? = try APIQuery.id("device", of: request)
+        let (groups, _, _) = try await services.logReader.crashGroups(app: app, device: device, since: since, limit: limit)
         return try .jsonObject(["crashGroups": groups.map { group -> [String: Any] in
             var filter = LogFilter()
-            (filter.app, filter.kind, filter.signature) = (group.app, .crash, group.signature)
+            (filter.app, filter.kind, filter.signature, filter.device) = (group.app, .crash, group.signature, device)
             return ["app": group.app, "signature": group.signature, "crashes": group.occurrences, "devices": group.devices,
                     "appVersions": (group.versions ?? "").split(separator: ",").map(String.init),
                     "firstSeen": DisplayTime.iso(group.firstSeen), "lastSeen": DisplayTime.iso(group.lastSeen),

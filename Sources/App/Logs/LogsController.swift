@@ -31,6 +31,9 @@ struct LogsController {
         /// With an app chosen: its latest crash groups, where to see them all, and a cap warning.
         let crashGroupsHTML: String?
         let crashGroupsPath: String?
+        /// The crash groups button: with the viewer's app and device, so a device's logs lead
+        /// to that device's crash groups.
+        let allCrashGroupsPath: String
         let capWarning: String?
         /// With one crash group chosen: its signature, and the page without it.
         let signature: String?
@@ -86,8 +89,10 @@ struct LogsController {
             from: filter.from.map(Self.inputValue) ?? "", to: filter.to.map(Self.inputValue) ?? "",
             searchText: filter.searchText, searchError: searchError,
             isFiltered: filter.isFiltered || searchError != nil, nextPage: nextPage,
-            crashGroupsHTML: found.crashGroups.isEmpty ? nil : found.crashGroups.map { CrashGroupsController.rowHTML($0, appName: nil, showApp: false) }.joined(),
-            crashGroupsPath: filter.app.map { Paths.crashGroups(app: $0) },
+            crashGroupsHTML: found.crashGroups.isEmpty ? nil
+                : found.crashGroups.map { CrashGroupsController.rowHTML($0, appName: nil, showApp: false, device: filter.device) }.joined(),
+            crashGroupsPath: filter.app.map { Paths.crashGroups(app: $0, device: filter.device) },
+            allCrashGroupsPath: Paths.crashGroups(app: filter.app, device: filter.device),
             capWarning: found.capWarning.map { $0.message(appName: names[$0.app] ?? $0.app) },
             signature: filter.signature, withoutSignaturePath: filter.signature.map { _ in
                 var without = filter
@@ -133,6 +138,7 @@ extension LogsController.View: MustacheParent {
         case "nextPage": nextPage
         case "crashGroupsHTML": crashGroupsHTML
         case "crashGroupsPath": crashGroupsPath
+        case "allCrashGroupsPath": allCrashGroupsPath
         case "capWarning": capWarning
         case "signature": signature
         case "withoutSignaturePath": withoutSignaturePath

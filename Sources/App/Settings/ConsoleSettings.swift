@@ -12,6 +12,11 @@ struct ConsoleSettings: Equatable, Sendable {
     var organisationName = ""
     /// The dashboard's story tiles and the tour: on in a console seeded with `--demo`.
     var showsDemoStories = false
+    /// How often devices are expected to check in: the device page says when a device should
+    /// answer what is queued for it, and when it is overdue (`CheckInExpectation`).
+    var checkInIntervalMinutes = 15
+
+    static let checkInIntervalRange = 1...1440
 
     static let maximumOrganisationName = 100
 
@@ -28,12 +33,16 @@ struct ConsoleSettings: Equatable, Sendable {
         if let days = values["logRetentionDays"].flatMap(Int.init) { settings.logRetentionDays = days }
         if let name = values["organisationName"] { settings.organisationName = name }
         settings.showsDemoStories = values["showsDemoStories"] == "1"
+        if let minutes = values["checkInIntervalMinutes"].flatMap(Int.init), checkInIntervalRange.contains(minutes) {
+            settings.checkInIntervalMinutes = minutes
+        }
         return settings
     }
 
     func save(in connection: Connection) throws {
         let values = [("logCapBytes", String(logCapBytes)), ("logRetentionDays", String(logRetentionDays)),
-                      ("organisationName", organisationName), ("showsDemoStories", showsDemoStories ? "1" : "0")]
+                      ("organisationName", organisationName), ("showsDemoStories", showsDemoStories ? "1" : "0"),
+                      ("checkInIntervalMinutes", String(checkInIntervalMinutes))]
         for (key, value) in values {
             try connection.execute("INSERT INTO settings (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
         }

@@ -30,6 +30,7 @@ struct SettingsController {
         let logRetentionDays: String
         let organisationName: String
         let showsDemoStories: Bool
+        let checkInIntervalMinutes: String
         let errors: [String: String]
         let usage: [UsageRow]
         let events: [EventRow]
@@ -55,7 +56,8 @@ struct SettingsController {
         let now = services.now
         let view = View(
             logCapMegabytes: form.logCapMegabytes, logRetentionDays: form.logRetentionDays,
-            organisationName: form.organisationName, showsDemoStories: form.showsDemoStories, errors: form.errors.messages,
+            organisationName: form.organisationName, showsDemoStories: form.showsDemoStories,
+            checkInIntervalMinutes: form.checkInIntervalMinutes, errors: form.errors.messages,
             usage: overview.usage.map { usage in
                 let warning = LogCapWarning(app: usage.app, usedBytes: usage.byteCount, capBytes: cap)
                 return UsageRow(appName: names[usage.app] ?? usage.app, bundleID: usage.app, used: ByteCountText.megabytes(usage.byteCount),

@@ -8,6 +8,7 @@ struct SettingsForm {
     var logRetentionDays = ""
     var organisationName = ""
     var showsDemoStories = false
+    var checkInIntervalMinutes = ""
     var errors = FieldErrors()
 
     static let capRange = 1...100_000
@@ -18,6 +19,7 @@ struct SettingsForm {
         logRetentionDays = String(settings.logRetentionDays)
         organisationName = settings.organisationName
         showsDemoStories = settings.showsDemoStories
+        checkInIntervalMinutes = String(settings.checkInIntervalMinutes)
     }
 
     init(_ fields: FormFields) {
@@ -25,6 +27,7 @@ struct SettingsForm {
         logRetentionDays = fields["logRetentionDays"].trimmingCharacters(in: .whitespaces)
         organisationName = fields["organisationName"].trimmingCharacters(in: .whitespaces)
         showsDemoStories = fields["showsDemoStories"] == "yes"
+        checkInIntervalMinutes = fields["checkInIntervalMinutes"].trimmingCharacters(in: .whitespaces)
     }
 
     /// The settings, or nil with `errors` filled in for every field that is wrong.
@@ -47,6 +50,15 @@ struct SettingsForm {
             errors["organisationName"] = problem
         } else {
             settings.organisationName = organisationName
+        }
+        // Left empty, the interval is the default, which the box then shows.
+        if checkInIntervalMinutes.isEmpty {
+            settings.checkInIntervalMinutes = ConsoleSettings().checkInIntervalMinutes
+        } else if let minutes = Int(checkInIntervalMinutes), ConsoleSettings.checkInIntervalRange.contains(minutes) {
+            settings.checkInIntervalMinutes = minutes
+        } else {
+            let range = ConsoleSettings.checkInIntervalRange
+            errors["checkInIntervalMinutes"] = "Enter a whole number of minutes from \(range.lowerBound) to \(range.upperBound.formatted()) (a day)."
         }
         settings.showsDemoStories = showsDemoStories
         return errors.isEmpty ? settings : nil

@@ -38,6 +38,7 @@ struct SettingsStore: Sendable {
 extension ConsoleSettings {
     var auditText: String {
         "Organisation name: \(organisationName.isEmpty ? "none" : organisationName); demo stories \(showsDemoStories ? "shown" : "hidden"); "
-            + "log cap per app \(ByteCountText.megabytes(logCapBytes)); logs kept \(logRetentionDays) days"
+            + "log cap per app \(ByteCountText.megabytes(logCapBytes)); logs kept \(logRetentionDays) days; "
+            + "devices check in every \(checkInIntervalMinutes) min"
     }
 }

@@ -40,12 +40,15 @@ struct SimulatorController {
         let data = try await services.simulatorReader.page(of: id)
         let (device, events, commands, uploaded, catalog) = (data.device, data.events, data.commands, data.uploadedLogs, data.catalog)
         let colors = Dictionary(catalog.map { ($0.bundleID, AppsController.row($0).color) }, uniquingKeysWith: { first, _ in first })
+        let tourStep = try await services.tour.guide(for: user.id!)?
+            .simulatorStep(device: device.name, openedFrom: request.uri.formParameters["step"].map(String.init))
         let page = SimulatorPage(
             device: device, stored: stored, events: events,
             commands: DeviceCommandsView(deviceID: id, commands: commands, role: user.role, now: services.now, back: Paths.simulator(id),
                                          form: commandForm),
             uploadedLogs: uploaded, catalogColors: colors, canAct: user.role.includes(.helpdesk),
-            prompt: Self.prompt(request, state: stored.state), controls: controls.withSampleText(of: data.story))
+            prompt: Self.prompt(request, state: stored.state), controls: controls.withSampleText(of: data.story),
+            tour: tourStep.map { SimulatorPage.TourBanner(story: $0.story, step: $0.step, number: $0.number) })
         return try services.renderer.page("simulator/show", title: "Simulator: \(device.name)", model: page, request: request, context: context,
                                       status: status)
     }

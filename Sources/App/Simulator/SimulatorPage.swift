@@ -28,6 +28,8 @@ struct SimulatorPage {
     struct Preset {
         let value: String
         let label: String
+        /// The choice the device is at now, so the list shows it after "Go".
+        var selected = false
     }
 
     /// One accessibility feature's switch: what pressing it asks for, and who decides it now.
@@ -37,7 +39,10 @@ struct SimulatorPage {
         let isOn: Bool
         /// What the button sends: the opposite of now.
         let turnOn: String
-        let note: String
+        /// Who decides it under Single App Mode; nil without Single App Mode, where the button's
+        /// name is the feature alone (an empty note rendered as "VoiceOver ()": a section over
+        /// an empty string is not skipped).
+        let note: String?
     }
 
     struct LockPrompt {
@@ -85,6 +90,7 @@ struct SimulatorPage {
     let isAssessmentLocked: Bool
     let lockPrompt: LockPrompt?
     let locationText: String
+    let locationOff: Bool
     let presets: [Preset]
     let pasteboardText: String?
     let pendingLogs: Int
@@ -111,24 +117,12 @@ struct SimulatorPage {
     let events: [EventRow]
     let commands: DeviceCommandsView
     let controls: SimulatorControlInputs
-
-    /// Where to stand to try the device's geofence: the centre of every area that reaches it,
-    /// and one point outside them all; none without a geofence (latitude and longitude still
-    /// take any point).
-    static func locationPresets(for areas: [Geofence.Area]) -> [Preset] {
-        let fence = Geofence(areas: areas)
-        var presets = areas.map { Preset(value: "\($0.latitude),\($0.longitude)", label: "\($0.name) (inside)") }
-        if let outside = fence.pointOutside() {
-            let result = fence.test(outside)
-            presets.append(Preset(value: "\(outside.latitude),\(outside.longitude)",
-                                  label: "Outside every area (\(NumberText.plain((result.distanceToNearestEdgeMeters / 1000).rounded())) km from \(result.nearestAreaName))"))
-        }
-        return presets
-    }
+    let tour: TourBanner?
 
     init(device: DeviceRecord, stored: SimulatorStateRecord, events: [SimulatorEventRecord], commands: DeviceCommandsView,
          uploadedLogs: Int, catalogColors: [String: String], canAct: Bool, prompt: LockPrompt?,
-         controls: SimulatorControlInputs = SimulatorControlInputs()) {
+         controls: SimulatorControlInputs = SimulatorControlInputs(), tour: TourBanner? = nil) {
+        self.tour = tour
         let state = stored.state
         pagePath = Paths.simulator(device.id!)
         eventsPath = Paths.simulatorEvents(device.id!)
@@ -177,8 +171,9 @@ struct SimulatorPage {
         hasConfiguration = !configuration.isEmpty
         isAssessmentLocked = !assessmentRestrictions.isEmpty
         lockPrompt = prompt
-        locationText = state.location.map { String(format: "%.4f, %.4f", $0.latitude, $0.longitude) } ?? "Location services off"
-        presets = Self.locationPresets(for: state.policy.geofence ?? [])
+        locationText = Self.locationText(state.location, areas: state.policy.geofence ?? [])
+        locationOff = state.location == nil
+        presets = Self.locationPresets(for: state.policy.geofence ?? [], current: state.location)
         pasteboardText = state.pasteboard.map { "“\($0.text)” from \(state.app($0.sourceApp)?.name ?? $0.sourceApp)" }
         pendingLogs = state.pendingLogs.count
         self.uploadedLogs = uploadedLogs
@@ -230,8 +225,8 @@ struct SimulatorPage {
     private static func accessibilityToggles(_ state: SimulatedDevice, on: [AccessibilityFeature]) -> [AccessibilityToggle] {
         AccessibilityFeature.allCases.map { feature in
             let isOn = on.contains(feature)
-            let note = switch state.accessibilityRule(for: feature) {
-            case nil: ""
+            let note: String? = switch state.accessibilityRule(for: feature) {
+            case nil: nil
             case .forcedOn?: "turned on by Single App Mode"
             case .userMayToggle?: "the user may toggle it"
             case .fixed?: "fixed while locked"

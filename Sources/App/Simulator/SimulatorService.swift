@@ -72,6 +72,7 @@ struct SimulatorService: Sendable {
         let document = try await currentDocument(for: deviceID)
         return try await database.write { connection in
             var working = try working(deviceID, in: connection)
+            try noteCheckIn(&working.device, connection: connection)
             try syncSteps(&working, document: document, connection: connection)
             let outcome = working.run(action)
             let saved = try save(working, document: document, connection: connection)
@@ -86,10 +87,21 @@ struct SimulatorService: Sendable {
         let document = try await currentDocument(for: deviceID)
         return try await database.write { connection in
             var working = try working(deviceID, in: connection)
+            try noteCheckIn(&working.device, connection: connection)
             try syncSteps(&working, document: document, connection: connection)
             guard !working.events.isEmpty else { return (false, working.record) }
             return (true, try save(working, document: document, connection: connection))
         }
+    }
+
+    /// A sync is the simulated device checking in: recorded as a device's check-in through the
+    /// API is (at most once a minute, so an open simulator does not rewrite the row every
+    /// second), so its page and the device list say when it last answered.
+    private func noteCheckIn(_ device: inout DeviceRecord, connection: Connection) throws {
+        let time = now()
+        guard device.lastCheckInAt.map({ time.timeIntervalSince($0) >= DeviceChannelService.checkInResolution }) ?? true else { return }
+        device.lastCheckInAt = time
+        _ = try connection.execute("UPDATE devices SET lastCheckInAt = \(time) WHERE id = \(device.id!)")
     }
 
     /// The check-in answer for the device's group: the same cached document the device API
@@ -259,7 +271,7 @@ struct SimulatorService: Sendable {
     private func upload(_ logs: [SimulatedLog], from device: DeviceRecord, logging: Logging?, at time: Date,
                         in connection: Connection) throws {
         let deviceID = device.id!
-        let lines = logs.map { LogLine(app: $0.app, level: $0.level, kind: $0.kind, loggedAt: $0.loggedAt, message: $0.message) }
+        let lines = logs.map { LogLine(app: $0.app, appVersion: $0.appVersion ?? "", level: $0.level, kind: $0.kind, loggedAt: $0.loggedAt, message: $0.message) }
         let refusal = try LogBatch.problem(lines).map(LogStore.Refusal.batch)
             ?? LogStore.accept(lines, from: LogStore.Uploader(id: deviceID, name: device.name), logging: logging, at: time, in: connection)
         if let refusal {

@@ -89,10 +89,14 @@ enum Paths {
     static func simulatorPrompt(_ id: RecordID<DeviceRecord>, mode: LockRequestMode) -> String { "/simulator/\(id)?prompt=\(mode.rawValue)" }
     static let logExport = "/logs/export"
     static let logDeletion = "/logs/delete"
-    /// Crash groups: every app's, or one app's.
+    /// Crash groups: every app's, or one app's; every device's, or one device's.
     static let crashGroups = "/logs/crashes"
-    static func crashGroups(app: String) -> String {
-        crashGroups + "?app=" + (app.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+    static func crashGroups(app: String) -> String { crashGroups(app: app, device: nil) }
+    static func crashGroups(of device: RecordID<DeviceRecord>) -> String { crashGroups(app: nil, device: device) }
+    static func crashGroups(app: String?, device: RecordID<DeviceRecord>?) -> String {
+        let parts = [app.map { "app=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") }, device.map { "device=\($0)" }]
+        let query = parts.compactMap { $0 }.joined(separator: "&")
+        return query.isEmpty ? crashGroups : crashGroups + "?" + query
     }
     /// The log viewer showing one app's lines: its crash groups and storage first.
     static func logs(app: String) -> String {

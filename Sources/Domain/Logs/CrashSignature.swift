@@ -22,6 +22,18 @@ public enum CrashSignature {
         return "(empty crash report)"
     }
 
+    /// The app version a crash report's `Version:` header names ("2.4.0 (240)" gives "2.4.0"),
+    /// or nil when it names none.
+    public static func reportedVersion(in report: String) -> String? {
+        for raw in report.split(whereSeparator: \.isNewline).prefix(40) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == "version" else { continue }
+            let value = line[line.index(after: colon)...].split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
+            return value.isEmpty || value.count > 40 ? nil : value
+        }
+        return nil
+    }
+
     static func isBoilerplate(_ line: String) -> Bool {
         guard let colon = line.firstIndex(of: ":") else { return false }
         return boilerplate.contains(line[..<colon].lowercased())

@@ -20,7 +20,8 @@ public struct LogLine: Equatable, Sendable {
     public init(app: String, appVersion: String = "", level: LogLevel, kind: SimulatedLog.Kind, loggedAt: Date,
                 message: String, fields: [String: String] = [:]) {
         self.app = app
-        self.appVersion = appVersion
+        // A crash report names its version in its header even when the upload does not.
+        self.appVersion = appVersion.isEmpty && kind == .crash ? CrashSignature.reportedVersion(in: message) ?? "" : appVersion
         self.level = level
         self.kind = kind
         self.loggedAt = loggedAt

@@ -23,8 +23,7 @@ public struct PolicyImpact: Sendable {
 
         /// The app Single App Mode holds the device in under `policy`, if it can.
         func lockedApp(under policy: EffectivePolicy) -> String? {
-            guard !policy.hasConflict, let app = policy.singleAppMode?.value.appIdentifier, isSupervised, installedApps.contains(app) else { return nil }
-            return app
+            PolicyLock.of(policy, isSupervised: isSupervised, installedApps: installedApps).lockedApp
         }
     }
 

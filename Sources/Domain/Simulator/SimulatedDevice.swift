@@ -96,6 +96,9 @@ public struct SimulatedLog: Codable, Equatable, Sendable {
     public var level: LogLevel
     public var message: String
     public var loggedAt: Date
+    /// The app's version when it logged, as the SDK sends it; nil in states saved before the
+    /// simulator sent versions.
+    public var appVersion: String? = nil
 }
 
 /// Everything the simulator remembers about one device. Stored on the server, so a reload,

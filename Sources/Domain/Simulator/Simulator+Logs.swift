@@ -24,7 +24,8 @@ extension Step {
         let text = String(message.prefix(2_000))
         for index in 0..<burst {
             let line = burst == 1 ? text : "\(text) (\(index + 1) of \(burst))"
-            device.pendingLogs.append(SimulatedLog(app: bundleID, kind: .application, level: level, message: line, loggedAt: device.clock))
+            device.pendingLogs.append(SimulatedLog(app: bundleID, kind: .application, level: level, message: line, loggedAt: device.clock,
+                                                   appVersion: device.version(of: bundleID)))
         }
         trimPendingLogs()
         let rule = capturing ? "Capturing every level, as the console asked" : "Kept: \(configured.displayName) and more severe"
@@ -52,10 +53,26 @@ extension Step {
     /// On launch the SDK queues the previous crash's log. Returns words for the timeline.
     mutating func uploadCrashLog(of app: SimulatedApp) -> String {
         guard app.isSDKBuilt, let crashedAt = device.crashedApps.removeValue(forKey: app.bundleID) else { return "" }
+        let version = device.version(of: app.bundleID)
         device.pendingLogs.append(SimulatedLog(app: app.bundleID, kind: .crash, level: .error,
-                                               message: "Crash report of \(app.name)", loggedAt: crashedAt))
+                                               message: Self.crashReport(of: app, version: version), loggedAt: crashedAt, appVersion: version))
         trimPendingLogs()
         return " The crash log from the last run is queued for upload."
+    }
+
+    /// A crash report as iOS writes one: headers, then the line that names the crash (its
+    /// signature, what groups it on the console), then the crashed thread.
+    static func crashReport(of app: SimulatedApp, version: String) -> String {
+        """
+        Process: \(app.name)
+        Identifier: \(app.bundleID)
+        Version: \(version)
+        Exception Type: EXC_CRASH (SIGABRT)
+        Termination Reason: \(app.name) crashed (the simulator's Crash control)
+        Thread 0 Crashed:
+        0   libsystem_kernel.dylib  __pthread_kill + 8
+        1   libsystem_c.dylib  abort + 124
+        """
     }
 
     mutating func requestLogs(captureMinutes: Int?) {
