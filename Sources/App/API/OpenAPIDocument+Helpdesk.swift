@@ -7,9 +7,8 @@ extension OpenAPIDocument {
     /// it there rather than ignore it, and says so here, where a JSON Schema can.
     static var commandParameterRules: [[String: Any]] {
         DeviceCommand.RequestType.Parameter.allCases.map { parameter in
-            let readers = DeviceCommand.RequestType.queueable.filter { $0.parameters.contains(parameter) }.map(\.rawValue)
-            return ["if": ["properties": ["requestType": ["not": ["enum": readers]]]],
-                    "then": ["properties": [parameter.rawValue: ["type": "null"]]]]
+            ["if": ["properties": ["requestType": ["not": ["enum": parameter.readers.map(\.rawValue)]]]],
+             "then": ["properties": [parameter.rawValue: ["type": "null"]]]]
         }
     }
 

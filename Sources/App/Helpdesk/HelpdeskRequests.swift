@@ -20,7 +20,7 @@ struct CommandBody: APIRequestBody {
         }
         let sent: [DeviceCommand.RequestType.Parameter: Bool] = [.apps: apps != nil, .deleteFeedback: deleteFeedback != nil, .captureMinutes: captureMinutes != nil]
         if let unused = DeviceCommand.RequestType.Parameter.allCases.first(where: { sent[$0] == true && !type.parameters.contains($0) }) {
-            let readers = DeviceCommand.RequestType.queueable.filter { $0.parameters.contains(unused) }.map(\.rawValue).joined(separator: " and ")
+            let readers = unused.readers.map(\.rawValue).joined(separator: " and ")
             throw APIRequest.invalid(unused.rawValue, "\(unused.rawValue) is read only by \(readers), not by \(type.rawValue); leave it out.")
         }
         if (apps?.count ?? 0) > DeviceCommand.maximumApps {

@@ -48,6 +48,9 @@ struct DeviceCommand: Codable, Equatable, Sendable {
 
         enum Parameter: String, CaseIterable {
             case apps, deleteFeedback, captureMinutes
+
+            /// The commands that read it: on every other command it must be absent.
+            var readers: [RequestType] { RequestType.queueable.filter { $0.parameters.contains(self) } }
         }
 
         /// The commands a person queues; install and remove follow assignments by themselves.

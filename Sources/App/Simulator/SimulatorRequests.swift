@@ -88,10 +88,12 @@ struct CommandReplyBody: APIRequestBody {
                 if PlainText.length(key) > Self.maximumFeedbackKeyLength {
                     throw APIRequest.invalid(field, "A feedback key has at most \(Self.maximumFeedbackKeyLength) characters.")
                 }
-                if case .string(let text) = value, PlainText.length(text) > Self.maximumFeedbackTextLength {
-                    throw APIRequest.invalid(field, "A feedback value has at most \(Self.maximumFeedbackTextLength.formatted()) characters.")
+                if case .string(let text) = value {
+                    guard PlainText.length(text) <= Self.maximumFeedbackTextLength else {
+                        throw APIRequest.invalid(field, "A feedback value has at most \(Self.maximumFeedbackTextLength.formatted()) characters.")
+                    }
+                    characters += PlainText.length(text)
                 }
-                if case .string(let text) = value { characters += PlainText.length(text) }
                 characters += PlainText.length(key)
             }
             if characters > Self.maximumFeedbackCharacters {
