@@ -85,6 +85,11 @@ import Testing
             let away = try await desk.get(Paths.simulator(phone))
             #expect(options(away.body).filter { $0.contains(" selected") }.first?.contains("Outside every area") == true)
             #expect(away.body.contains("the geofence blocks SDK apps here"))
+            // Airplane mode stops geofencing wherever the device stands, as its SDK apps act on it.
+            _ = try await desk.post(Paths.simulatorActions(phone), ["action": "setNetwork", "network": "offline"])
+            let airplane = try await desk.get(Paths.simulator(phone))
+            #expect(airplane.body.contains("Geofencing stops in airplane mode") && !airplane.body.contains("the geofence blocks SDK apps here"))
+            _ = try await desk.post(Paths.simulatorActions(phone), ["action": "setNetwork", "network": "wifi"])
 
             _ = try await desk.post(Paths.simulatorActions(phone), ["action": "setLocation", "preset": ""])
             let off = try await desk.get(Paths.simulator(phone))

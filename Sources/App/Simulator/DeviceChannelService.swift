@@ -67,14 +67,7 @@ struct DeviceChannelService: Sendable {
         }
     }
 
-    /// A check-in is recorded at most this often per device, so frequent check-ins do not queue
-    /// on the single writer.
-    static let checkInResolution: TimeInterval = 60
-
-    /// Records the check-in at most once a minute per device.
     func noteCheckIn(_ device: CheckingInDevice) async throws {
-        let time = now()
-        guard device.lastCheckInAt.map({ time.timeIntervalSince($0) >= Self.checkInResolution }) ?? true else { return }
-        try await database.writeBookkeeping { try $0.execute("UPDATE devices SET lastCheckInAt = \(time) WHERE id = \(device.id)") }
+        try await CheckInRecording.note(device.id, lastRecorded: device.lastCheckInAt, at: now(), in: database)
     }
 }

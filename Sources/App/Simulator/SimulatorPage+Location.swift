@@ -20,16 +20,20 @@ extension SimulatorPage {
     }
 
     /// Where the device is, and what that means for the geofence that reaches it: the answer
-    /// to "Go", shown beside the control.
-    static func locationText(_ location: GeoPoint?, areas: [Geofence.Area]) -> String {
-        guard let location else {
-            return areas.isEmpty ? "Location services off" : "Location services off: geofencing stops, so SDK apps open"
+    /// to "Go", shown beside the control. The geofence's verdict is the one the device's SDK
+    /// apps act on (`DevicePolicy.geofenceVerdict`), so airplane mode stops it here too.
+    static func locationText(_ state: SimulatedDevice) -> String {
+        let place = state.location.map { String(format: "%.4f, %.4f", $0.latitude, $0.longitude) } ?? "Location services off"
+        switch state.policy.geofenceVerdict(on: state.conditions) {
+        case .none, .notKnown:
+            return state.location == nil ? place : place + " (no geofence reaches this device)"
+        case .inside:
+            let area = state.location.map { Geofence(areas: state.policy.geofence ?? []).test($0).nearestAreaName } ?? ""
+            return "\(place): inside \(area), so SDK apps open"
+        case .outside(_, let reason):
+            return "\(place): outside every area; the geofence blocks SDK apps here. \(reason)"
+        case .stopped(let reason):
+            return state.location == nil ? "Location services off: geofencing stops, so SDK apps open" : "\(place): \(reason)"
         }
-        let place = String(format: "%.4f, %.4f", location.latitude, location.longitude)
-        guard !areas.isEmpty else { return place + " (no geofence reaches this device)" }
-        let result = Geofence(areas: areas).test(location)
-        if result.isInside { return "\(place): inside \(result.nearestAreaName), so SDK apps open" }
-        let km = NumberText.plain((result.distanceToNearestEdgeMeters / 100).rounded() / 10)
-        return "\(place): outside every area, \(km) km from \(result.nearestAreaName); the geofence blocks SDK apps here"
     }
 }

@@ -171,7 +171,7 @@ struct SimulatorPage {
         hasConfiguration = !configuration.isEmpty
         isAssessmentLocked = !assessmentRestrictions.isEmpty
         lockPrompt = prompt
-        locationText = Self.locationText(state.location, areas: state.policy.geofence ?? [])
+        locationText = Self.locationText(state)
         locationOff = state.location == nil
         presets = Self.locationPresets(for: state.policy.geofence ?? [], current: state.location)
         pasteboardText = state.pasteboard.map { "“\($0.text)” from \(state.app($0.sourceApp)?.name ?? $0.sourceApp)" }

@@ -85,23 +85,26 @@ struct SimulatorService: Sendable {
     @discardableResult
     func sync(_ deviceID: RecordID<DeviceRecord>) async throws -> (changed: Bool, state: SimulatorStateRecord) {
         let document = try await currentDocument(for: deviceID)
-        return try await database.write { connection in
+        let (result, lastCheckIn) = try await database.write { connection in
             var working = try working(deviceID, in: connection)
-            try noteCheckIn(&working.device, connection: connection)
+            let lastCheckIn = working.device.lastCheckInAt
             try syncSteps(&working, document: document, connection: connection)
-            guard !working.events.isEmpty else { return (false, working.record) }
-            return (true, try save(working, document: document, connection: connection))
+            guard !working.events.isEmpty else { return ((false, working.record), lastCheckIn) }
+            return ((true, try save(working, document: document, connection: connection)), lastCheckIn)
         }
+        // After the sync, which writes nothing when nothing changed: a full disk leaves the
+        // open simulator working and only the check-in time waits.
+        try await CheckInRecording.note(deviceID, lastRecorded: lastCheckIn, at: now(), in: database)
+        return result
     }
 
-    /// A sync is the simulated device checking in: recorded as a device's check-in through the
-    /// API is (at most once a minute, so an open simulator does not rewrite the row every
-    /// second), so its page and the device list say when it last answered.
+    /// A control's sync is the simulated device checking in, as a device's check-in through the
+    /// API is, so its page and the device list say when it last answered. (It writes anyway.)
     private func noteCheckIn(_ device: inout DeviceRecord, connection: Connection) throws {
         let time = now()
-        guard device.lastCheckInAt.map({ time.timeIntervalSince($0) >= DeviceChannelService.checkInResolution }) ?? true else { return }
+        guard CheckInRecording.isDue(lastRecorded: device.lastCheckInAt, at: time) else { return }
         device.lastCheckInAt = time
-        _ = try connection.execute("UPDATE devices SET lastCheckInAt = \(time) WHERE id = \(device.id!)")
+        try connection.recordCheckIn(of: try device.requireID, at: time)
     }
 
     /// The check-in answer for the device's group: the same cached document the device API
