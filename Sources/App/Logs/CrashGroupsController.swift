@@ -43,8 +43,6 @@ struct CrashGroupsController {
         let shown = groups.prefix(Self.limit)
         var linesFilter = LogFilter()
         (linesFilter.app, linesFilter.kind, linesFilter.device) = (app, .crash, device)
-        var everyDevice = URLComponents()
-        everyDevice.queryItems = [app.map { URLQueryItem(name: "app", value: $0) }, hours.map { URLQueryItem(name: "hours", value: String($0)) }].compactMap { $0 }
         let view = View(
             rowsHTML: shown.map { Self.rowHTML($0, appName: names[$0.app], showApp: app == nil, device: device) }.joined(),
             isEmpty: shown.isEmpty,
@@ -53,7 +51,7 @@ struct CrashGroupsController {
             windows: Self.windows.map { SelectOption(value: $0.hours.map(String.init) ?? "", label: $0.label, selected: $0.hours == hours) },
             appName: app.map { names[$0] ?? $0 },
             deviceName: device.map { _ in deviceName ?? "a removed device" }, deviceID: device?.description,
-            everyDevicePath: device.map { _ in Paths.crashGroups + (everyDevice.percentEncodedQuery.map { "?" + $0 } ?? "") },
+            everyDevicePath: device.map { _ in Paths.crashGroups(app: app, device: nil, hours: hours) },
             linesPath: Paths.logs + "?" + linesFilter.query(before: nil),
             isTruncated: groups.count > Self.limit)
         return try services.renderer.page("logs/crashes", title: "Crash groups", model: view, request: request, context: context)

@@ -93,8 +93,9 @@ enum Paths {
     static let crashGroups = "/logs/crashes"
     static func crashGroups(app: String) -> String { crashGroups(app: app, device: nil) }
     static func crashGroups(of device: RecordID<DeviceRecord>) -> String { crashGroups(app: nil, device: device) }
-    static func crashGroups(app: String?, device: RecordID<DeviceRecord>?) -> String {
-        let parts = [app.map { "app=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") }, device.map { "device=\($0)" }]
+    static func crashGroups(app: String?, device: RecordID<DeviceRecord>?, hours: Int? = nil) -> String {
+        let parts = [app.map { "app=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") }, device.map { "device=\($0)" },
+                     hours.map { "hours=\($0)" }]
         let query = parts.compactMap { $0 }.joined(separator: "&")
         return query.isEmpty ? crashGroups : crashGroups + "?" + query
     }

@@ -23,7 +23,7 @@ public enum DeviceSearch: Equatable, Sendable {
         } else if text.count < Self.minimumInside {
             self = .start(text)
         } else {
-            self = .inside(expression: "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+            self = .inside(expression: FTS5Text.quoted(text))
         }
     }
 }

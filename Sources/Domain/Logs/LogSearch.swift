@@ -91,7 +91,7 @@ public struct LogSearch: Equatable, Sendable {
             switch self {
             case .term(let text, let prefix):
                 guard text.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
-                return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : "")
+                return FTS5Text.quoted(text) + (prefix ? "*" : "")
             case .and(let left, let right): return Self.join(left, "AND", right)
             case .or(let left, let right): return Self.join(left, "OR", right)
             case .not(let left, let right):
