@@ -35,25 +35,35 @@ enum DeviceReports {
                 answer[device.id] = state.conditions
                 continue
             }
+            // The SDK's rules act on SDK apps only: a device without one has nothing to judge.
+            let deviceSDKApps = device.installedApps.filter(sdkApps.contains)
+            guard !deviceSDKApps.isEmpty else { continue }
             let beacon = beacons[device.id]
             var versions: [String: String] = [:]
             if let beacon, !beacon.appVersion.isEmpty { versions[beacon.bundleID] = beacon.appVersion }
-            for app in ruleApps.sorted() where versions[app] == nil && device.installedApps.contains(app) {
-                versions[app] = try loggedVersion(of: app, on: device.id, in: connection)
-            }
+            let unreported = ruleApps.sorted().filter { versions[$0] == nil && device.installedApps.contains($0) }
+            for (app, version) in try loggedVersions(of: unreported, on: device.id, in: connection) { versions[app] = version }
             let osVersion = beacon.map(\.osVersion).flatMap { $0.isEmpty ? nil : $0 } ?? (device.osVersion.isEmpty ? nil : device.osVersion)
             answer[device.id] = DeviceConditions(osVersion: osVersion, installedApps: device.installedApps,
-                                                 sdkApps: device.installedApps.filter(sdkApps.contains), appVersions: versions,
+                                                 sdkApps: deviceSDKApps, appVersions: versions,
                                                  isJailbroken: nil, location: nil, network: nil)
         }
         return answer
     }
 
-    /// The version on the newest of the device's recent log lines from `app` that carries one.
-    private static func loggedVersion(of app: String, on deviceID: Int64, in connection: Connection) throws -> String? {
-        try connection.scalar("""
-            SELECT appVersion FROM (SELECT app, appVersion FROM device_logs WHERE deviceID = \(deviceID) ORDER BY id DESC LIMIT \(logLinesSearched))
-            WHERE app = \(app) AND appVersion <> '' LIMIT 1
-            """, as: String.self)
+    private struct LoggedVersion: Decodable {
+        let app: String
+        let appVersion: String
+    }
+
+    /// For each of `apps`, the version on the newest of the device's recent log lines from it
+    /// that carries one: one read of those lines for every app.
+    private static func loggedVersions(of apps: [String], on deviceID: Int64, in connection: Connection) throws -> [String: String] {
+        guard !apps.isEmpty else { return [:] }
+        let rows = try connection.fetch(LoggedVersion.self, """
+            SELECT app, appVersion FROM (SELECT id, app, appVersion FROM device_logs WHERE deviceID = \(deviceID) ORDER BY id DESC LIMIT \(logLinesSearched))
+            WHERE app IN (\(list: apps)) AND appVersion <> '' ORDER BY id DESC
+            """)
+        return Dictionary(rows.map { ($0.app, $0.appVersion) }, uniquingKeysWith: { newest, _ in newest })
     }
 }

@@ -1,3 +1,4 @@
+import Domain
 /// The largest bodies the console reads, in one place: the README's Security section quotes
 /// these, and a larger body is answered 413 (a page for browsers, a JSON error for the API)
 /// before any of it is parsed.
@@ -10,7 +11,7 @@ enum RequestLimits {
     /// A JSON body of the API.
     static let jsonBody = 1 << 20
     /// A file sent as an API body (a .mobileconfig, a specfile): the importers' own limit.
-    static let importedFile = 1 << 20
+    static let importedFile = max(ProfileImporter.maximumBytes, AppConfigSpecReader.maximumBytes)
 
     /// A device's log upload, as sent (perhaps gzip) and once inflated: ten thousand lines
     /// (the most a batch may have) of typical length, well under the worst case of 8 KB each.
