@@ -42,8 +42,8 @@ struct AuditLogController {
         routes.get("/audit", role: .admin) { request, context in
             let filter = AuditFilter(request.uri.formParameters)
             // A reversed range matches nothing by construction: it is not asked for.
-            let (found, people) = try await services.auditLog.entries(filter, limit: filter.rangeProblem == nil ? Self.pageSize + 1 : 0)
-            let events = filter.rangeProblem == nil ? found : []
+            let rangeProblem = filter.rangeProblem
+            let (events, people) = try await services.auditLog.entries(filter, limit: rangeProblem == nil ? Self.pageSize + 1 : 0)
             let page = events.prefix(Self.pageSize)
             let now = services.now
             let view = View(
@@ -63,9 +63,9 @@ struct AuditLogController {
                 types: [SelectOption(value: "", label: "Everything", selected: filter.objectType == nil)]
                     + AuditFilter.ObjectType.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0 == filter.objectType) },
                 object: filter.object, from: filter.from.map(AuditFilter.dayText) ?? "", through: filter.through.map(AuditFilter.dayText) ?? "",
-                rangeError: filter.rangeProblem, csvPath: Paths.auditCSV + "?" + filter.query(before: nil))
+                rangeError: rangeProblem, csvPath: Paths.auditCSV + "?" + filter.query(before: nil))
             return try services.renderer.page("audit/index", title: "Audit log", model: view, request: request, context: context,
-                                              status: filter.rangeProblem == nil ? .ok : .unprocessableContent)
+                                              status: rangeProblem == nil ? .ok : .unprocessableContent)
         }
         routes.get("/audit.csv", role: .admin) { request, _ in
             try await AuditCSV.response(AuditFilter(request.uri.formParameters), log: services.auditLog, now: services.now)
