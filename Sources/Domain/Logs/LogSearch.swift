@@ -11,6 +11,8 @@ public struct LogSearch: Equatable, Sendable {
 
     /// The FTS5 MATCH expression.
     public let expression: String
+    /// The search as FTS5 reads `expression`: terms with nothing to match already left out.
+    let tree: Node
 
     public struct Problem: Error, Equatable, Sendable {
         public let message: String
@@ -22,12 +24,13 @@ public struct LogSearch: Equatable, Sendable {
         if let problem = PlainText.problem(text) { throw Problem(message: problem) }
         var parser = Parser(tokens: try Self.tokens(of: text))
         guard !parser.tokens.isEmpty else { throw Problem(message: "Type a word to search for.") }
-        let tree = try parser.parseAll()
-        guard let rendered = tree.rendered() else {
+        let parsed = try parser.parseAll()
+        guard let tree = parsed.pruned() else {
             throw Problem(message: "Search for at least one word or number; punctuation alone matches nothing.")
         }
-        guard tree.termCount <= Self.maximumTerms else { throw Problem(message: "Use at most \(Self.maximumTerms) words and phrases.") }
-        expression = rendered
+        guard parsed.termCount <= Self.maximumTerms else { throw Problem(message: "Use at most \(Self.maximumTerms) words and phrases.") }
+        self.tree = tree
+        expression = tree.rendered()
     }
 
     // MARK: tokens
@@ -79,33 +82,42 @@ public struct LogSearch: Equatable, Sendable {
 
     // MARK: tree
 
-    indirect enum Node: Equatable {
+    indirect enum Node: Equatable, Sendable {
         case term(String, prefix: Bool)
         case and(Node, Node)
         case or(Node, Node)
         case not(Node, Node)
 
-        /// FTS5 text, leaving out terms with nothing to match (punctuation only); nil when
-        /// nothing is left.
-        func rendered() -> String? {
+        /// The tree without terms that have nothing to match (punctuation only); nil when
+        /// nothing is left. A NOT whose right side is gone keeps its left side.
+        func pruned() -> Node? {
             switch self {
-            case .term(let text, let prefix):
-                guard text.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
-                return FTS5Text.quoted(text) + (prefix ? "*" : "")
-            case .and(let left, let right): return Self.join(left, "AND", right)
-            case .or(let left, let right): return Self.join(left, "OR", right)
+            case .term(let text, _):
+                return text.contains(where: { $0.isLetter || $0.isNumber }) ? self : nil
+            case .and(let left, let right): return Self.join(left, right, Node.and)
+            case .or(let left, let right): return Self.join(left, right, Node.or)
             case .not(let left, let right):
-                guard let kept = left.rendered() else { return nil }
-                return right.rendered().map { "(\(kept) NOT \($0))" } ?? kept
+                guard let kept = left.pruned() else { return nil }
+                return right.pruned().map { .not(kept, $0) } ?? kept
             }
         }
 
-        private static func join(_ left: Node, _ word: String, _ right: Node) -> String? {
-            switch (left.rendered(), right.rendered()) {
-            case let (l?, r?): "(\(l) \(word) \(r))"
+        private static func join(_ left: Node, _ right: Node, _ both: (Node, Node) -> Node) -> Node? {
+            switch (left.pruned(), right.pruned()) {
+            case let (l?, r?): both(l, r)
             case let (l?, nil): l
             case let (nil, r?): r
             case (nil, nil): nil
+            }
+        }
+
+        /// FTS5 text: every term a quoted string, every operator in brackets.
+        func rendered() -> String {
+            switch self {
+            case .term(let text, let prefix): FTS5Text.quoted(text) + (prefix ? "*" : "")
+            case .and(let left, let right): "(\(left.rendered()) AND \(right.rendered()))"
+            case .or(let left, let right): "(\(left.rendered()) OR \(right.rendered()))"
+            case .not(let left, let right): "(\(left.rendered()) NOT \(right.rendered()))"
             }
         }
 
