@@ -6,6 +6,11 @@ public struct AppConfig: Sendable {
     public var port = 8080
     /// SQLite file; ":memory:" gives tests a private database.
     public var databasePath = "data/payload-console.sqlite"
+    /// The log store's file; nil keeps it beside the console's (`…-logs.sqlite`, or in memory).
+    public var logDatabasePath: String?
+    /// Index uploaded lines in the background while serving; tests that need lines to stay
+    /// unindexed turn it off.
+    public var indexesLogs = true
     /// Where the console keeps files it generates (signing certificate, uploads).
     public var dataDirectory = "data"
     /// Seed demo accounts (and, as features land, demo data) at start.

@@ -68,8 +68,10 @@ struct BenchCommand: AsyncParsableCommand {
             }
             print(String(format: "seeded %d lines in-process (LogStore.append, 500 a write): %.0f lines/s over %.1f s",
                          result.added, Double(result.added) / result.seconds, result.seconds))
+            print(String(format: "indexed them behind the writer (LogIndexer): %.0f lines/s over %.1f s",
+                         Double(result.added) / result.indexingSeconds, result.indexingSeconds))
             let perLine = Double(result.fileBytes) / Double(max(result.totalLines, 1))
-            var size = String(format: "store: %d lines, database file %.1f MB, %.0f bytes a line", result.totalLines, Double(result.fileBytes) / 1_048_576, perLine)
+            var size = String(format: "store: %d lines, log store file %.1f MB, %.0f bytes a line", result.totalLines, Double(result.fileBytes) / 1_048_576, perLine)
             if let table = result.logTableBytes { size += String(format: " (lines and their indexes %.0f, ", Double(table) / Double(max(result.totalLines, 1))) }
             else { size += " (" }
             if let search = result.searchIndexBytes { size += String(format: "full-text index %.0f)", Double(search) / Double(max(result.totalLines, 1))) }

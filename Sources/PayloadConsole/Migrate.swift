@@ -7,7 +7,7 @@ struct Migrate: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOption
 
     func run() async throws {
-        let lines = try Maintenance.migrate(databasePath: database.path)
+        let lines = try Maintenance.migrate(databasePath: database.path, logDatabasePath: database.logsPath)
         print(lines.isEmpty ? "The database is up to date." : lines.joined(separator: "\n"))
     }
 }

@@ -13,4 +13,7 @@ struct PayloadConsole: AsyncParsableCommand {
 struct DatabaseOption: ParsableArguments {
     @Option(name: .customLong("db"), help: "The SQLite database file (created when missing).")
     var path = "data/payload-console.sqlite"
+
+    @Option(name: .customLong("logs-db"), help: "The log store's SQLite file (default: beside --db, named <name>-logs.sqlite).")
+    var logsPath: String?
 }

@@ -40,6 +40,7 @@ struct Serve: AsyncParsableCommand {
         config.host = host
         config.port = port
         config.databasePath = database.path
+        config.logDatabasePath = database.logsPath
         config.dataDirectory = dataDirectory
         config.demo = demo
         config.templatesDirectory = templates

@@ -22,7 +22,7 @@ struct TokenCommand: AsyncParsableCommand {
 
         func run() async throws {
             do {
-                print(try await Maintenance.createToken(databasePath: database.path, name: name, role: role))
+                print(try await Maintenance.createToken(databasePath: database.path, logDatabasePath: database.logsPath, name: name, role: role))
             } catch let refusal as Maintenance.Refusal {
                 FileHandle.standardError.write(Data((refusal.description + "\n").utf8))
                 throw ExitCode.failure

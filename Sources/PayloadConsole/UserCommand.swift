@@ -27,7 +27,7 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             let password = isatty(STDIN_FILENO) == 0 ? readLine(strippingNewline: true).flatMap { $0.isEmpty ? nil : $0 } : nil
             do {
-                let generated = try await Maintenance.addUser(databasePath: database.path, email: email, role: role, password: password)
+                let generated = try await Maintenance.addUser(databasePath: database.path, logDatabasePath: database.logsPath, email: email, role: role, password: password)
                 print("Added \(email.lowercased()) as \(role.displayName).")
                 if let generated { print("One-time password: \(generated)") }
             } catch let refusal as Maintenance.Refusal {

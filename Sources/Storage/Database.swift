@@ -21,7 +21,8 @@ public final class Database: Sendable {
 
     /// Opens the database at `path` (created when missing). `:memory:` gives a private
     /// in-memory database, used by tests, where reads share the writer's connection.
-    public init(path: String, readerCount: Int = 4, busyTimeout: Duration = .seconds(5)) throws {
+    /// `functions` are callable from SQL on every connection.
+    public init(path: String, readerCount: Int = 4, busyTimeout: Duration = .seconds(5), functions: [TextFunction] = []) throws {
         self.path = path
         let inMemory = path == ":memory:" || path.isEmpty
         reserve = inMemory ? nil : DiskReserve(path: path + ".reserve")
@@ -35,9 +36,12 @@ public final class Database: Sendable {
             }
         }
         changes.attach(to: writerConnection)
+        for function in functions { try writerConnection.register(function) }
         writer = Worker(writerConnection, name: "sqlite-writer")
         readers = inMemory ? nil : ReaderPool(try (0..<max(1, readerCount)).map { index in
-            Worker(try Connection(path: path, busyTimeout: busyTimeout, queryOnly: true), name: "sqlite-reader-\(index)")
+            let reader = try Connection(path: path, busyTimeout: busyTimeout, queryOnly: true)
+            for function in functions { try reader.register(function) }
+            return Worker(reader, name: "sqlite-reader-\(index)")
         })
     }
 

@@ -41,7 +41,7 @@ import Testing
             let launched = try await api.call(client, .post, path, token: helpdesk, body: #"{"action": "launchApp", "app": "com.example.notes"}"#)
             #expect(((launched.json["state"] as? [String: Any])?["compliance"] as? [String: Any])?["state"] as? String == "compliant")
             _ = try await api.call(client, .post, path, token: helpdesk, body: #"{"action": "emitLog", "app": "com.example.notes", "level": "error", "message": "before"}"#)
-            #expect(try console.services.database.readBlocking { try $0.count(DeviceLogRecord.query()) } == 1)
+            #expect(try console.services.logs.readBlocking { try $0.count(DeviceLogRecord.query()) } == 1)
 
             let refused = try await api.call(client, .post, path, token: helpdesk, body: #"{"action": "setOSVersion", "version": "seventeen"}"#)
             #expect(refused.status == .unprocessableContent)
@@ -55,7 +55,7 @@ import Testing
             // The console's record follows the device: iOS 17.9, the managed app gone; the log stays.
             let record = try console.services.database.readBlocking { try $0.require(DeviceRecord.self, id: device.id) }
             #expect(record.osVersion == "17.9" && record.installedApps == ["com.social.chat"])
-            #expect(try console.services.database.readBlocking { try $0.count(DeviceLogRecord.query()) } == 1)
+            #expect(try console.services.logs.readBlocking { try $0.count(DeviceLogRecord.query()) } == 1)
 
             let list = try await api.call(client, .get, "/api/v1/devices", token: helpdesk)
             let listed = try #require((list.json["devices"] as? [[String: Any]])?.first { $0["name"] as? String == "Ward iPad" })

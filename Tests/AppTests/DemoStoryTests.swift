@@ -77,18 +77,18 @@ import Testing
         #expect(badge.devices == 4)
         #expect(groups.count == 2, "and an older, rarer crash of 2.3.2")
 
-        let geofence = try await console.services.database.read { connection in
-            try connection.scalar("SELECT count(*) FROM device_log_search WHERE device_log_search MATCH 'geofence'", as: Int.self) ?? 0
-        }
-        #expect(geofence >= 8, "the geofence complaint is findable by text")
-
-        try await console.services.database.read { connection in
-            let versions = try connection.fetch(ProfileVersionRecord.query().order(by: "id"))
-            #expect(versions.count >= 12, "profiles grew over several versions")
+        try await console.services.logIndexer.catchUp()
+        try await console.services.logs.read { connection in
+            let geofence = try connection.scalar("SELECT count(*) FROM device_log_search WHERE device_log_search MATCH 'geofence'", as: Int.self) ?? 0
+            #expect(geofence >= 8, "the geofence complaint is findable by text")
             let levels = try connection.rows("SELECT DISTINCT level FROM device_logs").map { try $0.get("level", as: String.self) }
             #expect(Set(levels) == ["error", "warning", "information"], "mixed levels, as each group's logging keeps them")
             let span = try connection.rows("SELECT min(loggedAt) AS first, max(loggedAt) AS last FROM device_logs").first!
             #expect(try span.get("last", as: Double.self) - span.get("first", as: Double.self) > 12 * 86_400, "two weeks of logs")
+        }
+        try await console.services.database.read { connection in
+            let versions = try connection.fetch(ProfileVersionRecord.query().order(by: "id"))
+            #expect(versions.count >= 12, "profiles grew over several versions")
             let feedback = try connection.count(AppFeedbackRecord.query().filter("app", .equal, "com.example.fieldsales"))
             #expect(feedback >= 13, "a fortnight of feedback with a trend")
             #expect(try connection.count(DeviceNoteRecord.query()) == 2)
@@ -101,12 +101,12 @@ import Testing
         let console = try await TestConsole.make(demo: true)
         func counts() async throws -> [Int] {
             try await console.services.database.read { connection in
-                try ["devices", "profiles", "profile_versions", "device_logs", "app_feedback", "device_notes", "device_commands", "audit_events"]
+                try ["devices", "profiles", "profile_versions", "app_feedback", "device_notes", "device_commands", "audit_events"]
                     .map { try connection.scalar("SELECT count(*) FROM \(identifier: $0)", as: Int.self) ?? 0 }
-            }
+            } + console.services.logs.read { [try $0.scalar("SELECT count(*) FROM device_logs", as: Int.self) ?? 0] }
         }
         let before = try await counts()
-        #expect(try await DemoData.seedIfEmpty(database: console.services.database, now: console.services.now) == false)
+        #expect(try await DemoData.seedIfEmpty(database: console.services.database, logs: console.services.logs, now: console.services.now) == false)
         #expect(try await counts() == before)
     }
 }

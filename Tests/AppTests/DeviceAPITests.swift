@@ -217,7 +217,7 @@ import Testing
 
             // No logging payload: nothing kept. The console's log store stays empty.
             _ = try await api.call(client, .post, path, token: helpdesk, body: #"{"action": "emitLog", "app": "com.example.notes", "level": "error", "count": 3}"#)
-            #expect(try console.services.database.readBlocking { try $0.count(DeviceLogRecord.query()) } == 0)
+            #expect(try console.services.logs.readBlocking { try $0.count(DeviceLogRecord.query()) } == 0)
             let state = try await api.call(client, .get, "/api/v1/simulator/\(device.udid)", token: viewer)
             #expect(state.json["supervised"] as? Bool == false)
         }
@@ -255,7 +255,7 @@ import Testing
             for level in ["debug", "information", "warning", "error"] {
                 _ = try await api.call(client, .post, path, token: helpdesk, body: #"{"action": "emitLog", "app": "com.example.checkin", "level": "\#(level)"}"#)
             }
-            let levels = try console.services.database.readBlocking { try $0.fetch(DeviceLogRecord.query().order(by: "id")).map(\.level) }
+            let levels = try console.services.logs.readBlocking { try $0.fetch(DeviceLogRecord.query().order(by: "id")).map(\.level) }
             #expect(levels == [.warning, .error])
             _ = try await api.call(client, .post, path, token: helpdesk,
                                    body: #"{"action": "emitLog", "app": "com.example.checkin", "level": "error", "message": "<b>ward</b> & co"}"#)

@@ -119,7 +119,7 @@ import Testing
             #expect(Seed.messages(table) == ["at 11:36", "at 10:33", "at 10:24", "at 07:24"])
             #expect(page.body.contains("Newest first by when each line was logged on the device"))
             // The open page asks for what arrives after the last line that arrived, not after the top row.
-            let lastArrived = try await console.services.database.read { try $0.scalar("SELECT max(id) FROM device_logs WHERE deviceName = 'Clinic iPad 3'", as: Int64.self) }
+            let lastArrived = try await console.services.logs.read { try $0.scalar("SELECT max(id) FROM device_logs WHERE deviceName = 'Clinic iPad 3'", as: Int64.self) }
             #expect(page.body.contains("data-newest=\"\(try #require(lastArrived))\""))
         }
     }

@@ -128,7 +128,7 @@ import Testing
             let done = try await admin.post("/logs/delete?q=printer&app=com.example.clinicnotes", pairs: [("confirmed", "yes"), ("scope", "matching")])
             #expect(done.status == .seeOther)
             #expect(try await Self.messages(console) == ["Scanner offline", "Printer offline"])
-            let usage = try await console.services.database.read { try $0.fetch(LogUsage.self, LogQueries.usage(of: ["com.example.clinicnotes"])) }
+            let usage = try await console.services.logs.read { try $0.fetch(LogUsage.self, LogQueries.usage(of: ["com.example.clinicnotes"])) }
             #expect(usage.first?.lineCount == 1 && usage.first?.byteCount == "Scanner offline".utf8.count)
             let entry = try await console.services.database.read { try $0.fetchOne(AuditEvent.query().filter("action", .equal, "logs.deleted")) }
             #expect(entry?.actorEmail == "ada@example.com" && entry?.after == "Deleted 2 lines.")
@@ -145,11 +145,11 @@ import Testing
     }
 
     static func lineCount(_ console: TestConsole) async throws -> Int {
-        try await console.services.database.read { try $0.count(DeviceLogRecord.query()) }
+        try await console.services.logs.read { try $0.count(DeviceLogRecord.query()) }
     }
 
     static func messages(_ console: TestConsole) async throws -> [String] {
-        try await console.services.database.read { try $0.fetch(DeviceLogRecord.query().order(by: "id")) }.map(\.message)
+        try await console.services.logs.read { try $0.fetch(DeviceLogRecord.query().order(by: "id")) }.map(\.message)
     }
 
     @Test func isoTimesMatchFoundationsAcrossCenturiesLeapDaysAndFractions() {

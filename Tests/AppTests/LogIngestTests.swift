@@ -59,7 +59,7 @@ import Testing
     }
 
     func storedLines(_ console: TestConsole) throws -> [DeviceLogRecord] {
-        try console.services.database.readBlocking { try $0.fetch(DeviceLogRecord.query().order(by: "id")) }
+        try console.services.logs.readBlocking { try $0.fetch(DeviceLogRecord.query().order(by: "id")) }
     }
 
     @Test func aBatchIsStoredWithItsFieldsUsageAndCrashSignature() async throws {
@@ -80,11 +80,11 @@ import Testing
             #expect(stored[0].fields == ["ok": "false", "store": "Leeds", "tray": "2"])
             // Stored as one JSON object with its keys in order, so equal fields store equal text.
             struct StoredFields: Decodable { let fields: String? }
-            let column = try console.services.database.readBlocking { try $0.fetch(StoredFields.self, "SELECT fields FROM device_logs ORDER BY id") }
+            let column = try console.services.logs.readBlocking { try $0.fetch(StoredFields.self, "SELECT fields FROM device_logs ORDER BY id") }
             #expect(column.first?.fields == #"{"ok":"false","store":"Leeds","tray":"2"}"#)
             #expect(stored[0].deviceName == "Lobby iPad")
             #expect(stored[1].signature == "Fatal error: Index out of range at 0x…")
-            let usage = try console.services.database.readBlocking { try $0.fetch(LogUsage.self, LogQueries.usage(of: ["com.example.checkin"])) }
+            let usage = try console.services.logs.readBlocking { try $0.fetch(LogUsage.self, LogQueries.usage(of: ["com.example.checkin"])) }
             #expect(usage == [LogUsage(app: "com.example.checkin", byteCount: stored.reduce(0) { $0 + $1.byteCount }, lineCount: 2)])
 
             let gzipped = try await Self.upload(client, token: device.token, bytes: Array(Data(base64Encoded: Self.gzippedLine)!), encoding: "gzip")
@@ -189,7 +189,7 @@ import Testing
             // Another app still has room.
             let other = try await Self.upload(client, token: device.token, lines: [Self.line(app: "com.example.other")])
             #expect(other.status == .ok)
-            let events = try console.services.database.readBlocking { try $0.fetch(LogEventRecord.query()) }
+            let events = try console.services.logs.readBlocking { try $0.fetch(LogEventRecord.query()) }
             #expect(events.map(\.kind) == [.capReached])
             #expect(events.first?.app == "com.example.checkin")
         }

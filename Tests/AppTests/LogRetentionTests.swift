@@ -15,20 +15,23 @@ import Testing
     /// Stores `lines` as if received `daysAgo` days before the test clock's start.
     static func receive(_ console: TestConsole, _ lines: [LogLine], daysAgo: Double) throws {
         let device = try Seed.seed(console, [])
-        try console.services.database.writeBlocking { connection in
+        try console.services.logs.writeBlocking { connection in
             try LogStore.append(lines, from: LogStore.Uploader(id: device, name: "Clinic iPad 3"),
                                 receivedAt: Seed.start.addingTimeInterval(-daysAgo * 86_400), in: connection)
         }
     }
 
     static func usage(_ console: TestConsole, _ app: String) async throws -> LogUsage? {
-        try await console.services.database.read { try $0.fetch(LogUsage.self, LogQueries.usage(of: [app])) }.first
+        try await console.services.logs.read { try $0.fetch(LogUsage.self, LogQueries.usage(of: [app])) }.first
     }
 
     @Test func linesOlderThanTheRetentionGoBatchByBatchAndTheRestStay() async throws {
         let console = try await TestConsole.make()
         let old = LogRemoval.batchSize * 2 + 5
         try Self.receive(console, (0..<old).map { Seed.line("Old \($0)") }, daysAgo: 20)
+        // The oldest lines have reached the full-text index, the rest not yet: retention takes
+        // lines out of both, and leaves the index nothing to take out for those it never held.
+        try await console.services.logIndexer.catchUp()
         try Self.receive(console, [Seed.line("Old other", app: "com.example.other")], daysAgo: 15)
         try Self.receive(console, [Seed.line("Recent 1"), Seed.line("Recent other", app: "com.example.other")], daysAgo: 13)
         try Self.receive(console, [Seed.line("Today")], daysAgo: 0)
@@ -39,16 +42,18 @@ import Testing
         #expect(left == ["Recent 1", "Recent other", "Today"])
         #expect(try await Self.usage(console, "com.example.clinicnotes")?.lineCount == 2)
         #expect(try await Self.usage(console, "com.example.clinicnotes")?.byteCount == "Recent 1".utf8.count + "Today".utf8.count)
-        let events = try await console.services.database.read { try $0.fetch(LogEventRecord.query().order(by: "app")) }
+        let events = try await console.services.logs.read { try $0.fetch(LogEventRecord.query().order(by: "app")) }
         #expect(events.map(\.kind) == [.retention, .retention])
         #expect(events.first?.message.hasPrefix("Retention removed \(old) lines") == true)
 
         let again = try await console.services.logRetention.purge().purged
         #expect(again.isEmpty)
         #expect(try await LogExportTests.messages(console).count == 3)
-        // The full-text index holds exactly the lines that are left (FTS5 checks itself against the table).
-        try await console.services.database.write { try $0.execute("INSERT INTO device_log_search(device_log_search, rank) VALUES ('integrity-check', 1)") }
-        let found = try await console.services.database.read { try $0.scalar("SELECT count(*) FROM device_log_search WHERE device_log_search MATCH 'recent OR today'", as: Int.self) }
+        // Once the indexer has caught up, the full-text index holds exactly the lines that are
+        // left (FTS5 checks itself against the table).
+        try await console.services.logIndexer.catchUp()
+        try await console.services.logs.write { try $0.execute("INSERT INTO device_log_search(device_log_search, rank) VALUES ('integrity-check', 1)") }
+        let found = try await console.services.logs.read { try $0.scalar("SELECT count(*) FROM device_log_search WHERE device_log_search MATCH 'recent OR today'", as: Int.self) }
         #expect(found == 3)
     }
 
@@ -56,7 +61,7 @@ import Testing
         let console = try await TestConsole.make()
         let device = try Seed.seed(console, [Seed.line("Before the wipe")])
         _ = try await console.services.catalog.removeDevice(device, by: .system)
-        let lines = try await console.services.database.read { try $0.fetch(DeviceLogRecord.query()) }
+        let lines = try await console.services.logs.read { try $0.fetch(DeviceLogRecord.query()) }
         #expect(lines.map(\.message) == ["Before the wipe"] && lines.first?.deviceID == nil && lines.first?.deviceName == "Clinic iPad 3")
     }
 

@@ -13,14 +13,16 @@ import Testing
 
     /// A device and `lines` stored through the log store, as an upload would.
     static func seed(_ console: TestConsole, _ lines: [LogLine], deviceName: String = "Clinic iPad 3") throws -> RecordID<DeviceRecord> {
-        try console.services.database.writeBlocking { connection in
-            let device = try connection.fetchOne(DeviceRecord.query().filter("name", .equal, deviceName)) ?? connection.insert(DeviceRecord(
+        let device = try console.services.database.writeBlocking { connection in
+            try connection.fetchOne(DeviceRecord.query().filter("name", .equal, deviceName)) ?? connection.insert(DeviceRecord(
                 id: nil, name: deviceName, model: .iPad, osVersion: "18.1", serialNumber: "DMPX\(deviceName.count)ABCD",
                 udid: "00008101-00000000000000\(deviceName.count)", isSupervised: true, owner: "", groupID: nil, installedApps: [],
                 enrolledAt: start, lastCheckInAt: nil))
-            try LogStore.append(lines, from: LogStore.Uploader(id: device.id!, name: device.name), receivedAt: start, in: connection)
-            return device.id!
         }
+        try console.services.logs.writeBlocking { connection in
+            try LogStore.append(lines, from: LogStore.Uploader(id: device.id!, name: device.name), receivedAt: start, in: connection)
+        }
+        return device.id!
     }
 
     static func line(_ message: String, level: LogLevel = .error, kind: SimulatedLog.Kind = .application, app: String = "com.example.clinicnotes",

@@ -67,7 +67,7 @@ import Testing
         let profile = try await complianceProfile(console)
         let (group, _) = try await kiosks(console)
         // No log line, no beacon: nobody knows what the kiosks run.
-        try await console.services.database.write { _ = try $0.execute("DELETE FROM device_logs") }
+        try await console.services.logs.write { _ = try $0.execute("DELETE FROM device_logs") }
         try await console.test { client in
             let admin = Browser(client)
             try await admin.signIn("lead@example.com", password: TestConsole.password)

@@ -236,9 +236,17 @@ def strip_tags(html):
 # - sign_in_failures: a refused sign-in (a wrong password is a correct 422) is counted on purpose;
 # - users.lastSignInAt, api_tokens.lastUsedAt, devices.lastCheckInAt: touched by reads;
 # - audit rows for signing in and out, written when the suite's own browsers sign in.
-VOLATILE_TABLES = {"sessions", "sign_in_failures"}
+# - the log store's index: lines reach it behind the writer, whenever the indexer runs.
+VOLATILE_TABLES = {"sessions", "sign_in_failures", "log_index_progress", "device_log_search_data", "device_log_search_idx",
+                   "device_log_search_docsize", "device_log_search_config"}
 VOLATILE_COLUMNS = {"users": {"lastSignInAt"}, "api_tokens": {"lastUsedAt"}, "devices": {"lastCheckInAt"}}
 VOLATILE_ROWS = {"audit_events": "action NOT IN ('user.signed_in', 'user.signed_out')"}
+
+
+def logs_database(database):
+    """The log store's file beside a console's file (LogStoreFiles.logsPath)."""
+    stem, extension = os.path.splitext(database)
+    return f"{stem}-logs{extension}"
 
 
 def read_only(database):
@@ -254,6 +262,8 @@ def digest(database, everything=False):
     """A hash of every table's rows, by table name; without the volatile ones above unless
     `everything` (to see that a sign-in, which writes only those, happened)."""
     hashes = {}
+    if os.path.exists(logs_database(database)) and not database.endswith("-logs.sqlite"):
+        hashes.update({f"logs:{table}": value for table, value in digest(logs_database(database), everything).items()})
     with read_only(database) as connection:
         tables = [row[0] for row in connection.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]

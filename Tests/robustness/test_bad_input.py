@@ -309,7 +309,10 @@ class Seeds(dict):
 
     def ensure(self):
         for name, usable, create in self.recipes():
-            if name not in self or not support.query(self.console.database, *usable()):
+            sql = usable() if name in self else None
+            # The log line lives in the log store's file; every other seed in the console's.
+            database = support.logs_database(self.console.database) if name == "log_line" else self.console.database
+            if sql is None or not support.query(database, *sql):
                 create()
 
     def recipes(self):
@@ -379,16 +382,15 @@ class Seeds(dict):
 
     def make_log_line(self):
         """A line received 400 days ago, so the deletion and the retention cases both have one to
-        remove. Written straight to the file: an upload would need a device whose policy collects
-        it, and would be received now. It is indexed as LogStore.append indexes a batch."""
-        with sqlite3.connect(self.console.database, timeout=10) as connection:
+        remove. Written straight to the log store's file: an upload would need a device whose
+        policy collects it, and would be received now. The console's indexer reaches it behind
+        the writer, as it reaches an upload."""
+        with sqlite3.connect(support.logs_database(self.console.database), timeout=10) as connection:
             cursor = connection.execute(
                 """INSERT INTO device_logs (deviceID, deviceName, app, kind, level, message, loggedAt, receivedAt, byteCount)
                    VALUES (NULL, 'Robust device', 'com.example.robust', 'application', 'error', 'Robust line', ?, ?, 11)""",
                 (0, 0))
             self["log_line"] = cursor.lastrowid
-            connection.execute("INSERT INTO device_log_search(rowid, message) SELECT id, message FROM device_logs WHERE id = ?",
-                               (self["log_line"],))
         connection.close()
 
     def make_spare_profile(self):

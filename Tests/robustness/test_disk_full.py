@@ -89,7 +89,7 @@ class DiskFullTest(unittest.TestCase):
         self.console.restart()
         groups = [group["name"] for group in api.get(self.console.url("/api/v1/groups"), timeout=30).json()["groups"]]
         self.assertIn("Room again", groups)
-        self.assertEqual(support.query(self.console.database, "SELECT count(*) FROM device_logs"), [(0,)])
+        self.assertEqual(support.query(support.logs_database(self.console.database), "SELECT count(*) FROM device_logs"), [(0,)])
 
 
 if __name__ == "__main__":

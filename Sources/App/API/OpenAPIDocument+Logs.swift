@@ -5,7 +5,7 @@ import Foundation
 /// and crash groups.
 extension OpenAPIDocument {
     static var logSchemas: [String: Any] { [
-        "LogPage": ["type": "object", "required": ["logs"], "properties": [
+        "LogPage": ["type": "object", "required": ["logs", "index"], "properties": [
             "logs": ["type": "array", "items": ["type": "object", "properties": [
                 "id": ["type": "integer"], "deviceID": ["type": ["integer", "null"], "description": "null once the device is removed; deviceName stays"],
                 "deviceName": ["type": "string"], "app": ["type": "string"], "appVersion": ["type": "string"],
@@ -15,6 +15,14 @@ extension OpenAPIDocument {
                 "signature": ["type": ["string", "null"], "description": "Crash logs: the line that groups them"],
             ]]],
             "next": ["type": "string", "description": "The next page's address, when there is one"],
+            "index": ["type": "object", "required": ["upToDate", "unindexedLines", "waitingSince", "message"],
+                      "description": "How far the search index is behind the stored lines. Lines not yet indexed are searched all the same, more slowly.",
+                      "properties": [
+                          "upToDate": ["type": "boolean"],
+                          "unindexedLines": ["type": "integer", "minimum": 0],
+                          "waitingSince": ["type": ["string", "null"], "format": "date-time", "description": "When the oldest line still to index arrived"],
+                          "message": ["type": ["string", "null"], "description": "The viewer's sentence when many lines wait"],
+                      ]],
         ]],
         "CrashGroups": ["type": "object", "required": ["crashGroups"], "properties": [
             "crashGroups": ["type": "array", "items": ["type": "object", "properties": [
@@ -37,7 +45,8 @@ extension OpenAPIDocument {
         "/api/v1/logs": [
             "get": operation("Log lines devices uploaded, newest first, a page at a time (follow next)", role: "helpdesk",
                              parameters: ["log filters", "limit"],
-                             responses: ok("Lines", ref("LogPage"), example: ["logs": [logLineExample], "next": "/api/v1/logs?app=com.example.clinicnotes&before=48213&limit=100"]),
+                             responses: ok("Lines", ref("LogPage"), example: ["logs": [logLineExample], "next": "/api/v1/logs?app=com.example.clinicnotes&before=48213&limit=100",
+                                                                          "index": ["upToDate": true, "unindexedLines": 0, "waitingSince": NSNull(), "message": NSNull()]]),
                              extraErrors: ["400": "invalid_query (field names the parameter) or invalid_search (q could not be read; the message says why)"]),
             "delete": {
                 var op = operation("Delete the lines matching the filters, or the lines named by repeated line=ID (at most \(LogDownload.maximumChosen)); with neither, all=true deletes every line. Removed in small batches; audited.",

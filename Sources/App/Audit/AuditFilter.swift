@@ -76,9 +76,7 @@ struct AuditFilter: Equatable, Sendable {
             query = query.filter("action >= \(objectType.rawValue + ".") AND action < \(objectType.rawValue + "/")")
         }
         if !object.isEmpty {
-            let escaped = object.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                .replacingOccurrences(of: "_", with: "\\_")
-            query = query.filter("subject LIKE \("%" + escaped + "%") ESCAPE '\\'")
+            query = query.filter("subject LIKE \("%" + LikePattern.escaped(object) + "%") ESCAPE '\\'")
         }
         if let from { query = query.filter("occurredAt", .greaterOrEqual, from) }
         if let through { query = query.filter("occurredAt", .less, through.addingTimeInterval(86_400)) }

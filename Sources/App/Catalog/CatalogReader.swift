@@ -6,6 +6,8 @@ import Storage
 /// reads the database itself. Changes go through `CatalogService`.
 struct CatalogReader: Sendable {
     let database: Database
+    /// The log store's file, for a device page's recent lines.
+    let logs: Database
     let profileContents: ProfileContentCache
 
     func app(_ id: RecordID<AppRecord>) async throws -> AppRecord {
@@ -171,21 +173,38 @@ struct CatalogReader: Sendable {
         let capWarnings: [LogCapWarning]
     }
 
+    /// The log store's side of a workspace, read from its own file.
+    private struct DeviceLogs: Sendable {
+        var recentLogs: [LogReader.Row] = []
+        var lastArrivedLine: Int64?
+        var capWarnings: [LogCapWarning] = []
+    }
+
     static let recentLogCount = 10
 
     func overview(of id: RecordID<DeviceRecord>, withWorkspace: Bool = false) async throws -> DeviceOverview {
-        try await database.read { connection in
+        var deviceLogs = DeviceLogs()
+        if withWorkspace {
+            let (apps, capBytes) = try await database.read { connection in
+                (try connection.require(DeviceRecord.self, id: id).installedApps, try ConsoleSettings.load(from: connection).logCapBytes)
+            }
+            deviceLogs = try await logs.read { connection in
+                DeviceLogs(recentLogs: try connection.fetch(LogReader.Row.self, HelpdeskQueries.recentLines(of: id, limit: Self.recentLogCount)),
+                           lastArrivedLine: try connection.scalar(HelpdeskQueries.lastArrivedLine(of: id), as: Int64.self),
+                           capWarnings: try LogCapWarning.for(apps: apps, capBytes: capBytes, in: connection))
+            }
+        }
+        return try await database.read { [deviceLogs] connection in
             let device = try connection.require(DeviceRecord.self, id: id)
             let loader = PolicyLoader(connection: connection, cache: profileContents)
             let groups = try loader.groups()
             var workspace: Workspace?
             if withWorkspace {
                 workspace = Workspace(
-                    recentLogs: try connection.fetch(LogReader.Row.self, HelpdeskQueries.recentLines(of: id, limit: Self.recentLogCount)),
-                    lastArrivedLine: try connection.scalar(HelpdeskQueries.lastArrivedLine(of: id), as: Int64.self),
+                    recentLogs: deviceLogs.recentLogs, lastArrivedLine: deviceLogs.lastArrivedLine,
                     latestFeedback: try connection.fetch(AppFeedbackRecord.self, HelpdeskQueries.latestFeedback(of: id)),
                     notes: try connection.fetch(DeviceNoteRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending)),
-                    capWarnings: try LogCapWarning.for(apps: device.installedApps, in: connection))
+                    capWarnings: deviceLogs.capWarnings)
             }
             return DeviceOverview(
                 device: device, groups: groups, apps: try connection.fetch(AppRecord.query()),

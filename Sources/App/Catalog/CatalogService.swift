@@ -8,6 +8,8 @@ import Storage
 /// write and its audit entry, all in one transaction. Refusals are `CatalogRefusal`s.
 struct CatalogService: Sendable {
     let database: Database
+    /// The log store's file: a removed device's lines keep its name but no longer its id.
+    let logs: Database
     let now: @Sendable () -> Date
 
     // MARK: apps
@@ -200,10 +202,15 @@ struct CatalogService: Sendable {
         }
     }
 
-    /// Removes the device; its uploaded logs stay (see DOMAIN.md, Logging).
+    /// Removes the device; its uploaded logs stay (see DOMAIN.md, Logging), under its name.
+    /// Their device id is cleared after the removal commits, in the log store's file: a later
+    /// device given the same id must not inherit them. Should the console stop between the
+    /// two, `LogDeviceReconciliation` clears it at the next start.
     @discardableResult
     func removeDevice(_ id: RecordID<DeviceRecord>, by actor: Actor) async throws -> DeviceRecord {
-        try await remove(id, audit: "device.deleted", subject: \.name, by: actor)
+        let removed = try await remove(id, audit: "device.deleted", subject: \.name, by: actor)
+        try await logs.writeFreeingRoom { try $0.execute(LogQueries.forgetDevice(id)) }
+        return removed
     }
 
     private func change(_ id: RecordID<DeviceRecord>, by actor: Actor,

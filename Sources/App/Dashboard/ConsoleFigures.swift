@@ -22,11 +22,16 @@ struct ConsoleFigures: Sendable {
 
     static let eventsRead = 200
 
-    static func load(from database: Database, contents: ProfileContentCache, now: Date, role: Role) async throws -> ConsoleFigures {
-        try await database.read { connection in
-            // Log storage is for those who read logs; viewers' dashboards skip its reads.
-            let readsLogs = role.includes(.helpdesk)
-            let capWarnings = readsLogs ? try LogCapWarning.for(apps: nil, in: connection) : []
+    static func load(from database: Database, logs: Database, contents: ProfileContentCache, now: Date, role: Role) async throws -> ConsoleFigures {
+        // Log storage is for those who read logs; viewers' dashboards skip its reads.
+        let readsLogs = role.includes(.helpdesk)
+        var logFigures: LogFigures?
+        if readsLogs {
+            let capBytes = try await database.readSingleStatement { try ConsoleSettings.load(from: $0) }.logCapBytes
+            logFigures = try await LogFigures.load(from: logs, capBytes: capBytes, now: now)
+        }
+        return try await database.read { connection in
+            let capWarnings = logFigures?.capWarnings ?? []
             let settings = try ConsoleSettings.load(from: connection)
             return ConsoleFigures(
                 users: try connection.count(User.query()),
@@ -38,8 +43,7 @@ struct ConsoleFigures: Sendable {
                     .order(by: "occurredAt", .descending).order(by: "id", .descending).limit(eventsRead)),
                 capWarnings: capWarnings,
                 appNames: readsLogs ? try connection.fetch(AppRecord.query()).namesByBundleID : [:],
-                health: try FleetHealth.load(in: connection, contents: contents, now: now, capWarnings: capWarnings,
-                                             readsLogs: readsLogs, isAdmin: role.includes(.admin)),
+                health: try FleetHealth.load(in: connection, contents: contents, now: now, logFigures: logFigures, isAdmin: role.includes(.admin)),
                 stories: settings.showsDemoStories ? try DemoStoryLinks.load(in: connection) : nil)
         }
     }

@@ -66,7 +66,7 @@ struct DashboardController {
         routes.get("/dashboard", role: .viewer) { request, context in
             let user = context.user
             let now = services.now
-            let figures = try await ConsoleFigures.load(from: services.database, contents: services.profileContents, now: now, role: user.role)
+            let figures = try await ConsoleFigures.load(from: services.database, logs: services.logs, contents: services.profileContents, now: now, role: user.role)
             let isAdmin = user.role.includes(.admin)
             let steps: [View.Step] = [
                 .init(text: "Add your team: admins author policy, helpdesk staff look after devices, viewers read.",

@@ -18,9 +18,10 @@ struct FleetHealth: Sendable {
 
     let signals: [Signal]
 
-    /// The device signals for everyone; crash groups and log caps only for those who read logs.
-    static func load(in connection: Connection, contents: ProfileContentCache, now: Date, capWarnings: [LogCapWarning],
-                     readsLogs: Bool, isAdmin: Bool) throws -> FleetHealth {
+    /// The device signals for everyone; crash groups and log caps only for those who read logs
+    /// (`logFigures` is nil for the others).
+    static func load(in connection: Connection, contents: ProfileContentCache, now: Date, logFigures: LogFigures?,
+                     isAdmin: Bool) throws -> FleetHealth {
         let groups = try connection.fetch(DeviceGroupRecord.query())
         let policies = try CatalogReader.groupPolicies(groups, connection: connection, contents: contents)
         func devices(_ configure: (inout DeviceListFilter) -> Void) throws -> (count: Int, href: String) {
@@ -38,10 +39,10 @@ struct FleetHealth: Sendable {
             Signal(one: "device with installs or requests waiting", many: "devices with installs or requests waiting", count: waiting.count, href: waiting.href, allClear: "Nothing waiting"),
             Signal(one: "device not checked in for 24 hours", many: "devices not checked in for 24 hours", count: quiet.count, href: quiet.href, allClear: "Every device checked in today"),
         ]
-        if readsLogs {
-            let crashGroups = try connection.scalar(LogQueries.crashGroupCount(since: now.addingTimeInterval(-86_400)), as: Int.self) ?? 0
-            signals.append(Signal(one: "crash group in the last day", many: "crash groups in the last day", count: crashGroups, href: Paths.crashGroups + "?hours=24",
-                                  allClear: "No crashes in the last day"))
+        if let logFigures {
+            signals.append(Signal(one: "crash group in the last day", many: "crash groups in the last day", count: logFigures.crashGroupsLastDay,
+                                  href: Paths.crashGroups + "?hours=24", allClear: "No crashes in the last day"))
+            let capWarnings = logFigures.capWarnings
             let fullest = capWarnings.first.map { Paths.logs(app: $0.app) }
             signals.append(Signal(one: "app near its log cap", many: "apps near their log cap", count: capWarnings.count,
                                   href: isAdmin ? Paths.settings : fullest ?? Paths.logs, allClear: "Log storage has room"))

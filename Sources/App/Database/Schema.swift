@@ -250,5 +250,6 @@ enum Schema {
         appRoles,
         helpdeskFinding,
         noteAuthors,
+        logStoreMoved,
     ]
 }

@@ -8,12 +8,12 @@ import Storage
 enum DemoData {
     /// Seeds the stories and their two weeks of history into an empty catalog; false when
     /// there was something already (a second `--demo` start adds nothing twice).
-    static func seedIfEmpty(database: Database, now: Date) async throws -> Bool {
+    static func seedIfEmpty(database: Database, logs: Database, now: Date) async throws -> Bool {
         let hasData = try await database.read { try $0.count(AppRecord.query()) + $0.count(ProfileRecord.query()) > 0 }
         guard !hasData else { return false }
         let groups = try await seedCatalog(database: database, now: now)
         try await seedProfiles(groups: groups, database: database, now: now)
-        try await DemoHistory.seed(database: database, now: now)
+        try await DemoHistory.seed(database: database, logs: logs, now: now)
         try await database.write { connection in
             var settings = try ConsoleSettings.load(from: connection)
             (settings.organisationName, settings.showsDemoStories) = (organisationName, true)

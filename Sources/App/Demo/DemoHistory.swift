@@ -17,10 +17,14 @@ enum DemoHistory {
     static let salesLoggingDay = 8
     static let helpdesk = "helpdesk@example.com"
 
-    static func seed(database: Database, now: Date) async throws {
+    static func seed(database: Database, logs: Database, now: Date) async throws {
         var random = SeededRandom(seed: 2026)
-        try await database.write { connection in
-            let devices = Dictionary(try connection.fetch(DeviceRecord.query()).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let devices = Dictionary(try await database.read { try $0.fetch(DeviceRecord.query()) }.map { ($0.name, $0) },
+                                 uniquingKeysWith: { first, _ in first })
+        // The lines first, in the log store's file: the rest of the history draws the same
+        // random sequence after them.
+        random = try await logs.write { [random] connection in
+            var random = random
             for device in devices.values.sorted(by: { $0.name < $1.name }) {
                 for day in (0...days).reversed() {
                     let lines = logLines(for: device, daysAgo: day, now: now, random: &random)
@@ -29,6 +33,10 @@ enum DemoHistory {
                                         receivedAt: min(lines.map(\.loggedAt).max()!.addingTimeInterval(30), now), in: connection)
                 }
             }
+            return random
+        }
+        try await database.write { [random] connection in
+            var random = random
             try seedFeedback(devices: devices, now: now, random: &random, connection: connection)
             try seedNotes(devices: devices, now: now, connection: connection)
             try seedQuietDevices(devices: devices, now: now, connection: connection)

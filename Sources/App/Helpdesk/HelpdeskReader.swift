@@ -6,6 +6,8 @@ import Storage
 /// the page loaded, and an app's feedback history.
 struct HelpdeskReader: Sendable {
     let database: Database
+    /// The log store's file, for the lines that arrived.
+    let logs: Database
 
     /// The note and its device; not found when the note belongs to another device.
     func note(_ id: RecordID<DeviceNoteRecord>, of deviceID: RecordID<DeviceRecord>) async throws -> (DeviceRecord, DeviceNoteRecord) {
@@ -42,9 +44,10 @@ struct HelpdeskReader: Sendable {
     }
 
     func live(_ deviceID: RecordID<DeviceRecord>, after: RecordID<DeviceLogRecord>?, limit: Int) async throws -> Live {
-        try await database.read { connection in
+        let lines = try await logs.read { try $0.fetch(LogReader.Row.self, HelpdeskQueries.linesAfter(after, device: deviceID, limit: limit)) }
+        return try await database.read { connection in
             _ = try connection.require(DeviceRecord.self, id: deviceID)
-            return Live(lines: try connection.fetch(LogReader.Row.self, HelpdeskQueries.linesAfter(after, device: deviceID, limit: limit)),
+            return Live(lines: lines,
                         commands: try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, deviceID).order(by: "id", .descending).limit(20)),
                         apps: try connection.fetch(AppRecord.query()))
         }

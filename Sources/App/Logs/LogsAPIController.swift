@@ -27,9 +27,9 @@ struct LogsAPIController {
     @Sendable func list(request: Request, context: SignedInContext) async throws -> Response {
         let filter = try Self.filter(of: request)
         let limit = try APIQuery.limit(of: request)
-        let rows = try await services.logReader.rows(filter, limit: limit)
+        let (rows, lag) = try await services.logReader.rows(filter, limit: limit)
         let page = rows.prefix(limit)
-        var body: [String: Any] = ["logs": page.map { Self.json($0.line) }]
+        var body: [String: Any] = ["logs": page.map { Self.json($0.line) }, "index": Self.json(lag)]
         if rows.count > limit, let last = page.last?.line.id {
             body["next"] = "/api/v1/logs?" + filter.query(before: last) + "&limit=\(limit)"
         }
@@ -99,5 +99,12 @@ struct LogsAPIController {
                 "app": log.app, "appVersion": log.appVersion, "level": log.level.rawValue, "type": log.kind.rawValue,
                 "timestamp": DisplayTime.iso(log.loggedAt), "receivedAt": DisplayTime.iso(log.receivedAt),
                 "message": log.message, "fields": log.fields ?? [:], "signature": log.signature as Any? ?? NSNull()]
+    }
+
+    /// How far the full-text index is behind: the page is complete either way (lines not yet
+    /// indexed are searched too), but searches are slower while many wait.
+    static func json(_ lag: LogIndexLag) -> [String: Any] {
+        ["upToDate": lag.unindexedLines == 0, "unindexedLines": lag.unindexedLines,
+         "waitingSince": lag.waitingSince.map { DisplayTime.iso($0) as Any } ?? NSNull(), "message": lag.notice as Any? ?? NSNull()]
     }
 }

@@ -35,6 +35,8 @@ struct LogsController {
         /// to that device's crash groups.
         let allCrashGroupsPath: String
         let capWarning: String?
+        /// While many lines wait for the full-text index: searches include them, more slowly.
+        let indexNotice: String?
         /// With one crash group chosen: its signature, and the page without it.
         let signature: String?
         let withoutSignaturePath: String?
@@ -94,6 +96,7 @@ struct LogsController {
             crashGroupsPath: filter.app.map { Paths.crashGroups(app: $0, device: filter.device) },
             allCrashGroupsPath: Paths.crashGroups(app: filter.app, device: filter.device),
             capWarning: found.capWarning.map { $0.message(appName: names[$0.app] ?? $0.app) },
+            indexNotice: filter.search == nil ? nil : found.indexLag.notice,
             signature: filter.signature, withoutSignaturePath: filter.signature.map { _ in
                 var without = filter
                 without.signature = nil
@@ -140,6 +143,7 @@ extension LogsController.View: MustacheParent {
         case "crashGroupsPath": crashGroupsPath
         case "allCrashGroupsPath": allCrashGroupsPath
         case "capWarning": capWarning
+        case "indexNotice": indexNotice
         case "signature": signature
         case "withoutSignaturePath": withoutSignaturePath
         case "downloadNDJSONPath": downloadNDJSONPath

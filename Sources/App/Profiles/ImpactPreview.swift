@@ -31,7 +31,8 @@ enum ImpactPreview {
     }
 
     /// The impact, with the profile it was read for.
-    static func impact(of change: Change, in connection: Connection, contents: ProfileContentCache) throws -> (PolicyImpact, ProfileRecord) {
+    static func impact(of change: Change, in connection: Connection, contents: ProfileContentCache,
+                       loggedVersions: DeviceReports.LoggedVersionLookup) throws -> (PolicyImpact, ProfileRecord) {
         let groups = try connection.fetch(DeviceGroupRecord.query())
         let tree = GroupTree(groups)
         let ids = groups.map { $0.id! }
@@ -87,7 +88,7 @@ enum ImpactPreview {
                 return compliance.rules.compactMap(\.appIdentifier)
             })
             let rows = sides.flatMap { devices[$0.group] ?? [] }
-            conditions = try DeviceReports.conditions(of: rows.map { $0.report() }, ruleApps: ruleApps, in: connection)
+            conditions = try DeviceReports.conditions(of: rows.map { $0.report() }, ruleApps: ruleApps, in: connection, loggedVersions: loggedVersions)
         }
         let inputs = sides.map { side in
             PolicyImpact.GroupInput(name: names[side.group] ?? "",

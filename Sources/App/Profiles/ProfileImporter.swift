@@ -150,9 +150,8 @@ struct ProfileImporter: Sendable {
     /// Profiles with the file's identifier, or made by an earlier import of it.
     private static func matches(_ imported: MobileConfigImport, in connection: Connection) throws -> [ProfileRecord] {
         let base = baseIdentifier(imported)
-        let escaped = base.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
         let candidates = try connection.fetch(ProfileRecord.query()
-            .filter("(identifier = \(base) OR identifier LIKE \(escaped + ".imported%") ESCAPE '\\')").order(by: "id"))
+            .filter("(identifier = \(base) OR identifier LIKE \(LikePattern.escaped(base) + ".imported%") ESCAPE '\\')").order(by: "id"))
         return candidates.filter { $0.identifier == base || isEarlierImport($0.identifier, of: base) }
     }
 

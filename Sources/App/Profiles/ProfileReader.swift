@@ -8,6 +8,8 @@ import Storage
 /// `AssignmentService`.
 struct ProfileReader: Sendable {
     let database: Database
+    /// The log store's file: the impact preview reads app versions from devices' lines.
+    let logs: Database
     let profileContents: ProfileContentCache
 
     /// A profile as the list shows it; `kinds` is a comma-separated list of payload kinds.
@@ -88,7 +90,10 @@ struct ProfileReader: Sendable {
                 group = try connection.require(DeviceGroupRecord.self, id: id)
             case .save: break
             }
-            let (impact, profile) = try ImpactPreview.impact(of: change, in: connection, contents: profileContents)
+            // One read of the other file, from inside this one: its readers never wait on ours.
+            let (impact, profile) = try ImpactPreview.impact(of: change, in: connection, contents: profileContents) { requests in
+                try logs.readBlocking { try DeviceReports.loggedVersions(requests, in: $0) }
+            }
             let isAssigned = try group.map { group in
                 try connection.count(ProfileAssignmentRecord.query().filter("profileID", .equal, change.profileID).filter("groupID", .equal, group.id!)) > 0
             } ?? false

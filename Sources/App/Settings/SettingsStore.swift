@@ -4,6 +4,8 @@ import Storage
 /// The console settings page's reads and its one write (audited).
 struct SettingsStore: Sendable {
     let database: Database
+    /// The log store's file: its usage and events.
+    let logs: Database
     let now: @Sendable () -> Date
 
     /// The settings, and the log store as the page shows it: every app's usage (largest first),
@@ -16,10 +18,12 @@ struct SettingsStore: Sendable {
     }
 
     func overview() async throws -> Overview {
-        try await database.read { connection in
-            Overview(settings: try ConsoleSettings.load(from: connection),
-                     usage: try connection.fetch(LogUsage.self, LogQueries.usage(of: nil, atLeast: 0)),
-                     events: try connection.fetch(LogEventRecord.query().order(by: "id", .descending).limit(20)),
+        let (usage, events) = try await logs.read { connection in
+            (try connection.fetch(LogUsage.self, LogQueries.usage(of: nil, atLeast: 0)),
+             try connection.fetch(LogEventRecord.query().order(by: "id", .descending).limit(20)))
+        }
+        return try await database.read { connection in
+            Overview(settings: try ConsoleSettings.load(from: connection), usage: usage, events: events,
                      apps: try connection.fetch(AppRecord.query().order(by: "name")))
         }
     }

@@ -5,6 +5,8 @@ import Storage
 /// controller reads the database itself. Changes go through `SimulatorService`.
 struct SimulatorReader: Sendable {
     let database: Database
+    /// The log store's file, for how many lines the device uploaded.
+    let logs: Database
 
     /// What the simulator page shows besides the simulated state.
     struct PageData: Sendable {
@@ -22,13 +24,14 @@ struct SimulatorReader: Sendable {
     }
 
     func page(of id: RecordID<DeviceRecord>) async throws -> PageData {
-        try await database.read { connection in
+        let uploadedLogs = try await logs.read { try $0.count(DeviceLogRecord.query().filter("deviceID", .equal, id)) }
+        return try await database.read { connection in
             let device = try connection.require(DeviceRecord.self, id: id)
             return PageData(
                 device: device,
                 events: try connection.fetch(SimulatorEventRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(40)),
                 commands: try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(20)),
-                uploadedLogs: try connection.count(DeviceLogRecord.query().filter("deviceID", .equal, id)),
+                uploadedLogs: uploadedLogs,
                 catalog: try connection.fetch(AppRecord.query()),
                 story: try Self.story(of: device, in: connection))
         }

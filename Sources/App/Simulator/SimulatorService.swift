@@ -3,9 +3,12 @@ import Foundation
 import Storage
 
 /// Runs the simulator against stored device state. Every change is one transaction: the state,
-/// its timeline events, uploaded logs and command results are written together or not at all.
+/// its timeline events and command results are written together or not at all. The logs the
+/// simulated SDK uploads then go to the log store as a device's upload does, after that
+/// transaction (the log store is another file, with its own writer).
 struct SimulatorService: Sendable {
     let database: Database
+    let logStore: LogStore
     let checkIns: CheckInCache
     let contents: ProfileContentCache
     let now: @Sendable () -> Date
@@ -70,14 +73,16 @@ struct SimulatorService: Sendable {
     /// policy and commands that are current.
     func perform(_ action: SimulatorAction, on deviceID: RecordID<DeviceRecord>) async throws -> (SimulatorOutcome, SimulatorStateRecord) {
         let document = try await currentDocument(for: deviceID)
-        return try await database.write { connection in
+        let (outcome, saved, upload) = try await database.write { connection in
             var working = try working(deviceID, in: connection)
             try noteCheckIn(&working.device, connection: connection)
             try syncSteps(&working, document: document, connection: connection)
             let outcome = working.run(action)
-            let saved = try save(working, document: document, connection: connection)
-            return (outcome, saved)
+            let (saved, upload) = try save(working, document: document, connection: connection)
+            return (outcome, saved, upload)
         }
+        if let upload { try await store(upload) }
+        return (outcome, saved)
     }
 
     /// What a check-in does: apply a changed policy, run queued commands. Answers whether
@@ -85,13 +90,15 @@ struct SimulatorService: Sendable {
     @discardableResult
     func sync(_ deviceID: RecordID<DeviceRecord>) async throws -> (changed: Bool, state: SimulatorStateRecord) {
         let document = try await currentDocument(for: deviceID)
-        let (result, lastCheckIn) = try await database.write { connection in
+        let (result, lastCheckIn, upload) = try await database.write { connection -> ((Bool, SimulatorStateRecord), Date?, Upload?) in
             var working = try working(deviceID, in: connection)
             let lastCheckIn = working.device.lastCheckInAt
             try syncSteps(&working, document: document, connection: connection)
-            guard !working.events.isEmpty else { return ((false, working.record), lastCheckIn) }
-            return ((true, try save(working, document: document, connection: connection)), lastCheckIn)
+            guard !working.events.isEmpty else { return ((false, working.record), lastCheckIn, nil) }
+            let (saved, upload) = try save(working, document: document, connection: connection)
+            return ((true, saved), lastCheckIn, upload)
         }
+        if let upload { try await store(upload) }
         // After the sync, which writes nothing when nothing changed: a full disk leaves the
         // open simulator working and only the check-in time waits.
         try await CheckInRecording.note(deviceID, lastRecorded: lastCheckIn, at: now(), in: database)
@@ -224,7 +231,8 @@ struct SimulatorService: Sendable {
         }
     }
 
-    private func save(_ working: Working, document: PolicyDocument, connection: Connection) throws -> SimulatorStateRecord {
+    /// Writes the step; answers the state saved and the logs the step uploaded, for the log store.
+    private func save(_ working: Working, document: PolicyDocument, connection: Connection) throws -> (SimulatorStateRecord, Upload?) {
         var record = working.record
         record.revision += 1
         record.updatedAt = now()
@@ -241,10 +249,8 @@ struct SimulatorService: Sendable {
             DELETE FROM simulator_events WHERE deviceID = \(record.deviceID) AND id <= (
                 SELECT id FROM simulator_events WHERE deviceID = \(record.deviceID) ORDER BY id DESC LIMIT 1 OFFSET \(Self.timelineLength))
             """)
-        if !working.logs.isEmpty {
-            try upload(working.logs, from: device, logging: document.policy?.logging, at: time, in: connection)
-        }
-        return record
+        guard !working.logs.isEmpty else { return (record, nil) }
+        return (record, Upload(logs: working.logs, device: device, logging: document.policy?.logging, at: time))
     }
 
     /// What the simulated device changed about itself goes to the console's record — an iOS
@@ -268,19 +274,29 @@ struct SimulatorService: Sendable {
         return device
     }
 
+    /// Logs a step uploaded, with what the log store judges them by.
+    struct Upload: Sendable {
+        let logs: [SimulatedLog]
+        let device: DeviceRecord
+        /// The check-in document's, as for an upload through the API.
+        let logging: Logging?
+        let at: Date
+    }
+
     /// The simulated SDK uploads through the same checks as a device calling the log API: the
-    /// console's policy for the device decides which levels it keeps, and a full app is refused.
-    /// `logging` is the check-in document's, as for an upload through the API.
-    private func upload(_ logs: [SimulatedLog], from device: DeviceRecord, logging: Logging?, at time: Date,
-                        in connection: Connection) throws {
-        let deviceID = device.id!
-        let lines = logs.map { LogLine(app: $0.app, appVersion: $0.appVersion ?? "", level: $0.level, kind: $0.kind, loggedAt: $0.loggedAt, message: $0.message) }
-        let refusal = try LogBatch.problem(lines).map(LogStore.Refusal.batch)
-            ?? LogStore.accept(lines, from: LogStore.Uploader(id: deviceID, name: device.name), logging: logging, at: time, in: connection)
-        if let refusal {
-            _ = try connection.insert(SimulatorEventRecord(
-                id: nil, deviceID: deviceID, deviceTime: logs.last?.loggedAt ?? time, recordedAt: time, action: "Upload \(logs.count) log line(s)",
-                rule: "The console checks every upload", result: .refused, message: refusal.message))
+    /// console's policy for the device decides which levels it keeps, and a full app is refused,
+    /// which the device's timeline then says.
+    private func store(_ upload: Upload) async throws {
+        let deviceID = try upload.device.requireID
+        let lines = upload.logs.map { LogLine(app: $0.app, appVersion: $0.appVersion ?? "", level: $0.level, kind: $0.kind, loggedAt: $0.loggedAt, message: $0.message) }
+        do {
+            try await logStore.ingest(lines, from: LogStore.Uploader(id: deviceID, name: upload.device.name), logging: upload.logging)
+        } catch let refusal as LogStore.Refusal {
+            try await database.write { connection in
+                _ = try connection.insert(SimulatorEventRecord(
+                    id: nil, deviceID: deviceID, deviceTime: upload.logs.last?.loggedAt ?? upload.at, recordedAt: upload.at,
+                    action: "Upload \(upload.logs.count) log line(s)", rule: "The console checks every upload", result: .refused, message: refusal.message))
+            }
         }
     }
 }

@@ -16,7 +16,7 @@ enum Bootstrap {
     ]
 
     /// Returns the lines to print for whoever started the console.
-    static func prepareAccounts(config: AppConfig, database: Database, hasher: PasswordHasher) async throws -> [String] {
+    static func prepareAccounts(config: AppConfig, database: Database, logs: Database, hasher: PasswordHasher) async throws -> [String] {
         if config.demo {
             var lines = ["Demo accounts (passwords are new at every start):"]
             for account in demoAccounts {
@@ -24,7 +24,7 @@ enum Bootstrap {
                 try await resetDemoAccount(account.email, role: account.role, password: password, database: database, hasher: hasher, now: config.now())
                 lines.append("  \(account.role.displayName.padding(toLength: 9, withPad: " ", startingAt: 0)) \(account.email)  password: \(password)")
             }
-            if try await DemoData.seedIfEmpty(database: database, now: config.now()) {
+            if try await DemoData.seedIfEmpty(database: database, logs: logs, now: config.now()) {
                 lines.append("Seeded demo apps, groups, devices and profiles.")
             }
             return lines

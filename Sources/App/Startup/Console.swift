@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import Storage
 
 /// The assembled console: an application ready to serve, and what to tell the person who
@@ -31,17 +32,20 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
     if config.databasePath != ":memory:" {
         try FileManager.default.createDirectory(atPath: config.dataDirectory, withIntermediateDirectories: true)
     }
-    let database = try Database(path: config.databasePath)
-    if let reserve = database.reserve, !reserve.hold() {
-        logger.warning("The disk has no room to set aside for freeing room when it fills up", metadata: ["path": "\(reserve.path)"])
+    let opened = try LogStoreFiles.open(consolePath: config.databasePath, logsPath: config.logDatabasePath)
+    let (database, logs) = (opened.files.console, opened.files.logs)
+    for file in [database, logs] {
+        if let reserve = file.reserve, !reserve.hold() {
+            logger.warning("The disk has no room to set aside for freeing room when it fills up", metadata: ["path": "\(reserve.path)"])
+        }
     }
-    let applied = try Migrator(Schema.migrations).migrate(database)
-    for migration in applied {
-        logger.info("Applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
+    for line in opened.applied {
+        logger.info("\(line)")
     }
+    try await LogDeviceReconciliation(logs: logs, console: database).run()
 
     let hasher = PasswordHasher(cost: config.bcryptCost)
-    let notes = try await Bootstrap.prepareAccounts(config: config, database: database, hasher: hasher)
+    let notes = try await Bootstrap.prepareAccounts(config: config, database: database, logs: logs, hasher: hasher)
     let cookies = CookieJar(alwaysSecure: config.secureCookies)
     let renderer = try await PageRenderer.load(directory: config.templatesDirectory, cookies: cookies, required: requiredTemplates)
     let help = try HelpLibrary.load(directory: config.helpDirectory)
@@ -49,7 +53,7 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
 
     let contents = ProfileContentCache()
     let services = Services(
-        config: config, database: database, renderer: renderer, cookies: cookies, sessions: sessions,
+        config: config, database: database, logs: logs, logIndexing: LogIndexSignal(), renderer: renderer, cookies: cookies, sessions: sessions,
         hasher: hasher, accounts: AccountService(database: database, hasher: hasher, now: config.now),
         signing: SigningService(dataDirectory: config.dataDirectory),
         help: help, profileContents: contents, checkIns: CheckInCache(contents: contents), deviceTokens: DeviceTokenCache(database: database))
@@ -63,13 +67,16 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
     router.add(middleware: MethodNotAllowedMiddleware(routes: table))
     registerRoutes(on: RouteGroups(router: router, table: table, services: services, logger: logger), services: services)
 
+    var background: [any Service] = [SessionSweeper(sessions: sessions, interval: .seconds(3600), logger: logger),
+                                     LogRetentionService(retention: services.logRetention, interval: .seconds(86_400), logger: logger)]
+    if config.indexesLogs {
+        background.append(LogIndexingService(indexer: services.logIndexer, signal: services.logIndexing, gathering: .milliseconds(200), logger: logger))
+    }
     let application = Application(
         router: router,
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "PayloadConsole"),
         // Started before the server, so stopped after it: no request is left to write.
-        services: [DatabaseService(database: database, logger: logger),
-                   SessionSweeper(sessions: sessions, interval: .seconds(3600), logger: logger),
-                   LogRetentionService(retention: services.logRetention, interval: .seconds(86_400), logger: logger)],
+        services: [DatabaseService(database: database, logger: logger), DatabaseService(database: logs, logger: logger)] + background,
         logger: logger)
     return Console(application: application, services: services, routes: table.entries, startupNotes: notes)
 }

@@ -1,6 +1,6 @@
 /// A random sequence that is the same on every run (SplitMix64), for data that must come out
 /// identical each time: the benchmark's log lines, the demo's two weeks of history.
-struct SeededRandom: RandomNumberGenerator {
+struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     init(seed: UInt64 = 0x9E37_79B9_7F4A_7C15) { state = seed }

@@ -6,6 +6,10 @@ import Storage
 struct Services: Sendable {
     let config: AppConfig
     let database: Database
+    /// The log store's own file and writer (`LogSchema`).
+    let logs: Database
+    /// Wakes the indexer after an upload.
+    let logIndexing: LogIndexSignal
     let renderer: PageRenderer
     let cookies: CookieJar
     let sessions: SessionStore
@@ -20,12 +24,12 @@ struct Services: Sendable {
     /// Devices by token, for the same path.
     let deviceTokens: DeviceTokenCache
 
-    var catalog: CatalogService { CatalogService(database: database, now: config.now) }
-    var catalogReader: CatalogReader { CatalogReader(database: database, profileContents: profileContents) }
+    var catalog: CatalogService { CatalogService(database: database, logs: logs, now: config.now) }
+    var catalogReader: CatalogReader { CatalogReader(database: database, logs: logs, profileContents: profileContents) }
     var appConfigSpecs: AppConfigSpecStore { AppConfigSpecStore(database: database, now: config.now) }
     var beacons: BeaconStore { BeaconStore(database: database, now: config.now) }
     var profileImporter: ProfileImporter { ProfileImporter(database: database, signing: signing, now: config.now) }
-    var profiles: ProfileReader { ProfileReader(database: database, profileContents: profileContents) }
+    var profiles: ProfileReader { ProfileReader(database: database, logs: logs, profileContents: profileContents) }
     var profileStore: ProfileStore { ProfileStore(database: database, now: config.now) }
     var assignments: AssignmentService { AssignmentService(database: database, now: config.now) }
     var auditLog: AuditLog { AuditLog(database: database, now: config.now) }
@@ -33,17 +37,18 @@ struct Services: Sendable {
     var signIns: SignInService { SignInService(database: database, hasher: hasher, sessions: sessions, throttle: SignInThrottle(), now: config.now) }
 
     var images: ImageStore { ImageStore(database: database, now: config.now) }
-    var logReader: LogReader { LogReader(database: database) }
-    var logStore: LogStore { LogStore(database: database, now: config.now) }
-    var logRemoval: LogRemoval { LogRemoval(database: database, now: config.now) }
-    var logRetention: LogRetention { LogRetention(database: database, now: config.now) }
+    var logReader: LogReader { LogReader(logs: logs, console: database) }
+    var logStore: LogStore { LogStore(logs: logs, console: database, indexing: logIndexing, now: config.now) }
+    var logRemoval: LogRemoval { LogRemoval(logs: logs, console: database, now: config.now) }
+    var logRetention: LogRetention { LogRetention(removal: logRemoval, now: config.now) }
+    var logIndexer: LogIndexer { LogIndexer(logs: logs) }
     var notes: NoteStore { NoteStore(database: database, now: config.now) }
     var tour: TourStore { TourStore(database: database, now: config.now) }
-    var helpdeskReader: HelpdeskReader { HelpdeskReader(database: database) }
-    var settings: SettingsStore { SettingsStore(database: database, now: config.now) }
-    var simulatorReader: SimulatorReader { SimulatorReader(database: database) }
+    var helpdeskReader: HelpdeskReader { HelpdeskReader(database: database, logs: logs) }
+    var settings: SettingsStore { SettingsStore(database: database, logs: logs, now: config.now) }
+    var simulatorReader: SimulatorReader { SimulatorReader(database: database, logs: logs) }
     var simulator: SimulatorService {
-        SimulatorService(database: database, checkIns: checkIns, contents: profileContents, now: config.now)
+        SimulatorService(database: database, logStore: logStore, checkIns: checkIns, contents: profileContents, now: config.now)
     }
 
     var now: Date { config.now() }

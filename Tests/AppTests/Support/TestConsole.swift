@@ -27,12 +27,15 @@ struct TestConsole {
 
     /// Unless `keepFirstAdmin`, the admin that a first start creates is removed again, so each
     /// test begins with exactly the accounts it adds.
-    static func make(demo: Bool = false, keepFirstAdmin: Bool = false) async throws -> TestConsole {
+    /// `indexesLogs: false` leaves uploaded lines out of the full-text index until a test asks
+    /// (`services.logIndexer`), as a flood leaves them.
+    static func make(demo: Bool = false, keepFirstAdmin: Bool = false, indexesLogs: Bool = true) async throws -> TestConsole {
         let clock = TestClock()
         var config = AppConfig()
         config.dataDirectory = testRunDirectory.appendingPathComponent(UUID().uuidString).path
         config.databasePath = config.dataDirectory + "/console.sqlite"
         config.demo = demo
+        config.indexesLogs = indexesLogs
         config.bcryptCost = 4
         config.templatesDirectory = packageRoot.appendingPathComponent("Templates").path
         config.helpDirectory = packageRoot.appendingPathComponent("docs/help").path

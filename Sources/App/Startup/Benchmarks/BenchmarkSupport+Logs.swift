@@ -12,12 +12,14 @@ extension BenchmarkSupport {
     static let linesPerBatch = 500
 
     /// What `bench seed-logs` did: the lines it added and the time their `LogStore.append`
-    /// writes took (generating them excluded), and the store afterwards.
+    /// writes took (generating them excluded), the time the indexer took to bring the full-text
+    /// index up to them, and the store afterwards.
     public struct LogSeedResult: Sendable {
         public let added: Int
         public let seconds: Double
+        public let indexingSeconds: Double
         public let totalLines: Int
-        /// The database file after a checkpoint (every table and index, the FTS index included).
+        /// The log store's file after a checkpoint (every table and index, the FTS index included).
         public let fileBytes: Int
         /// The FTS index alone (`device_log_search_data`), and the log table with its indexes
         /// when SQLite's `dbstat` can say; nil when it cannot.
@@ -26,19 +28,20 @@ extension BenchmarkSupport {
         public let deviceTokens: [String]
     }
 
-    /// Adds `lines` log lines to the database at `databasePath` in batches of 500, each batch one
-    /// `database.write` around `LogStore.append`, as an upload is stored. The first call also
+    /// Adds `lines` log lines to the log store beside the database at `databasePath` in batches
+    /// of 500, each batch one `write` around `LogStore.append`, as an upload is stored, then
+    /// indexes them (`LogIndexer.catchUp`). The first call also
     /// creates `devices` devices with tokens in one group, `apps` catalog apps, a profile whose
     /// logging payload collects every level (assigned to that group) and a log cap large enough
     /// never to refuse; a later call adds lines after the ones already there.
     public static func seedLogs(databasePath: String, lines lineCount: Int, apps appCount: Int, devices deviceCount: Int) async throws -> LogSeedResult {
-        let database = try Database(path: databasePath)
-        _ = try Migrator(Schema.migrations).migrate(database)
+        let files = try LogStoreFiles.open(consolePath: databasePath).files
+        let (database, logs) = (files.console, files.logs)
         let apps = BenchLogLines.apps(appCount)
         let tokens = try await setUpLogDevices(database, apps: apps, devices: deviceCount)
         let uploaders = try await logUploaders(database)
         var generator = BenchLogLines(apps: apps)
-        let first = try await database.read { try $0.scalar("SELECT coalesce(max(id), 0) FROM device_logs", as: Int.self) } ?? 0
+        let first = try await logs.read { try $0.scalar("SELECT coalesce(max(id), 0) FROM device_logs", as: Int.self) } ?? 0
         var elapsed = Duration.zero
         var added = 0
         var batch = 0
@@ -46,15 +49,18 @@ extension BenchmarkSupport {
             let lines = generator.batch(first + added, count: min(linesPerBatch, lineCount - added), apps: batch)
             let uploader = uploaders[batch % uploaders.count]
             let start = ContinuousClock.now
-            try await database.write { connection in
+            try await logs.write { connection in
                 try LogStore.append(lines, from: uploader, receivedAt: Date(), in: connection)
             }
             elapsed += ContinuousClock.now - start
             added += lines.count
             batch += 1
         }
-        try await database.checkpoint()
-        let (total, searchBytes, tableBytes) = try await database.read { connection -> (Int, Int?, Int?) in
+        let indexingStart = ContinuousClock.now
+        try await LogIndexer(logs: logs).catchUp()
+        let indexing = ContinuousClock.now - indexingStart
+        try await logs.checkpoint()
+        let (total, searchBytes, tableBytes) = try await logs.read { connection -> (Int, Int?, Int?) in
             let total = try connection.scalar("SELECT count(*) FROM device_logs", as: Int.self) ?? 0
             // dbstat is compiled into Debian's SQLite; when it is not, the FTS blocks alone are summed.
             if let sizes = try? connection.rows("SELECT name, sum(pgsize) FROM dbstat GROUP BY name") {
@@ -66,9 +72,9 @@ extension BenchmarkSupport {
             }
             return (total, try connection.scalar("SELECT sum(length(block)) FROM device_log_search_data", as: Int.self), nil)
         }
-        let fileBytes = ((try? FileManager.default.attributesOfItem(atPath: databasePath)[.size] as? Int) ?? 0)
-            + ((try? FileManager.default.attributesOfItem(atPath: databasePath + "-wal")[.size] as? Int) ?? 0)
-        return LogSeedResult(added: added, seconds: seconds(elapsed), totalLines: total, fileBytes: fileBytes,
+        let fileBytes = ((try? FileManager.default.attributesOfItem(atPath: logs.path)[.size] as? Int) ?? 0)
+            + ((try? FileManager.default.attributesOfItem(atPath: logs.path + "-wal")[.size] as? Int) ?? 0)
+        return LogSeedResult(added: added, seconds: seconds(elapsed), indexingSeconds: seconds(indexing), totalLines: total, fileBytes: fileBytes,
                              searchIndexBytes: searchBytes, logTableBytes: tableBytes, deviceTokens: tokens)
     }
 
@@ -144,7 +150,7 @@ extension BenchmarkSupport {
         /// files exist) gzip: what the upload does before it asks for the writer.
         public let decodeRate: Double
         public let gzipDecodeRate: Double?
-        /// `LogStore.append` inside `database.write`, a batch of 500 each.
+        /// `LogStore.append` inside a write to the log store, a batch of 500 each.
         public let ormRate: Double
         /// The same rows by a prepared `INSERT` on a connection of its own, 500 to a transaction.
         public let rawRate: Double
@@ -179,8 +185,8 @@ extension BenchmarkSupport {
         let decodeRate = try timeDecoding(bodies, gzip: false)
         let gzipDecodeRate = gzipBodies.count == bodies.count ? try timeDecoding(gzipBodies, gzip: true) : nil
 
-        let database = try Database(path: databasePath)
-        let uploaders = try await logUploaders(database)
+        let files = try LogStoreFiles.open(consolePath: databasePath).files
+        let uploaders = try await logUploaders(files.console)
         guard !uploaders.isEmpty else { throw BenchError("no benchmark devices in \(databasePath): run bench seed-logs first") }
         var stored = 0
         var elapsed = Duration.zero
@@ -189,7 +195,7 @@ extension BenchmarkSupport {
             let lines = batches[index % batches.count]
             let uploader = uploaders[index % uploaders.count]
             let start = ContinuousClock.now
-            try await database.write { connection in
+            try await files.logs.write { connection in
                 try LogStore.append(lines, from: uploader, receivedAt: Date(), in: connection)
             }
             elapsed += ContinuousClock.now - start
@@ -197,7 +203,7 @@ extension BenchmarkSupport {
             index += 1
         }
         let ormRate = Double(stored) / seconds(elapsed)
-        let rawRate = try RawLogInserter(path: databasePath).insert(batches, lines: lineCount, uploaders: uploaders)
+        let rawRate = try RawLogInserter(path: files.logs.path).insert(batches, lines: lineCount, uploaders: uploaders)
         return IngestResult(decodeRate: decodeRate, gzipDecodeRate: gzipDecodeRate, ormRate: ormRate, rawRate: rawRate)
     }
 
@@ -216,13 +222,13 @@ extension BenchmarkSupport {
     /// Reads the oldest `lines` lines as the NDJSON export does, without HTTP: the anchor for
     /// the export's rate.
     public static func readLogs(databasePath: String, lines lineCount: Int) async throws -> ReadResult {
-        let raw = try RawLogInserter(path: databasePath)
+        let files = try LogStoreFiles.open(consolePath: databasePath).files
+        let raw = try RawLogInserter(path: files.logs.path)
         let rawStart = ContinuousClock.now
         let rawLines = try raw.readAll(limit: lineCount)
         let rawRate = Double(rawLines) / seconds(ContinuousClock.now - rawStart)
 
-        let database = try Database(path: databasePath)
-        let reader = LogReader(database: database)
+        let reader = LogReader(logs: files.logs, console: files.console)
         guard let newest = try await reader.newestLineID() else { throw BenchError("no lines in \(databasePath)") }
         func pass(format: Bool) async throws -> (lines: Int, bytes: Int, rate: Double) {
             var after: RecordID<DeviceLogRecord>?

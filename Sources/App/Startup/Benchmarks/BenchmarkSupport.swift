@@ -39,8 +39,7 @@ public enum BenchmarkSupport {
     /// returned so the check-in benchmark can play the devices.
     @discardableResult
     public static func seed(databasePath: String, profiles profileCount: Int, devices deviceCount: Int) async throws -> [String] {
-        let database = try Database(path: databasePath)
-        _ = try Migrator(Schema.migrations).migrate(database)
+        let database = try LogStoreFiles.open(consolePath: databasePath).files.console
         let now = Date()
         let store = ProfileStore(database: database, now: { now })
         let tokens = (0..<deviceCount).map { _ in DeviceTokens.mint() }

@@ -50,8 +50,8 @@ final class RawLogInserter {
     }
 
     /// Inserts `lines` lines from `batches` in turn, each batch one `BEGIN IMMEDIATE … COMMIT`
-    /// with the same rows, index statement and usage upserts `LogStore.append` writes; returns
-    /// lines a second.
+    /// with the same rows and usage upserts `LogStore.append` writes (the index is brought up
+    /// to date behind them, as `LogIndexer` does); returns lines a second.
     func insert(_ batches: [[LogLine]], lines lineCount: Int, uploaders: [LogStore.Uploader]) throws -> Double {
         let insert = try prepare("""
             INSERT INTO device_logs (deviceID, deviceName, app, appVersion, kind, level, message, fields, signature, loggedAt, receivedAt, byteCount)
@@ -61,8 +61,7 @@ final class RawLogInserter {
             INSERT INTO log_usage (app, byteCount, lineCount) VALUES (?, ?, ?)
             ON CONFLICT (app) DO UPDATE SET byteCount = byteCount + excluded.byteCount, lineCount = lineCount + excluded.lineCount
             """)
-        let indexing = try prepare("INSERT INTO device_log_search(rowid, message) SELECT id, message FROM device_logs WHERE id BETWEEN ? AND ?")
-        defer { sqlite3_finalize(insert); sqlite3_finalize(usage); sqlite3_finalize(indexing) }
+        defer { sqlite3_finalize(insert); sqlite3_finalize(usage) }
         var stored = 0
         var index = 0
         var fields: [UInt8] = []
@@ -73,7 +72,6 @@ final class RawLogInserter {
             let receivedAt = Date().timeIntervalSince1970
             try exec("BEGIN IMMEDIATE")
             var added: [String: (bytes: Int, lines: Int)] = [:]
-            var first: Int64?
             for line in lines {
                 sqlite3_bind_int64(insert, 1, uploader.id.rawValue)
                 Self.bind(uploader.name, 2, insert)
@@ -93,13 +91,9 @@ final class RawLogInserter {
                 let bytes = line.byteCount
                 sqlite3_bind_int64(insert, 12, Int64(bytes))
                 try step(insert)
-                first = first ?? sqlite3_last_insert_rowid(handle)
                 added[line.app, default: (0, 0)].bytes += bytes
                 added[line.app, default: (0, 0)].lines += 1
             }
-            sqlite3_bind_int64(indexing, 1, first ?? 0)
-            sqlite3_bind_int64(indexing, 2, sqlite3_last_insert_rowid(handle))
-            try step(indexing)
             for (app, sum) in added {
                 Self.bind(app, 1, usage)
                 sqlite3_bind_int64(usage, 2, Int64(sum.bytes))

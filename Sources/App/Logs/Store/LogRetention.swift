@@ -7,15 +7,15 @@ import Storage
 /// received them) are purged, daily by `LogRetentionService` and on demand from the settings
 /// page, in `LogRemoval`'s small batches.
 struct LogRetention: Sendable {
-    let database: Database
+    let removal: LogRemoval
     let now: @Sendable () -> Date
 
     /// One pass with the days the settings say now; what it removed, per app, and those days.
     @discardableResult
     func purge() async throws -> (purged: [String: LogRemoval.Purged], days: Int) {
-        let days = try await database.read { try ConsoleSettings.load(from: $0) }.logRetentionDays
+        let days = try await removal.console.read { try ConsoleSettings.load(from: $0) }.logRetentionDays
         let cutoff = now().addingTimeInterval(-Double(days) * 86_400)
-        return (try await LogRemoval(database: database, now: now).purge(receivedBefore: cutoff), days)
+        return (try await removal.purge(receivedBefore: cutoff), days)
     }
 
     /// What a pass removed, as a sentence.

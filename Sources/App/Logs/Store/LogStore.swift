@@ -7,7 +7,12 @@ import Storage
 /// lines, levels the device's policy does not collect, and apps at their cap are refused
 /// before anything is written.
 struct LogStore: Sendable {
-    let database: Database
+    /// The log store's file, where lines are written.
+    let logs: Database
+    /// The console's file: settings (the cap) and commands (a running capture).
+    let console: Database
+    /// Told after every stored batch, so the index follows within about a second.
+    let indexing: LogIndexSignal
     let now: @Sendable () -> Date
 
     /// Why a batch was not stored.
@@ -32,51 +37,48 @@ struct LogStore: Sendable {
     }
 
     /// Stores `lines` (all or none) from a device whose check-in policy logs as `logging`,
-    /// and returns how many were stored.
+    /// and returns how many were stored. The batch is durable in the log table when this
+    /// returns; the full-text index takes it behind the writer (`LogIndexer`).
     @discardableResult
     func ingest(_ lines: [LogLine], from device: Uploader, logging: Logging?) async throws -> Int {
         // Checked before the writer is asked for: a bad batch never holds up other uploads.
         if let problem = LogBatch.problem(lines) { throw Refusal.batch(problem) }
         let time = now()
-        let refusal = try await database.write { connection in
-            try Self.accept(lines, from: device, logging: logging, at: time, in: connection)
+        // The commands are read only when the level rule would refuse: most batches pass it.
+        if let problem = LogBatch.levelProblem(lines, logging: logging, capturing: false),
+           try await !console.read({ try Self.isCapturing(device.id, at: time, in: $0) }) {
+            throw Refusal.batch(problem)
+        }
+        let capBytes = try await console.readSingleStatement { try ConsoleSettings.load(from: $0) }.logCapBytes
+        let refusal = try await logs.write { connection in
+            try Self.accept(lines, from: device, capBytes: capBytes, at: time, in: connection)
         }
         if let refusal { throw refusal }
+        indexing.linesArrived()
         return lines.count
     }
 
-    /// Inside a write: stores valid `lines` unless the device's policy does not collect their
-    /// level or an app is at its cap, which is returned instead (and noted as a log event).
-    static func accept(_ lines: [LogLine], from device: Uploader, logging: Logging?, at time: Date, in connection: Connection) throws -> Refusal? {
-        // The commands are read only when the level rule would refuse: most batches pass it.
-        if let problem = LogBatch.levelProblem(lines, logging: logging, capturing: false),
-           try !isCapturing(device.id, at: time, in: connection) {
-            return .batch(problem)
-        }
-        let settings = try ConsoleSettings.load(from: connection)
-        if let full = try appAtCap(Set(lines.map(\.app)), capBytes: settings.logCapBytes, in: connection) {
-            try noteCapReached(full, capBytes: settings.logCapBytes, at: time, in: connection)
-            return .capReached(app: full, capBytes: settings.logCapBytes)
+    /// Inside a write to the log store: stores `lines` unless an app is at its cap, which is
+    /// returned instead (and noted as a log event).
+    static func accept(_ lines: [LogLine], from device: Uploader, capBytes: Int, at time: Date, in connection: Connection) throws -> Refusal? {
+        if let full = try appAtCap(Set(lines.map(\.app)), capBytes: capBytes, in: connection) {
+            try noteCapReached(full, capBytes: capBytes, at: time, in: connection)
+            return .capReached(app: full, capBytes: capBytes)
         }
         try append(lines, from: device, receivedAt: time, in: connection)
         return nil
     }
 
-    /// Inserts the lines, adds them to the full-text index and to their apps' usage: the one
-    /// place lines are written. The index takes the batch in one statement (see migration 11).
+    /// Inserts the lines and adds them to their apps' usage: the one place lines are written.
+    /// They reach the full-text index later, behind the writer (`LogIndexer`).
     static func append(_ lines: [LogLine], from device: Uploader, receivedAt: Date, in connection: Connection) throws {
         var added: [String: (bytes: Int, lines: Int)] = [:]
-        var first: RecordID<DeviceLogRecord>?, last: RecordID<DeviceLogRecord>?
         for line in lines {
             let record = DeviceLogRecord(line, device: device.id, deviceName: device.name, receivedAt: receivedAt)
             try connection.execute(try LogQueries.insert(record))
-            let id = RecordID<DeviceLogRecord>(connection.lastInsertRowID)
-            first = first ?? id
-            last = id
             added[line.app, default: (0, 0)].bytes += record.byteCount
             added[line.app, default: (0, 0)].lines += 1
         }
-        if let first, let last { try connection.execute(LogQueries.index(from: first, through: last)) }
         for (app, usage) in added {
             try connection.execute(LogQueries.addUsage(app: app, bytes: usage.bytes, lines: usage.lines))
         }

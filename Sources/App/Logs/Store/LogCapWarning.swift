@@ -19,9 +19,9 @@ struct LogCapWarning: Sendable, Equatable {
             : used + "; at the cap new uploads will be refused."
     }
 
-    /// The apps among `apps` (every app when nil) at or past the threshold, fullest first.
-    static func `for`(apps: [String]?, in connection: Connection) throws -> [LogCapWarning] {
-        let cap = try ConsoleSettings.load(from: connection).logCapBytes
+    /// The apps among `apps` (every app when nil) at or past the threshold of `cap`, fullest
+    /// first; read from the log store.
+    static func `for`(apps: [String]?, capBytes cap: Int, in connection: Connection) throws -> [LogCapWarning] {
         let floor = Int((Double(cap) * threshold).rounded(.up))
         let usages = try connection.fetch(LogUsage.self, LogQueries.usage(of: apps, atLeast: floor))
         return usages.map { LogCapWarning(app: $0.app, usedBytes: $0.byteCount, capBytes: cap) }

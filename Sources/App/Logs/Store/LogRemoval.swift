@@ -6,7 +6,10 @@ import Storage
 /// `batchSize` lines, so an upload waits for one small batch at most, never for a purge of a
 /// million lines. Each batch takes its lines off their apps' usage in the same transaction.
 struct LogRemoval: Sendable {
-    let database: Database
+    /// The log store's file, where lines go.
+    let logs: Database
+    /// The console's file, where a deletion's audit entry is written.
+    let console: Database
     let now: @Sendable () -> Date
     static let batchSize = 2000
 
@@ -17,50 +20,59 @@ struct LogRemoval: Sendable {
         case matching(LogFilter)
     }
 
-    /// Deletes the selection and returns how many lines went. The audit entry is written with
-    /// the first batch and its count kept current by every later one, so it always says
-    /// exactly what was removed, even if the console stops halfway.
+    /// Deletes the selection and returns how many lines went. The audit entry is written
+    /// after the first batch and its count brought up to date after every later one; the two
+    /// files commit apart, so a console stopped between them leaves the entry one batch short.
     func delete(_ selection: Selection, describedAs description: String, by actor: Actor) async throws -> Int {
-        let last = try await database.read { try $0.scalar(LogQueries.newestLineID, as: Int64.self) }.map { RecordID<DeviceLogRecord>($0) }
+        let last = try await logs.read { try $0.scalar(LogQueries.newestLineID, as: Int64.self) }.map { RecordID<DeviceLogRecord>($0) }
         guard let last else { return 0 }
         var after: RecordID<DeviceLogRecord>?
         var total = 0
         var entry: AuditEvent?
         while true {
-            let time = now()
             // The transaction changes nothing outside itself: a full disk can make it run twice
             // (`writeFreeingRoom`), and the first, rolled-back run must leave no trace.
-            let (removed, lastRemoved, updatedEntry) = try await database.writeFreeingRoom {
-                connection -> (Int, RecordID<DeviceLogRecord>?, AuditEvent?) in
+            let lines = try await logs.writeFreeingRoom { connection -> [LogQueries.RemovedLine] in
                 let lines: [LogQueries.RemovedLine]
                 switch selection {
                 case .lines(let ids):
                     lines = try connection.fetch(LogQueries.RemovedLine.self, LogQueries.export(lines: ids, columns: LogQueries.removedLineColumns))
                 case .matching(var filter):
                     filter.before = nil
-                    lines = try connection.fetch(LogQueries.RemovedLine.self, LogQueries.export(
-                        filter, after: after, through: last, limit: Self.batchSize, columns: LogQueries.removedLineColumns))
+                    lines = try LogReader.searchingBothParts(filter, limit: Self.batchSize, in: connection) { part, limit in
+                        try connection.fetch(LogQueries.RemovedLine.self, LogQueries.export(
+                            filter, after: after, through: last, limit: limit, part: part, columns: LogQueries.removedLineColumns))
+                    }
                 }
-                guard !lines.isEmpty else { return (0, nil, entry) }
                 try Self.remove(lines, in: connection)
-                let count = total + lines.count
-                let summary = "Deleted \(count) line\(count == 1 ? "" : "s")."
-                if var existing = entry {
-                    existing.after = summary
-                    try connection.update(existing)
-                    return (lines.count, lines.last?.id, existing)
-                }
-                return (lines.count, lines.last?.id, try connection.insert(AuditEvent(
-                    id: nil, occurredAt: time, actorID: actor.userID, actorEmail: actor.email,
-                    action: "logs.deleted", subject: description, before: nil, after: summary)))
+                return lines
             }
-            (after, entry) = (lastRemoved ?? after, updatedEntry)
-            total += removed
+            guard !lines.isEmpty else { break }
+            after = lines.last?.id ?? after
+            total += lines.count
+            entry = try await record(total, in: entry, describedAs: description, by: actor)
             if case .lines = selection { break }
-            if removed < Self.batchSize { break }
+            if lines.count < Self.batchSize { break }
         }
-        database.reserve?.hold()
+        logs.reserve?.hold()
+        console.reserve?.hold()
         return total
+    }
+
+    /// Writes or updates the deletion's audit entry to say `count` lines went.
+    private func record(_ count: Int, in entry: AuditEvent?, describedAs description: String, by actor: Actor) async throws -> AuditEvent {
+        let summary = "Deleted \(count) line\(count == 1 ? "" : "s")."
+        let time = now()
+        return try await console.writeFreeingRoom { connection in
+            if var existing = entry {
+                existing.after = summary
+                try connection.update(existing)
+                return existing
+            }
+            return try connection.insert(AuditEvent(
+                id: nil, occurredAt: time, actorID: actor.userID, actorEmail: actor.email,
+                action: "logs.deleted", subject: description, before: nil, after: summary))
+        }
     }
 
     /// What one retention pass removed from one app.
@@ -77,7 +89,7 @@ struct LogRemoval: Sendable {
         var after: RecordID<DeviceLogRecord>?
         while true {
             // Nothing outside the transaction changes inside it: see `delete`.
-            let (expired, reachedKept) = try await database.writeFreeingRoom { connection -> ([LogQueries.RemovedLine], Bool) in
+            let (expired, reachedKept) = try await logs.writeFreeingRoom { connection -> ([LogQueries.RemovedLine], Bool) in
                 let oldest = try connection.fetch(LogQueries.RemovedLine.self, LogQueries.oldestLines(after: after, limit: Self.batchSize))
                 let expired = Array(oldest.prefix { $0.receivedAt < cutoff })
                 try Self.remove(expired, in: connection)
@@ -90,10 +102,10 @@ struct LogRemoval: Sendable {
             after = expired.last?.id ?? after
             if reachedKept || expired.isEmpty { break }
         }
-        database.reserve?.hold()
+        logs.reserve?.hold()
         guard !purged.isEmpty else { return purged }
         let time = now()
-        try await database.writeFreeingRoom { connection in
+        try await logs.writeFreeingRoom { connection in
             for (app, removed) in purged.sorted(by: { $0.key < $1.key }) {
                 _ = try connection.insert(LogEventRecord(
                     id: nil, app: app, kind: .retention,

@@ -16,10 +16,35 @@ enum LogQueries {
             """
     }
 
-    /// Adds the lines `first` through `last` — one batch, written in this transaction — to the
-    /// full-text index in one statement.
-    static func index(from first: RecordID<DeviceLogRecord>, through last: RecordID<DeviceLogRecord>) -> SQL {
-        "INSERT INTO device_log_search(rowid, message) SELECT id, message FROM device_logs WHERE id BETWEEN \(first) AND \(last)"
+    // MARK: the index behind the writer
+
+    /// The indexer's mark: every line up to it is in the full-text index, none after it.
+    static func indexedThrough(in connection: Connection) throws -> RecordID<DeviceLogRecord> {
+        RecordID(try connection.scalar("SELECT indexedThrough FROM log_index_progress WHERE id = 1", as: Int64.self) ?? 0)
+    }
+
+    /// The id of the last of the next `limit` lines after `mark`.
+    static func lastOfNext(_ limit: Int, after mark: RecordID<DeviceLogRecord>) -> SQL {
+        "SELECT max(id) FROM (SELECT id FROM device_logs WHERE id > \(mark) ORDER BY id LIMIT \(limit))"
+    }
+
+    /// Adds the lines after `mark` through `last` to the full-text index in one statement.
+    static func index(after mark: RecordID<DeviceLogRecord>, through last: RecordID<DeviceLogRecord>) -> SQL {
+        "INSERT INTO device_log_search(rowid, message) SELECT id, message FROM device_logs WHERE id > \(mark) AND id <= \(last)"
+    }
+
+    static func moveIndexMark(to last: RecordID<DeviceLogRecord>) -> SQL {
+        "UPDATE log_index_progress SET indexedThrough = \(last) WHERE id = 1"
+    }
+
+    /// How many lines wait for the index, and since when (`LogIndexLag`): ids only grow, so
+    /// the newest id less the mark is the count (less any of them deleted meanwhile), read from
+    /// the ends of the table instead of counting a tail that may be millions long.
+    static func unindexed(after mark: RecordID<DeviceLogRecord>) -> SQL {
+        """
+        SELECT max(0, coalesce((SELECT max(id) FROM device_logs), 0) - \(mark)) AS lines,
+               (SELECT receivedAt FROM device_logs WHERE id > \(mark) ORDER BY id LIMIT 1) AS waitingSince
+        """
     }
 
     /// Adds a batch's lines to an app's usage, creating its row on first use.
@@ -42,33 +67,52 @@ enum LogQueries {
         return sql
     }
 
-    /// One page of lines newest first: `limit` rows matching `filter`, older than its `before`.
-    /// A search walks the full-text index from the newest match backwards (FTS5 keeps rowids in
-    /// order) and checks the other filters on each match, so a page stops after `limit` rows;
-    /// without a search the walk is over the table's id, or an index on (device or app, id).
-    /// The matched words come back marked with U+0001 and U+0002 (`highlighted`), which a
-    /// stored message cannot contain.
-    static func page(_ filter: LogFilter, limit: Int) -> SQL {
+    /// Which lines a search reads one way: those up to the indexer's mark through the
+    /// full-text index, those after it by checking each message (`LogSearchFunctions`), with
+    /// the same meaning. A read takes the mark once and asks for both, so every stored line is
+    /// searched exactly once whatever the indexer does meanwhile.
+    enum SearchPart: Sendable {
+        case indexed(through: RecordID<DeviceLogRecord>)
+        case unindexed(after: RecordID<DeviceLogRecord>)
+    }
+
+    /// One page of lines newest first: `limit` rows matching `filter`, older than its `before`;
+    /// for a search, from one `part`. A search walks the full-text index from the newest match
+    /// backwards (FTS5 keeps rowids in order) and checks the other filters on each match, so a
+    /// page stops after `limit` rows; without a search the walk is over the table's id, or an
+    /// index on (device or app, id). The matched words come back marked with U+0001 and U+0002
+    /// (`highlighted`), which a stored message cannot contain.
+    static func page(_ filter: LogFilter, limit: Int, part: SearchPart = .unindexed(after: RecordID(0))) -> SQL {
         var sql: SQL
-        if let search = filter.search {
+        switch (filter.search, part) {
+        case (let search?, .indexed(let mark)):
             sql = """
                 SELECT l.*, highlight(device_log_search, 0, char(1), char(2)) AS highlighted
                 FROM device_log_search CROSS JOIN device_logs AS l ON l.id = device_log_search.rowid
-                WHERE device_log_search MATCH \(search.expression)
+                WHERE device_log_search MATCH \(search.expression) AND device_log_search.rowid <= \(mark)
                 """
             if let before = filter.before { sql.append(" AND device_log_search.rowid < \(before)") }
-        } else {
+        case (_?, .unindexed(let mark)):
+            sql = SQL(stringLiteral: "SELECT l.*, \(LogSearchFunctions.highlight)(")
+            sql.append("\(filter.searchText), l.message) AS highlighted FROM device_logs AS l WHERE l.id > \(mark)")
+            if let before = filter.before { sql.append(" AND l.id < \(before)") }
+        case (nil, _):
             sql = "SELECT l.*, NULL AS highlighted FROM device_logs AS l WHERE 1"
             if let before = filter.before { sql.append(" AND l.id < \(before)") }
         }
-        appendConditions(of: filter, to: &sql)
-        sql.append(filter.search == nil ? " ORDER BY l.id DESC" : " ORDER BY device_log_search.rowid DESC")
+        appendConditions(of: filter, part: part, to: &sql)
+        if case (_?, .indexed) = (filter.search, part) {
+            sql.append(" ORDER BY device_log_search.rowid DESC")
+        } else {
+            sql.append(" ORDER BY l.id DESC")
+        }
         sql.append(" LIMIT \(limit)")
         return sql
     }
 
-    /// The filter's conditions other than the search and the page, on lines named `l`.
-    private static func appendConditions(of filter: LogFilter, to sql: inout SQL) {
+    /// The filter's conditions other than the page, on lines named `l`; the search too when
+    /// `part` is read by checking each message.
+    private static func appendConditions(of filter: LogFilter, part: SearchPart, to sql: inout SQL) {
         if let device = filter.device { sql.append(" AND l.deviceID = \(device)") }
         if let app = filter.app { sql.append(" AND l.app = \(app)") }
         if let level = filter.level { sql.append(" AND l.level IN (\(list: LogLevel.allCases.filter { $0 <= level }.map(\.rawValue)))") }
@@ -76,6 +120,18 @@ enum LogQueries {
         if let signature = filter.signature { sql.append(" AND l.kind = 'crash' AND l.signature = \(signature)") }
         if let from = filter.from { sql.append(" AND l.loggedAt >= \(from)") }
         if let to = filter.to { sql.append(" AND l.loggedAt < \(to)") }
+        if let search = filter.search, case .unindexed = part {
+            // Cheap first: an ASCII message without any word the search needs is passed over
+            // in C. Messages beyond ASCII fold case and accents in ways LIKE does not: the
+            // function judges each of them (no words: only they can match).
+            sql.append(" AND (")
+            for word in search.matcher().requiredASCIIWords {
+                sql.append("l.message LIKE \("%" + LikePattern.escaped(word) + "%") ESCAPE '\\' OR ")
+            }
+            sql.append("length(l.message) <> length(CAST(l.message AS BLOB)))")
+            sql.append(SQL(stringLiteral: " AND \(LogSearchFunctions.match)("))
+            sql.append("\(filter.searchText), l.message)")
+        }
     }
 
     /// The newest line's id: where an export of "everything matching" stops, so lines that
@@ -83,38 +139,48 @@ enum LogQueries {
     static let newestLineID: SQL = "SELECT max(id) FROM device_logs"
 
     /// The next `limit` lines matching `filter`, oldest first, after `after` and up to
-    /// `through`, as `LogExport.columns`; the export reads a million lines this way, a chunk
-    /// per read, so memory stays flat and no read holds a snapshot for long.
+    /// `through`, as `LogExport.columns`, from one `part` when it is a search; the export reads
+    /// a million lines this way, a chunk per read, so memory stays flat and no read holds a
+    /// snapshot for long.
     static func export(_ filter: LogFilter, after: RecordID<DeviceLogRecord>?, through last: RecordID<DeviceLogRecord>, limit: Int,
-                       columns: String = LogExport.columns) -> SQL {
+                       part: SearchPart = .unindexed(after: RecordID(0)), columns: String = LogExport.columns) -> SQL {
         var sql: SQL
-        if let search = filter.search {
+        if let search = filter.search, case .indexed(let mark) = part {
             sql = SQL(stringLiteral: "SELECT \(columns) FROM device_log_search CROSS JOIN device_logs AS l ON l.id = device_log_search.rowid")
-            sql.append(" WHERE device_log_search MATCH \(search.expression) AND device_log_search.rowid <= \(last)")
+            sql.append(" WHERE device_log_search MATCH \(search.expression) AND device_log_search.rowid <= \(min(last, mark))")
             if let after { sql.append(" AND device_log_search.rowid > \(after)") }
         } else {
             sql = SQL(stringLiteral: "SELECT \(columns) FROM device_logs AS l")
             sql.append(" WHERE l.id <= \(last)")
             if let after { sql.append(" AND l.id > \(after)") }
+            if filter.search != nil, case .unindexed(let mark) = part { sql.append(" AND l.id > \(mark)") }
         }
-        appendConditions(of: filter, to: &sql)
-        sql.append(filter.search == nil ? " ORDER BY l.id" : " ORDER BY device_log_search.rowid")
+        appendConditions(of: filter, part: part, to: &sql)
+        if filter.search != nil, case .indexed = part {
+            sql.append(" ORDER BY device_log_search.rowid")
+        } else {
+            sql.append(" ORDER BY l.id")
+        }
         sql.append(" LIMIT \(limit)")
         return sql
     }
 
-    /// How many lines match `filter` (its page ignored): what a deletion will remove.
-    static func count(_ filter: LogFilter) -> SQL {
+    /// How many lines matching `filter` (its page ignored) one `part` holds: what a deletion
+    /// will remove is both parts'.
+    static func count(_ filter: LogFilter, part: SearchPart = .unindexed(after: RecordID(0))) -> SQL {
         var sql: SQL
-        if let search = filter.search {
+        switch (filter.search, part) {
+        case (let search?, .indexed(let mark)):
             sql = """
                 SELECT count(*) FROM device_log_search CROSS JOIN device_logs AS l ON l.id = device_log_search.rowid
-                WHERE device_log_search MATCH \(search.expression)
+                WHERE device_log_search MATCH \(search.expression) AND device_log_search.rowid <= \(mark)
                 """
-        } else {
+        case (_?, .unindexed(let mark)):
+            sql = "SELECT count(*) FROM device_logs AS l WHERE l.id > \(mark)"
+        case (nil, _):
             sql = "SELECT count(*) FROM device_logs AS l WHERE 1"
         }
-        appendConditions(of: filter, to: &sql)
+        appendConditions(of: filter, part: part, to: &sql)
         return sql
     }
 
@@ -148,6 +214,14 @@ enum LogQueries {
         sql.append(" ORDER BY l.id LIMIT \(limit)")
         return sql
     }
+
+    /// A removed device's lines: they keep its name and lose its id.
+    static func forgetDevice(_ device: RecordID<DeviceRecord>) -> SQL {
+        "UPDATE device_logs SET deviceID = NULL WHERE deviceID = \(device)"
+    }
+
+    /// The devices lines name, by id.
+    static let devicesNamed: SQL = "SELECT DISTINCT deviceID FROM device_logs WHERE deviceID IS NOT NULL"
 
     static func deleteLines(_ ids: [RecordID<DeviceLogRecord>]) -> SQL {
         "DELETE FROM device_logs WHERE id IN (\(list: ids))"

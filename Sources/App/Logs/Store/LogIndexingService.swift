@@ -1,0 +1,50 @@
+import Logging
+import ServiceLifecycle
+
+/// Runs the indexer while the console serves: at start (to resume what a previous run left),
+/// then shortly after uploads arrive, a batch at a time until the index has caught up.
+struct LogIndexingService: Service {
+    let indexer: LogIndexer
+    let signal: LogIndexSignal
+    /// How long to let more uploads arrive after one wakes the indexer, so that under steady
+    /// load it takes them in one batch rather than one small segment each.
+    let gathering: Duration
+    /// Lines can reach the log store's file without an upload telling the indexer (a copy
+    /// moved in at start, a script writing to the file): it looks this often anyway.
+    var lookingAnyway: Duration = .seconds(5)
+    let logger: Logger
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    while true {
+                        try await Task.sleep(for: lookingAnyway)
+                        signal.linesArrived()
+                    }
+                }
+                group.addTask { try await indexWhenWoken() }
+                try await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    private func indexWhenWoken() async throws {
+        var wakeUps = signal.wakeUps.makeAsyncIterator()
+        while !Task.isCancelled {
+            do {
+                // A full batch means more are waiting; the writer takes the uploads that
+                // queued meanwhile before the next one.
+                if try await indexer.indexNext() == LogIndexer.batchSize { continue }
+            } catch {
+                // A full disk, say: the lines are stored and searches still find them; try again.
+                logger.error("Indexing log lines failed; searches still find them", metadata: ["error": "\(error)"])
+                try await Task.sleep(for: .seconds(5))
+                continue
+            }
+            guard await wakeUps.next() != nil else { return }
+            try await Task.sleep(for: gathering)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+import Storage
+
+/// The console's two database files: its own (accounts, catalog, profiles, devices, audit) and
+/// the log store's beside it (`LogSchema`), each with its writer. Opened and migrated together
+/// everywhere — serving, `migrate`, the command line's accounts and tokens — because console
+/// migration 21 drops the log tables only once `LogStoreMove` has carried them over.
+struct LogStoreFiles: Sendable {
+    let console: Database
+    let logs: Database
+
+    /// The log store's file for a console file: `data/payload-console.sqlite` keeps its logs in
+    /// `data/payload-console-logs.sqlite`. In memory, in memory.
+    static func logsPath(beside consolePath: String) -> String {
+        if consolePath == ":memory:" || consolePath.isEmpty { return ":memory:" }
+        let url = URL(fileURLWithPath: consolePath)
+        let stem = url.deletingPathExtension().lastPathComponent
+        let name = url.pathExtension.isEmpty ? "\(stem)-logs" : "\(stem)-logs.\(url.pathExtension)"
+        return (consolePath as NSString).deletingLastPathComponent.isEmpty
+            ? name : ((consolePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
+    }
+
+    /// What opening did, for the person starting the console.
+    struct Opened {
+        let files: LogStoreFiles
+        var applied: [String] = []
+    }
+
+    /// Opens both files (created when missing), brings both schemas up to date and moves a
+    /// console file's log tables into the log store's file first if it still has them.
+    static func open(consolePath: String, logsPath: String? = nil) throws -> Opened {
+        let console = try Database(path: consolePath)
+        let logs = try Database(path: logsPath ?? Self.logsPath(beside: consolePath), functions: LogSearchFunctions.all)
+        var applied = try Migrator(LogSchema.migrations).migrate(logs).map { "Applied log store migration \($0.version): \($0.name)" }
+        if let moved = try LogStoreMove.moveIfNeeded(from: console, to: logs) {
+            applied.append("Moved \(moved.formatted()) log lines into \(logs.path); they are indexed for search in the background.")
+        }
+        applied += try Migrator(Schema.migrations).migrate(console).map { "Applied migration \($0.version): \($0.name)" }
+        return Opened(files: LogStoreFiles(console: console, logs: logs), applied: applied)
+    }
+}
