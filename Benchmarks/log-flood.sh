@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# A log flood against the people working in the console (issue 25), in one run beside its anchors:
+#  - a store of LINES (5,000,000) indexed lines; the console serving it in release;
+#  - idle: an admin saving a profile every 100 ms, devices checking in every 20 ms and a helpdesk
+#    search every 500 ms (Benchmarks/flood-probe.py), for IDLE seconds;
+#  - the burst: POST /api/v1/device/logs, batches of 500 from 8 devices (wrk -t 2 -c 8) for
+#    BURST (30s), with the same probe running: ingest lines/s (target >= 100,000), admin save p95
+#    (target <= 3x idle), check-in p99 (<= 2x idle), search p99 (<= 1 s) and how far the index
+#    fell behind; the server's RSS sampled every 0.2 s (target < 200 MB through burst and catch-up);
+#  - the catch-up: seconds until the index has every line (target <= 60 s);
+#  - afterwards, searches at 8 clients (issue 13's target: p99 <= 50 ms);
+#  - anchors: the bare Hummingbird route and the console's /healthz under the same wrk, and the
+#    in-process rates of the same inserts through LogStore.append and raw SQLite (`bench ingest`).
+# Sizes: LINES, BURST (30s), IDLE (10), DURATION (10s, each query run); e.g. LINES=500000 BURST=10s.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v wrk >/dev/null || scripts/ensure-apt-packages wrk
+swift build -c release --product payload-console >/dev/null
+swift build -c release --package-path Benchmarks/BareRoute >/dev/null
+BIN=.build/release/payload-console
+BARE=Benchmarks/BareRoute/.build/release/BareRoute
+WORK=$(mktemp -d)
+SERVER= BARE_SERVER= SAMPLER=
+trap 'kill $SERVER $BARE_SERVER $SAMPLER 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+DB="$WORK/bench.sqlite"
+PORT=${PORT:-8186}
+BARE_PORT=${BARE_PORT:-8187}
+URL="http://127.0.0.1:$PORT"
+LINES=${LINES:-5000000}
+BURST=${BURST:-30s}
+IDLE=${IDLE:-10}
+DURATION=${DURATION:-10s}
+
+echo "== seed: $LINES lines over 50 apps from 10,000 devices, indexed; upload bodies of 500 lines"
+$BIN bench seed-logs --db "$DB" --lines "$LINES" --apps 50 --devices 10000 --tokens-file "$WORK/tokens" --bodies-dir "$WORK/bodies"
+ADMIN_TOKEN=$($BIN token create --role admin --name flood --db "$DB")
+HELPDESK_TOKEN=$($BIN token create --role helpdesk --name flood --db "$DB")
+$BIN serve --db "$DB" --data-dir "$WORK" --port "$PORT" --log-level error >/dev/null &
+SERVER=$!
+$BARE "$BARE_PORT" >/dev/null 2>&1 &
+BARE_SERVER=$!
+for _ in $(seq 100); do curl -sf "$URL/healthz" >/dev/null && curl -sf "http://127.0.0.1:$BARE_PORT/healthz" >/dev/null && break; sleep 0.2; done
+rss() { awk '/VmRSS/ { print $2 }' "/proc/$SERVER/status"; }  # kB
+lag() { curl -s -H "Authorization: Bearer $HELPDESK_TOKEN" "$URL/api/v1/logs?limit=1" | python3 -c 'import json, sys; print(json.load(sys.stdin)["index"]["unindexedLines"])'; }
+probe() { python3 Benchmarks/flood-probe.py "$URL" "$ADMIN_TOKEN" "$HELPDESK_TOKEN" "$WORK/tokens" "$1"; }
+report() { python3 Benchmarks/flood-probe.py report "$@"; }  # label, probe JSON
+
+echo "== anchors: wrk -t 2 -c 8 -d $DURATION"
+run() { # label, URL, then wrk arguments
+  local label=$1 target=$2; shift 2
+  local out
+  out=$(wrk -t 2 -c 8 -d "$DURATION" --latency "$@" "$target")
+  echo "$label: p50 $(echo "$out" | awk '$1 == "50%" { print $2 }'), p99 $(echo "$out" | awk '$1 == "99%" { print $2 }'), $(echo "$out" | awk '/Requests\/sec/ { print $2 }') req/s$(echo "$out" | grep -q Non-2xx && echo ", $(echo "$out" | grep Non-2xx | xargs)" || true)"
+}
+run "bare Hummingbird route GET /healthz" "http://127.0.0.1:$BARE_PORT/healthz"
+run "console GET /healthz" "$URL/healthz"
+
+echo "== idle: the probe alone for $IDLE s"
+IDLE_RESULT=$(probe "$IDLE")
+report "idle" "$IDLE_RESULT"
+
+echo "== burst: 8 devices uploading 500-line batches for $BURST, the probe beside them"
+head -500 "$WORK/tokens" > "$WORK/ingest-tokens"
+BEFORE=$(rss)
+(while :; do rss; sleep 0.2; done) > "$WORK/rss" &
+SAMPLER=$!
+BURST_SECONDS=${BURST%s}
+probe "$BURST_SECONDS" > "$WORK/burst-probe" &
+PROBE=$!
+OUT=$(wrk -t 2 -c 8 -d "$BURST" --latency -s Benchmarks/logs-ingest.lua "$URL" -- "$WORK/ingest-tokens" "$WORK/bodies" 64)
+BURST_END=$(date +%s.%N)
+wait $PROBE
+RATE=$(echo "$OUT" | awk '/Requests\/sec/ { print $2 }')
+echo "ingest over HTTP: $(awk -v r="$RATE" 'BEGIN { printf "%.0f lines/s (%s req/s)", r * 500, r }'), upload p50 $(echo "$OUT" | awk '$1 == "50%" { print $2 }'), p99 $(echo "$OUT" | awk '$1 == "99%" { print $2 }')$(echo "$OUT" | grep -q Non-2xx && echo ", $(echo "$OUT" | grep Non-2xx | xargs)" || true) (target >= 100,000 lines/s)"
+BURST_RESULT=$(cat "$WORK/burst-probe")
+report "burst" "$BURST_RESULT"
+python3 Benchmarks/flood-probe.py compare "$IDLE_RESULT" "$BURST_RESULT"
+
+echo "== catch-up"
+BEHIND=$(lag)
+while [ "$(lag)" != "0" ]; do sleep 0.5; done
+awk -v s="$BURST_END" -v e="$(date +%s.%N)" -v n="$BEHIND" 'BEGIN { printf "the index caught up %.1f s after the burst (%d lines behind as it ended; target <= 60 s)\n", e - s, n }'
+kill $SAMPLER; wait $SAMPLER 2>/dev/null || true; SAMPLER=
+PEAK=$(sort -n "$WORK/rss" | tail -1)
+awk -v before="$BEFORE" -v peak="$PEAK" 'BEGIN { printf "server RSS: %.0f MB before the burst, %.0f MB at most through burst and catch-up (target < 200 MB)\n", before / 1024, peak / 1024 }'
+
+echo "== searches once caught up (issue 13: p99 <= 50 ms at 8 clients)"
+for q in request quokka "request%20failed" "%22disk%20space%22" "sync*"; do
+  run "GET /api/v1/logs?q=$q" "$URL/api/v1/logs?q=$q&limit=50" -H "Authorization: Bearer $HELPDESK_TOKEN"
+done
+
+echo "== in-process anchors: the same inserts without HTTP"
+kill $SERVER; wait $SERVER 2>/dev/null || true; SERVER=
+$BIN bench ingest --db "$DB" --bodies-dir "$WORK/bodies" --lines 500000
