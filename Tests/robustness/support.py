@@ -170,6 +170,32 @@ def enroll_device(admin, name):
             re.search(r'id="device-token"[^>]*value="([^"]+)"', page.text).group(1))
 
 
+def devices_that_log(console, token, count, app):
+    """Device tokens of `count` devices with `app` installed, in a new group whose profile
+    collects every log level: devices whose uploads (`POST /api/v1/device/logs`) are kept.
+    Set up through the API with an admin's `token`."""
+    api = api_client(token)
+
+    def created(path, body):
+        response = api.post(console.url(path), json=body, timeout=TIMEOUT)
+        if response.status_code not in (200, 201):
+            raise AssertionError(f"POST {path} answered {describe(response)}")
+        return response.json()
+
+    created("/api/v1/apps", {"name": app.rsplit(".", 1)[-1].title(), "bundleID": app, "isSDKBuilt": True})
+    group = created("/api/v1/groups", {"name": f"Logging iPads {uuid.uuid4().hex[:6]}"})["id"]
+    profile = created("/api/v1/profiles", {"name": f"Every level {uuid.uuid4().hex[:6]}", "payloads": [
+        {"PayloadType": "com.payloadconsole.sdk.logging", "enabled": True, "level": "debug", "wifiOnly": False}]})["id"]
+    created(f"/api/v1/profiles/{profile}/assignments", {"groupID": group})
+    tokens = []
+    for number in range(1, count + 1):
+        device = created("/api/v1/devices", {
+            "name": f"Logging iPad {number}", "model": "iPad", "osVersion": "18.1", "serialNumber": f"DMP{uuid.uuid4().hex[:7].upper()}",
+            "udid": f"00008101-{uuid.uuid4().hex[:16].upper()}", "isSupervised": True, "groupID": group, "installedApps": [app]})["id"]
+        tokens.append(created(f"/api/v1/devices/{device}/token", {})["token"])
+    return tokens
+
+
 @dataclass
 class Outcome:
     """What came back for one request: a status, or the transport error instead of one."""

@@ -15,19 +15,24 @@ struct LogIndexingService: Service {
     let logger: Logger
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    while true {
-                        try await Task.sleep(for: lookingAnyway)
-                        signal.linesArrived()
+        // A graceful shutdown cancels the loops below, and that is their end, not a failure:
+        // a CancellationError thrown out of here fails the service group, and the console
+        // would exit with status 1 on every SIGTERM.
+        do {
+            try await cancelWhenGracefulShutdown {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        while true {
+                            try await Task.sleep(for: lookingAnyway)
+                            signal.linesArrived()
+                        }
                     }
+                    group.addTask { try await indexWhenWoken() }
+                    try await group.next()
+                    group.cancelAll()
                 }
-                group.addTask { try await indexWhenWoken() }
-                try await group.next()
-                group.cancelAll()
             }
-        }
+        } catch is CancellationError {}
     }
 
     private func indexWhenWoken() async throws {
