@@ -12,7 +12,8 @@ import unittest
 
 import support
 
-DISK = "48m"
+# Room for both files (the console's and the log store's), each with its 16 MB reserve, and the demo.
+DISK = "96m"
 
 
 def mount_small_disk():
