@@ -258,4 +258,36 @@ import Testing
         #expect(texts.count > 25_000)
         #expect(differences.isEmpty, "\(differences.prefix(20))")
     }
+
+    /// Text stored with malformed UTF-8 (stray continuation bytes, cut and overlong sequences)
+    /// splits into the tokens FTS5 stores for it, byte for byte.
+    @Test func malformedTextSplitsAsSQLiteSplitsIt() throws {
+        var random = SeededRandom(seed: 61)
+        let pieces: [[UInt8]] = [Array("ab".utf8), Array("Z9".utf8), [0x20], [0x2E], [0x5F], [0x80], [0xAA], [0xBF], [0xC3],
+                                 [0xC3, 0xA9], [0xC0, 0x80], [0xE2, 0x82], [0xE6, 0x9D, 0xB1], [0xED, 0xA0, 0x80],
+                                 [0xEF, 0xBF, 0xBE], [0xF0, 0x9F, 0x99, 0x82], [0xF4, 0x90, 0x80, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80],
+                                 [0xFE], [0xFF], [0xCC, 0x81]]
+        let texts = (0..<2000).map { _ in
+            (0..<Int.random(in: 1...12, using: &random)).flatMap { _ in pieces.randomElement(using: &random)! }
+        }
+        let terms = try database.writeBlocking { connection in
+            try connection.execute(script: """
+                CREATE VIRTUAL TABLE raw USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+                CREATE VIRTUAL TABLE raw_terms USING fts5vocab(raw, instance);
+                """)
+            for (index, bytes) in texts.enumerated() {
+                try connection.execute("INSERT INTO raw(rowid, text) VALUES (\(index), CAST(\(Data(bytes)) AS TEXT))")
+            }
+            return try connection.rows("SELECT doc, CAST(term AS BLOB) AS term FROM raw_terms ORDER BY doc, offset")
+        }
+        #expect(terms.count > texts.count)
+        var sqlite = [[[UInt8]]](repeating: [], count: texts.count)
+        for row in terms { sqlite[try row.get("doc") as Int].append(Array(try row.get("term") as Data)) }
+        var differences: [String] = []
+        for (index, bytes) in texts.enumerated() {
+            let swift = bytes.withUnsafeBufferPointer { Unicode61.shared.tokens(in: $0) }
+            if swift != sqlite[index] { differences.append("\(bytes): SQLite \(sqlite[index]), Swift \(swift)") }
+        }
+        #expect(differences.isEmpty, "\(differences.prefix(10))")
+    }
 }
