@@ -1,11 +1,19 @@
 extension LogSearch.Matcher {
     /// The message with U+0001 before and U+0002 after each phrase found in it, as FTS5's
-    /// `highlight(device_log_search, 0, char(1), char(2))` marks an indexed line:
+    /// `highlight(device_log_search, 0, char(1), char(2))` marks a line of a large index:
     /// - a phrase instance runs from the start of its first token to the end of its last;
     ///   instances that share a token are one mark, instances side by side are two;
     /// - only phrases that take part in the match are marked: in `a NOT b` never `b`, and in
-    ///   `(a NOT b) OR c` the `a` of a line that also holds `b` is not marked;
+    ///   `(a NOT b) OR c` the `a` of a line that also holds `b` is not marked (FTS5 reads a
+    ///   phrase's positions only where its part of the query stands on the line);
     /// - a message the search does not match comes back unmarked.
+    ///
+    /// FTS5 itself departs from this in two cases that hang on other lines of the index, which
+    /// no judge of one line can see (LogSearchParityTests meets both): a NOT whose left side
+    /// matches no line of the index never looks at its right side, which stays marked on the
+    /// first line holding it; and where an AND that is not the whole search meets a line with
+    /// the words of one of its phrases out of order, FTS5 clears the positions of all the AND's
+    /// phrases, those it has already read on a later line too, which that line then lacks.
     public func highlighted(_ message: String) -> String {
         var message = message
         return message.withUTF8 { bytes in

@@ -8,13 +8,15 @@ extension LogSearch {
     /// AND, OR and NOT (`a NOT b`: a and not b) combine them as the search says. A term whose
     /// text has no token at all matches no line, as in FTS5.
     ///
-    /// Built once per search; `matches` allocates nothing on the heap and is safe to call from
-    /// several threads at once.
+    /// Built once per search and safe to call from several threads at once; `matches` keeps its
+    /// working memory on the stack for lines of ordinary length.
     ///
-    /// Speed of `matches` over 200,000 generated lines of about 100 ASCII bytes (searches
-    /// `timeout`, `"E_TIME"*`, `sync NOT server`, `a OR b c`; LogSearchMatcherSpeedTests prints
-    /// it): about 0.33 million lines/s in a debug build on this 2-core machine, and about
-    /// 9 million lines/s (0.1 µs a line) compiled with -O.
+    /// Speed of `matches` over generated lines of about 100 ASCII bytes, on this shared 2-core
+    /// machine (searches `timeout`, `"E_TIME"*`, `sync NOT server`, `"connection reset"`,
+    /// `retry OR upload failed`): 0.19–0.26 million lines/s in a debug build
+    /// (LogSearchMatcherSpeedTests prints it), 3–4.8 million lines/s (0.2–0.35 µs a line)
+    /// compiled with -O, most of it splitting bytes into tokens. `matches(utf8:)` spares making
+    /// a String of each line.
     public struct Matcher: Sendable {
         /// A distinct query token: folded bytes, and whether a line's token need only start with them.
         struct Term: Equatable {

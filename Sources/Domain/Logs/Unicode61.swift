@@ -12,7 +12,7 @@
 ///   is the code point of its value, an overlong or surrogate form is U+FFFD).
 /// The tables come from the linked SQLite itself (scripts/unicode61-tables.py).
 struct Unicode61: @unchecked Sendable {
-    // @unchecked: the two buffers are written once in `init` and only read afterwards; they
+    // @unchecked: the buffers are written once in `init` and only read afterwards; they
     // live as long as the process (`shared`), so a scan reads them without bounds checks or
     // reference counting.
     static let shared = Unicode61()
@@ -23,10 +23,16 @@ struct Unicode61: @unchecked Sendable {
     private let basicKinds: UnsafeMutableBufferPointer<UInt8>
     /// What each code point below U+10000 folds to; 0 for nothing.
     private let basicFolds: UnsafeMutableBufferPointer<UInt16>
+    /// Each ASCII byte folded, 0 for a separator: the hot path of a scan.
+    private let asciiFolds: UnsafeMutablePointer<UInt8>
 
     private init() {
         basicKinds = .allocate(capacity: 0x10000)
         basicFolds = .allocate(capacity: 0x10000)
+        asciiFolds = .allocate(capacity: 0x80)
+        for byte in 0..<UInt8(0x80) {
+            asciiFolds[Int(byte)] = Self.isASCIITokenByte(byte) ? UInt8(Self.foldBySearch(UInt32(byte))) : 0
+        }
         for c in 0..<0x10000 {
             basicKinds[c] = Self.kindBySearch(UInt32(c)).rawValue
             basicFolds[c] = UInt16(Self.foldBySearch(UInt32(c)))
@@ -146,14 +152,14 @@ struct Unicode61: @unchecked Sendable {
                 guard index < count else { return }
                 let byte = text[index]
                 if byte < 0x80 {
-                    if Self.isASCIITokenByte(byte) {
-                        start = index
-                        scratch[0] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                    let folded = asciiFolds[Int(byte)]
+                    index += 1
+                    if folded != 0 {
+                        start = index - 1
+                        scratch[0] = folded
                         length = 1
-                        index += 1
                         break
                     }
-                    index += 1
                 } else {
                     let first = index
                     let c = Self.decode(text, &index)
@@ -165,36 +171,43 @@ struct Unicode61: @unchecked Sendable {
                     }
                 }
             }
-            var end = index
             // The rest of the token: ASCII letters and digits, token characters, joining marks.
+            var end = -1
             while index < count {
                 let byte = text[index]
                 if byte < 0x80 {
-                    guard Self.isASCIITokenByte(byte) else { break }
-                    scratch[length] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                    let folded = asciiFolds[Int(byte)]
+                    guard folded != 0 else { break }
+                    scratch[length] = folded
                     length += 1
                     index += 1
                 } else {
+                    let before = index
                     let c = Self.decode(text, &index)
-                    guard kind(c) != .separator else { break }
+                    guard kind(c) != .separator else {
+                        end = before
+                        break
+                    }
                     let folded = fold(c)
                     if folded != 0 { length += Self.encode(folded, into: scratch + length) }
                 }
-                end = index
             }
+            if end < 0 { end = index }
             guard body(start, end, UnsafeBufferPointer(start: scratch, count: length)) else { return }
         }
     }
 
     /// The folded tokens of a short text, such as a search term.
     func tokens(of text: String) -> [[UInt8]] {
+        Array(text.utf8).withUnsafeBufferPointer { tokens(in: $0) }
+    }
+
+    func tokens(in bytes: UnsafeBufferPointer<UInt8>) -> [[UInt8]] {
         var tokens: [[UInt8]] = []
-        Array(text.utf8).withUnsafeBufferPointer { bytes in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.foldCapacity(bytes.count)) { scratch in
-                forEachToken(in: bytes, scratch: scratch.baseAddress!) { _, _, folded in
-                    tokens.append(Array(folded))
-                    return true
-                }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.foldCapacity(bytes.count)) { scratch in
+            forEachToken(in: bytes, scratch: scratch.baseAddress!) { _, _, folded in
+                tokens.append(Array(folded))
+                return true
             }
         }
         return tokens
