@@ -14,15 +14,7 @@
 # Sizes: LINES, BURST (30s), IDLE (10), DURATION (10s, each query run); e.g. LINES=500000 BURST=10s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-command -v wrk >/dev/null || scripts/ensure-apt-packages wrk
-swift build -c release --product payload-console >/dev/null
-swift build -c release --package-path Benchmarks/BareRoute >/dev/null
-BIN=.build/release/payload-console
-BARE=Benchmarks/BareRoute/.build/release/BareRoute
-WORK=$(mktemp -d)
-SERVER= BARE_SERVER= SAMPLER=
-trap 'kill $SERVER $BARE_SERVER $SAMPLER 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
-DB="$WORK/bench.sqlite"
+. Benchmarks/common.sh
 PORT=${PORT:-8186}
 BARE_PORT=${BARE_PORT:-8187}
 URL="http://127.0.0.1:$PORT"
@@ -35,23 +27,12 @@ echo "== seed: $LINES lines over 50 apps from 10,000 devices, indexed; upload bo
 $BIN bench seed-logs --db "$DB" --lines "$LINES" --apps 50 --devices 10000 --tokens-file "$WORK/tokens" --bodies-dir "$WORK/bodies"
 ADMIN_TOKEN=$($BIN token create --role admin --name flood --db "$DB")
 HELPDESK_TOKEN=$($BIN token create --role helpdesk --name flood --db "$DB")
-$BIN serve --db "$DB" --data-dir "$WORK" --port "$PORT" --log-level error >/dev/null &
-SERVER=$!
-$BARE "$BARE_PORT" >/dev/null 2>&1 &
-BARE_SERVER=$!
-for _ in $(seq 100); do curl -sf "$URL/healthz" >/dev/null && curl -sf "http://127.0.0.1:$BARE_PORT/healthz" >/dev/null && break; sleep 0.2; done
-rss() { awk '/VmRSS/ { print $2 }' "/proc/$SERVER/status"; }  # kB
+start_servers
 lag() { curl -s -H "Authorization: Bearer $HELPDESK_TOKEN" "$URL/api/v1/logs?limit=1" | python3 -c 'import json, sys; print(json.load(sys.stdin)["index"]["unindexedLines"])'; }
 probe() { python3 Benchmarks/flood-probe.py "$URL" "$ADMIN_TOKEN" "$HELPDESK_TOKEN" "$WORK/tokens" "$1"; }
 report() { python3 Benchmarks/flood-probe.py report "$@"; }  # label, probe JSON
 
 echo "== anchors: wrk -t 2 -c 8 -d $DURATION"
-run() { # label, URL, then wrk arguments
-  local label=$1 target=$2; shift 2
-  local out
-  out=$(wrk -t 2 -c 8 -d "$DURATION" --latency "$@" "$target")
-  echo "$label: p50 $(echo "$out" | awk '$1 == "50%" { print $2 }'), p99 $(echo "$out" | awk '$1 == "99%" { print $2 }'), $(echo "$out" | awk '/Requests\/sec/ { print $2 }') req/s$(echo "$out" | grep -q Non-2xx && echo ", $(echo "$out" | grep Non-2xx | xargs)" || true)"
-}
 run "bare Hummingbird route GET /healthz" "http://127.0.0.1:$BARE_PORT/healthz"
 run "console GET /healthz" "$URL/healthz"
 

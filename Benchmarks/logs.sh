@@ -20,15 +20,7 @@
 # DURATION (10s, each wrk run); e.g. LINES=200000 for a quick run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-command -v wrk >/dev/null || scripts/ensure-apt-packages wrk
-swift build -c release --product payload-console >/dev/null
-swift build -c release --package-path Benchmarks/BareRoute >/dev/null
-BIN=.build/release/payload-console
-BARE=Benchmarks/BareRoute/.build/release/BareRoute
-WORK=$(mktemp -d)
-SERVER= BARE_SERVER= SAMPLER=
-trap 'kill $SERVER $BARE_SERVER $SAMPLER 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
-DB="$WORK/bench.sqlite"
+. Benchmarks/common.sh
 PORT=${PORT:-8184}
 BARE_PORT=${BARE_PORT:-8185}
 URL="http://127.0.0.1:$PORT"
@@ -44,11 +36,7 @@ $BIN bench seed-logs --db "$DB" --lines "$EXPORT_LINES" --apps 50 --devices 1000
 gzip -k "$WORK"/bodies/*.ndjson
 echo "benchmark passphrase" | $BIN user add --email helpdesk@example.com --role helpdesk --db "$DB" >/dev/null
 echo "benchmark passphrase" | $BIN user add --email admin@example.com --role admin --db "$DB" >/dev/null
-$BIN serve --db "$DB" --data-dir "$WORK" --port "$PORT" --log-level error >/dev/null &
-SERVER=$!
-$BARE "$BARE_PORT" >/dev/null 2>&1 &
-BARE_SERVER=$!
-for _ in $(seq 50); do curl -sf "$URL/healthz" >/dev/null && curl -sf "http://127.0.0.1:$BARE_PORT/healthz" >/dev/null && break; sleep 0.2; done
+start_servers
 
 session() { # email: signs in through the form, prints the session cookie's value
   local jar="$WORK/cookies-$1" csrf
@@ -59,7 +47,6 @@ session() { # email: signs in through the form, prints the session cookie's valu
 }
 SESSION=$(session helpdesk@example.com)
 ADMIN_SESSION=$(session admin@example.com)
-rss() { awk '/VmRSS/ { print $2 }' "/proc/$SERVER/status"; }  # kB
 
 echo "== export: every line of $EXPORT_LINES, NDJSON"
 $BIN bench read-logs --db "$DB" --lines "$EXPORT_LINES"
@@ -86,12 +73,6 @@ if [ "$LINES" -gt "$EXPORT_LINES" ]; then
 fi
 
 echo "== queries on $LINES lines (wrk -t 2 -c 8 -d $DURATION)"
-run() { # label, URL, then wrk arguments
-  local label=$1 target=$2; shift 2
-  local out
-  out=$(wrk -t 2 -c 8 -d "$DURATION" --latency "$@" "$target")
-  echo "$label: p50 $(echo "$out" | awk '$1 == "50%" { print $2 }'), p99 $(echo "$out" | awk '$1 == "99%" { print $2 }'), $(echo "$out" | awk '/Requests\/sec/ { print $2 }') req/s$(echo "$out" | grep -q Non-2xx && echo ", $(echo "$out" | grep Non-2xx | xargs)" || true)"
-}
 shown() { # what the page shows: log lines or crash groups
   local page
   page=$(curl -s -H "Cookie: pc_session=$SESSION" "$URL$1")

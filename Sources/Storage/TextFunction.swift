@@ -2,7 +2,9 @@ import CSQLite
 import Foundation
 
 /// A function SQL can call, written in Swift: `name(pattern, text)`, where `pattern` is the same
-/// for every row a statement reads (a search as typed) and `text` is each row's value.
+/// for every row a statement reads (a search as typed) and `text` is each row's value, handed
+/// over as SQLite's own UTF-8 bytes (valid only during the call): a scan calls it for every
+/// row, and making a String of each was most of a cheap function's time.
 ///
 /// The pattern is compiled once per statement, not once per row: SQLite keeps the compiled form
 /// as the argument's auxiliary data for as long as the statement runs with the same value. A
@@ -10,10 +12,10 @@ import Foundation
 public struct TextFunction: Sendable {
     public let name: String
     let compile: @Sendable (String) -> (any Sendable)?
-    let evaluate: @Sendable (any Sendable, String) -> SQLiteValue
+    let evaluate: @Sendable (any Sendable, UnsafeBufferPointer<UInt8>) -> SQLiteValue
 
     public init<Compiled: Sendable>(name: String, compile: @escaping @Sendable (String) -> Compiled?,
-                                    evaluate: @escaping @Sendable (Compiled, String) -> SQLiteValue) {
+                                    evaluate: @escaping @Sendable (Compiled, UnsafeBufferPointer<UInt8>) -> SQLiteValue) {
         self.name = name
         self.compile = { compile($0) }
         self.evaluate = { compiled, text in evaluate(compiled as! Compiled, text) }
@@ -40,7 +42,7 @@ extension TextFunction {
         if let kept = sqlite3_get_auxdata(context, 0) {
             compiled = Unmanaged<Boxed<any Sendable>>.fromOpaque(kept).takeUnretainedValue().value
         } else {
-            guard let pattern = text(arguments[0]), let made = function.compile(pattern) else {
+            guard let pattern = bytes(arguments[0]).map({ String(decoding: $0, as: UTF8.self) }), let made = function.compile(pattern) else {
                 sqlite3_result_null(context)
                 return
             }
@@ -50,7 +52,7 @@ extension TextFunction {
                 box.map { Unmanaged<Boxed<any Sendable>>.fromOpaque($0).release() }
             }
         }
-        guard let value = text(arguments[1]) else {
+        guard let value = bytes(arguments[1]) else {
             sqlite3_result_null(context)
             return
         }
@@ -63,9 +65,10 @@ extension TextFunction {
         }
     }
 
-    private static func text(_ value: OpaquePointer?) -> String? {
-        guard let value, sqlite3_value_type(value) != SQLITE_NULL, let bytes = sqlite3_value_text(value) else { return nil }
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
+    /// The value as UTF-8 text, owned by SQLite until the function returns; nil for NULL.
+    private static func bytes(_ value: OpaquePointer?) -> UnsafeBufferPointer<UInt8>? {
+        guard let value, sqlite3_value_type(value) != SQLITE_NULL, let text = sqlite3_value_text(value) else { return nil }
+        return UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
     }
 }
 

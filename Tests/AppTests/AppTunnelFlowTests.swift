@@ -13,11 +13,7 @@ import Testing
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)
         try await console.test { client in
-            let admin = Browser(client)
-            try await admin.signIn("ann@example.com", password: TestConsole.password)
-            try await admin.get("/profiles")
-            let created = try await admin.post("/profiles", ["name": "Field sales", "identifier": "", "description": ""])
-            let id = String(try #require(created.location).dropFirst("/profiles/".count))
+            let (admin, id) = try await ProfileTests().adminWithProfile(console, client, name: "Field sales")
             let form = try await admin.get("/profiles/\(id)/payloads/app-tunnel")
             #expect(form.body.contains("means ports 80 and 443"))
             let saved = try await admin.post("/profiles/\(id)/payloads/app-tunnel",

@@ -18,11 +18,7 @@ import Testing
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)
         try await console.test { client in
-            let admin = Browser(client)
-            try await admin.signIn("ann@example.com", password: TestConsole.password)
-            try await admin.get("/profiles")
-            let created = try await admin.post("/profiles", ["name": "Clinic", "identifier": "", "description": ""])
-            let id = String(try #require(created.location).dropFirst("/profiles/".count))
+            let (admin, id) = try await ProfileTests().adminWithProfile(console, client, name: "Clinic")
             let form = try await admin.get("/profiles/\(id)/payloads/dlp")
             #expect(form.body.contains(#"id="dlp-starts-restrictive""#))
             #expect(!form.body.contains(#"id="dlp-restricts-nothing""#))

@@ -153,66 +153,52 @@ struct CatalogReader: Sendable {
         /// The last status beacon an SDK app on it sent.
         let beacon: DeviceBeaconRecord?
         /// For those who read logs: what helpdesk works from.
-        let workspace: Workspace?
+        var workspace: Workspace?
         /// How often devices are expected to check in (the console's setting).
         let checkInIntervalMinutes: Int
     }
 
-    /// The helpdesk side of a device page.
+    /// The helpdesk side of a device page; the lines and caps come from the log store's file.
     struct Workspace: Sendable {
         /// The newest lines by the time they were logged, newest first.
-        let recentLogs: [LogReader.Row]
+        var recentLogs: [LogReader.Row] = []
         /// The last line that arrived from the device (not necessarily one shown): the open page
         /// asks for what arrives after it.
-        let lastArrivedLine: Int64?
+        var lastArrivedLine: Int64?
         /// Each app's most recent feedback, by app.
         let latestFeedback: [AppFeedbackRecord]
         /// Newest first.
         let notes: [DeviceNoteRecord]
         /// Apps on the device whose logs fill three quarters of their cap or more.
-        let capWarnings: [LogCapWarning]
-    }
-
-    /// The log store's side of a workspace, read from its own file.
-    private struct DeviceLogs: Sendable {
-        var recentLogs: [LogReader.Row] = []
-        var lastArrivedLine: Int64?
         var capWarnings: [LogCapWarning] = []
     }
 
     static let recentLogCount = 10
 
     func overview(of id: RecordID<DeviceRecord>, withWorkspace: Bool = false) async throws -> DeviceOverview {
-        var deviceLogs = DeviceLogs()
-        if withWorkspace {
-            let (apps, capBytes) = try await database.read { connection in
-                (try connection.require(DeviceRecord.self, id: id).installedApps, try ConsoleSettings.load(from: connection).logCapBytes)
-            }
-            deviceLogs = try await logs.read { connection in
-                DeviceLogs(recentLogs: try connection.fetch(LogReader.Row.self, HelpdeskQueries.recentLines(of: id, limit: Self.recentLogCount)),
-                           lastArrivedLine: try connection.scalar(HelpdeskQueries.lastArrivedLine(of: id), as: Int64.self),
-                           capWarnings: try LogCapWarning.for(apps: apps, capBytes: capBytes, in: connection))
-            }
-        }
-        return try await database.read { [deviceLogs] connection in
+        var (overview, capBytes) = try await database.read { connection in
             let device = try connection.require(DeviceRecord.self, id: id)
             let loader = PolicyLoader(connection: connection, cache: profileContents)
             let groups = try loader.groups()
-            var workspace: Workspace?
-            if withWorkspace {
-                workspace = Workspace(
-                    recentLogs: deviceLogs.recentLogs, lastArrivedLine: deviceLogs.lastArrivedLine,
-                    latestFeedback: try connection.fetch(AppFeedbackRecord.self, HelpdeskQueries.latestFeedback(of: id)),
-                    notes: try connection.fetch(DeviceNoteRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending)),
-                    capWarnings: deviceLogs.capWarnings)
-            }
-            return DeviceOverview(
+            let settings = try ConsoleSettings.load(from: connection)
+            let workspace = withWorkspace ? Workspace(
+                latestFeedback: try connection.fetch(AppFeedbackRecord.self, HelpdeskQueries.latestFeedback(of: id)),
+                notes: try connection.fetch(DeviceNoteRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending))) : nil
+            return (DeviceOverview(
                 device: device, groups: groups, apps: try connection.fetch(AppRecord.query()),
                 reaching: try device.groupID.map { try loader.reachingProfiles(group: $0, groups: groups) },
                 commands: try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(20)),
                 simulator: try connection.fetchOne(SimulatorStateRecord.query().filter("deviceID", .equal, id)),
                 beacon: try connection.fetchOne(DeviceBeaconRecord.query().filter("deviceID", .equal, id)),
-                workspace: workspace, checkInIntervalMinutes: try ConsoleSettings.load(from: connection).checkInIntervalMinutes)
+                workspace: workspace, checkInIntervalMinutes: settings.checkInIntervalMinutes), settings.logCapBytes)
         }
+        guard var workspace = overview.workspace else { return overview }
+        (workspace.recentLogs, workspace.lastArrivedLine, workspace.capWarnings) = try await logs.read { [overview] connection in
+            (try connection.fetch(LogReader.Row.self, HelpdeskQueries.recentLines(of: id, limit: Self.recentLogCount)),
+             try connection.scalar(HelpdeskQueries.lastArrivedLine(of: id), as: Int64.self),
+             try LogCapWarning.for(apps: overview.device.installedApps, capBytes: capBytes, in: connection))
+        }
+        overview.workspace = workspace
+        return overview
     }
 }

@@ -25,14 +25,10 @@ struct ConsoleFigures: Sendable {
     static func load(from database: Database, logs: Database, contents: ProfileContentCache, now: Date, role: Role) async throws -> ConsoleFigures {
         // Log storage is for those who read logs; viewers' dashboards skip its reads.
         let readsLogs = role.includes(.helpdesk)
-        var logFigures: LogFigures?
-        if readsLogs {
-            let capBytes = try await database.readSingleStatement { try ConsoleSettings.load(from: $0) }.logCapBytes
-            logFigures = try await LogFigures.load(from: logs, capBytes: capBytes, now: now)
-        }
+        let settings = try await database.readSingleStatement { try ConsoleSettings.load(from: $0) }
+        let logFigures = readsLogs ? try await LogFigures.load(from: logs, capBytes: settings.logCapBytes, now: now) : nil
         return try await database.read { connection in
             let capWarnings = logFigures?.capWarnings ?? []
-            let settings = try ConsoleSettings.load(from: connection)
             return ConsoleFigures(
                 users: try connection.count(User.query()),
                 devices: try connection.count(DeviceRecord.query()),

@@ -273,30 +273,4 @@ struct SimulatorService: Sendable {
         }
         return device
     }
-
-    /// Logs a step uploaded, with what the log store judges them by.
-    struct Upload: Sendable {
-        let logs: [SimulatedLog]
-        let device: DeviceRecord
-        /// The check-in document's, as for an upload through the API.
-        let logging: Logging?
-        let at: Date
-    }
-
-    /// The simulated SDK uploads through the same checks as a device calling the log API: the
-    /// console's policy for the device decides which levels it keeps, and a full app is refused,
-    /// which the device's timeline then says.
-    private func store(_ upload: Upload) async throws {
-        let deviceID = try upload.device.requireID
-        let lines = upload.logs.map { LogLine(app: $0.app, appVersion: $0.appVersion ?? "", level: $0.level, kind: $0.kind, loggedAt: $0.loggedAt, message: $0.message) }
-        do {
-            try await logStore.ingest(lines, from: LogStore.Uploader(id: deviceID, name: upload.device.name), logging: upload.logging)
-        } catch let refusal as LogStore.Refusal {
-            try await database.write { connection in
-                _ = try connection.insert(SimulatorEventRecord(
-                    id: nil, deviceID: deviceID, deviceTime: upload.logs.last?.loggedAt ?? upload.at, recordedAt: upload.at,
-                    action: "Upload \(upload.logs.count) log line(s)", rule: "The console checks every upload", result: .refused, message: refusal.message))
-            }
-        }
-    }
 }

@@ -76,14 +76,16 @@ struct LogReader: Sendable {
         }
     }
 
-    /// Reads up to `limit` rows oldest first from the indexed lines, then from those after the
-    /// mark — one read, one mark. Without a search, the one query `read` makes.
-    static func searchingBothParts<T>(_ filter: LogFilter, limit: Int, in connection: Connection,
+    /// Reads up to `limit` rows across both parts of a search under one mark: oldest first,
+    /// the indexed lines and then those after the mark; newest first, the other way round.
+    /// Without a search, the one query `read` makes.
+    static func searchingBothParts<T>(_ filter: LogFilter, limit: Int, newestFirst: Bool = false, in connection: Connection,
                                       _ read: (LogQueries.SearchPart, Int) throws -> [T]) throws -> [T] {
         guard filter.search != nil else { return try read(.unindexed(after: RecordID(0)), limit) }
         let mark = try LogQueries.indexedThrough(in: connection)
-        var rows = try read(.indexed(through: mark), limit)
-        if rows.count < limit { rows += try read(.unindexed(after: mark), limit - rows.count) }
+        let parts: [LogQueries.SearchPart] = newestFirst ? [.unindexed(after: mark), .indexed(through: mark)] : [.indexed(through: mark), .unindexed(after: mark)]
+        var rows = try read(parts[0], limit)
+        if rows.count < limit { rows += try read(parts[1], limit - rows.count) }
         return rows
     }
 
@@ -139,11 +141,8 @@ struct LogReader: Sendable {
     private static func rows(_ filter: LogFilter, limit: Int, in connection: Connection) throws -> (rows: [Row], indexLag: LogIndexLag) {
         let lag = try LogIndexLag.read(in: connection)
         guard filter.searchProblem == nil else { return ([], lag) }
-        guard filter.search != nil else { return (try connection.fetch(Row.self, LogQueries.page(filter, limit: limit + 1)), lag) }
-        let mark = try LogQueries.indexedThrough(in: connection)
-        var rows = try connection.fetch(Row.self, LogQueries.page(filter, limit: limit + 1, part: .unindexed(after: mark)))
-        if rows.count <= limit {
-            rows += try connection.fetch(Row.self, LogQueries.page(filter, limit: limit + 1 - rows.count, part: .indexed(through: mark)))
+        let rows = try searchingBothParts(filter, limit: limit + 1, newestFirst: true, in: connection) { part, limit in
+            try connection.fetch(Row.self, LogQueries.page(filter, limit: limit, part: part))
         }
         return (rows, lag)
     }

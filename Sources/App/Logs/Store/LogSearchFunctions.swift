@@ -12,10 +12,10 @@ enum LogSearchFunctions {
 
     static let all: [TextFunction] = [
         TextFunction(name: match, compile: { try? LogSearch($0).matcher() }) { matcher, message in
-            .integer(matcher.matches(message) ? 1 : 0)
+            .integer(matcher.matches(utf8: message) ? 1 : 0)
         },
         TextFunction(name: highlight, compile: { try? LogSearch($0).matcher() }) { matcher, message in
-            .text(matcher.highlighted(message))
+            .text(matcher.highlighted(String(decoding: message, as: UTF8.self)))
         },
     ]
 }

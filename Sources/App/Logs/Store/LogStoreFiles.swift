@@ -14,11 +14,10 @@ struct LogStoreFiles: Sendable {
     /// `data/payload-console-logs.sqlite`. In memory, in memory.
     static func logsPath(beside consolePath: String) -> String {
         if consolePath == ":memory:" || consolePath.isEmpty { return ":memory:" }
-        let url = URL(fileURLWithPath: consolePath)
-        let stem = url.deletingPathExtension().lastPathComponent
-        let name = url.pathExtension.isEmpty ? "\(stem)-logs" : "\(stem)-logs.\(url.pathExtension)"
-        return (consolePath as NSString).deletingLastPathComponent.isEmpty
-            ? name : ((consolePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
+        let path = consolePath as NSString
+        let stem = (path.lastPathComponent as NSString).deletingPathExtension
+        let name = path.pathExtension.isEmpty ? "\(stem)-logs" : "\(stem)-logs.\(path.pathExtension)"
+        return (path.deletingLastPathComponent as NSString).appendingPathComponent(name)
     }
 
     /// What opening did, for the person starting the console.
