@@ -8,25 +8,14 @@
 # over the devices), so the load tool costs the same in each and the ratios compare servers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-command -v wrk >/dev/null || scripts/ensure-apt-packages wrk
-swift build -c release --product payload-console >/dev/null
-swift build -c release --package-path Benchmarks/BareRoute >/dev/null
-BIN=.build/release/payload-console
-BARE=Benchmarks/BareRoute/.build/release/BareRoute
-WORK=$(mktemp -d)
-trap 'kill $SERVER $BARE_SERVER 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
-DB="$WORK/bench.sqlite"
+. Benchmarks/common.sh
 PORT=${PORT:-8182}
 BARE_PORT=${BARE_PORT:-8183}
 URL="http://127.0.0.1:$PORT"
 DURATION=${DURATION:-10s}
 
 $BIN bench seed --db "$DB" --profiles 1000 --devices 10000 --tokens-file "$WORK/tokens"
-$BIN serve --db "$DB" --data-dir "$WORK" --port "$PORT" --log-level error >/dev/null &
-SERVER=$!
-$BARE "$BARE_PORT" >/dev/null 2>&1 &
-BARE_SERVER=$!
-for _ in $(seq 50); do curl -sf "$URL/healthz" >/dev/null && curl -sf "http://127.0.0.1:$BARE_PORT/healthz" >/dev/null && break; sleep 0.2; done
+start_servers
 
 head -500 "$WORK/tokens" | while read -r token; do
   tag=$(curl -s -o /dev/null -D - -H "Authorization: Bearer $token" "$URL/api/v1/device/policy" \

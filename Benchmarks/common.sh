@@ -1,4 +1,4 @@
-# What the log benchmarks share; sourced after `cd` to the package root. Builds the console and
+# What the benchmark scripts share; sourced after `cd` to the package root. Builds the console and
 # Benchmarks/BareRoute in release, makes WORK (removed at exit unless KEEP is set) and stops
 # whatever SERVER, BARE_SERVER and SAMPLER name at exit.
 command -v wrk >/dev/null || scripts/ensure-apt-packages wrk
