@@ -62,6 +62,18 @@ public final class Connection {
         return Int(sqlite3_changes(handle))
     }
 
+    /// Runs one statement once for each row of `values`, binding the row to its `?`s: a bulk
+    /// insert on one prepared statement. Built as an `SQL` value per row, the text and its
+    /// lookup in the statement cache cost about as much as SQLite's own insert.
+    public func execute(_ text: String, forEachOf values: some Sequence<[SQLiteValue]>) throws {
+        let statement = try prepared(text)
+        defer { statement.finish() }
+        for row in values {
+            try statement.bind(row)
+            while try statement.step() {}
+        }
+    }
+
     /// Runs a query and returns every row.
     public func rows(_ sql: SQL) throws -> [Row] {
         let statement = try prepared(sql.text)
@@ -121,7 +133,9 @@ public final class Connection {
         return statement
     }
 
-    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    /// Whether a transaction is open: after some errors (a full disk, say) SQLite rolls the
+    /// whole transaction back by itself, and what runs next would run outside it.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// The error of the call that just failed on this connection.
     func lastError(sql: String? = nil) -> StorageError {

@@ -17,12 +17,18 @@ public final class Database: Sendable {
     public let reserve: DiskReserve?
     private let writer: Worker
     private let readers: ReaderPool?
+    private let checkpointer: Checkpointer?
     private let changes = ChangeTracker()
 
     /// Opens the database at `path` (created when missing). `:memory:` gives a private
     /// in-memory database, used by tests, where reads share the writer's connection.
     /// `functions` are callable from SQL on every connection.
-    public init(path: String, readerCount: Int = 4, busyTimeout: Duration = .seconds(5), functions: [TextFunction] = []) throws {
+    ///
+    /// A file that takes bulk writes from machines (log uploads) sets `background`: its writer
+    /// runs at a lower priority, so people's requests get the cores first, and checkpoints run
+    /// beside the writer rather than inside its commits (`Checkpointer`).
+    public init(path: String, readerCount: Int = 4, busyTimeout: Duration = .seconds(5), functions: [TextFunction] = [],
+                background: Bool = false) throws {
         self.path = path
         let inMemory = path == ":memory:" || path.isEmpty
         reserve = inMemory ? nil : DiskReserve(path: path + ".reserve")
@@ -37,7 +43,10 @@ public final class Database: Sendable {
         }
         changes.attach(to: writerConnection)
         for function in functions { try writerConnection.register(function) }
-        writer = Worker(writerConnection, name: "sqlite-writer")
+        let niceness: Int32 = background ? Self.backgroundNiceness : 0
+        checkpointer = background && !inMemory ? try Checkpointer(path: path, busyTimeout: busyTimeout, niceness: niceness) : nil
+        checkpointer?.attach(to: writerConnection)
+        writer = Worker(writerConnection, name: "sqlite-writer", niceness: niceness)
         readers = inMemory ? nil : ReaderPool(try (0..<max(1, readerCount)).map { index in
             let reader = try Connection(path: path, busyTimeout: busyTimeout, queryOnly: true)
             for function in functions { try reader.register(function) }
@@ -45,7 +54,15 @@ public final class Database: Sendable {
         })
     }
 
+    /// Nice 10: about a tenth of a core's share against a request's thread when both want it.
+    public static let backgroundNiceness: Int32 = 10
+
     deinit {
+        if let checkpointer {
+            let writer = writer
+            writer.thread.submit { checkpointer.detach(from: writer.connection) }
+            checkpointer.stop()
+        }
         writer.thread.stop()
         readers?.stop()
     }
@@ -171,9 +188,9 @@ final class Worker: Sendable {
     nonisolated(unsafe) let connection: Connection
     let thread: WorkerThread
 
-    init(_ connection: Connection, name: String) {
+    init(_ connection: Connection, name: String, niceness: Int32 = 0) {
         self.connection = connection
-        thread = WorkerThread(name: name)
+        thread = WorkerThread(name: name, niceness: niceness)
     }
 
     func run<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {

@@ -6,7 +6,7 @@ import Foundation
 /// up every other task, including the ones reading requests; run here, the calling task
 /// suspends and its thread goes on serving others. Each worker owns one connection, so a
 /// connection is only ever used by one thread at a time.
-final class WorkerThread: @unchecked Sendable {
+public final class WorkerThread: @unchecked Sendable {
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var jobs: [@Sendable () -> Void] = []
@@ -14,8 +14,13 @@ final class WorkerThread: @unchecked Sendable {
 
     private static let currentKey = "payload-console.storage.worker"
 
-    init(name: String) {
-        let thread = Thread { [self] in loop() }
+    /// `niceness` above 0 lowers this thread's scheduling priority (Linux keeps a nice value per
+    /// thread): background work that must not take the cores from people's requests.
+    public init(name: String, niceness: Int32 = 0) {
+        let thread = Thread { [self] in
+            if niceness > 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
+            loop()
+        }
         thread.name = name
         thread.start()
     }
@@ -33,7 +38,7 @@ final class WorkerThread: @unchecked Sendable {
     }
 
     /// Runs `body` on this thread and suspends the caller until it is done.
-    func run<T: Sendable>(_ body: () throws -> T) async throws -> T {
+    public func run<T: Sendable>(_ body: () throws -> T) async throws -> T {
         try await withoutActuallyEscaping(body) { body in
             let borrowed = Borrowed(body)
             return try await withCheckedThrowingContinuation { continuation in
@@ -59,7 +64,7 @@ final class WorkerThread: @unchecked Sendable {
     }
 
     /// Lets the jobs already submitted finish, then ends the thread.
-    func stop() {
+    public func stop() {
         condition.lock()
         stopping = true
         condition.signal()

@@ -1,0 +1,48 @@
+import CSQLite
+import Synchronization
+
+/// Copies the write-ahead log back into the database file on a connection and thread of its
+/// own, so the writer only appends.
+///
+/// Left to itself, SQLite checkpoints inside the commit that takes the log past 1,000 pages:
+/// the writer stops to copy pages and sync the file, and every write queued behind it waits.
+/// With a checkpointer attached the writer's commits only note the log's length; past the same
+/// 1,000 pages a passive checkpoint runs here, beside the writer (it never takes the write lock,
+/// so writes go on while it copies), and the writer starts the log afresh at its next commit
+/// once everything is copied and no reader is still using the old frames.
+final class Checkpointer: Sendable {
+    static let pages: Int32 = 1000
+    private let worker: Worker
+    private let queued = Atomic<Bool>(false)
+
+    init(path: String, busyTimeout: Duration, niceness: Int32) throws {
+        worker = Worker(try Connection(path: path, busyTimeout: busyTimeout, queryOnly: false), name: "sqlite-checkpointer", niceness: niceness)
+    }
+
+    /// Makes `writer`'s commits report here instead of checkpointing themselves. Call on the
+    /// writer's thread; `detach` before the checkpointer goes.
+    func attach(to writer: Connection) {
+        sqlite3_wal_hook(writer.handle, { context, _, _, frames in
+            Unmanaged<Checkpointer>.fromOpaque(context!).takeUnretainedValue().logGrew(to: frames)
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    func detach(from writer: Connection) {
+        sqlite3_wal_hook(writer.handle, nil, nil)
+    }
+
+    func stop() {
+        worker.thread.stop()
+    }
+
+    /// After each commit: one checkpoint queued at a time, however many commits pass meanwhile.
+    private func logGrew(to frames: Int32) {
+        guard frames >= Self.pages, !queued.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        worker.thread.submit { [self] in
+            queued.store(false, ordering: .releasing)
+            // A failed or partial checkpoint is tried again after the next commit.
+            _ = try? worker.connection.rows("PRAGMA wal_checkpoint(PASSIVE)")
+        }
+    }
+}

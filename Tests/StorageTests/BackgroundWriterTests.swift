@@ -1,0 +1,58 @@
+import Foundation
+import Storage
+import Testing
+
+/// A file that takes bulk writes from machines (the log store) writes at a lower priority and
+/// leaves checkpoints to a thread beside its writer; and a bulk insert binds row after row to
+/// one statement.
+@Suite struct BackgroundWriterTests {
+    private func notes(in database: Database) throws {
+        try database.withWriterOutsideTransactionBlocking { try $0.execute(script: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)") }
+    }
+
+    @Test func aBackgroundFilesLogIsCopiedBackBesideItsWriterAndStaysBounded() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("logs.sqlite").path
+        let database = try Database(path: path, background: true)
+        try notes(in: database)
+        // 100 writes of 200 KB: 20 MB through a log that is copied back every 1,000 pages (4 MB).
+        // The writer no longer checkpoints itself, so only the checkpointer keeps it this short.
+        let body = String(repeating: "x", count: 2_000)
+        var largestLog = 0
+        for write in 0..<100 {
+            try await database.write { connection in
+                try connection.execute("INSERT INTO notes (body) VALUES (?)", forEachOf: (0..<100).map { _ in [.text(body)] })
+            }
+            if write % 10 == 9 { try await Task.sleep(for: .milliseconds(50)) }
+            let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+            largestLog = max(largestLog, size ?? 0)
+        }
+        #expect(largestLog < 12 << 20, "the write-ahead log grew to \(largestLog) bytes")
+        #expect(try await database.read { try $0.scalar("SELECT count(*) FROM notes", as: Int.self) } == 10_000)
+        #expect(try await database.read { try $0.scalar("PRAGMA integrity_check", as: String.self) } == "ok")
+    }
+
+    @Test func aBackgroundFilesWriterRunsAtALowerPriorityThanReaders() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let background = try Database(path: directory.appendingPathComponent("logs.sqlite").path, background: true)
+        let ordinary = try Database(path: directory.appendingPathComponent("console.sqlite").path)
+        let niceness = { @Sendable in getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+        #expect(try await background.write { _ in niceness() } == Database.backgroundNiceness)
+        #expect(try await background.read { _ in niceness() } == 0)
+        #expect(try await ordinary.write { _ in niceness() } == 0)
+    }
+
+    @Test func aBulkInsertBindsEveryRowAndARowThatDoesNotFitUndoesTheWrite() async throws {
+        let database = try Database(path: ":memory:")
+        try notes(in: database)
+        try await database.write { try $0.execute("INSERT INTO notes (body) VALUES (?)", forEachOf: [[.text("one")], [.text("two")], [.text("three")]]) }
+        #expect(try await database.read { try $0.rows("SELECT body FROM notes ORDER BY id") }.map { try $0.first(as: String.self) } == ["one", "two", "three"])
+
+        await #expect(throws: StorageError.self) {
+            try await database.write { try $0.execute("INSERT INTO notes (body) VALUES (?)", forEachOf: [[.text("four")], [.text("five"), .text("extra")]]) }
+        }
+        #expect(try await database.read { try $0.scalar("SELECT count(*) FROM notes", as: Int.self) } == 3)
+    }
+}
