@@ -47,3 +47,33 @@ import Testing
         #expect(dictionary["Lobby\r\n<&>\t end"] as? String == "Lobby\r\n<&>\t end")
     }
 }
+
+/// The byte-at-a-time answers that spare each uploaded log line a reading by characters agree
+/// with the rules as written, on texts made to land on every edge.
+@Suite struct TextRuleShortcutTests {
+    private static let pieces = ["a", "Z", "7", "-", ".", "_", " ", "\t", "\n", "\r", "\r\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "e\u{301}",
+                                 "\u{FFFE}", "\u{FFFF}", "\u{FFFD}", "\u{EFFF}", "\u{F000}", "👋", "ß", "١"]
+
+    private static func texts() -> [String] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4_000).map { _ in (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined() }
+    }
+
+    @Test func plainTextAgreesWithItsScalarRule() {
+        for text in Self.texts() {
+            for lines in [PlainText.Lines.single, .multiple] {
+                let refused = text.unicodeScalars.contains { !PlainText.isAllowed($0, lines: lines) }
+                #expect((PlainText.problem(text, lines: lines) != nil) == refused, "\(text.debugDescription)")
+            }
+        }
+    }
+
+    @Test func bundleIDsAgreeWithTheirCharacterRule() {
+        for text in Self.texts() + ["com.example.app", "a.b", "a..b", ".a.b", "a.b.", "ab", String(repeating: "a.", count: 80) + "a"] {
+            let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+            let valid = text.count <= BundleID.maximumLength && parts.count >= 2
+                && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }
+            #expect((BundleID.problem(text) == nil) == valid, "\(text.debugDescription)")
+        }
+    }
+}

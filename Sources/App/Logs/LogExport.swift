@@ -74,6 +74,20 @@ enum LogExport {
         if case .integer(let number) = value { bytes.append(contentsOf: String(number).utf8) } else { bytes.append(contentsOf: "null".utf8) }
     }
 
+    /// A line's fields as stored and exported: a flat JSON object with sorted keys. Written
+    /// here, a byte at a time, because every uploaded line with fields passes through it on
+    /// the log writer's path (JSONEncoder took a twentieth of the writer's time).
+    static func appendFields(_ fields: [String: String], to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "{"))
+        for (offset, key) in fields.keys.sorted().enumerated() {
+            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+            appendJSONString(.text(key), to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            appendJSONString(.text(fields[key]!), to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
     /// A JSON string, or `null` for a NULL column.
     static func appendJSONString(_ value: SQLiteValue, to bytes: inout [UInt8]) {
         guard case .text(let text) = value else {

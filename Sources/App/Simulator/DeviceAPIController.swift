@@ -52,7 +52,8 @@ struct DeviceAPIController {
     @Sendable func uploadLogs(request: Request, context: DeviceRequestContext) async throws -> Response {
         var request = request
         let body = try await request.collectBody(upTo: RequestLimits.logUpload)
-        let lines = try LogUpload.lines(from: body, contentType: request.headers[.contentType], contentEncoding: request.headers[.contentEncoding])
+        let lines = try await services.logDecoding.lines(from: body, contentType: request.headers[.contentType],
+                                                         contentEncoding: request.headers[.contentEncoding])
         let device = context.device
         // The policy the device gets at check-in decides which levels the console keeps.
         let document = try await services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)

@@ -53,7 +53,7 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
 
     let contents = ProfileContentCache()
     let services = Services(
-        config: config, database: database, logs: logs, logIndexing: LogIndexSignal(), renderer: renderer, cookies: cookies, sessions: sessions,
+        config: config, database: database, logs: logs, logIndexing: LogIndexSignal(), logDecoding: LogUploadDecoding(), logWrites: LogGroupCommit(), renderer: renderer, cookies: cookies, sessions: sessions,
         hasher: hasher, accounts: AccountService(database: database, hasher: hasher, now: config.now),
         signing: SigningService(dataDirectory: config.dataDirectory),
         help: help, profileContents: contents, checkIns: CheckInCache(contents: contents), deviceTokens: DeviceTokenCache(database: database))
@@ -70,7 +70,7 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
     var background: [any Service] = [SessionSweeper(sessions: sessions, interval: .seconds(3600), logger: logger),
                                      LogRetentionService(retention: services.logRetention, interval: .seconds(86_400), logger: logger)]
     if config.indexesLogs {
-        background.append(LogIndexingService(indexer: services.logIndexer, signal: services.logIndexing, gathering: .milliseconds(200), logger: logger))
+        background.append(LogIndexingService(indexer: services.logIndexer, signal: services.logIndexing, uploads: services.logWrites, gathering: .milliseconds(200), logger: logger))
     }
     let application = Application(
         router: router,

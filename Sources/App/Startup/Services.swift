@@ -10,6 +10,9 @@ struct Services: Sendable {
     let logs: Database
     /// Wakes the indexer after an upload.
     let logIndexing: LogIndexSignal
+    let logDecoding: LogUploadDecoding
+    /// Uploads waiting for the log writer, committed together.
+    let logWrites: LogGroupCommit
     let renderer: PageRenderer
     let cookies: CookieJar
     let sessions: SessionStore
@@ -38,7 +41,7 @@ struct Services: Sendable {
 
     var images: ImageStore { ImageStore(database: database, now: config.now) }
     var logReader: LogReader { LogReader(logs: logs, console: database) }
-    var logStore: LogStore { LogStore(logs: logs, console: database, indexing: logIndexing, now: config.now) }
+    var logStore: LogStore { LogStore(logs: logs, console: database, writes: logWrites, indexing: logIndexing, now: config.now) }
     var logRemoval: LogRemoval { LogRemoval(logs: logs, console: database, now: config.now) }
     var logRetention: LogRetention { LogRetention(removal: logRemoval, now: config.now) }
     var logIndexer: LogIndexer { LogIndexer(logs: logs) }

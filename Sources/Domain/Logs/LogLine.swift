@@ -41,7 +41,7 @@ public struct LogLine: Equatable, Sendable {
     public func validate() -> ValidationErrors {
         var errors = ValidationErrors()
         if let problem = BundleID.problem(app) { errors["app"] = problem }
-        if appVersion.count > 40 { errors["appVersion"] = "An app version has at most 40 characters." }
+        if appVersion.utf8.count > 40 && appVersion.count > 40 { errors["appVersion"] = "An app version has at most 40 characters." }
         else if let problem = PlainText.problem(appVersion) { errors["appVersion"] = problem }
         if message.isEmpty { errors["message"] = "The message is empty." }
         else if message.utf8.count > Self.maximumMessageBytes { errors["message"] = "A message is at most 8 KB; this one is \(message.utf8.count) bytes." }

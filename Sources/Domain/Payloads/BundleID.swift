@@ -4,6 +4,9 @@ public enum BundleID {
 
     /// nil when `candidate` is a valid bundle ID, otherwise what is wrong with it.
     public static func problem(_ candidate: String) -> String? {
+        // Every log line names its app: checked a byte at a time when all is well, which is
+        // what the character-by-character reading below also concludes for such a text.
+        if isPlainlyValid(candidate.utf8) { return nil }
         if candidate.isEmpty { return "Enter a bundle ID like com.example.app." }
         if candidate.count > maximumLength { return "A bundle ID has at most \(maximumLength) characters." }
         let segments = candidate.split(separator: ".", omittingEmptySubsequences: false)
@@ -12,5 +15,26 @@ public enum BundleID {
             return "Enter a bundle ID like com.example.app: dot-separated parts of letters, digits and hyphens."
         }
         return nil
+    }
+
+    /// ASCII only, at most `maximumLength` bytes, two or more non-empty dot-separated parts of
+    /// letters, digits and hyphens.
+    private static func isPlainlyValid(_ bytes: String.UTF8View) -> Bool {
+        guard bytes.count <= maximumLength else { return false }
+        var parts = 1
+        var partLength = 0
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "."):
+                if partLength == 0 { return false }
+                parts += 1
+                partLength = 0
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+                partLength += 1
+            default:
+                return false
+            }
+        }
+        return parts >= 2 && partLength > 0
     }
 }

@@ -15,6 +15,7 @@ public enum PlainText {
 
     /// nil when `text` has only characters its field allows, otherwise what to fix.
     public static func problem(_ text: String, lines: Lines = .single) -> String? {
+        if hasNoSuspectByte(text.utf8, lines: lines) { return nil }
         for scalar in text.unicodeScalars where !isAllowed(scalar, lines: lines) {
             switch scalar {
             case "\n", "\r": return "Keep this on one line."
@@ -38,6 +39,20 @@ public enum PlainText {
         case 0x00...0x1F, 0x7F, 0xFFFE, 0xFFFF: false
         default: true
         }
+    }
+
+    /// A byte scan that answers for nearly every text (log messages are read by the million):
+    /// no byte of a refused control character, and no 0xEF, which begins U+FFFE and U+FFFF in
+    /// UTF-8 (and a few allowed characters, which the scalar reading then lets through).
+    private static func hasNoSuspectByte(_ bytes: String.UTF8View, lines: Lines) -> Bool {
+        for byte in bytes {
+            switch byte {
+            case 0x09, 0x0A, 0x0D: if lines == .single { return false }
+            case 0x00...0x1F, 0x7F, 0xEF: return false
+            default: continue
+            }
+        }
+        return true
     }
 
     private static func hex(_ value: UInt32) -> String {

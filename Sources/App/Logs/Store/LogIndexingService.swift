@@ -6,12 +6,19 @@ import ServiceLifecycle
 struct LogIndexingService: Service {
     let indexer: LogIndexer
     let signal: LogIndexSignal
+    /// Uploads waiting for the writer come first: acknowledging them is what devices wait for,
+    /// while unindexed lines are still found by search. During a flood the index falls behind
+    /// and catches up once the writer has time.
+    let uploads: LogGroupCommit
     /// How long to let more uploads arrive after one wakes the indexer, so that under steady
     /// load it takes them in one batch rather than one small segment each.
     let gathering: Duration
     /// Lines can reach the log store's file without an upload telling the indexer (a copy
     /// moved in at start, a script writing to the file): it looks this often anyway.
     var lookingAnyway: Duration = .seconds(5)
+    /// However busy the writer, a batch is indexed at least this often, so a flood that never
+    /// pauses still sees the index move.
+    var yieldingAtMost: Duration = .seconds(1)
     let logger: Logger
 
     func run() async throws {
@@ -39,8 +46,8 @@ struct LogIndexingService: Service {
         var wakeUps = signal.wakeUps.makeAsyncIterator()
         while !Task.isCancelled {
             do {
-                // A full batch means more are waiting; the writer takes the uploads that
-                // queued meanwhile before the next one.
+                try await yieldToUploads()
+                // A full batch means more are waiting.
                 if try await indexer.indexNext() == LogIndexer.batchSize { continue }
             } catch {
                 // A full disk, say: the lines are stored and searches still find them; try again.
@@ -50,6 +57,15 @@ struct LogIndexingService: Service {
             }
             guard await wakeUps.next() != nil else { return }
             try await Task.sleep(for: gathering)
+        }
+    }
+
+    /// Waits while uploads are waiting for the writer, for at most `yieldingAtMost`.
+    private func yieldToUploads() async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + yieldingAtMost
+        while uploads.uploadsWaiting > 0 && clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 }

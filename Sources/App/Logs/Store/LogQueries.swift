@@ -6,14 +6,26 @@ import Storage
 enum LogQueries {
     /// One line's row, written without the record encoder: the upload path inserts up to
     /// 10,000 of them a batch, and Codable's encoding of each was a fifth of its time.
-    static func insert(_ line: DeviceLogRecord) throws -> SQL {
-        let fields = try line.fields.map { try SQLiteValue.json($0, column: "fields") } ?? .null
-        return """
-            INSERT INTO device_logs (deviceID, deviceName, app, appVersion, kind, level, message, fields, signature, loggedAt, receivedAt, byteCount)
-            VALUES (\(line.deviceID?.sqliteValue ?? .null), \(line.deviceName), \(line.app), \(line.appVersion), \(line.kind.rawValue),
-                    \(line.level.rawValue), \(line.message), \(fields), \(line.signature?.sqliteValue ?? .null),
-                    \(line.loggedAt), \(line.receivedAt), \(line.byteCount))
-            """
+    /// One line's insert, run for every line of a batch on one prepared statement
+    /// (`Connection.execute(_:forEachOf:)`) with `insertValues`.
+    static let insert = """
+        INSERT INTO device_logs (deviceID, deviceName, app, appVersion, kind, level, message, fields, signature, loggedAt, receivedAt, byteCount)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// `insert`'s values for `line`, in its order.
+    static func insertValues(_ line: DeviceLogRecord) -> [SQLiteValue] {
+        [line.deviceID?.sqliteValue ?? .null, .text(line.deviceName), .text(line.app), .text(line.appVersion), .text(line.kind.rawValue),
+         .text(line.level.rawValue), .text(line.message), fieldsValue(line.fields),
+         line.signature?.sqliteValue ?? .null, line.loggedAt.sqliteValue, line.receivedAt.sqliteValue, .integer(Int64(line.byteCount))]
+    }
+
+    /// The `fields` column: the JSON object the ORM's `[String: String]?` reads back.
+    private static func fieldsValue(_ fields: [String: String]?) -> SQLiteValue {
+        guard let fields else { return .null }
+        var bytes: [UInt8] = []
+        LogExport.appendFields(fields, to: &bytes)
+        return .text(String(decoding: bytes, as: UTF8.self))
     }
 
     // MARK: the index behind the writer

@@ -11,6 +11,8 @@ struct LogStore: Sendable {
     let logs: Database
     /// The console's file: settings (the cap) and commands (a running capture).
     let console: Database
+    /// Where a batch waits for the writer with the other uploads of its moment.
+    let writes: LogGroupCommit
     /// Told after every stored batch, so the index follows within about a second.
     let indexing: LogIndexSignal
     let now: @Sendable () -> Date
@@ -50,7 +52,7 @@ struct LogStore: Sendable {
             throw Refusal.batch(problem)
         }
         let capBytes = try await console.readSingleStatement { try ConsoleSettings.load(from: $0) }.logCapBytes
-        let refusal = try await logs.write { connection in
+        let refusal = try await writes.write(to: logs) { connection in
             try Self.accept(lines, from: device, capBytes: capBytes, at: time, in: connection)
         }
         if let refusal { throw refusal }
@@ -73,11 +75,11 @@ struct LogStore: Sendable {
     /// They reach the full-text index later, behind the writer (`LogIndexer`).
     static func append(_ lines: [LogLine], from device: Uploader, receivedAt: Date, in connection: Connection) throws {
         var added: [String: (bytes: Int, lines: Int)] = [:]
-        for line in lines {
-            let record = DeviceLogRecord(line, device: device.id, deviceName: device.name, receivedAt: receivedAt)
-            try connection.execute(try LogQueries.insert(record))
-            added[line.app, default: (0, 0)].bytes += record.byteCount
-            added[line.app, default: (0, 0)].lines += 1
+        let records = lines.map { DeviceLogRecord($0, device: device.id, deviceName: device.name, receivedAt: receivedAt) }
+        try connection.execute(LogQueries.insert, forEachOf: records.map(LogQueries.insertValues))
+        for record in records {
+            added[record.app, default: (0, 0)].bytes += record.byteCount
+            added[record.app, default: (0, 0)].lines += 1
         }
         for (app, usage) in added {
             try connection.execute(LogQueries.addUsage(app: app, bytes: usage.bytes, lines: usage.lines))

@@ -30,7 +30,7 @@ struct LogStoreFiles: Sendable {
     /// console file's log tables into the log store's file first if it still has them.
     static func open(consolePath: String, logsPath: String? = nil) throws -> Opened {
         let console = try Database(path: consolePath)
-        let logs = try Database(path: logsPath ?? Self.logsPath(beside: consolePath), functions: LogSearchFunctions.all)
+        let logs = try Database(path: logsPath ?? Self.logsPath(beside: consolePath), functions: LogSearchFunctions.all, background: true)
         var applied = try Migrator(LogSchema.migrations).migrate(logs).map { "Applied log store migration \($0.version): \($0.name)" }
         if let moved = try LogStoreMove.moveIfNeeded(from: console, to: logs) {
             applied.append("Moved \(moved.formatted()) log lines into \(logs.path); they are indexed for search in the background.")

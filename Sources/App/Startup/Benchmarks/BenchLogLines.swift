@@ -112,20 +112,8 @@ struct BenchLogLines {
         LogExport.appendJSONString(.text(line.message), to: &bytes)
         if !line.fields.isEmpty {
             bytes.append(contentsOf: #","fields":"#.utf8)
-            appendFields(line.fields, to: &bytes)
+            LogExport.appendFields(line.fields, to: &bytes)
         }
         bytes.append(contentsOf: "}\n".utf8)
-    }
-
-    /// A flat JSON object with sorted keys, as the ORM stores `fields`.
-    static func appendFields(_ fields: [String: String], to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "{"))
-        for (offset, key) in fields.keys.sorted().enumerated() {
-            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-            LogExport.appendJSONString(.text(key), to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            LogExport.appendJSONString(.text(fields[key]!), to: &bytes)
-        }
-        bytes.append(UInt8(ascii: "}"))
     }
 }

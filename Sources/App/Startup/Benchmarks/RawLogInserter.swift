@@ -82,7 +82,7 @@ final class RawLogInserter {
                 Self.bind(line.message, 7, insert)
                 if line.fields.isEmpty { sqlite3_bind_null(insert, 8) } else {
                     fields.removeAll(keepingCapacity: true)
-                    BenchLogLines.appendFields(line.fields, to: &fields)
+                    LogExport.appendFields(line.fields, to: &fields)
                     Self.bind(String(decoding: fields, as: UTF8.self), 8, insert)
                 }
                 if let signature = line.signature { Self.bind(signature, 9, insert) } else { sqlite3_bind_null(insert, 9) }
