@@ -9,9 +9,14 @@ import Synchronization
 /// With a checkpointer attached the writer's commits only note the log's length; past the same
 /// 1,000 pages a passive checkpoint runs here, beside the writer (it never takes the write lock,
 /// so writes go on while it copies), and the writer starts the log afresh at its next commit
-/// once everything is copied and no reader is still using the old frames.
+/// once everything is copied and no reader is still using the old frames. Writes that never
+/// pause would keep the log from ever being copied to its end; past four times that length the
+/// writer finishes the copy itself.
 final class Checkpointer: Sendable {
     static let pages: Int32 = 1000
+    /// Past this the writer completes the checkpoint itself (see `attach`): the log stays
+    /// under about 16 MB.
+    static let writerTakesOverAt: Int32 = 4 * pages
     private let worker: Worker
     private let queued = Atomic<Bool>(false)
 
@@ -22,8 +27,16 @@ final class Checkpointer: Sendable {
     /// Makes `writer`'s commits report here instead of checkpointing themselves. Call on the
     /// writer's thread; `detach` before the checkpointer goes.
     func attach(to writer: Connection) {
-        sqlite3_wal_hook(writer.handle, { context, _, _, frames in
-            Unmanaged<Checkpointer>.fromOpaque(context!).takeUnretainedValue().logGrew(to: frames)
+        sqlite3_wal_hook(writer.handle, { context, handle, name, frames in
+            if frames >= Checkpointer.writerTakesOverAt {
+                // Under writes that never pause, checkpoints beside the writer never reach
+                // its last frame, and only a checkpoint that does lets the log start afresh.
+                // The writer finishes the copy itself, between two of its writes: most pages
+                // are already copied, so this costs it little.
+                sqlite3_wal_checkpoint_v2(handle, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            } else {
+                Unmanaged<Checkpointer>.fromOpaque(context!).takeUnretainedValue().logGrew(to: frames)
+            }
             return SQLITE_OK
         }, Unmanaged.passUnretained(self).toOpaque())
     }
