@@ -189,14 +189,20 @@ import Testing
         return spans
     }
 
-    @Test func typedSearchesFindAndMarkTheLinesFTS5Does() throws {
+    /// The searches among `texts` the viewer accepts, and how each that differs from FTS5 differs.
+    private func differences(_ texts: some Sequence<String>, otherLinesExplain: Bool) throws -> (searched: Int, differences: [String]) {
         var searched = 0
         var differences: [String] = []
-        for text in Self.typed {
+        for text in texts {
             guard (try? LogSearch(text)) != nil else { continue }
             searched += 1
-            if let difference = try difference(text, otherLinesExplain: false) { differences.append(difference) }
+            if let difference = try difference(text, otherLinesExplain: otherLinesExplain) { differences.append(difference) }
         }
+        return (searched, differences)
+    }
+
+    @Test func typedSearchesFindAndMarkTheLinesFTS5Does() throws {
+        let (searched, differences) = try differences(Self.typed, otherLinesExplain: false)
         #expect(searched >= 75)
         #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
     }
@@ -220,14 +226,7 @@ import Testing
             let joined = "\(left) \(["AND", "OR", "NOT", ""].randomElement(using: &random)!) \(right)"
             return Bool.random(using: &random) ? "(\(joined))" : joined
         }
-        var searched = 0
-        var differences: [String] = []
-        for _ in 0..<300 {
-            let text = expression(depth: 3)
-            guard (try? LogSearch(text)) != nil else { continue }
-            searched += 1
-            if let difference = try difference(text, otherLinesExplain: true) { differences.append(difference) }
-        }
+        let (searched, differences) = try differences((0..<300).map { _ in expression(depth: 3) }, otherLinesExplain: true)
         #expect(searched >= 200)
         #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
     }

@@ -4,7 +4,7 @@ import NIOCore
 import Storage
 import Synchronization
 
-/// Where upload bodies are decoded and checked: threads of their own at the log writer's lower
+/// Where upload bodies are decoded and their lines checked (`LogStore.CheckedBatch`): threads of their own at the log writer's lower
 /// priority. A 500-line body takes a core for a few milliseconds; decoded on Swift's
 /// cooperative pool (one thread per core) a flood of uploads would hold every thread that
 /// serves admins, helpdesk and check-ins, however idle the console's own database is.
@@ -20,9 +20,10 @@ final class LogUploadDecoding: Sendable {
         for thread in threads { thread.stop() }
     }
 
-    /// `LogUpload.lines`, on the next decoding thread.
-    func lines(from body: ByteBuffer, contentType: String?, contentEncoding: String?) async throws -> [LogLine] {
+    /// `LogUpload.lines`, checked, on the next decoding thread: an `APIError` for a body that
+    /// cannot be read, `LogStore.Refusal.batch` for lines the store would refuse.
+    func batch(from body: ByteBuffer, contentType: String?, contentEncoding: String?) async throws -> LogStore.CheckedBatch {
         let thread = threads[next.wrappingAdd(1, ordering: .relaxed).oldValue % threads.count]
-        return try await thread.run { try LogUpload.lines(from: body, contentType: contentType, contentEncoding: contentEncoding) }
+        return try await thread.run { try LogStore.CheckedBatch(LogUpload.lines(from: body, contentType: contentType, contentEncoding: contentEncoding)) }
     }
 }

@@ -52,13 +52,13 @@ struct DeviceAPIController {
     @Sendable func uploadLogs(request: Request, context: DeviceRequestContext) async throws -> Response {
         var request = request
         let body = try await request.collectBody(upTo: RequestLimits.logUpload)
-        let lines = try await services.logDecoding.lines(from: body, contentType: request.headers[.contentType],
-                                                         contentEncoding: request.headers[.contentEncoding])
         let device = context.device
-        // The policy the device gets at check-in decides which levels the console keeps.
-        let document = try await services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)
         do {
-            let stored = try await services.logStore.ingest(lines, from: LogStore.Uploader(id: device.id, name: device.name),
+            let batch = try await services.logDecoding.batch(from: body, contentType: request.headers[.contentType],
+                                                             contentEncoding: request.headers[.contentEncoding])
+            // The policy the device gets at check-in decides which levels the console keeps.
+            let document = try await services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)
+            let stored = try await services.logStore.ingest(batch, from: LogStore.Uploader(id: device.id, name: device.name),
                                                             logging: document.policy?.logging)
             return try .jsonObject(["stored": stored])
         } catch let refusal as LogStore.Refusal {

@@ -58,7 +58,11 @@ struct LogIndexLag: Equatable, Sendable {
     var isNoticeable: Bool { unindexedLines >= Self.noticeableLines }
 
     static func read(in connection: Connection) throws -> LogIndexLag {
-        let mark = try LogQueries.indexedThrough(in: connection)
+        try read(after: LogQueries.indexedThrough(in: connection), in: connection)
+    }
+
+    /// The lag behind `mark`, the indexer's mark as the caller's snapshot read it.
+    static func read(after mark: RecordID<DeviceLogRecord>, in connection: Connection) throws -> LogIndexLag {
         guard let row = try connection.row(LogQueries.unindexed(after: mark)) else { return LogIndexLag() }
         let waitingSince = try row.get("waitingSince", as: Date?.self)
         return LogIndexLag(unindexedLines: waitingSince == nil ? 0 : try row.get("lines", as: Int.self), waitingSince: waitingSince)

@@ -78,11 +78,12 @@ struct LogReader: Sendable {
 
     /// Reads up to `limit` rows across both parts of a search under one mark: oldest first,
     /// the indexed lines and then those after the mark; newest first, the other way round.
-    /// Without a search, the one query `read` makes.
-    static func searchingBothParts<T>(_ filter: LogFilter, limit: Int, newestFirst: Bool = false, in connection: Connection,
-                                      _ read: (LogQueries.SearchPart, Int) throws -> [T]) throws -> [T] {
+    /// Without a search, the one query `read` makes. `mark` is the indexer's, when the caller
+    /// has read it in this snapshot already.
+    static func searchingBothParts<T>(_ filter: LogFilter, limit: Int, newestFirst: Bool = false, mark: RecordID<DeviceLogRecord>? = nil,
+                                      in connection: Connection, _ read: (LogQueries.SearchPart, Int) throws -> [T]) throws -> [T] {
         guard filter.search != nil else { return try read(.unindexed(after: RecordID(0)), limit) }
-        let mark = try LogQueries.indexedThrough(in: connection)
+        let mark = try mark ?? LogQueries.indexedThrough(in: connection)
         let parts: [LogQueries.SearchPart] = newestFirst ? [.unindexed(after: mark), .indexed(through: mark)] : [.indexed(through: mark), .unindexed(after: mark)]
         var rows = try read(parts[0], limit)
         if rows.count < limit { rows += try read(parts[1], limit - rows.count) }
@@ -139,9 +140,10 @@ struct LogReader: Sendable {
     /// `limit` rows and one more, newest first: for a search, first those after the indexer's
     /// mark (the newest lines), then the indexed ones.
     private static func rows(_ filter: LogFilter, limit: Int, in connection: Connection) throws -> (rows: [Row], indexLag: LogIndexLag) {
-        let lag = try LogIndexLag.read(in: connection)
+        let mark = try LogQueries.indexedThrough(in: connection)
+        let lag = try LogIndexLag.read(after: mark, in: connection)
         guard filter.searchProblem == nil else { return ([], lag) }
-        let rows = try searchingBothParts(filter, limit: limit + 1, newestFirst: true, in: connection) { part, limit in
+        let rows = try searchingBothParts(filter, limit: limit + 1, newestFirst: true, mark: mark, in: connection) { part, limit in
             try connection.fetch(Row.self, LogQueries.page(filter, limit: limit, part: part))
         }
         return (rows, lag)

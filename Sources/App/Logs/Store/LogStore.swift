@@ -32,19 +32,30 @@ struct LogStore: Sendable {
         }
     }
 
+    /// Lines that passed `LogBatch.problem`, the only form `ingest` takes: each line is checked
+    /// once, where its caller can best afford it — an upload's on the decoding threads
+    /// (`LogUploadDecoding`), not on the threads that serve people.
+    struct CheckedBatch: Sendable {
+        let lines: [LogLine]
+
+        init(_ lines: [LogLine]) throws(Refusal) {
+            if let problem = LogBatch.problem(lines) { throw .batch(problem) }
+            self.lines = lines
+        }
+    }
+
     /// The device a batch comes from, as the upload names it.
     struct Uploader: Sendable {
         let id: RecordID<DeviceRecord>
         let name: String
     }
 
-    /// Stores `lines` (all or none) from a device whose check-in policy logs as `logging`,
-    /// and returns how many were stored. The batch is durable in the log table when this
-    /// returns; the full-text index takes it behind the writer (`LogIndexer`).
+    /// Stores a checked batch (all or none) from a device whose check-in policy logs as
+    /// `logging`, and returns how many lines were stored. The batch is durable in the log table
+    /// when this returns; the full-text index takes it behind the writer (`LogIndexer`).
     @discardableResult
-    func ingest(_ lines: [LogLine], from device: Uploader, logging: Logging?) async throws -> Int {
-        // Checked before the writer is asked for: a bad batch never holds up other uploads.
-        if let problem = LogBatch.problem(lines) { throw Refusal.batch(problem) }
+    func ingest(_ batch: CheckedBatch, from device: Uploader, logging: Logging?) async throws -> Int {
+        let lines = batch.lines
         let time = now()
         // The commands are read only when the level rule would refuse: most batches pass it.
         if let problem = LogBatch.levelProblem(lines, logging: logging, capturing: false),
