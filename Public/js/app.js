@@ -81,7 +81,8 @@ document.addEventListener("DOMContentLoaded", () => {
     summary.id = "form-errors";
     summary.className = "form-error";
     summary.setAttribute("role", "alert");
-    summary.textContent = "Some fields need attention. Nothing was saved.";
+    // A search or filter (a GET form) saves nothing, so it does not say so.
+    summary.textContent = form.method === "post" ? "Some fields need attention. Nothing was saved." : "Some fields need attention.";
     form.prepend(summary);
   }
   const list = document.createElement("ul");

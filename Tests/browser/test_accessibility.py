@@ -121,4 +121,11 @@ class AccessibilityTests(BrowserTestCase):
         self.click_and_wait(By.ID, "save-settings")
         self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "form-errors")
         self.assertIn("Storage per app (MB)", self.driver.find_element(By.ID, "form-errors").text)
+        self.assertIn("Nothing was saved.", self.driver.find_element(By.ID, "form-errors").text)
         self.assert_accessible("settings-refused-summary")
+
+        # A search saves nothing, so its summary does not say that nothing was saved.
+        self.open('/logs?q=%22unclosed')
+        summary = self.driver.find_element(By.ID, "form-errors").text
+        self.assertIn("Search messages: A quote is not closed", summary)
+        self.assertNotIn("saved", summary)
