@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // Already in the graph through Hummingbird; named for NIOThreadPool, where bcrypt runs.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // The PostgreSQL wire protocol beneath our ORM's second backend (issue 26).
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // System libraries: each is a module map over a Debian -dev package.
@@ -30,8 +32,13 @@ let package = Package(
         // zlib inflates gzip-compressed log uploads from devices.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
-        // Storage: our small ORM over SQLite. Knows nothing of HTTP or payloads.
-        .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
+        // Storage: our small ORM over SQLite (embedded, the default) or PostgreSQL (a server, for
+        // fleets that outgrow one file). Knows nothing of HTTP or payloads.
+        .target(
+            name: "Storage",
+            dependencies: ["CSQLite", .product(name: "PostgresNIO", package: "postgres-nio")],
+            swiftSettings: swiftSettings
+        ),
         // Domain: roles, payloads, policy rules, device behaviour. Pure Swift.
         .target(name: "Domain", swiftSettings: swiftSettings),
         // Side libraries over C: Markdown rendering with sanitising, CMS signing.

@@ -41,7 +41,7 @@ final class ChangeTracker: @unchecked Sendable {
     /// Writes that changed a watched table so far (see `Database.commitCount`).
     let commits = Atomic<Int>(0)
 
-    func attach(to connection: Connection) {
+    func attach(to connection: SQLiteConnection) {
         sqlite3_update_hook(connection.handle, recordChange, Unmanaged.passUnretained(self).toOpaque())
     }
 

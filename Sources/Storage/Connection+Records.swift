@@ -8,9 +8,13 @@ extension Connection {
         let names = columns.map { SQL.quoted(identifier: $0.name) }.joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         let table = SQL.quoted(identifier: R.tableName)
-        try execute(SQL(verbatim: "INSERT INTO \(table) (\(names)) VALUES (\(placeholders))", bindings: columns.map(\.value)))
+        // `RETURNING` gives the new id on both backends (SQLite since 3.35).
+        let inserted = SQL(verbatim: "INSERT INTO \(table) (\(names)) VALUES (\(placeholders)) RETURNING id", bindings: columns.map(\.value))
+        guard let id = try scalar(inserted, as: Int64.self) else {
+            throw StorageError.invalidQuery("INSERT INTO \(table) returned no id")
+        }
         var saved = record
-        saved.id = record.id ?? RecordID(lastInsertRowID)
+        saved.id = RecordID(id)
         return saved
     }
 

@@ -1,97 +1,52 @@
-import CSQLite
-import Foundation
-
-/// One SQLite connection with its cache of prepared statements.
+/// A connection to the database, handed to one closure at a time by `Database`: the same calls
+/// whichever backend is behind it (`dialect` says which, for the few queries that differ).
 ///
-/// A connection is not thread-safe; `Database` hands it to one closure at a time.
+/// A connection is not thread-safe; each lives on a worker thread of its own.
 public final class Connection {
-    let handle: OpaquePointer
-    private var statements: [String: Statement] = [:]
-    /// Prepared statements kept per connection; beyond this the cache starts afresh, which only
-    /// happens if code builds SQL text dynamically (it should bind values instead).
-    private let statementCacheLimit = 512
-    /// How many statements this connection has compiled: it stays put when the same SQL runs
+    let session: any Session
+
+    init(_ session: any Session) {
+        self.session = session
+    }
+
+    /// The SQL this connection speaks.
+    public var dialect: Dialect { session.dialect }
+
+    /// Statements compiled so far on this connection: it stays put when the same SQL runs
     /// again, which is how a test sees that the cache is used.
-    public private(set) var statementsPrepared = 0
+    public var statementsPrepared: Int { session.statementsPrepared }
 
-    /// Opens (or creates) the database file at `path` and sets the pragmas every connection needs.
-    init(path: String, busyTimeout: Duration, queryOnly: Bool) throws {
-        var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
-        guard code == SQLITE_OK, let handle else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
-            sqlite3_close_v2(handle)
-            throw StorageError.io(message: "\(message) (\(path))")
-        }
-        self.handle = handle
-        sqlite3_extended_result_codes(handle, 1)
-        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
-        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
-        try execute(script: "PRAGMA foreign_keys = ON")
-        if queryOnly {
-            try execute(script: "PRAGMA query_only = ON")
-        }
-    }
-
-    deinit {
-        statements.removeAll()
-        sqlite3_close_v2(handle)
-    }
+    /// The SQLite connection beneath, for what only SQLite has (hooks, functions in Swift).
+    var sqlite: SQLiteConnection? { session as? SQLiteConnection }
 
     // MARK: Running SQL
 
     /// Runs one or more statements without bindings (schema scripts, pragmas).
     public func execute(script: String) throws {
-        var message: UnsafeMutablePointer<CChar>?
-        let code = sqlite3_exec(handle, script, nil, nil, &message)
-        if code != SQLITE_OK {
-            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
-            sqlite3_free(message)
-            throw error(code: sqlite3_extended_errcode(handle), message: text, sql: script)
-        }
+        try session.execute(script: script)
     }
 
     /// Runs one statement with its bindings and returns how many rows it changed.
     @discardableResult
     public func execute(_ sql: SQL) throws -> Int {
-        let statement = try prepared(sql.text)
-        defer { statement.finish() }
-        try statement.bind(sql.bindings)
-        while try statement.step() {}
-        return Int(sqlite3_changes(handle))
+        try session.execute(sql)
     }
 
     /// Runs one statement once for each row of `values`, binding the row to its `?`s: a bulk
     /// insert on one prepared statement. Built as an `SQL` value per row, the text and its
     /// lookup in the statement cache cost about as much as SQLite's own insert.
     public func execute(_ text: String, forEachOf values: some Sequence<[SQLiteValue]>) throws {
-        let statement = try prepared(text)
-        defer { statement.finish() }
-        for row in values {
-            try statement.bind(row)
-            while try statement.step() {}
-        }
+        try session.execute(text, forEachOf: values)
     }
 
     /// Runs a query and returns every row.
     public func rows(_ sql: SQL) throws -> [Row] {
-        let statement = try prepared(sql.text)
-        defer { statement.finish() }
-        try statement.bind(sql.bindings)
-        var rows: [Row] = []
-        while try statement.step() {
-            rows.append(statement.currentRow())
-        }
-        return rows
+        try session.rows(sql)
     }
 
     /// Runs a query and returns its first row, if any.
     public func row(_ sql: SQL) throws -> Row? {
-        let statement = try prepared(sql.text)
-        defer { statement.finish() }
-        try statement.bind(sql.bindings)
-        return try statement.step() ? statement.currentRow() : nil
+        try session.row(sql)
     }
 
     /// The first column of the first row, e.g. for `SELECT count(*) …`; nil when there is no row
@@ -102,8 +57,10 @@ public final class Connection {
         return try row.first(as: T.self)
     }
 
-    /// The rowid of the last successful INSERT on this connection.
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// Whether a transaction is open: after some errors SQLite rolls the whole transaction
+    /// back by itself (a full disk, say), and what runs next would run outside it; PostgreSQL
+    /// keeps a failed transaction open, refusing everything but a rollback.
+    public var isInTransaction: Bool { session.isInTransaction }
 
     /// Runs `body` inside a savepoint: nested work that rolls back alone when it throws.
     public func savepoint<T>(_ body: () throws -> T) throws -> T {
@@ -115,56 +72,6 @@ public final class Connection {
         } catch {
             try? execute(script: "ROLLBACK TO nested; RELEASE nested")
             throw error
-        }
-    }
-
-    // MARK: Internals
-
-    func prepared(_ sql: String) throws -> Statement {
-        if let cached = statements[sql] {
-            return cached
-        }
-        if statements.count >= statementCacheLimit {
-            statements.removeAll()
-        }
-        let statement = try Statement(connection: self, sql: sql)
-        statementsPrepared += 1
-        statements[sql] = statement
-        return statement
-    }
-
-    /// Whether a transaction is open: after some errors (a full disk, say) SQLite rolls the
-    /// whole transaction back by itself, and what runs next would run outside it.
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
-
-    /// The error of the call that just failed on this connection.
-    func lastError(sql: String? = nil) -> StorageError {
-        error(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
-    }
-
-    /// Maps an extended result code to the typed error callers handle.
-    func error(code: Int32, message: String, sql: String? = nil) -> StorageError {
-        let primary = code & 0xFF
-        let detail = message.components(separatedBy: "failed: ").dropFirst().first ?? message
-        switch code {
-        case 2067, 1555:  // SQLITE_CONSTRAINT_UNIQUE, SQLITE_CONSTRAINT_PRIMARYKEY
-            return .uniqueViolation(constraint: detail)
-        case 787:  // SQLITE_CONSTRAINT_FOREIGNKEY
-            return .foreignKeyViolation(constraint: "foreign key")
-        default:
-            break
-        }
-        // Some paths (statement-level checks) report the primary code only; the message is stable.
-        if primary == SQLITE_CONSTRAINT && message.hasPrefix("FOREIGN KEY") {
-            return .foreignKeyViolation(constraint: "foreign key")
-        }
-        switch primary {
-        case SQLITE_CONSTRAINT: return .constraintViolation(constraint: detail)
-        case SQLITE_BUSY, SQLITE_LOCKED: return .busy
-        case SQLITE_CORRUPT, SQLITE_NOTADB: return .corrupt(message: message, sql: sql)
-        case SQLITE_FULL: return .full(sql: sql)
-        case SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM: return .io(message: message, sql: sql)
-        default: return .sqlite(code: code, message: message, sql: sql)
         }
     }
 }

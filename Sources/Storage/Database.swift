@@ -33,7 +33,7 @@ public final class Database: Sendable {
         let inMemory = path == ":memory:" || path.isEmpty
         reserve = inMemory ? nil : DiskReserve(path: path + ".reserve")
         let isNewFile = !inMemory && !FileManager.default.fileExists(atPath: path)
-        let writerConnection = try Connection(path: inMemory ? ":memory:" : path, busyTimeout: busyTimeout, queryOnly: false)
+        let writerConnection = try SQLiteConnection(path: inMemory ? ":memory:" : path, busyTimeout: busyTimeout, queryOnly: false)
         if !inMemory {
             try writerConnection.execute(script: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
             if isNewFile {
@@ -46,11 +46,11 @@ public final class Database: Sendable {
         let niceness: Int32 = background ? Self.backgroundNiceness : 0
         checkpointer = background && !inMemory ? try Checkpointer(path: path, busyTimeout: busyTimeout, niceness: niceness) : nil
         checkpointer?.attach(to: writerConnection)
-        writer = Worker(writerConnection, name: "sqlite-writer", niceness: niceness)
+        writer = Worker(Connection(writerConnection), name: "sqlite-writer", niceness: niceness)
         readers = inMemory ? nil : ReaderPool(try (0..<max(1, readerCount)).map { index in
-            let reader = try Connection(path: path, busyTimeout: busyTimeout, queryOnly: true)
+            let reader = try SQLiteConnection(path: path, busyTimeout: busyTimeout, queryOnly: true)
             for function in functions { try reader.register(function) }
-            return Worker(reader, name: "sqlite-reader-\(index)")
+            return Worker(Connection(reader), name: "sqlite-reader-\(index)")
         })
     }
 
@@ -60,7 +60,7 @@ public final class Database: Sendable {
     deinit {
         if let checkpointer {
             let writer = writer
-            writer.thread.submit { checkpointer.detach(from: writer.connection) }
+            writer.thread.submit { writer.connection.sqlite.map(checkpointer.detach) }
             checkpointer.stop()
         }
         writer.thread.stop()
@@ -102,16 +102,16 @@ public final class Database: Sendable {
 
     // MARK: suspending
 
-    /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): committed when it returns,
+    /// Runs `body` in a write transaction (`Dialect.beginWrite`): committed when it returns,
     /// rolled back when it throws. Writers run one at a time, in the order they arrive.
     @discardableResult
     public func write<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
-        try await writer.run { connection in try tracking { try Self.transaction(on: connection, begin: "BEGIN IMMEDIATE", body) } }
+        try await writer.run { connection in try tracking { try Self.transaction(on: connection, writing: true, body) } }
     }
 
     /// Runs `body` with a reading connection inside one snapshot. Writes through it fail.
     public func read<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
-        try await reading { connection in try Self.transaction(on: connection, begin: "BEGIN", body) }
+        try await reading { connection in try Self.transaction(on: connection, writing: false, body) }
     }
 
     /// Runs one statement on a reading connection without `BEGIN`/`COMMIT`: a single statement
@@ -146,14 +146,14 @@ public final class Database: Sendable {
     @discardableResult
     public func writeBlocking<T>(_ body: (Connection) throws -> T) throws -> T {
         try refuseNesting()
-        return try writer.thread.runBlocking { try tracking { try Self.transaction(on: writer.connection, begin: "BEGIN IMMEDIATE", body) } }
+        return try writer.thread.runBlocking { try tracking { try Self.transaction(on: writer.connection, writing: true, body) } }
     }
 
     /// `read`, blocking the calling thread.
     public func readBlocking<T>(_ body: (Connection) throws -> T) throws -> T {
         try refuseNesting()
         let worker = readers?.anyReader ?? writer
-        return try worker.thread.runBlocking { try Self.transaction(on: worker.connection, begin: "BEGIN", body) }
+        return try worker.thread.runBlocking { try Self.transaction(on: worker.connection, writing: false, body) }
     }
 
     /// `withWriterOutsideTransaction`, blocking the calling thread: for migrations, which
@@ -167,8 +167,8 @@ public final class Database: Sendable {
         if writer.thread.isCurrent || readers?.isCurrent == true { throw StorageError.nestedAccess }
     }
 
-    private static func transaction<T>(on connection: Connection, begin: SQL, _ body: (Connection) throws -> T) throws -> T {
-        try connection.execute(begin)
+    private static func transaction<T>(on connection: Connection, writing: Bool, _ body: (Connection) throws -> T) throws -> T {
+        try connection.execute(script: writing ? connection.dialect.beginWrite : connection.dialect.beginRead)
         do {
             let result = try body(connection)
             try connection.execute("COMMIT")

@@ -64,7 +64,7 @@ public struct Migrator: Sendable {
     private func apply(_ migration: Migration, on connection: Connection) throws {
         try connection.execute("PRAGMA foreign_keys = OFF")
         defer { _ = try? connection.execute("PRAGMA foreign_keys = ON") }
-        try connection.execute("BEGIN IMMEDIATE")
+        try connection.execute(script: connection.dialect.beginWrite)
         do {
             try migration.apply(connection)
             if let broken = try connection.rows("PRAGMA foreign_key_check").first {

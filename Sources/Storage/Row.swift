@@ -6,9 +6,13 @@ public final class ColumnIndex: @unchecked Sendable {
     public let names: [String]
     let positions: [String: Int]
 
-    init(statement: OpaquePointer) {
+    convenience init(statement: OpaquePointer) {
         let count = sqlite3_column_count(statement)
-        names = (0..<count).map { String(cString: sqlite3_column_name(statement, $0)) }
+        self.init(names: (0..<count).map { String(cString: sqlite3_column_name(statement, $0)) })
+    }
+
+    init(names: [String]) {
+        self.names = names
         var positions: [String: Int] = [:]
         for (position, name) in names.enumerated() where positions[name] == nil {
             positions[name] = position

@@ -22,7 +22,7 @@ public struct TextFunction: Sendable {
     }
 }
 
-extension Connection {
+extension SQLiteConnection {
     /// Makes `function` callable from SQL on this connection.
     func register(_ function: TextFunction) throws {
         let box = Unmanaged.passRetained(Boxed(function)).toOpaque()

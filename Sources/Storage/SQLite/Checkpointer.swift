@@ -21,12 +21,12 @@ final class Checkpointer: Sendable {
     private let queued = Atomic<Bool>(false)
 
     init(path: String, busyTimeout: Duration, niceness: Int32) throws {
-        worker = Worker(try Connection(path: path, busyTimeout: busyTimeout, queryOnly: false), name: "sqlite-checkpointer", niceness: niceness)
+        worker = Worker(Connection(try SQLiteConnection(path: path, busyTimeout: busyTimeout, queryOnly: false)), name: "sqlite-checkpointer", niceness: niceness)
     }
 
     /// Makes `writer`'s commits report here instead of checkpointing themselves. Call on the
     /// writer's thread; `detach` before the checkpointer goes.
-    func attach(to writer: Connection) {
+    func attach(to writer: SQLiteConnection) {
         sqlite3_wal_hook(writer.handle, { context, handle, name, frames in
             if frames >= Checkpointer.writerTakesOverAt {
                 // Under writes that never pause, checkpoints beside the writer never reach
@@ -41,7 +41,7 @@ final class Checkpointer: Sendable {
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    func detach(from writer: Connection) {
+    func detach(from writer: SQLiteConnection) {
         sqlite3_wal_hook(writer.handle, nil, nil)
     }
 

@@ -4,10 +4,10 @@ import CSQLite
 final class Statement {
     let handle: OpaquePointer
     let sql: String
-    private unowned let connection: Connection
+    private unowned let connection: SQLiteConnection
     private(set) lazy var columns = ColumnIndex(statement: handle)
 
-    init(connection: Connection, sql: String) throws {
+    init(connection: SQLiteConnection, sql: String) throws {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard code == SQLITE_OK, let statement else {
