@@ -4,6 +4,8 @@ BUILD_PACKAGES := libsqlite3-dev libmarkdown2-dev libssl-dev zlib1g-dev pkg-conf
 BROWSER_PACKAGES := chromium chromium-driver
 # The robustness suite makes a certificate to upload with the openssl command.
 ROBUSTNESS_PACKAGES := openssl
+# The second backend: the tests run the storage layer on a throwaway server of their own.
+POSTGRES_PACKAGES := postgresql
 PORT ?= 8080
 DATA ?= data
 
@@ -17,8 +19,10 @@ run: build-deps release
 release:
 	swift build -c release --product payload-console
 
-## Unit and integration tests, then the browser and robustness tests against the binary those built
-test: build-deps test-deps swift-test browser-test robustness-test
+## Unit and integration tests (on SQLite and on a throwaway PostgreSQL), then the browser and
+## robustness tests against the binary those built
+test: build-deps test-deps
+	scripts/with-throwaway-postgres $(MAKE) swift-test browser-test robustness-test
 
 swift-test:
 	swift test
@@ -41,7 +45,7 @@ build-deps:
 	@scripts/ensure-apt-packages $(BUILD_PACKAGES)
 
 test-deps:
-	@scripts/ensure-apt-packages $(BROWSER_PACKAGES) $(ROBUSTNESS_PACKAGES)
+	@scripts/ensure-apt-packages $(BROWSER_PACKAGES) $(ROBUSTNESS_PACKAGES) $(POSTGRES_PACKAGES)
 	@python3 -c 'import selenium, axe_selenium_python' 2>/dev/null || python3 -m pip install --quiet selenium axe-selenium-python \
 		|| python3 -m pip install --quiet --break-system-packages selenium axe-selenium-python
 	@python3 -c 'import requests, schemathesis' 2>/dev/null || python3 -m pip install --quiet requests schemathesis \

@@ -11,8 +11,10 @@ import Synchronization
 /// thread of Swift's cooperative pool. The `…Blocking` forms are for start-up, the command
 /// line and tests.
 public final class Database: Sendable {
-    /// The path given at open, or `:memory:`.
+    /// The path given at open, or `:memory:`; for a server, its address without a password.
     public let path: String
+    /// The SQL the database speaks.
+    public let dialect: Dialect
     /// Room on the file's disk for writes that free room (`<path>.reserve`); nil in memory.
     public let reserve: DiskReserve?
     private let writer: Worker
@@ -30,6 +32,7 @@ public final class Database: Sendable {
     public init(path: String, readerCount: Int = 4, busyTimeout: Duration = .seconds(5), functions: [TextFunction] = [],
                 background: Bool = false) throws {
         self.path = path
+        dialect = .sqlite
         let inMemory = path == ":memory:" || path.isEmpty
         reserve = inMemory ? nil : DiskReserve(path: path + ".reserve")
         let isNewFile = !inMemory && !FileManager.default.fileExists(atPath: path)
@@ -54,6 +57,31 @@ public final class Database: Sendable {
         })
     }
 
+    /// Connects to a PostgreSQL server: one connection for the writer and the rest of
+    /// `server.poolSize` for reads, each on a thread of its own as with SQLite, so everything
+    /// above — transactions, records, the `read`/`write` API — works the same. Throws `io` with
+    /// one line naming what failed (unreachable, refused, no such database).
+    public init(postgres server: PostgresServer) throws {
+        path = server.description
+        dialect = .postgres
+        reserve = nil
+        checkpointer = nil
+        let writerSession = try PostgresSession(server: server, readOnly: false)
+        writerSession.onWrite = { [changes] statement in changes.record(statement: statement) }
+        writer = Worker(Connection(writerSession), name: "postgres-writer")
+        readers = ReaderPool(try (0..<max(1, server.poolSize - 1)).map { index in
+            Worker(Connection(try PostgresSession(server: server, readOnly: true)), name: "postgres-reader-\(index)")
+        })
+    }
+
+    /// Opens the database `location` names (`--db`).
+    public convenience init(_ location: DatabaseLocation, readerCount: Int = 4, functions: [TextFunction] = [], background: Bool = false) throws {
+        switch location {
+        case .sqlite(let path): try self.init(path: path, readerCount: readerCount, functions: functions, background: background)
+        case .postgres(let server): try self.init(postgres: server)
+        }
+    }
+
     /// Nice 10: about a tenth of a core's share against a request's thread when both want it.
     public static let backgroundNiceness: Int32 = 10
 
@@ -70,7 +98,7 @@ public final class Database: Sendable {
     /// Moves everything in the write-ahead log into the database file, so that the file alone
     /// is the whole database (a copy of it is a complete backup). Called when the server stops.
     public func checkpoint() async throws {
-        guard path != ":memory:", !path.isEmpty else { return }
+        guard dialect == .sqlite, path != ":memory:", !path.isEmpty else { return }
         _ = try await withWriterOutsideTransaction { try $0.rows("PRAGMA wal_checkpoint(TRUNCATE)").count }
     }
 

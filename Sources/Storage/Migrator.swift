@@ -6,9 +6,16 @@ public struct Migration: Sendable {
     public let name: String
     let apply: @Sendable (Connection) throws -> Void
 
-    /// A migration written as an SQL script.
+    /// A migration written as an SQL script both backends run.
     public init(_ version: Int, _ name: String, sql: String) {
         self.init(version, name) { connection in try connection.execute(script: sql) }
+    }
+
+    /// A migration written as one SQL script per backend, each in its own types.
+    public init(_ version: Int, _ name: String, sqlite: String, postgres: String) {
+        self.init(version, name) { connection in
+            try connection.execute(script: connection.dialect == .sqlite ? sqlite : postgres)
+        }
     }
 
     /// A migration that needs code, such as moving data between tables.
@@ -39,11 +46,18 @@ public struct Migrator: Sendable {
         let migrations = migrations
         // Outside a transaction: SQLite ignores `PRAGMA foreign_keys` inside one.
         return try database.withWriterOutsideTransactionBlocking { connection in
+            let postgres = connection.dialect == .postgres
+            if postgres {
+                // Two consoles starting together on one server: one migrates, the other waits
+                // and then finds nothing left to do.
+                try connection.execute("SELECT pg_advisory_lock(\(Self.advisoryLock))")
+            }
+            defer { if postgres { _ = try? connection.execute("SELECT pg_advisory_unlock(\(Self.advisoryLock))") } }
             try connection.execute(script: """
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     version INTEGER PRIMARY KEY,
                     name TEXT NOT NULL,
-                    appliedAt REAL NOT NULL
+                    appliedAt \(postgres ? "timestamptz" : "REAL") NOT NULL
                 )
                 """)
             let applied = Set(try connection.rows("SELECT version FROM schema_migrations").map { try $0.first(as: Int.self) })
@@ -61,13 +75,19 @@ public struct Migrator: Sendable {
         }
     }
 
+    /// The advisory lock a PostgreSQL migration holds ("PCMIGRAT" read as a number).
+    static let advisoryLock: Int64 = 0x50_43_4D_49_47_52_41_54
+
     private func apply(_ migration: Migration, on connection: Connection) throws {
-        try connection.execute("PRAGMA foreign_keys = OFF")
-        defer { _ = try? connection.execute("PRAGMA foreign_keys = ON") }
+        let sqlite = connection.dialect == .sqlite
+        if sqlite { try connection.execute("PRAGMA foreign_keys = OFF") }
+        defer { if sqlite { _ = try? connection.execute("PRAGMA foreign_keys = ON") } }
         try connection.execute(script: connection.dialect.beginWrite)
         do {
             try migration.apply(connection)
-            if let broken = try connection.rows("PRAGMA foreign_key_check").first {
+            // PostgreSQL checks foreign keys as each statement runs; SQLite, with them off for
+            // the rebuild, only when asked.
+            if sqlite, let broken = try connection.rows("PRAGMA foreign_key_check").first {
                 let table = (try? broken.first(as: String.self)) ?? "a table"
                 throw StorageError.migrationFailed(version: migration.version, name: migration.name,
                                                    message: "it leaves rows in \(table) pointing at rows that do not exist")
@@ -84,7 +104,9 @@ public struct Migrator: Sendable {
     /// The versions already recorded in the database.
     public func appliedVersions(in database: Database) throws -> [Int] {
         try database.readBlocking { connection in
-            let exists = try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'", as: Int.self) ?? 0
+            let exists = try connection.scalar(connection.dialect == .sqlite
+                ? "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+                : "SELECT count(*) FROM pg_tables WHERE tablename = 'schema_migrations' AND schemaname = current_schema()", as: Int.self) ?? 0
             guard exists > 0 else { return [] }
             return try connection.rows("SELECT version FROM schema_migrations ORDER BY version").map { try $0.first(as: Int.self) }
         }

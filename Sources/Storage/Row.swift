@@ -11,13 +11,24 @@ public final class ColumnIndex: @unchecked Sendable {
         self.init(names: (0..<count).map { String(cString: sqlite3_column_name(statement, $0)) })
     }
 
-    init(names: [String]) {
+    /// Whether names are looked up without regard to case: PostgreSQL hands back the names it
+    /// folded to lower case (`deviceid` for `deviceID`).
+    let foldsCase: Bool
+
+    init(names: [String], foldingCase: Bool = false) {
         self.names = names
+        foldsCase = foldingCase
         var positions: [String: Int] = [:]
         for (position, name) in names.enumerated() where positions[name] == nil {
             positions[name] = position
         }
         self.positions = positions
+    }
+}
+
+extension ColumnIndex {
+    func position(of name: String) -> Int? {
+        positions[name] ?? (foldsCase ? positions[name.lowercased()] : nil)
     }
 }
 
@@ -29,12 +40,12 @@ public struct Row: Sendable {
     public var columnNames: [String] { columns.names }
 
     public func hasColumn(_ name: String) -> Bool {
-        columns.positions[name] != nil
+        columns.position(of: name) != nil
     }
 
     /// The raw value of a column, or `nil` when the row has no such column.
     public subscript(_ name: String) -> SQLiteValue? {
-        columns.positions[name].map { values[$0] }
+        columns.position(of: name).map { values[$0] }
     }
 
     /// The value of a column converted to `T`; throws when absent or of another type.
@@ -62,7 +73,7 @@ extension SQLiteValue {
         switch self {
         case .null: "NULL"
         case .integer: "INTEGER"
-        case .real: "REAL"
+        case .real, .date: "REAL"
         case .text: "TEXT"
         case .blob: "BLOB"
         }

@@ -1,12 +1,15 @@
 import Foundation
 
-/// One value as SQLite stores it: the five storage classes.
+/// One value as SQLite stores it: the five storage classes, and a moment in time to bind.
 public enum SQLiteValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
     case blob([UInt8])
+    /// A moment bound to a statement: SQLite stores it as REAL seconds since 1970, PostgreSQL
+    /// as `timestamptz`, whose column a number would not fit. Read back, it is `.real`.
+    case date(Date)
 }
 
 /// A Swift type that maps to one column value and back.
@@ -59,6 +62,7 @@ extension Double: SQLiteValueConvertible {
         switch sqliteValue {
         case .real(let value): self = value
         case .integer(let value): self = Double(value)
+        case .date(let date): self = date.timeIntervalSince1970
         default: return nil
         }
     }
@@ -73,7 +77,7 @@ extension Bool: SQLiteValueConvertible {
 }
 
 extension Date: SQLiteValueConvertible {
-    public var sqliteValue: SQLiteValue { .real(timeIntervalSince1970) }
+    public var sqliteValue: SQLiteValue { .date(self) }
     public init?(sqliteValue: SQLiteValue) {
         guard let seconds = Double(sqliteValue: sqliteValue) else { return nil }
         self = Date(timeIntervalSince1970: seconds)

@@ -32,6 +32,11 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidQuery(String)
     /// Any other SQLite failure, with its extended result code.
     case sqlite(code: Int32, message: String, sql: String? = nil)
+    /// Any other PostgreSQL failure, with its SQLSTATE.
+    case postgres(state: String, message: String, sql: String? = nil)
+    /// `--db` names no database this console can use (a malformed URL, an option not
+    /// supported); the message says what to change.
+    case invalidLocation(String)
     /// A blocking read or write was started inside another's closure, where it would wait
     /// for itself forever.
     case nestedAccess
@@ -52,6 +57,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .conversion(let column, let message): "column \(column): \(message)"
         case .invalidQuery(let message): "invalid query: \(message)"
         case .sqlite(let code, let message, let sql): "SQLite error \(code): \(message)" + Self.statement(sql)
+        case .postgres(let state, let message, let sql): "PostgreSQL error \(state): \(message)" + Self.statement(sql)
+        case .invalidLocation(let message): message
         case .nestedAccess: "a database read or write was started inside another one"
         }
     }

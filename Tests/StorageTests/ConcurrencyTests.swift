@@ -36,8 +36,8 @@ import Testing
         }
     }
 
-    @Test func preparedStatementsAreReusedAcrossCalls() async throws {
-        let database = try makeDatabase()
+    @Test(arguments: Backend.available) func preparedStatementsAreReusedAcrossCalls(on backend: Backend) async throws {
+        let database = try makeDatabase(on: backend)
         try await database.write { connection in
             for index in 0..<500 {
                 _ = try connection.insert(Gadget.sample("g\(index)"))
@@ -84,8 +84,8 @@ import Testing
         }
     }
 
-    @Test func aBlockingWriteInsideAnotherTransactionThrowsInsteadOfWaitingForItself() async throws {
-        let database = try makeDatabase()
+    @Test(arguments: Backend.available) func aBlockingWriteInsideAnotherTransactionThrowsInsteadOfWaitingForItself(on backend: Backend) async throws {
+        let database = try makeDatabase(on: backend)
         let nested = try await database.write { _ in
             Result { try database.writeBlocking { _ in 1 } }
         }

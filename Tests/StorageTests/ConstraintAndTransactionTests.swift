@@ -3,23 +3,23 @@ import Storage
 import Testing
 
 @Suite struct ConstraintAndTransactionTests {
-    @Test func aDuplicateUniqueValueNamesTheConstraint() async throws {
-        let database = try makeDatabase()
+    @Test(arguments: Backend.available) func aDuplicateUniqueValueNamesTheConstraint(on backend: Backend) async throws {
+        let database = try makeDatabase(on: backend)
         _ = try await database.write { try $0.insert(Gadget.sample("same")) }
         await #expect(throws: StorageError.uniqueViolation(constraint: "gadgets.name")) {
             _ = try await database.write { try $0.insert(Gadget.sample("same")) }
         }
     }
 
-    @Test func aMissingParentIsAForeignKeyViolation() async throws {
-        let database = try makeDatabase()
+    @Test(arguments: Backend.available) func aMissingParentIsAForeignKeyViolation(on backend: Backend) async throws {
+        let database = try makeDatabase(on: backend)
         await #expect(throws: StorageError.foreignKeyViolation(constraint: "foreign key")) {
             _ = try await database.write { try $0.insert(Loan(ownerID: RecordID(42), gadgetName: "x")) }
         }
     }
 
-    @Test func deletingAReferencedParentIsRefused() async throws {
-        let database = try makeDatabase()
+    @Test(arguments: Backend.available) func deletingAReferencedParentIsRefused(on backend: Backend) async throws {
+        let database = try makeDatabase(on: backend)
         let owner = try await database.write { connection in
             let owner = try connection.insert(Owner(name: "Clinic"))
             _ = try connection.insert(Loan(ownerID: try owner.requireID, gadgetName: "iPad"))
@@ -30,8 +30,8 @@ import Testing
         }
     }
 
-    @Test func aCheckConstraintFailureIsTyped() async throws {
-        let database = try makeDatabase()
+    @Test(arguments: Backend.available) func aCheckConstraintFailureIsTyped(on backend: Backend) async throws {
+        let database = try makeDatabase(on: backend)
         _ = try await database.write { try $0.insert(Gadget.sample()) }
         do {
             try await database.write { try $0.execute("UPDATE gadgets SET kind = 'watch'") }
@@ -44,9 +44,9 @@ import Testing
         }
     }
 
-    @Test func aThrowingTransactionLeavesNothingBehind() async throws {
+    @Test(arguments: Backend.available) func aThrowingTransactionLeavesNothingBehind(on backend: Backend) async throws {
         struct Abort: Error {}
-        let database = try makeDatabase()
+        let database = try makeDatabase(on: backend)
         await #expect(throws: Abort.self) {
             try await database.write { connection in
                 _ = try connection.insert(Gadget.sample("one"))
@@ -57,8 +57,8 @@ import Testing
         #expect(try await database.read { try $0.count(Gadget.query()) } == 0)
     }
 
-    @Test func aConstraintFailureMidTransactionRollsBackEarlierWrites() async throws {
-        let database = try makeDatabase()
+    @Test(arguments: Backend.available) func aConstraintFailureMidTransactionRollsBackEarlierWrites(on backend: Backend) async throws {
+        let database = try makeDatabase(on: backend)
         await #expect(throws: StorageError.self) {
             try await database.write { connection in
                 _ = try connection.insert(Gadget.sample("first"))
@@ -68,9 +68,9 @@ import Testing
         #expect(try await database.read { try $0.count(Gadget.query()) } == 0)
     }
 
-    @Test func aFailedSavepointUndoesOnlyItsOwnWork() async throws {
+    @Test(arguments: Backend.available) func aFailedSavepointUndoesOnlyItsOwnWork(on backend: Backend) async throws {
         struct Abort: Error {}
-        let database = try makeDatabase()
+        let database = try makeDatabase(on: backend)
         try await database.write { connection in
             _ = try connection.insert(Gadget.sample("kept"))
             _ = try? connection.savepoint {
@@ -81,8 +81,8 @@ import Testing
         #expect(try await database.read { try $0.fetch(Gadget.query()) }.map(\.name) == ["kept"])
     }
 
-    @Test func aStaleVersionIsAConflictAndTheFirstSaveSurvives() async throws {
-        let database = try makeDatabase()
+    @Test(arguments: Backend.available) func aStaleVersionIsAConflictAndTheFirstSaveSurvives(on backend: Backend) async throws {
+        let database = try makeDatabase(on: backend)
         let original = try await database.write { try $0.insert(Gadget.sample()) }
         var first = original
         first.count = 100
@@ -98,8 +98,8 @@ import Testing
         #expect(stored.version == 2)
     }
 
-    @Test func updatingADeletedRowIsNotFound() async throws {
-        let database = try makeDatabase()
+    @Test(arguments: Backend.available) func updatingADeletedRowIsNotFound(on backend: Backend) async throws {
+        let database = try makeDatabase(on: backend)
         let saved = try await database.write { try $0.insert(Gadget.sample()) }
         try await database.write { try $0.delete(Gadget.self, id: saved.requireID) }
         await #expect(throws: StorageError.notFound(table: "gadgets")) {

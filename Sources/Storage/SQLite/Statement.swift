@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// A prepared statement, owned by one `Connection` and reused through its cache.
 final class Statement {
@@ -40,6 +41,8 @@ final class Statement {
                 code = sqlite3_bind_int64(handle, index, integer)
             case .real(let real):
                 code = sqlite3_bind_double(handle, index, real)
+            case .date(let date):
+                code = sqlite3_bind_double(handle, index, date.timeIntervalSince1970)
             case .text(let text):
                 // The byte length, not -1: with -1 SQLite stops at the first NUL, so "a\0b"
                 // would be stored (and matched) as "a".

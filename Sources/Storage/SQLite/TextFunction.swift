@@ -60,6 +60,7 @@ extension TextFunction {
         case .null: sqlite3_result_null(context)
         case .integer(let number): sqlite3_result_int64(context, number)
         case .real(let number): sqlite3_result_double(context, number)
+        case .date(let date): sqlite3_result_double(context, date.timeIntervalSince1970)
         case .text(let result): sqlite3_result_text(context, result, -1, csqlite_transient())
         case .blob(let bytes): sqlite3_result_blob(context, bytes, Int32(bytes.count), csqlite_transient())
         }

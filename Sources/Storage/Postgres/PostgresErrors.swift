@@ -1,0 +1,70 @@
+import PostgresNIO
+
+/// PostgreSQL's failures as the typed errors callers already handle for SQLite: a duplicate
+/// is a `uniqueViolation` whichever backend refused it.
+enum PostgresErrors {
+    static func storageError(_ error: any Error, sql: String?) -> StorageError {
+        if let error = error as? StorageError { return error }
+        guard let error = error as? PSQLError else {
+            return .io(message: "\(error)", sql: sql)
+        }
+        guard error.code == .server, let info = error.serverInfo else {
+            return .io(message: connectionProblem(error), sql: sql)
+        }
+        let state = info[.sqlState] ?? ""
+        let message = info[.message] ?? "PostgreSQL error \(state)"
+        // Constraints are named after their table and columns (`users_email_key`), so the name
+        // says what SQLite's `users.email` would.
+        let constraint = info[.constraintName] ?? info[.columnName].map { "\(info[.tableName] ?? "?").\($0)" } ?? message
+        switch state {
+        case "23505": return .uniqueViolation(constraint: columns(ofConstraint: constraint, table: info[.tableName]))
+        // As SQLite says it, which names no constraint: callers never needed to know which.
+        case "23503": return .foreignKeyViolation(constraint: "foreign key")
+        case "23502", "23514": return .constraintViolation(constraint: constraint)
+        // Serialisation failures, deadlocks and lock timeouts: the write may succeed if tried again.
+        case "40001", "40P01", "55P03": return .busy
+        case "53100": return .full(sql: sql)
+        case "XX001", "XX002": return .corrupt(message: message, sql: sql)
+        default:
+            if state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") {
+                return .io(message: message, sql: sql)
+            }
+            return .postgres(state: state, message: message, sql: sql)
+        }
+    }
+
+    /// `users.email` for `users_email_key`, as SQLite names a unique constraint: PostgreSQL
+    /// names it `<table>_<columns>_key` (or `_pkey`, or an index's own name), and our column
+    /// names have no underscores, so the columns are what lies between. (The error's detail
+    /// would name them too, but it also holds the duplicate value, which may be personal.)
+    static func columns(ofConstraint name: String, table: String?) -> String {
+        guard let table, name.hasPrefix(table + "_") else { return name }
+        var rest = name.dropFirst(table.count + 1)
+        for suffix in ["_pkey", "_key", "_idx", "_unique"] where rest.hasSuffix(suffix) {
+            rest = rest.dropLast(suffix.count)
+            break
+        }
+        return rest.split(separator: "_").map { "\(table).\($0)" }.joined(separator: ", ")
+    }
+
+    /// What went wrong before the server could answer, in one line without the driver's dump.
+    static func connectionProblem(_ error: PSQLError) -> String {
+        switch error.code {
+        case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown: "the connection to PostgreSQL was lost"
+        case .connectionError: "cannot reach PostgreSQL" + (error.underlying.map { " (\($0))" } ?? "")
+        case .authMechanismRequiresPassword: "PostgreSQL asks for a password and none was given"
+        case .sslUnsupported: "PostgreSQL does not offer TLS"
+        default: "PostgreSQL: \(error.code)"
+        }
+    }
+
+    /// Whether `error` means the connection is gone (and the next use should open another).
+    static func isConnectionLost(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .connectionError: return true
+        case .server: return error.serverInfo?[.sqlState]?.hasPrefix("57P") == true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import Synchronization
+
+/// One PostgreSQL connection, used the way `Database` uses an SQLite connection: from one
+/// worker thread, one statement after another, each call returning when the server has
+/// answered. The calling thread waits on postgres-nio's future while the driver's event loop
+/// does the I/O; that thread is the worker's own (never Swift's cooperative pool), so the
+/// ORM's synchronous closures — records, queries, transactions — run unchanged on this backend.
+///
+/// A connection the server closed (a restart, a network drop) is opened afresh by the next
+/// statement that starts outside a transaction; a transaction it was in is lost, and its
+/// statement fails with `io`.
+final class PostgresSession: Session {
+    let dialect = Dialect.postgres
+    private let server: PostgresServer
+    private let readOnly: Bool
+    private let logger: Logger
+    private var connection: PostgresConnection?
+    /// Our texts with `?` numbered as `$1, $2, …`, so each is rewritten once.
+    private var numbered: [String: String] = [:]
+    private(set) var statementsPrepared = 0
+    private(set) var isInTransaction = false
+    /// Called with the text of every statement that changed rows (see `ChangeTracker`).
+    var onWrite: ((String) -> Void)?
+
+    init(server: PostgresServer, readOnly: Bool, logger: Logger = Logger(label: "payload-console.postgres")) throws {
+        self.server = server
+        self.readOnly = readOnly
+        self.logger = logger
+        try connect()
+    }
+
+    deinit {
+        closeQuietly()
+    }
+
+    // MARK: Session
+
+    func execute(script: String) throws {
+        for statement in SQLTextScanner.statements(in: script) {
+            _ = try run(statement, [])
+        }
+    }
+
+    func execute(_ sql: SQL) throws -> Int {
+        try run(sql.text, sql.bindings).metadata.rows ?? 0
+    }
+
+    func execute(_ text: String, forEachOf values: some Sequence<[SQLiteValue]>) throws {
+        for row in values {
+            _ = try run(text, row)
+        }
+    }
+
+    func rows(_ sql: SQL) throws -> [Row] {
+        let result = try run(sql.text, sql.bindings)
+        guard let first = result.rows.first else { return [] }
+        let columns = ColumnIndex(names: first.map(\.columnName), foldingCase: true)
+        return try result.rows.map { Row(columns: columns, values: try PostgresValues.values(of: $0)) }
+    }
+
+    func row(_ sql: SQL) throws -> Row? {
+        try rows(sql).first
+    }
+
+    // MARK: Running
+
+    private func run(_ text: String, _ values: [SQLiteValue], retried: Bool = false) throws -> PostgresQueryResult {
+        let statement = numberedText(text)
+        let kind = StatementKind(statement)
+        if kind == .begin, connection?.isClosed != false {
+            try reconnect(sql: text)
+        }
+        guard let connection, !connection.isClosed else {
+            if isInTransaction {
+                isInTransaction = false
+                throw StorageError.io(message: "the connection to PostgreSQL was lost during a transaction; nothing of it was saved", sql: text)
+            }
+            try reconnect(sql: text)
+            return try run(text, values)
+        }
+        defer {
+            switch kind {
+            case .begin: isInTransaction = true
+            case .end: isInTransaction = false
+            default: break
+            }
+        }
+        do {
+            let query = PostgresQuery(unsafeSQL: statement, binds: PostgresValues.bindings(values))
+            let result = try connection.query(query, logger: logger).wait()
+            if kind == .write, result.metadata.rows ?? 1 > 0 { onWrite?(statement) }
+            return result
+        } catch {
+            if PostgresErrors.isConnectionLost(error) {
+                isInTransaction = false
+                // A dead connection is often found by the next BEGIN: nothing has run yet, so
+                // it is safe to open another and begin there. Any other statement may have
+                // had its effect before the connection went, so it is not repeated.
+                if kind == .begin, !retried {
+                    try reconnect(sql: text)
+                    return try run(text, values, retried: true)
+                }
+            }
+            throw PostgresErrors.storageError(error, sql: text)
+        }
+    }
+
+    private func numberedText(_ text: String) -> String {
+        if let known = numbered[text] { return known }
+        if numbered.count >= 512 { numbered.removeAll() }
+        let statement = SQLTextScanner.postgresText(text)
+        numbered[text] = statement
+        statementsPrepared += 1
+        return statement
+    }
+
+    private func reconnect(sql: String?) throws {
+        closeQuietly()
+        connection = nil
+        do {
+            try connect()
+        } catch {
+            throw PostgresErrors.storageError(error, sql: sql)
+        }
+    }
+
+    private func connect() throws {
+        var configuration: PostgresConnection.Configuration
+        switch server.address {
+        case .tcp(let host, let port):
+            configuration = .init(host: host, port: port, username: server.username, password: server.password, database: server.database, tls: .disable)
+        case .unixSocket(let path):
+            configuration = .init(unixSocketPath: path, username: server.username, password: server.password, database: server.database)
+        }
+        configuration.options.connectTimeout = .seconds(5)
+        if let schema = server.schema { configuration.options.additionalStartupParameters = [("search_path", schema)] }
+        let opened: PostgresConnection
+        do {
+            opened = try PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: Self.nextID(), logger: logger
+            ).wait()
+        } catch {
+            throw Self.connectionError(error, server: server)
+        }
+        connection = opened
+        isInTransaction = false
+        // Times and dates are read and written in UTC, whatever the server's own zone.
+        _ = try run("SET TIME ZONE 'UTC'", [])
+        if readOnly { _ = try run("SET default_transaction_read_only = on", []) }
+    }
+
+    /// The one line a person reads when the console cannot start on `server`.
+    static func connectionError(_ error: any Error, server: PostgresServer) -> StorageError {
+        guard let error = error as? PSQLError else {
+            return .io(message: "cannot reach PostgreSQL at \(server): \(error)", sql: nil)
+        }
+        if error.code == .server, let info = error.serverInfo {
+            let state = info[.sqlState] ?? ""
+            switch state {
+            case "28P01", "28000": return .io(message: "PostgreSQL refused the password or role for \(server)", sql: nil)
+            case "3D000": return .io(message: "PostgreSQL at \(server) has no database \"\(server.database)\"", sql: nil)
+            default: return .io(message: "PostgreSQL at \(server): \(info[.message] ?? state)", sql: nil)
+            }
+        }
+        if error.code == .connectionError {
+            return .io(message: "cannot reach PostgreSQL at \(server)" + (error.underlying.map { ": \($0)" } ?? ""), sql: nil)
+        }
+        return .io(message: "\(PostgresErrors.connectionProblem(error)) (\(server))", sql: nil)
+    }
+
+    private static let ids = Atomic<Int>(0)
+    private static func nextID() -> Int {
+        ids.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
+    /// Lets the connection go without waiting for the server to acknowledge; the driver's
+    /// connection must outlive its closing, so the callback holds it until then.
+    private func closeQuietly() {
+        guard let closing = connection else { return }
+        closing.close().whenComplete { _ in withExtendedLifetime(closing) {} }
+    }
+}
+
+/// What a statement does to the session's transaction state and to rows.
+private enum StatementKind {
+    case begin, end, write, other
+
+    init(_ text: String) {
+        let start = text.drop { $0.isWhitespace }.prefix(9).uppercased()
+        if start.hasPrefix("BEGIN") || start.hasPrefix("START") {
+            self = .begin
+        } else if start.hasPrefix("COMMIT") || start.hasPrefix("END") || (start.hasPrefix("ROLLBACK") && !text.uppercased().contains("ROLLBACK TO")) {
+            self = .end
+        } else if start.hasPrefix("INSERT") || start.hasPrefix("UPDATE") || start.hasPrefix("DELETE") || start.hasPrefix("WITH")
+            || start.hasPrefix("TRUNCATE") || start.hasPrefix("ALTER") || start.hasPrefix("DROP") {
+            self = .write
+        } else {
+            self = .other
+        }
+    }
+}

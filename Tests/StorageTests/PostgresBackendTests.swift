@@ -1,0 +1,47 @@
+import Foundation
+import Storage
+import Testing
+
+/// What only the PostgreSQL backend has to get right: its own column types under the ORM's
+/// values, SQL written for SQLite read as PostgreSQL reads it, and a server that goes away.
+@Suite(.enabled(if: Backend.available.contains(.postgres))) struct PostgresBackendTests {
+    @Test func columnsUsePostgresOwnTypes() async throws {
+        let database = try makeDatabase(on: .postgres)
+        _ = try await database.write { try $0.insert(Gadget.sample()) }
+        let row = try #require(try await database.read { try $0.row("""
+            SELECT pg_typeof(id)::text AS i, pg_typeof(enrolledAt)::text AS e, pg_typeof(settings)::text AS j,
+                   pg_typeof(payload)::text AS p, settings->>'volume' AS volume, enrolledAt
+            FROM gadgets
+            """) })
+        #expect(row["i"] == .text("bigint"))
+        #expect(row["e"] == .text("timestamp with time zone"))
+        #expect(row["j"] == .text("jsonb"))
+        #expect(row["p"] == .text("bytea"))
+        #expect(row["volume"] == .text("7"))
+        // A moment comes back as the same seconds SQLite would hold, to the microsecond.
+        #expect(row["enrolledAt"] == .real(1_700_000_000.25))
+    }
+
+    @Test func questionMarksInLiteralsAndCommentsAreNotPlaceholders() async throws {
+        let database = try makeDatabase(on: .postgres)
+        let row = try #require(try await database.read { try $0.row("""
+            SELECT 'why?' AS literal, \("bound") AS value, $$a ? b$$ AS dollar -- or this?
+            """) })
+        #expect(row["literal"] == .text("why?"))
+        #expect(row["value"] == .text("bound"))
+        #expect(row["dollar"] == .text("a ? b"))
+    }
+
+    @Test func aLostConnectionIsOpenedAgainByTheNextStatement() async throws {
+        let database = try makeDatabase(on: .postgres)
+        _ = try await database.write { try $0.insert(Gadget.sample("before")) }
+        // The server ends the writer's session, as a restart would (only this test's own: the
+        // other tests share the server).
+        let writerProcess = try await database.write { try $0.scalar("SELECT pg_backend_pid()", as: Int.self) }
+        let killer = try makeDatabase(on: .postgres)
+        try await killer.withWriterOutsideTransaction { try $0.execute("SELECT pg_terminate_backend(\(writerProcess))") }
+        let saved = try await database.write { try $0.insert(Gadget.sample("after")) }
+        #expect(saved.id != nil)
+        #expect(try await database.read { try $0.fetch(Gadget.query().filter("name", .equal, "after")) }.count == 1)
+    }
+}
