@@ -61,30 +61,14 @@ final class ChangeTracker: @unchecked Sendable {
         return names.first { entry in entry.cString.withUnsafeBufferPointer { strcmp($0.baseAddress!, table) == 0 } }?.name
     }
 
-    /// What a statement may have changed, read from its text, for a backend without an update
-    /// hook (PostgreSQL): every watched table it names, wholly; for a delete, every watched
-    /// table, since rows pointing at the deleted ones may go with them.
-    func record(statement text: String) {
+    /// A statement changed rows, on a backend without an update hook (PostgreSQL): every
+    /// watched table may have changed, wholly. Its text would name one table, but not what
+    /// that table's triggers changed (`policy_generation` moves with profile assignments) nor
+    /// what went with deleted rows; caches drop more than they must, never too little.
+    func recordUnknownChange() {
         let tables = observers.withLock { $0.reduce(into: Set<String>()) { $0.formUnion($1.tables) } }
-        let lowered = text.lowercased()
-        let deletes = lowered.hasPrefix("delete") || lowered.hasPrefix("with") || lowered.hasPrefix("truncate")
-        for table in tables where deletes || Self.names(lowered, table.lowercased()) {
-            pending.listed[table] = nil
-            pending.wholeTables.insert(table)
-        }
-    }
-
-    /// Whether `text` names `table` as a whole word (quoted or not).
-    private static func names(_ text: String, _ table: String) -> Bool {
-        var searchStart = text.startIndex
-        while let range = text.range(of: table, range: searchStart..<text.endIndex) {
-            let before = range.lowerBound > text.startIndex ? text[text.index(before: range.lowerBound)] : " "
-            let after = range.upperBound < text.endIndex ? text[range.upperBound] : " "
-            let isNamePart: (Character) -> Bool = { $0.isLetter || $0.isNumber || $0 == "_" }
-            if !isNamePart(before) && !isNamePart(after) { return true }
-            searchStart = range.upperBound
-        }
-        return false
+        pending.listed.removeAll()
+        pending.wholeTables.formUnion(tables)
     }
 
     fileprivate func record(table: String, rowID: Int64) {

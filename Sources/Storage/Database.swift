@@ -67,7 +67,7 @@ public final class Database: Sendable {
         reserve = nil
         checkpointer = nil
         let writerSession = try PostgresSession(server: server, readOnly: false)
-        writerSession.onWrite = { [changes] statement in changes.record(statement: statement) }
+        writerSession.onWrite = { [changes] in changes.recordUnknownChange() }
         writer = Worker(Connection(writerSession), name: "postgres-writer")
         readers = ReaderPool(try (0..<max(1, server.poolSize - 1)).map { index in
             Worker(Connection(try PostgresSession(server: server, readOnly: true)), name: "postgres-reader-\(index)")

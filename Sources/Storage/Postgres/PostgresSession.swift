@@ -24,8 +24,8 @@ final class PostgresSession: Session {
     private var numbered: [String: String] = [:]
     private(set) var statementsPrepared = 0
     private(set) var isInTransaction = false
-    /// Called with the text of every statement that changed rows (see `ChangeTracker`).
-    var onWrite: ((String) -> Void)?
+    /// Called after each statement that changed rows (see `ChangeTracker`).
+    var onWrite: (() -> Void)?
 
     init(server: PostgresServer, readOnly: Bool, logger: Logger = Logger(label: "payload-console.postgres")) throws {
         self.server = server
@@ -93,7 +93,7 @@ final class PostgresSession: Session {
         do {
             let query = PostgresQuery(unsafeSQL: statement, binds: PostgresValues.bindings(values))
             let result = try connection.query(query, logger: logger).wait()
-            if kind == .write, result.metadata.rows ?? 1 > 0 { onWrite?(statement) }
+            if kind == .write, result.metadata.rows ?? 1 > 0 { onWrite?() }
             return result
         } catch {
             if PostgresErrors.isConnectionLost(error) {
