@@ -194,7 +194,7 @@ struct CatalogReader: Sendable {
         }
         guard var workspace = overview.workspace else { return overview }
         (workspace.recentLogs, workspace.lastArrivedLine, workspace.capWarnings) = try await logs.read { [overview] connection in
-            (try connection.fetch(LogReader.Row.self, HelpdeskQueries.recentLines(of: id, limit: Self.recentLogCount)),
+            (try connection.fetch(LogReader.Row.self, HelpdeskQueries.recentLines(of: id, limit: Self.recentLogCount, dialect: connection.dialect)),
              try connection.scalar(HelpdeskQueries.lastArrivedLine(of: id), as: Int64.self),
              try LogCapWarning.for(apps: overview.device.installedApps, capBytes: capBytes, in: connection))
         }

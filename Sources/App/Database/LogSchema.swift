@@ -7,7 +7,7 @@ import Storage
 /// console's file; `LogStoreMove` carries what they hold over once.
 enum LogSchema {
     static let migrations: [Migration] = [
-        Migration(1, "log lines, their full-text index behind the writer, usage and events", sql: """
+        Migration(1, "log lines, their full-text index behind the writer, usage and events", sqlite: """
             -- Uploaded app and crash logs. They outlive their device (an enterprise wipe keeps
             -- them), so the device's name is copied in; deviceID names a row of the console's
             -- database and is cleared when that device is removed. AUTOINCREMENT: ids only
@@ -86,6 +86,6 @@ enum LogSchema {
                 at REAL NOT NULL
             );
             CREATE INDEX log_events_by_app ON log_events(app, id DESC);
-            """),
+            """, postgres: PostgresLogSchema.logStore),
     ]
 }

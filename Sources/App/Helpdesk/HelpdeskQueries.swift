@@ -13,11 +13,11 @@ enum HelpdeskQueries {
     /// A device's newest lines by the time they were logged on the device, newest first: lines
     /// arrive late and out of order (a crash log on the next launch, a backlog when the network
     /// returns), so the order they arrived in is not the order they happened in.
-    static func recentLines(of device: RecordID<DeviceRecord>, limit: Int) -> SQL {
-        """
-        SELECT l.*, NULL AS highlighted FROM device_logs AS l INDEXED BY device_logs_by_device_time
-        WHERE l.deviceID = \(device) ORDER BY l.loggedAt DESC, l.id DESC LIMIT \(limit)
-        """
+    static func recentLines(of device: RecordID<DeviceRecord>, limit: Int, dialect: Dialect) -> SQL {
+        let table: SQL = dialect == .sqlite ? "device_logs AS l INDEXED BY device_logs_by_device_time" : "device_logs AS l"
+        return SQL(stringLiteral: "SELECT \(LogQueries.lineColumns), NULL AS highlighted FROM ") + table + """
+             WHERE l.deviceID = \(device) ORDER BY l.loggedAt DESC, l.id DESC LIMIT \(limit)
+            """
     }
 
     /// The id of the last line that arrived from a device: the open page asks for lines after it.
@@ -27,9 +27,8 @@ enum HelpdeskQueries {
 
     /// A device's lines that arrived after `after`, newest arrival first.
     static func linesAfter(_ after: RecordID<DeviceLogRecord>?, device: RecordID<DeviceRecord>, limit: Int) -> SQL {
-        """
-        SELECT l.*, NULL AS highlighted FROM device_logs AS l
-        WHERE l.deviceID = \(device) AND l.id > \(after?.rawValue ?? 0) ORDER BY l.id DESC LIMIT \(limit)
+        SQL(stringLiteral: "SELECT \(LogQueries.lineColumns), NULL AS highlighted FROM device_logs AS l") + """
+         WHERE l.deviceID = \(device) AND l.id > \(after?.rawValue ?? 0) ORDER BY l.id DESC LIMIT \(limit)
         """
     }
 

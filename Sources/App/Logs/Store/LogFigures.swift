@@ -11,7 +11,7 @@ struct LogFigures: Sendable {
     static func load(from logs: Database, apps: [String]? = nil, capBytes: Int, now: Date) async throws -> LogFigures {
         try await logs.read { connection in
             LogFigures(capWarnings: try LogCapWarning.for(apps: apps, capBytes: capBytes, in: connection),
-                       crashGroupsLastDay: try connection.scalar(LogQueries.crashGroupCount(since: now.addingTimeInterval(-86_400)), as: Int.self) ?? 0)
+                       crashGroupsLastDay: try connection.scalar(LogQueries.crashGroupCount(since: now.addingTimeInterval(-86_400), dialect: connection.dialect), as: Int.self) ?? 0)
         }
     }
 }

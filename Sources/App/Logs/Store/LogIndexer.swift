@@ -65,7 +65,7 @@ struct LogIndexLag: Equatable, Sendable {
     static func read(after mark: RecordID<DeviceLogRecord>, in connection: Connection) throws -> LogIndexLag {
         guard let row = try connection.row(LogQueries.unindexed(after: mark)) else { return LogIndexLag() }
         let waitingSince = try row.get("waitingSince", as: Date?.self)
-        return LogIndexLag(unindexedLines: waitingSince == nil ? 0 : try row.get("lines", as: Int.self), waitingSince: waitingSince)
+        return LogIndexLag(unindexedLines: waitingSince == nil ? 0 : max(0, try row.get("lines", as: Int.self)), waitingSince: waitingSince)
     }
 
     /// The viewer's sentence when the lag is noticeable.

@@ -2,23 +2,41 @@ import Domain
 import Foundation
 import Storage
 
-/// The log store's SQL that the query builder cannot say: what a second backend would provide again.
+/// The log store's SQL that the query builder cannot say, one text where SQLite and PostgreSQL
+/// agree and one each (chosen by `Dialect`) where they do not: SQLite searches an FTS5 index
+/// kept behind the writer, PostgreSQL a `tsvector` written with each line (`PostgresLogSchema`).
 enum LogQueries {
     /// One line's row, written without the record encoder: the upload path inserts up to
     /// 10,000 of them a batch, and Codable's encoding of each was a fifth of its time.
     /// One line's insert, run for every line of a batch on one prepared statement
     /// (`Connection.execute(_:forEachOf:)`) with `insertValues`.
-    static let insert = """
-        INSERT INTO device_logs (deviceID, deviceName, app, appVersion, kind, level, message, fields, signature, loggedAt, receivedAt, byteCount)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
+    static func insert(_ dialect: Dialect) -> String {
+        switch dialect {
+        case .sqlite: """
+            INSERT INTO device_logs (deviceID, deviceName, app, appVersion, kind, level, message, fields, signature, loggedAt, receivedAt, byteCount)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        case .postgres: """
+            INSERT INTO device_logs (deviceID, deviceName, app, appVersion, kind, level, message, fields, signature, loggedAt, receivedAt, byteCount, search)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS tsvector))
+            """
+        }
+    }
 
     /// `insert`'s values for `line`, in its order.
-    static func insertValues(_ line: DeviceLogRecord) -> [SQLiteValue] {
-        [line.deviceID?.sqliteValue ?? .null, .text(line.deviceName), .text(line.app), .text(line.appVersion), .text(line.kind.rawValue),
-         .text(line.level.rawValue), .text(line.message), fieldsValue(line.fields),
-         line.signature?.sqliteValue ?? .null, line.loggedAt.sqliteValue, line.receivedAt.sqliteValue, .integer(Int64(line.byteCount))]
+    static func insertValues(_ line: DeviceLogRecord, _ dialect: Dialect) -> [SQLiteValue] {
+        var values: [SQLiteValue] = [
+            line.deviceID?.sqliteValue ?? .null, .text(line.deviceName), .text(line.app), .text(line.appVersion), .text(line.kind.rawValue),
+            .text(line.level.rawValue), .text(line.message), fieldsValue(line.fields),
+            line.signature?.sqliteValue ?? .null, line.loggedAt.sqliteValue, line.receivedAt.sqliteValue, .integer(Int64(line.byteCount)),
+        ]
+        if dialect == .postgres { values.append(.text(LogSearchVector.tsvector(of: line.message))) }
+        return values
     }
+
+    /// A line's columns, for reads that decode `DeviceLogRecord` (not `l.*`: on PostgreSQL
+    /// that would carry each line's search vector along).
+    static let lineColumns = "l.id, l.deviceID, l.deviceName, l.app, l.appVersion, l.kind, l.level, l.message, l.fields, l.signature, l.loggedAt, l.receivedAt, l.byteCount"
 
     /// The `fields` column: the JSON object the ORM's `[String: String]?` reads back.
     private static func fieldsValue(_ fields: [String: String]?) -> SQLiteValue {
@@ -31,8 +49,10 @@ enum LogQueries {
     // MARK: the index behind the writer
 
     /// The indexer's mark: every line up to it is in the full-text index, none after it.
+    /// On PostgreSQL every stored line is searchable: the mark is past any line there will be.
     static func indexedThrough(in connection: Connection) throws -> RecordID<DeviceLogRecord> {
-        RecordID(try connection.scalar("SELECT indexedThrough FROM log_index_progress WHERE id = 1", as: Int64.self) ?? 0)
+        guard connection.dialect == .sqlite else { return RecordID(Int64.max) }
+        return RecordID(try connection.scalar("SELECT indexedThrough FROM log_index_progress WHERE id = 1", as: Int64.self) ?? 0)
     }
 
     /// The id of the last of the next `limit` lines after `mark`.
@@ -54,7 +74,7 @@ enum LogQueries {
     /// the ends of the table instead of counting a tail that may be millions long.
     static func unindexed(after mark: RecordID<DeviceLogRecord>) -> SQL {
         """
-        SELECT max(0, coalesce((SELECT max(id) FROM device_logs), 0) - \(mark)) AS lines,
+        SELECT coalesce((SELECT max(id) FROM device_logs), 0) - \(mark) AS lines,
                (SELECT receivedAt FROM device_logs WHERE id > \(mark) ORDER BY id LIMIT 1) AS waitingSince
         """
     }
@@ -94,10 +114,18 @@ enum LogQueries {
     /// page stops after `limit` rows; without a search the walk is over the table's id, or an
     /// index on (device or app, id). The matched words come back marked with U+0001 and U+0002
     /// (`highlighted`), which a stored message cannot contain.
-    static func page(_ filter: LogFilter, limit: Int, part: SearchPart = .unindexed(after: RecordID(0))) -> SQL {
+    /// On PostgreSQL a search comes back without `highlighted`; `LogReader` marks the words.
+    static func page(_ filter: LogFilter, limit: Int, part: SearchPart = .unindexed(after: RecordID(0)), dialect: Dialect = .sqlite) -> SQL {
         var sql: SQL
         switch (filter.search, part) {
-        case (let search?, .indexed(let mark)):
+        case (let search?, .indexed):
+            if dialect == .postgres {
+                sql = SQL(stringLiteral: "SELECT \(lineColumns), NULL AS highlighted FROM device_logs AS l")
+                sql.append(" WHERE l.search @@ CAST(\(search.tsquery) AS tsquery)")
+                if let before = filter.before { sql.append(" AND l.id < \(before)") }
+                break
+            }
+            guard case .indexed(let mark) = part else { preconditionFailure() }
             sql = """
                 SELECT l.*, highlight(device_log_search, 0, char(1), char(2)) AS highlighted
                 FROM device_log_search CROSS JOIN device_logs AS l ON l.id = device_log_search.rowid
@@ -109,11 +137,11 @@ enum LogQueries {
             sql.append("\(filter.searchText), l.message) AS highlighted FROM device_logs AS l WHERE l.id > \(mark)")
             if let before = filter.before { sql.append(" AND l.id < \(before)") }
         case (nil, _):
-            sql = "SELECT l.*, NULL AS highlighted FROM device_logs AS l WHERE 1"
+            sql = SQL(stringLiteral: "SELECT \(lineColumns), NULL AS highlighted FROM device_logs AS l WHERE TRUE")
             if let before = filter.before { sql.append(" AND l.id < \(before)") }
         }
         appendConditions(of: filter, part: part, to: &sql)
-        if case (_?, .indexed) = (filter.search, part) {
+        if case (_?, .indexed) = (filter.search, part), dialect == .sqlite {
             sql.append(" ORDER BY device_log_search.rowid DESC")
         } else {
             sql.append(" ORDER BY l.id DESC")
@@ -155,9 +183,13 @@ enum LogQueries {
     /// a million lines this way, a chunk per read, so memory stays flat and no read holds a
     /// snapshot for long.
     static func export(_ filter: LogFilter, after: RecordID<DeviceLogRecord>?, through last: RecordID<DeviceLogRecord>, limit: Int,
-                       part: SearchPart = .unindexed(after: RecordID(0)), columns: String = LogExport.columns) -> SQL {
+                       part: SearchPart = .unindexed(after: RecordID(0)), columns: String = LogExport.columns, dialect: Dialect = .sqlite) -> SQL {
         var sql: SQL
-        if let search = filter.search, case .indexed(let mark) = part {
+        if let search = filter.search, case .indexed = part, dialect == .postgres {
+            sql = SQL(stringLiteral: "SELECT \(columns) FROM device_logs AS l")
+            sql.append(" WHERE l.search @@ CAST(\(search.tsquery) AS tsquery) AND l.id <= \(last)")
+            if let after { sql.append(" AND l.id > \(after)") }
+        } else if let search = filter.search, case .indexed(let mark) = part {
             sql = SQL(stringLiteral: "SELECT \(columns) FROM device_log_search CROSS JOIN device_logs AS l ON l.id = device_log_search.rowid")
             sql.append(" WHERE device_log_search MATCH \(search.expression) AND device_log_search.rowid <= \(min(last, mark))")
             if let after { sql.append(" AND device_log_search.rowid > \(after)") }
@@ -168,7 +200,7 @@ enum LogQueries {
             if filter.search != nil, case .unindexed(let mark) = part { sql.append(" AND l.id > \(mark)") }
         }
         appendConditions(of: filter, part: part, to: &sql)
-        if filter.search != nil, case .indexed = part {
+        if filter.search != nil, case .indexed = part, dialect == .sqlite {
             sql.append(" ORDER BY device_log_search.rowid")
         } else {
             sql.append(" ORDER BY l.id")
@@ -179,9 +211,11 @@ enum LogQueries {
 
     /// How many lines matching `filter` (its page ignored) one `part` holds: what a deletion
     /// will remove is both parts'.
-    static func count(_ filter: LogFilter, part: SearchPart = .unindexed(after: RecordID(0))) -> SQL {
+    static func count(_ filter: LogFilter, part: SearchPart = .unindexed(after: RecordID(0)), dialect: Dialect = .sqlite) -> SQL {
         var sql: SQL
         switch (filter.search, part) {
+        case (let search?, .indexed) where dialect == .postgres:
+            sql = "SELECT count(*) FROM device_logs AS l WHERE l.search @@ CAST(\(search.tsquery) AS tsquery)"
         case (let search?, .indexed(let mark)):
             sql = """
                 SELECT count(*) FROM device_log_search CROSS JOIN device_logs AS l ON l.id = device_log_search.rowid
@@ -190,7 +224,7 @@ enum LogQueries {
         case (_?, .unindexed(let mark)):
             sql = "SELECT count(*) FROM device_logs AS l WHERE l.id > \(mark)"
         case (nil, _):
-            sql = "SELECT count(*) FROM device_logs AS l WHERE 1"
+            sql = "SELECT count(*) FROM device_logs AS l WHERE TRUE"
         }
         appendConditions(of: filter, part: part, to: &sql)
         return sql
@@ -241,7 +275,11 @@ enum LogQueries {
 
     /// Takes removed lines off an app's usage.
     static func subtractUsage(app: String, bytes: Int, lines: Int) -> SQL {
-        "UPDATE log_usage SET byteCount = max(0, byteCount - \(bytes)), lineCount = max(0, lineCount - \(lines)) WHERE app = \(app)"
+        """
+        UPDATE log_usage SET byteCount = CASE WHEN byteCount > \(bytes) THEN byteCount - \(bytes) ELSE 0 END,
+                             lineCount = CASE WHEN lineCount > \(lines) THEN lineCount - \(lines) ELSE 0 END
+        WHERE app = \(app)
+        """
     }
 
     /// A crash signature's occurrences: how many, on how many devices (a removed device counts
@@ -259,21 +297,23 @@ enum LogQueries {
 
     /// How many crash groups had a crash since `since`: read from the crash lines' time index
     /// (named, because the planner otherwise walks every crash line in the groups' index).
-    static func crashGroupCount(since: Date) -> SQL {
-        """
-        SELECT count(*) FROM (SELECT DISTINCT app, signature FROM device_logs INDEXED BY device_logs_crash_times
-            WHERE kind = 'crash' AND signature IS NOT NULL AND loggedAt >= \(since))
-        """
+    static func crashGroupCount(since: Date, dialect: Dialect = .sqlite) -> SQL {
+        let table: SQL = dialect == .sqlite ? "device_logs INDEXED BY device_logs_crash_times" : "device_logs"
+        return """
+            SELECT count(*) FROM (SELECT DISTINCT app, signature FROM \(table)
+                WHERE kind = 'crash' AND signature IS NOT NULL AND loggedAt >= \(since)) AS groups
+            """
     }
 
     /// Crash groups, most recently seen first, from crash logs logged since `since` (one app's
     /// or every app's, one device's or every device's). The partial index on crash lines,
     /// which holds the device too, keeps this to the crash lines alone.
-    static func crashGroups(app: String?, device: RecordID<DeviceRecord>? = nil, since: Date, limit: Int) -> SQL {
+    static func crashGroups(app: String?, device: RecordID<DeviceRecord>? = nil, since: Date, limit: Int, dialect: Dialect = .sqlite) -> SQL {
+        let versions: SQL = dialect == .sqlite ? "group_concat(DISTINCT nullif(appVersion, ''))" : "string_agg(DISTINCT nullif(appVersion, ''), ',')"
         var sql: SQL = """
             SELECT app, signature, count(*) AS occurrences,
                    count(DISTINCT coalesce(CAST(deviceID AS TEXT), 'name:' || deviceName)) AS devices,
-                   group_concat(DISTINCT nullif(appVersion, '')) AS versions,
+                   \(versions) AS versions,
                    min(loggedAt) AS firstSeen, max(loggedAt) AS lastSeen
             FROM device_logs WHERE kind = 'crash' AND signature IS NOT NULL AND loggedAt >= \(since)
             """

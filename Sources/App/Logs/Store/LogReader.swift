@@ -19,6 +19,11 @@ struct LogReader: Sendable {
             highlighted = try decoder.container(keyedBy: Key.self).decodeIfPresent(String.self, forKey: .highlighted)
         }
 
+        init(line: DeviceLogRecord, highlighted: String?) {
+            self.line = line
+            self.highlighted = highlighted
+        }
+
         private enum Key: String, CodingKey { case highlighted }
     }
 
@@ -46,7 +51,7 @@ struct LogReader: Sendable {
             let (rows, lag) = try Self.rows(filter, limit: limit, in: connection)
             var page = Page(rows: rows, deviceName: deviceName, catalog: catalog, indexLag: lag)
             if let app = filter.app, appSummary > 0 {
-                page.crashGroups = try connection.fetch(LogQueries.CrashGroup.self, LogQueries.crashGroups(app: app, device: filter.device, since: .distantPast, limit: appSummary))
+                page.crashGroups = try connection.fetch(LogQueries.CrashGroup.self, LogQueries.crashGroups(app: app, device: filter.device, since: .distantPast, limit: appSummary, dialect: connection.dialect))
                 page.capWarning = try LogCapWarning.for(apps: [app], capBytes: capBytes, in: connection).first
             }
             return page
@@ -59,7 +64,7 @@ struct LogReader: Sendable {
     func crashGroups(app: String?, device: RecordID<DeviceRecord>?, since: Date, limit: Int) async throws
         -> (groups: [LogQueries.CrashGroup], catalog: [AppRecord], deviceName: String?) {
         let groups = try await logs.read { connection in
-            try connection.fetch(LogQueries.CrashGroup.self, LogQueries.crashGroups(app: app, device: device, since: since, limit: limit))
+            try connection.fetch(LogQueries.CrashGroup.self, LogQueries.crashGroups(app: app, device: device, since: since, limit: limit, dialect: connection.dialect))
         }
         return try await console.read { connection in
             (groups, try connection.fetch(AppRecord.query().order(by: "name")),
@@ -71,7 +76,7 @@ struct LogReader: Sendable {
     func exportChunk(_ filter: LogFilter, after: RecordID<DeviceLogRecord>?, through last: RecordID<DeviceLogRecord>, limit: Int) async throws -> [Storage.Row] {
         try await logs.read { connection in
             try Self.searchingBothParts(filter, limit: limit, in: connection) { part, limit in
-                try connection.rows(LogQueries.export(filter, after: after, through: last, limit: limit, part: part))
+                try connection.rows(LogQueries.export(filter, after: after, through: last, limit: limit, part: part, dialect: connection.dialect))
             }
         }
     }
@@ -84,6 +89,8 @@ struct LogReader: Sendable {
                                       in connection: Connection, _ read: (LogQueries.SearchPart, Int) throws -> [T]) throws -> [T] {
         guard filter.search != nil else { return try read(.unindexed(after: RecordID(0)), limit) }
         let mark = try mark ?? LogQueries.indexedThrough(in: connection)
+        // PostgreSQL indexes each line as it is stored: there is no second part.
+        guard connection.dialect == .sqlite else { return try read(.indexed(through: mark), limit) }
         let parts: [LogQueries.SearchPart] = newestFirst ? [.unindexed(after: mark), .indexed(through: mark)] : [.indexed(through: mark), .unindexed(after: mark)]
         var rows = try read(parts[0], limit)
         if rows.count < limit { rows += try read(parts[1], limit - rows.count) }
@@ -112,8 +119,9 @@ struct LogReader: Sendable {
             case .matching(let filter):
                 guard filter.search != nil else { return try connection.scalar(LogQueries.count(filter), as: Int.self) ?? 0 }
                 let mark = try LogQueries.indexedThrough(in: connection)
-                return try [LogQueries.SearchPart.indexed(through: mark), .unindexed(after: mark)].reduce(0) { total, part in
-                    total + (try connection.scalar(LogQueries.count(filter, part: part), as: Int.self) ?? 0)
+                let parts: [LogQueries.SearchPart] = connection.dialect == .sqlite ? [.indexed(through: mark), .unindexed(after: mark)] : [.indexed(through: mark)]
+                return try parts.reduce(0) { total, part in
+                    total + (try connection.scalar(LogQueries.count(filter, part: part, dialect: connection.dialect), as: Int.self) ?? 0)
                 }
             }
         }
@@ -144,7 +152,13 @@ struct LogReader: Sendable {
         let lag = try LogIndexLag.read(after: mark, in: connection)
         guard filter.searchProblem == nil else { return ([], lag) }
         let rows = try searchingBothParts(filter, limit: limit + 1, newestFirst: true, mark: mark, in: connection) { part, limit in
-            try connection.fetch(Row.self, LogQueries.page(filter, limit: limit, part: part))
+            try connection.fetch(Row.self, LogQueries.page(filter, limit: limit, part: part, dialect: connection.dialect))
+        }
+        // SQLite's index marks the matched words as it reads; PostgreSQL's is marked here, by
+        // the matcher that reads SQLite's unindexed lines the same way.
+        if let search = filter.search, connection.dialect == .postgres {
+            let matcher = search.matcher()
+            return (rows.map { Row(line: $0.line, highlighted: matcher.highlighted($0.line.message)) }, lag)
         }
         return (rows, lag)
     }

@@ -41,7 +41,7 @@ struct LogRemoval: Sendable {
                     filter.before = nil
                     lines = try LogReader.searchingBothParts(filter, limit: Self.batchSize, in: connection) { part, limit in
                         try connection.fetch(LogQueries.RemovedLine.self, LogQueries.export(
-                            filter, after: after, through: last, limit: limit, part: part, columns: LogQueries.removedLineColumns))
+                            filter, after: after, through: last, limit: limit, part: part, columns: LogQueries.removedLineColumns, dialect: connection.dialect))
                     }
                 }
                 try Self.remove(lines, in: connection)

@@ -87,7 +87,7 @@ struct LogStore: Sendable {
     static func append(_ lines: [LogLine], from device: Uploader, receivedAt: Date, in connection: Connection) throws {
         var added: [String: (bytes: Int, lines: Int)] = [:]
         let records = lines.map { DeviceLogRecord($0, device: device.id, deviceName: device.name, receivedAt: receivedAt) }
-        try connection.execute(LogQueries.insert, forEachOf: records.map(LogQueries.insertValues))
+        try connection.execute(LogQueries.insert(connection.dialect), forEachOf: records.map { LogQueries.insertValues($0, connection.dialect) })
         for record in records {
             added[record.app, default: (0, 0)].bytes += record.byteCount
             added[record.app, default: (0, 0)].lines += 1

@@ -29,6 +29,9 @@ struct LogStoreFiles: Sendable {
     /// Opens both files (created when missing), brings both schemas up to date and moves a
     /// console file's log tables into the log store's file first if it still has them.
     static func open(consolePath: String, logsPath: String? = nil) throws -> Opened {
+        if case .postgres(let server) = try DatabaseLocation(consolePath) {
+            return try open(postgres: server)
+        }
         let console = try Database(path: consolePath)
         let logs = try Database(path: logsPath ?? Self.logsPath(beside: consolePath), functions: LogSearchFunctions.all, background: true)
         var applied = try Migrator(LogSchema.migrations).migrate(logs).map { "Applied log store migration \($0.version): \($0.name)" }
@@ -37,5 +40,24 @@ struct LogStoreFiles: Sendable {
         }
         applied += try Migrator(Schema.migrations).migrate(console).map { "Applied migration \($0.version): \($0.name)" }
         return Opened(files: LogStoreFiles(console: console, logs: logs), applied: applied)
+    }
+
+    /// On PostgreSQL both live in one database: the console's tables where the URL points, the
+    /// log store's in a schema of their own beside them (`<schema>_logs`), each with its own
+    /// connections and migrations. There is no older layout to move from.
+    static func open(postgres server: PostgresServer) throws -> Opened {
+        let console = try Database(postgres: server)
+        var logServer = server
+        logServer.schema = logSchema(beside: server.schema)
+        try console.withWriterOutsideTransactionBlocking { try $0.execute(script: "CREATE SCHEMA IF NOT EXISTS \(logServer.schema!)") }
+        let logs = try Database(postgres: logServer)
+        var applied = try Migrator(LogSchema.migrations).migrate(logs).map { "Applied log store migration \($0.version): \($0.name)" }
+        applied += try Migrator(Schema.migrations).migrate(console).map { "Applied migration \($0.version): \($0.name)" }
+        return Opened(files: LogStoreFiles(console: console, logs: logs), applied: applied)
+    }
+
+    /// `fleet_logs` beside a console in schema `fleet`; `payload_console_logs` beside the default.
+    static func logSchema(beside schema: String?) -> String {
+        schema.map { "\($0)_logs" } ?? "payload_console_logs"
     }
 }
