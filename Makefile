@@ -9,12 +9,17 @@ POSTGRES_PACKAGES := postgresql
 PORT ?= 8080
 DATA ?= data
 
-.PHONY: run test build-deps test-deps swift-test browser-test robustness-test release screenshots
+.PHONY: run run-postgres test build-deps test-deps swift-test browser-test robustness-test release screenshots
 
 ## Build a release binary and serve the console with demo data on http://127.0.0.1:$(PORT)
 run: build-deps release
 	mkdir -p $(DATA)
 	.build/release/payload-console serve --demo --port $(PORT) --db $(DATA)/payload-console.sqlite --data-dir $(DATA)
+
+## The same on a PostgreSQL server of its own ($(DATA)/postgres), installed when missing
+run-postgres: build-deps release
+	@scripts/ensure-apt-packages $(POSTGRES_PACKAGES)
+	scripts/serve-on-postgres $(DATA) $(PORT)
 
 release:
 	swift build -c release --product payload-console

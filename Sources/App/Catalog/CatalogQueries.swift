@@ -34,20 +34,22 @@ enum CatalogQueries {
 
     /// A device on the list with its simulator's lock (mode code and app), if it has one, and
     /// the compliance its last status beacon reported.
-    static let deviceListColumns = """
-        d.*, s.id IS NOT NULL AS simulated, s.lockMode AS lockMode,
-        json_extract(s.state, '$.lock.' || s.lockMode || '.app') AS lockApp,
-        (SELECT compliance FROM device_beacons WHERE deviceID = d.id) AS compliance
-        """
+    static func deviceListColumns(_ dialect: Dialect) -> String {
+        let lockApp = dialect == .sqlite ? "json_extract(s.state, '$.lock.' || s.lockMode || '.app')" : "s.state -> 'lock' -> s.lockMode ->> 'app'"
+        return """
+            d.*, s.id IS NOT NULL AS simulated, s.lockMode AS lockMode, \(lockApp) AS lockApp,
+            (SELECT compliance FROM device_beacons WHERE deviceID = d.id) AS compliance
+            """
+    }
 
     /// One page of the device list: `limit` devices in the filter's order after its `after`
     /// device (keyset: the sort key of that device is read back, so page 200 costs what page 1
     /// does). The search is `DeviceSearch`: the trigram index, or for one or two characters a
     /// prefix range on each indexed column.
-    static func deviceList(_ filter: DeviceListFilter, scope: DeviceListScope, limit: Int) -> SQL {
-        var sql = SQL(stringLiteral: "SELECT \(deviceListColumns) FROM devices AS d LEFT JOIN simulator_states AS s ON s.deviceID = d.id WHERE 1")
-        appendConditions(filter, scope: scope, to: &sql)
-        let keys = sortKeys(filter.sort)
+    static func deviceList(_ filter: DeviceListFilter, scope: DeviceListScope, limit: Int, dialect: Dialect = .sqlite) -> SQL {
+        var sql = SQL(stringLiteral: "SELECT \(deviceListColumns(dialect)) FROM devices AS d LEFT JOIN simulator_states AS s ON s.deviceID = d.id WHERE TRUE")
+        appendConditions(filter, scope: scope, dialect: dialect, to: &sql)
+        let keys = sortKeys(filter.sort, dialect)
         let comparison = filter.descending ? "<" : ">"
         if let after = filter.after {
             let row = keys.map { $0("d") }.joined(separator: ", ")
@@ -66,25 +68,49 @@ enum CatalogQueries {
         return sql
     }
 
-    static func deviceCount(_ filter: DeviceListFilter, scope: DeviceListScope) -> SQL {
-        var sql: SQL = "SELECT count(*) FROM devices AS d LEFT JOIN simulator_states AS s ON s.deviceID = d.id WHERE 1"
-        appendConditions(filter, scope: scope, to: &sql)
+    static func deviceCount(_ filter: DeviceListFilter, scope: DeviceListScope, dialect: Dialect = .sqlite) -> SQL {
+        var sql: SQL = "SELECT count(*) FROM devices AS d LEFT JOIN simulator_states AS s ON s.deviceID = d.id WHERE TRUE"
+        appendConditions(filter, scope: scope, dialect: dialect, to: &sql)
         return sql
     }
 
     static let osVersions: SQL = "SELECT DISTINCT osVersion FROM devices"
 
     /// The columns a sort orders by before the id, written for a table alias.
-    private static func sortKeys(_ sort: DeviceListFilter.Sort) -> [(String) -> String] {
+    private static func sortKeys(_ sort: DeviceListFilter.Sort, _ dialect: Dialect) -> [(String) -> String] {
+        // PostgreSQL has no NOCASE: its indexes are on lower(name).
+        let name: (String) -> String = dialect == .sqlite ? { "\($0).name COLLATE NOCASE" } : { "lower(\($0).name)" }
+        let never = dialect == .sqlite ? "0" : "'-infinity'::timestamptz"
         switch sort {
-        case .name: [{ "\($0).name COLLATE NOCASE" }]
-        case .model: [{ "\($0).model" }, { "\($0).name COLLATE NOCASE" }]
-        case .checkIn: [{ "coalesce(\($0).lastCheckInAt, 0)" }]
+        case .name: return [name]
+        case .model: return [{ "\($0).model" }, name]
+        case .checkIn: return [{ "coalesce(\($0).lastCheckInAt, \(never))" }]
         }
     }
 
-    private static func appendConditions(_ filter: DeviceListFilter, scope: DeviceListScope, to sql: inout SQL) {
-        switch DeviceSearch(filter.search) {
+    private static func appendConditions(_ filter: DeviceListFilter, scope: DeviceListScope, dialect: Dialect, to sql: inout SQL) {
+        switch (DeviceSearch(filter.search), dialect) {
+        case (.everything, _):
+            break
+        case (.start(let typed), .postgres):
+            sql.append(textSearch(LikePattern.escaped(typed.lowercased()) + "%"))
+        case (.inside, .postgres):
+            // The trigram indexes on lower(column) answer a LIKE with the text inside.
+            sql.append(textSearch("%" + LikePattern.escaped(filter.search.trimmingCharacters(in: .whitespaces).lowercased()) + "%"))
+        case (let search, .sqlite):
+            appendSQLiteSearch(search, to: &sql)
+        }
+        appendFilters(filter, scope: scope, to: &sql)
+    }
+
+    /// Devices whose name, owner, serial or UDID matches `pattern` (lower case), on PostgreSQL.
+    private static func textSearch(_ pattern: String) -> SQL {
+        " AND (lower(d.name) LIKE \(pattern) ESCAPE '\\' OR lower(d.owner) LIKE \(pattern) ESCAPE '\\'"
+            + " OR lower(d.serialNumber) LIKE \(pattern) ESCAPE '\\' OR lower(d.udid) LIKE \(pattern) ESCAPE '\\')"
+    }
+
+    private static func appendSQLiteSearch(_ search: DeviceSearch, to sql: inout SQL) {
+        switch search {
         case .everything:
             break
         case .start(let typed):
@@ -103,6 +129,9 @@ enum CatalogQueries {
             // Anywhere inside a field: the trigram index answers the matching ids.
             sql.append(" AND d.id IN (SELECT rowid FROM device_search WHERE device_search MATCH \(expression))")
         }
+    }
+
+    private static func appendFilters(_ filter: DeviceListFilter, scope: DeviceListScope, to sql: inout SQL) {
         if let groups = scope.groups { sql.append(" AND d.groupID IN (\(list: groups.sorted { $0.rawValue < $1.rawValue }))") }
         if let model = filter.model { sql.append(" AND d.model = \(model.rawValue)") }
         if let version = filter.osVersion { sql.append(" AND (d.osVersion = \(version) OR d.osVersion LIKE \(version + ".%"))") }

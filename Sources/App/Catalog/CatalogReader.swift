@@ -112,8 +112,8 @@ struct CatalogReader: Sendable {
             let scope = CatalogQueries.DeviceListScope(filter, groups: groups, policies: policies, now: now)
             let versions = try connection.rows(CatalogQueries.osVersions).compactMap { try? $0.first(as: String.self) }
             return DeviceList(
-                devices: try connection.fetch(ListedDevice.self, CatalogQueries.deviceList(filter, scope: scope, limit: limit + 1)),
-                total: try connection.scalar(CatalogQueries.deviceCount(filter, scope: scope), as: Int.self) ?? 0,
+                devices: try connection.fetch(ListedDevice.self, CatalogQueries.deviceList(filter, scope: scope, limit: limit + 1, dialect: connection.dialect)),
+                total: try connection.scalar(CatalogQueries.deviceCount(filter, scope: scope, dialect: connection.dialect), as: Int.self) ?? 0,
                 groups: groups, policies: policies,
                 osVersions: versions.sorted { $0.compare($1, options: .numeric) == .orderedAscending })
         }

@@ -28,7 +28,7 @@ struct FleetHealth: Sendable {
             var filter = DeviceListFilter()
             configure(&filter)
             let scope = CatalogQueries.DeviceListScope(filter, groups: groups, policies: policies, now: now)
-            let count = try connection.scalar(CatalogQueries.deviceCount(filter, scope: scope), as: Int.self) ?? 0
+            let count = try connection.scalar(CatalogQueries.deviceCount(filter, scope: scope, dialect: connection.dialect), as: Int.self) ?? 0
             return (count, Paths.devices + "?" + filter.query(after: nil))
         }
         let conflicts = try devices { $0.conflictOnly = true }

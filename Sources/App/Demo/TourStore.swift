@@ -52,7 +52,7 @@ struct TourStore: Sendable {
         let time = now()
         return try await database.write { connection in
             guard try ConsoleSettings.load(from: connection).showsDemoStories else { return false }
-            return try connection.execute("INSERT OR IGNORE INTO tour_progress (userID, seenAt) VALUES (\(user), \(time))") == 1
+            return try connection.execute("INSERT INTO tour_progress (userID, seenAt) VALUES (\(user), \(time)) ON CONFLICT DO NOTHING") == 1
         }
     }
 

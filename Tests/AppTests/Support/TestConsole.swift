@@ -33,7 +33,7 @@ struct TestConsole {
         let clock = TestClock()
         var config = AppConfig()
         config.dataDirectory = testRunDirectory.appendingPathComponent(UUID().uuidString).path
-        config.databasePath = config.dataDirectory + "/console.sqlite"
+        config.databasePath = try TestBackend.current.consoleDatabase(in: config.dataDirectory)
         config.demo = demo
         config.indexesLogs = indexesLogs
         config.bcryptCost = 4
