@@ -8,7 +8,9 @@
 /// - Names are written unquoted, so `deviceID` is the column `deviceid`; the ORM folds the
 ///   names it quotes to match. A unique constraint or index is named
 ///   `<table>_<column>[_<column>]_key`, which is how a duplicate is reported as `table.column`.
-/// - SQLite's `COLLATE NOCASE` indexes are indexes on `lower(column)`.
+/// - SQLite's `COLLATE NOCASE` indexes are indexes on `lower(column)`. Codes searched by range
+///   (serial numbers, UDIDs, audit actions) are `COLLATE ucs_basic`: code point order, as
+///   SQLite's BINARY, whatever the database's locale.
 /// - The log store's tables never live here (`LogSchema` is their store), so the parts of
 ///   migrations 7–21 that built or changed them have no counterpart.
 enum PostgresSchema {}
