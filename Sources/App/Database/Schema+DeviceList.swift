@@ -1,7 +1,7 @@
 import Storage
 
 extension Schema {
-    static let deviceList = Migration(9, "device list search, check-in order and lock state", sql: """
+    static let deviceList = Migration(9, "device list search, check-in order and lock state", sqlite: """
         -- The device list's one search box matches the start of a name, owner, serial number or
         -- UDID. Names and owners are typed in any case (NOCASE); serial numbers and UDIDs are
         -- stored upper-case and searched upper-cased, on their UNIQUE indexes.
@@ -18,5 +18,5 @@ extension Schema {
             WHEN json_extract(state, '$.lock.guidedAccess') IS NOT NULL THEN 'guidedAccess'
         END;
         CREATE INDEX simulator_states_by_lock ON simulator_states(lockMode) WHERE lockMode IS NOT NULL;
-        """)
+        """, postgres: PostgresSchema.deviceList)
 }

@@ -1,7 +1,7 @@
 import Storage
 
 extension Schema {
-    static let helpdesk = Migration(10, "device notes and the history of managed app feedback", sql: """
+    static let helpdesk = Migration(10, "device notes and the history of managed app feedback", sqlite: """
         -- What helpdesk and admins write about a device, in Markdown. The author's address is
         -- copied so a note still names its author after the account is removed.
         CREATE TABLE device_notes (
@@ -33,5 +33,5 @@ extension Schema {
             FROM device_commands AS c, json_each(c.result) AS reported
             WHERE c.requestType = 'ManagedApplicationFeedback' AND c.status = 'acknowledged' AND c.result IS NOT NULL
             ORDER BY c.id;
-        """)
+        """, postgres: PostgresSchema.helpdesk)
 }

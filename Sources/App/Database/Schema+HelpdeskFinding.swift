@@ -1,7 +1,7 @@
 import Storage
 
 extension Schema {
-    static let helpdeskFinding = Migration(19, "device search inside names and serials, a device's lines by the time they were logged", sql: """
+    static let helpdeskFinding = Migration(19, "device search inside names and serials, a device's lines by the time they were logged", sqlite: """
         -- The device list's search finds text anywhere inside a name, owner, serial number or
         -- UDID: a trigram index over those columns (case-insensitive), kept in step with
         -- devices by triggers. Devices change rarely and one at a time, so a trigger per row
@@ -28,5 +28,5 @@ extension Schema {
         -- The device page's recent lines, newest by the time they were logged on the device
         -- (lines arrive late: a crash log on the next launch, a backlog when the network returns).
         CREATE INDEX device_logs_by_device_time ON device_logs(deviceID, loggedAt DESC, id DESC);
-        """)
+        """, postgres: PostgresSchema.helpdeskFinding)
 }

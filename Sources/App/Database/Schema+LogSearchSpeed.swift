@@ -1,7 +1,7 @@
 import Storage
 
 extension Schema {
-    static let logSearchSpeed = Migration(12, "four-letter prefix searches and crash groups from their index alone", sql: """
+    static let logSearchSpeed = Migration(12, "four-letter prefix searches and crash groups from their index alone", sqlite: """
         -- A prefix search merges the lists of every word it matches before it returns a line:
         -- `sync*` over five million lines merged "sync" and "synced" (a fifth of all lines) in
         -- 250 ms. A prefix index answers it from one list; FTS5 keeps one per length listed,
@@ -26,5 +26,5 @@ extension Schema {
         -- those columns in the crash lines' index, a group page reads no table rows.
         DROP INDEX device_logs_crashes;
         CREATE INDEX device_logs_crashes ON device_logs(app, signature, loggedAt, appVersion, deviceID, deviceName) WHERE kind = 'crash';
-        """)
+        """, postgres: PostgresSchema.logSearchSpeed)
 }

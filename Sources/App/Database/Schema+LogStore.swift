@@ -1,7 +1,7 @@
 import Storage
 
 extension Schema {
-    static let logStore = Migration(8, "searchable logs with crash signatures, per-app usage, log events and console settings", sql: """
+    static let logStore = Migration(8, "searchable logs with crash signatures, per-app usage, log events and console settings", sqlite: """
         -- What a line adds to the app's share of the log store, its app version, its
         -- structured fields (a JSON object), and for crash logs the line that names the
         -- crash, which groups them.
@@ -61,5 +61,5 @@ extension Schema {
             key TEXT PRIMARY KEY,
             value TEXT NOT NULL
         ) WITHOUT ROWID;
-        """)
+        """, postgres: PostgresSchema.logStore)
 }

@@ -5,7 +5,7 @@ import Storage
 /// own beside this one (`Schema+<what it adds>.swift`).
 enum Schema {
     static let migrations: [Migration] = [
-        Migration(1, "accounts, sessions and the audit log", sql: """
+        Migration(1, "accounts, sessions and the audit log", sqlite: """
             CREATE TABLE users (
                 id INTEGER PRIMARY KEY,
                 email TEXT NOT NULL UNIQUE,
@@ -50,8 +50,8 @@ enum Schema {
                 after TEXT
             );
             CREATE INDEX audit_events_by_time ON audit_events(occurredAt DESC, id DESC);
-            """),
-        Migration(2, "the catalog: apps, device groups and devices", sql: """
+            """, postgres: PostgresSchema.accounts),
+        Migration(2, "the catalog: apps, device groups and devices", sqlite: """
             CREATE TABLE apps (
                 id INTEGER PRIMARY KEY,
                 name TEXT NOT NULL,
@@ -91,8 +91,8 @@ enum Schema {
             -- Keyset pagination walks (name, id); group pages filter first.
             CREATE INDEX devices_by_name ON devices(name COLLATE NOCASE, id);
             CREATE INDEX devices_by_group ON devices(groupID, name COLLATE NOCASE, id);
-            """),
-        Migration(3, "profiles, their immutable versions and group assignments", sql: """
+            """, postgres: PostgresSchema.catalog),
+        Migration(3, "profiles, their immutable versions and group assignments", sqlite: """
             -- `version` is the number of the latest version: a save names the version it
             -- started from and is refused when someone saved in between.
             CREATE TABLE profiles (
@@ -128,8 +128,8 @@ enum Schema {
                 UNIQUE (profileID, groupID)
             );
             CREATE INDEX profile_assignments_by_group ON profile_assignments(groupID);
-            """),
-        Migration(4, "API tokens for scripts", sql: """
+            """, postgres: PostgresSchema.profiles),
+        Migration(4, "API tokens for scripts", sqlite: """
             -- Like sessions, only a SHA-256 of the token is kept; the token is shown once.
             CREATE TABLE api_tokens (
                 id INTEGER PRIMARY KEY,
@@ -141,8 +141,8 @@ enum Schema {
                 lastUsedAt REAL,
                 revokedAt REAL
             );
-            """),
-        Migration(5, "uploaded images for branding", sql: """
+            """, postgres: PostgresSchema.apiTokens),
+        Migration(5, "uploaded images for branding", sqlite: """
             -- Images are immutable: a payload refers to one by key, and a new upload is a new row.
             CREATE TABLE images (
                 id INTEGER PRIMARY KEY,
@@ -155,11 +155,11 @@ enum Schema {
                 uploadedBy TEXT NOT NULL,
                 createdAt REAL NOT NULL
             );
-            """),
-        Migration(6, "payload kinds on profiles, so the list needs no version JSON", sql: """
+            """, postgres: PostgresSchema.images),
+        Migration(6, "payload kinds on profiles, so the list needs no version JSON", sqlite: """
             ALTER TABLE profiles ADD COLUMN payloadKinds TEXT NOT NULL DEFAULT '[]';
-            """),
-        Migration(7, "device tokens, simulator state, commands and the log store", sql: """
+            """, postgres: PostgresSchema.payloadKinds),
+        Migration(7, "device tokens, simulator state, commands and the log store", sqlite: """
             -- Devices authenticate check-ins with a token; only its SHA-256 is kept.
             ALTER TABLE devices ADD COLUMN tokenHash TEXT;
             CREATE UNIQUE INDEX devices_by_token ON devices(tokenHash) WHERE tokenHash IS NOT NULL;
@@ -236,7 +236,7 @@ enum Schema {
             );
             CREATE INDEX device_logs_by_device ON device_logs(deviceID, id DESC);
             CREATE INDEX device_logs_by_app ON device_logs(app, level, id DESC);
-            """),
+            """, postgres: PostgresSchema.deviceTokensAndCommands),
         logStore,
         deviceList,
         helpdesk,
