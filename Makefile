@@ -31,6 +31,8 @@ test: build-deps test-deps
 
 swift-test:
 	swift test
+	@# The App suite again on PostgreSQL (one console at a time: each holds its own connections)
+	PAYLOAD_CONSOLE_TEST_BACKEND=postgres swift test --skip-build --no-parallel --filter AppTests
 	swift build --product payload-console
 
 browser-test:

@@ -40,6 +40,13 @@ final class ChangeTracker: @unchecked Sendable {
     private var pending = CommittedChanges()
     /// Writes that changed a watched table so far (see `Database.commitCount`).
     let commits = Atomic<Int>(0)
+    /// On PostgreSQL: the change triggers could not be installed, so every write that changed
+    /// rows reports every watched table (`recordUnknownChange`).
+    var captureFailed: Bool {
+        get { captureFailure.load(ordering: .relaxed) }
+        set { captureFailure.store(newValue, ordering: .relaxed) }
+    }
+    private let captureFailure = Atomic<Bool>(false)
 
     func attach(to connection: SQLiteConnection) {
         sqlite3_update_hook(connection.handle, recordChange, Unmanaged.passUnretained(self).toOpaque())
@@ -71,7 +78,16 @@ final class ChangeTracker: @unchecked Sendable {
         pending.wholeTables.formUnion(tables)
     }
 
-    fileprivate func record(table: String, rowID: Int64) {
+    /// Whether any observer watches a table.
+    var isWatching: Bool { observers.withLock { !$0.isEmpty } }
+
+    /// Every row of `table` may have changed.
+    func recordWhole(table: String) {
+        pending.listed[table] = nil
+        pending.wholeTables.insert(table)
+    }
+
+    func record(table: String, rowID: Int64) {
         guard !pending.wholeTables.contains(table) else { return }
         pending.listed[table, default: []].insert(rowID)
         if pending.listed[table]!.count > Self.listLimit {

@@ -67,7 +67,7 @@ public final class Database: Sendable {
         reserve = nil
         checkpointer = nil
         let writerSession = try PostgresSession(server: server, readOnly: false)
-        writerSession.onWrite = { [changes] in changes.recordUnknownChange() }
+        writerSession.onWrite = { [changes] in changes.recordUnknownChange() }  // autocommit writes
         writer = Worker(Connection(writerSession), name: "postgres-writer")
         readers = ReaderPool(try (0..<max(1, server.poolSize - 1)).map { index in
             Worker(Connection(try PostgresSession(server: server, readOnly: true)), name: "postgres-reader-\(index)")
@@ -120,6 +120,15 @@ public final class Database: Sendable {
     /// cache entries). Changes to tables no observer watches are not collected at all.
     public func onCommit(tables: Set<String>, _ observer: @escaping @Sendable (CommittedChanges) -> Void) {
         changes.observe(tables: tables, observer)
+        if dialect == .postgres {
+            // Triggers note the changed rows (PostgresChangeCapture); should they not install,
+            // every write reports every watched table, which is slower but never stale.
+            do {
+                try withWriterOutsideTransactionBlocking { try PostgresChangeCapture.install(tables: tables, on: $0) }
+            } catch {
+                changes.captureFailed = true
+            }
+        }
     }
 
     /// How many writes that changed a watched table (see `onCommit`) have committed. A cache
@@ -134,12 +143,12 @@ public final class Database: Sendable {
     /// rolled back when it throws. Writers run one at a time, in the order they arrive.
     @discardableResult
     public func write<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
-        try await writer.run { connection in try tracking { try Self.transaction(on: connection, writing: true, body) } }
+        try await writer.run { connection in try tracking { try transaction(on: connection, writing: true, body) } }
     }
 
     /// Runs `body` with a reading connection inside one snapshot. Writes through it fail.
     public func read<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
-        try await reading { connection in try Self.transaction(on: connection, writing: false, body) }
+        try await reading { connection in try transaction(on: connection, writing: false, body) }
     }
 
     /// Runs one statement on a reading connection without `BEGIN`/`COMMIT`: a single statement
@@ -174,14 +183,14 @@ public final class Database: Sendable {
     @discardableResult
     public func writeBlocking<T>(_ body: (Connection) throws -> T) throws -> T {
         try refuseNesting()
-        return try writer.thread.runBlocking { try tracking { try Self.transaction(on: writer.connection, writing: true, body) } }
+        return try writer.thread.runBlocking { try tracking { try transaction(on: writer.connection, writing: true, body) } }
     }
 
     /// `read`, blocking the calling thread.
     public func readBlocking<T>(_ body: (Connection) throws -> T) throws -> T {
         try refuseNesting()
         let worker = readers?.anyReader ?? writer
-        return try worker.thread.runBlocking { try Self.transaction(on: worker.connection, writing: false, body) }
+        return try worker.thread.runBlocking { try transaction(on: worker.connection, writing: false, body) }
     }
 
     /// `withWriterOutsideTransaction`, blocking the calling thread: for migrations, which
@@ -195,10 +204,13 @@ public final class Database: Sendable {
         if writer.thread.isCurrent || readers?.isCurrent == true { throw StorageError.nestedAccess }
     }
 
-    private static func transaction<T>(on connection: Connection, writing: Bool, _ body: (Connection) throws -> T) throws -> T {
+    private func transaction<T>(on connection: Connection, writing: Bool, _ body: (Connection) throws -> T) throws -> T {
         try connection.execute(script: writing ? connection.dialect.beginWrite : connection.dialect.beginRead)
         do {
             let result = try body(connection)
+            if writing && dialect == .postgres && !changes.captureFailed {
+                try PostgresChangeCapture.collect(from: connection, into: changes)
+            }
             try connection.execute("COMMIT")
             return result
         } catch {

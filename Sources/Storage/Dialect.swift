@@ -19,6 +19,23 @@ public enum Dialect: String, Sendable {
         }
     }
 
+    /// `column` compared and ordered without regard to case, as SQLite's NOCASE does; on
+    /// PostgreSQL, indexes for it are on `lower(column)`.
+    public func caseless(_ column: String) -> String {
+        switch self {
+        case .sqlite: "\(column) COLLATE NOCASE"
+        case .postgres: "lower(\(column))"
+        }
+    }
+
+    /// An empty byte string, for a query that leaves a blob column's bytes out.
+    public var emptyBytes: String {
+        switch self {
+        case .sqlite: "x''"
+        case .postgres: "''::bytea"
+        }
+    }
+
     /// The statement that starts a read: one snapshot for all its statements. SQLite's
     /// transactions are snapshots already; PostgreSQL's default takes a new one per statement.
     var beginRead: String {

@@ -52,9 +52,10 @@ import Testing
         // Once the indexer has caught up, the full-text index holds exactly the lines that are
         // left (FTS5 checks itself against the table).
         try await console.services.logIndexer.catchUp()
-        try await console.services.logs.write { try $0.execute("INSERT INTO device_log_search(device_log_search, rank) VALUES ('integrity-check', 1)") }
-        let found = try await console.services.logs.read { try $0.scalar("SELECT count(*) FROM device_log_search WHERE device_log_search MATCH 'recent OR today'", as: Int.self) }
-        #expect(found == 3)
+        if TestBackend.current == .sqlite {
+            try await console.services.logs.write { try $0.execute("INSERT INTO device_log_search(device_log_search, rank) VALUES ('integrity-check', 1)") }
+        }
+        #expect(try await console.linesFound(searching: "recent OR today") == 3)
     }
 
     @Test func removingADeviceKeepsItsLines() async throws {

@@ -27,4 +27,9 @@ import Testing
     @Test func aPositionalParameterIsNotADollarQuote() {
         #expect(SQLTextScanner.postgresText("SELECT $1, a$b FROM t WHERE c = ?") == "SELECT $1, a$b FROM t WHERE c = $1")
     }
+
+    @Test func likeIsReadAsSQLiteReadsIt() {
+        #expect(SQLTextScanner.postgresText("SELECT 'LIKE' FROM t WHERE a like ? AND b NOT LIKE ? AND likes = 1")
+            == "SELECT 'LIKE' FROM t WHERE a ILIKE $1 AND b NOT ILIKE $2 AND likes = 1")
+    }
 }

@@ -146,6 +146,7 @@ enum CatalogQueries {
             // Driven from the waiting commands' partial index: a few rows, not a probe per device.
             sql.append(" AND d.id IN (SELECT deviceID FROM device_commands WHERE status IN ('queued', 'notNow'))")
         }
-        if let before = scope.staleBefore { sql.append(" AND coalesce(d.lastCheckInAt, 0) < \(before.timeIntervalSince1970)") }
+        // Never checked in counts as stale: NULL is compared as the start of time.
+        if let before = scope.staleBefore { sql.append(" AND (d.lastCheckInAt IS NULL OR d.lastCheckInAt < \(before))") }
     }
 }

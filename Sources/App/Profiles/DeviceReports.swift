@@ -81,7 +81,7 @@ enum DeviceReports {
     private static func loggedVersions(of apps: [String], on deviceID: Int64, in connection: Connection) throws -> [String: String] {
         guard !apps.isEmpty else { return [:] }
         let rows = try connection.fetch(LoggedVersion.self, """
-            SELECT app, appVersion FROM (SELECT id, app, appVersion FROM device_logs WHERE deviceID = \(deviceID) ORDER BY id DESC LIMIT \(logLinesSearched))
+            SELECT app, appVersion FROM (SELECT id, app, appVersion FROM device_logs WHERE deviceID = \(deviceID) ORDER BY id DESC LIMIT \(logLinesSearched)) AS recent
             WHERE app IN (\(list: apps)) AND appVersion <> '' ORDER BY id DESC
             """)
         return Dictionary(rows.map { ($0.app, $0.appVersion) }, uniquingKeysWith: { newest, _ in newest })

@@ -46,7 +46,7 @@ struct ImageStore: Sendable {
     func references(for keys: [String]) async throws -> [String: ImageReference] {
         guard !keys.isEmpty else { return [:] }
         let records = try await database.read { connection in
-            try connection.fetch(ImageRecord.self, ProfileQueries.imagesWithoutBytes(keys: keys))
+            try connection.fetch(ImageRecord.self, ProfileQueries.imagesWithoutBytes(keys: keys, dialect: connection.dialect))
         }
         return Dictionary(uniqueKeysWithValues: records.map { ($0.key, $0.reference) })
     }

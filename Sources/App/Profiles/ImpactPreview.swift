@@ -125,8 +125,8 @@ enum ImpactPreview {
         guard !groups.isEmpty else { return [:] }
         let rows = try connection.fetch(DeviceRow.self, """
             SELECT id, name, groupID, isSupervised, osVersion, installedApps FROM devices
-            WHERE groupID IN (\(list: groups.map(\.rawValue).sorted())) ORDER BY name COLLATE NOCASE, id
-            """)
+            WHERE groupID IN (\(list: groups.map(\.rawValue).sorted()))
+            """ + SQL(stringLiteral: " ORDER BY \(connection.dialect.caseless("name")), id"))
         return Dictionary(grouping: rows) { RecordID<DeviceGroupRecord>($0.groupID) }
     }
 }

@@ -27,14 +27,14 @@ struct ProfileReader: Sendable {
     /// how many profiles there are.
     func listPage(after: RecordID<ProfileRecord>?, limit: Int) async throws -> (profiles: [Listing], total: Int) {
         try await database.read { connection in
-            (try connection.fetch(Listing.self, ProfileQueries.listPage(after: after, limit: limit + 1)),
+            (try connection.fetch(Listing.self, ProfileQueries.listPage(after: after, limit: limit + 1, dialect: connection.dialect)),
              try connection.count(ProfileRecord.query()))
         }
     }
 
     /// Every profile, by name.
     func all() async throws -> [ProfileRecord] {
-        try await database.read { try $0.fetch(ProfileRecord.self, ProfileQueries.allByName) }
+        try await database.read { try $0.fetch(ProfileRecord.self, ProfileQueries.allByName($0.dialect)) }
     }
 
     func latestVersion(of id: RecordID<ProfileRecord>) async throws -> ProfileVersionRecord {
@@ -68,7 +68,7 @@ struct ProfileReader: Sendable {
         -> (profile: ProfileRecord, latest: ProfileVersionRecord, groups: [DeviceGroupRecord]) {
         try await database.read { connection in
             (try connection.require(ProfileRecord.self, id: id), try Self.latestVersion(of: id, in: connection),
-             try connection.fetch(DeviceGroupRecord.self, ProfileQueries.assignedGroups(of: id)))
+             try connection.fetch(DeviceGroupRecord.self, ProfileQueries.assignedGroups(of: id, dialect: connection.dialect)))
         }
     }
 

@@ -24,7 +24,8 @@ final class PostgresSession: Session {
     private var numbered: [String: String] = [:]
     private(set) var statementsPrepared = 0
     private(set) var isInTransaction = false
-    /// Called after each statement that changed rows (see `ChangeTracker`).
+    /// Called after each statement outside a transaction that changed rows (see
+    /// `ChangeTracker`); a transaction's changes are read by `PostgresChangeCapture`.
     var onWrite: (() -> Void)?
 
     init(server: PostgresServer, readOnly: Bool, logger: Logger = Logger(label: "payload-console.postgres")) throws {
@@ -93,7 +94,7 @@ final class PostgresSession: Session {
         do {
             let query = PostgresQuery(unsafeSQL: statement, binds: PostgresValues.bindings(values))
             let result = try connection.query(query, logger: logger).wait()
-            if kind == .write, result.metadata.rows ?? 1 > 0 { onWrite?() }
+            if kind == .write, !isInTransaction, result.metadata.rows ?? 1 > 0 { onWrite?() }
             return result
         } catch {
             if PostgresErrors.isConnectionLost(error) {

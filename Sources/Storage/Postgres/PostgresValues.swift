@@ -75,6 +75,10 @@ enum PostgresValues {
 
     /// `2026-11-24 10:00:00.123456+00`: the microseconds `timestamptz` keeps, in UTC.
     static func timestampText(_ date: Date) -> String {
+        // `Date.distantPast` and the like: PostgreSQL's calendar has no year 0, and such a
+        // moment means "before anything" (or after) anyway.
+        if date.timeIntervalSince1970 < -2_208_988_800 { return "-infinity" }  // 1900
+        if date.timeIntervalSince1970 > 253_402_300_799 { return "infinity" }  // 9999-12-31
         let microseconds = (date.timeIntervalSince1970 * 1_000_000).rounded()
         var seconds = Int(floor(microseconds / 1_000_000))
         let fraction = Int(microseconds - Double(seconds) * 1_000_000)

@@ -7,9 +7,10 @@ import Foundation
 /// that binds values) takes one statement at a time.
 enum SQLTextScanner {
     /// The text as PostgreSQL should read it: each `?` outside literals and comments numbered
-    /// in order (`$1`, `$2`, …), and quoted names in lower case. SQLite compares names without
-    /// regard to case and PostgreSQL folds unquoted ones to lower case, so `deviceID` and
-    /// `"deviceID"` (as the ORM writes it) must both mean the column `deviceid`.
+    /// in order (`$1`, `$2`, …), quoted names in lower case, and `LIKE` as `ILIKE`. SQLite
+    /// compares names without regard to case and PostgreSQL folds unquoted ones to lower case,
+    /// so `deviceID` and `"deviceID"` (as the ORM writes it) must both mean the column
+    /// `deviceid`; and SQLite's LIKE ignores case, which on PostgreSQL is ILIKE's meaning.
     static func postgresText(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)
@@ -19,7 +20,12 @@ enum SQLTextScanner {
                 result += piece.lowercased()
                 return
             }
-            guard isCode, piece.contains("?") else {
+            guard isCode else {
+                result += piece
+                return
+            }
+            let piece = likeAsILike(piece)
+            guard piece.contains("?") else {
                 result += piece
                 return
             }
@@ -33,6 +39,27 @@ enum SQLTextScanner {
             }
         }
         return result
+    }
+
+    /// `code` with each word LIKE (any case) as ILIKE.
+    private static func likeAsILike(_ code: Substring) -> Substring {
+        guard code.range(of: "like", options: .caseInsensitive) != nil else { return code }
+        var result = ""
+        var word = ""
+        func flush() {
+            result += word.uppercased() == "LIKE" ? "ILIKE" : word
+            word = ""
+        }
+        for character in code {
+            if character.isLetter || character.isNumber || character == "_" {
+                word.append(character)
+            } else {
+                flush()
+                result.append(character)
+            }
+        }
+        flush()
+        return Substring(result)
     }
 
     /// The statements of a script, split at each `;` outside literals and comments; blank

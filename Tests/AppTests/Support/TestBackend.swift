@@ -30,7 +30,7 @@ enum TestBackend: String {
             var setup = server
             setup.poolSize = 2
             try Database(postgres: setup).withWriterOutsideTransactionBlocking { try $0.execute(script: "CREATE SCHEMA \(schema)") }
-            return url + (url.contains("?") ? "&" : "?") + "schema=\(schema)&pool=3"
+            return url + (url.contains("?") ? "&" : "?") + "schema=\(schema)&pool=2"
         }
     }
 }

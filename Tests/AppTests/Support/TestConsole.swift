@@ -42,7 +42,8 @@ struct TestConsole {
         config.publicDirectory = packageRoot.appendingPathComponent("Public").path
         config.now = { clock.now }
         var logger = Logger(label: "test")
-        logger.logLevel = .critical
+        // PAYLOAD_CONSOLE_TEST_LOG=1 shows the server's errors (a 500's cause) while debugging.
+        logger.logLevel = ProcessInfo.processInfo.environment["PAYLOAD_CONSOLE_TEST_LOG"] == nil ? .critical : .error
         let console = try await buildConsole(config: config, logger: logger)
         if !demo && !keepFirstAdmin {
             try console.services.database.writeBlocking { connection in
@@ -54,6 +55,14 @@ struct TestConsole {
     }
 
     var services: Services { console.services }
+
+    /// How many stored lines the log viewer's search finds for `text`, on either backend.
+    func linesFound(searching text: String) async throws -> Int {
+        var filter = LogFilter()
+        filter.searchText = text
+        filter.search = try LogSearch(text)
+        return try await services.logReader.rows(filter, limit: 10_000).rows.count
+    }
     var routes: [RouteEntry] { console.routes }
 
     /// An account with the shared test password, ready to sign in.

@@ -57,7 +57,7 @@ enum LogQueries {
 
     /// The id of the last of the next `limit` lines after `mark`.
     static func lastOfNext(_ limit: Int, after mark: RecordID<DeviceLogRecord>) -> SQL {
-        "SELECT max(id) FROM (SELECT id FROM device_logs WHERE id > \(mark) ORDER BY id LIMIT \(limit))"
+        "SELECT max(id) FROM (SELECT id FROM device_logs WHERE id > \(mark) ORDER BY id LIMIT \(limit)) AS next"
     }
 
     /// Adds the lines after `mark` through `last` to the full-text index in one statement.
@@ -83,7 +83,7 @@ enum LogQueries {
     static func addUsage(app: String, bytes: Int, lines: Int) -> SQL {
         """
         INSERT INTO log_usage (app, byteCount, lineCount) VALUES (\(app), \(bytes), \(lines))
-        ON CONFLICT (app) DO UPDATE SET byteCount = byteCount + excluded.byteCount, lineCount = lineCount + excluded.lineCount
+        ON CONFLICT (app) DO UPDATE SET byteCount = log_usage.byteCount + excluded.byteCount, lineCount = log_usage.lineCount + excluded.lineCount
         """
     }
 

@@ -16,7 +16,8 @@ enum PostgresLogSchema {
             kind text NOT NULL CHECK (kind IN ('application', 'crash')),
             level text NOT NULL CHECK (level IN ('error', 'warning', 'information', 'debug')),
             message text NOT NULL,
-            fields jsonb,
+            -- json, not jsonb: the object is kept as the device sent it and exports as stored.
+            fields json,
             signature text,
             loggedAt timestamptz NOT NULL,
             receivedAt timestamptz NOT NULL,
