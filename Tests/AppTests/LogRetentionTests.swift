@@ -58,6 +58,31 @@ import Testing
         #expect(try await console.linesFound(searching: "recent OR today") == 3)
     }
 
+    /// On PostgreSQL a day retention has passed goes as a whole partition, its lines taken off
+    /// their apps' usage and noted like any other retention; what is left goes line by line.
+    @Test(.enabled(if: TestBackend.current == .postgres)) func aPassedDayIsDroppedWholeOnPostgreSQL() async throws {
+        let console = try await TestConsole.make()
+        let oldDay = Seed.start.addingTimeInterval(-20 * 86_400)
+        try console.services.logs.writeBlocking { try LogPartitions.prepare(around: oldDay, in: $0) }
+        try Self.receive(console, (0..<30).map { Seed.line("Old \($0)") }, daysAgo: 20)
+        try Self.receive(console, [Seed.line("Old other", app: "com.example.other")], daysAgo: 20)
+        try Self.receive(console, [Seed.line("Recent 1")], daysAgo: 13)
+        let partition = LogPartitions.name(of: LogPartitions.day(containing: oldDay))
+        let inPartition = { @Sendable in
+            try await console.services.logs.read { try $0.scalar(SQL(verbatim: "SELECT count(*) FROM \(partition)"), as: Int.self) }
+        }
+        #expect(try await inPartition() == 31, "the old lines are in their day's partition")
+
+        let purged = try await console.services.logRetention.purge().purged
+        #expect(purged["com.example.clinicnotes"]?.lines == 30 && purged["com.example.other"]?.lines == 1)
+        await #expect(throws: StorageError.self, "the day's partition is gone") { _ = try await inPartition() }
+        #expect(try await LogExportTests.messages(console) == ["Recent 1"])
+        #expect(try await Self.usage(console, "com.example.clinicnotes")?.lineCount == 1)
+        #expect(try await Self.usage(console, "com.example.other")?.lineCount == 0)
+        let events = try await console.services.logs.read { try $0.fetch(LogEventRecord.query().order(by: "app")) }
+        #expect(events.map(\.kind) == [.retention, .retention])
+    }
+
     @Test func removingADeviceKeepsItsLines() async throws {
         let console = try await TestConsole.make()
         let device = try Seed.seed(console, [Seed.line("Before the wipe")])

@@ -85,7 +85,7 @@ struct LogRemoval: Sendable {
     /// what went in `log_events`. Lines arrive in id order, so the pass stops at the first
     /// line it keeps.
     func purge(receivedBefore cutoff: Date) async throws -> [String: Purged] {
-        var purged: [String: Purged] = [:]
+        var purged = logs.dialect == .postgres ? try await dropWholeDays(before: cutoff) : [:]
         var after: RecordID<DeviceLogRecord>?
         while true {
             // Nothing outside the transaction changes inside it: see `delete`.
@@ -114,6 +114,25 @@ struct LogRemoval: Sendable {
             }
         }
         return purged
+    }
+
+    /// On PostgreSQL: drops each day partition retention has passed whole, taking its lines off
+    /// their apps' usage, and makes the partitions of the days ahead. What is left before the
+    /// cutoff (part of a day, the default partition) goes line by line as on SQLite.
+    private func dropWholeDays(before cutoff: Date) async throws -> [String: Purged] {
+        try await logs.write { connection in
+            try LogPartitions.prepare(around: now(), in: connection)
+            var purged: [String: Purged] = [:]
+            for day in try LogPartitions.wholeDays(before: cutoff, in: connection) {
+                for (app, usage) in try LogPartitions.usage(of: day, in: connection) {
+                    purged[app, default: Purged()].lines += usage.lines
+                    purged[app, default: Purged()].bytes += usage.bytes
+                    _ = try connection.execute(LogQueries.subtractUsage(app: app, bytes: usage.bytes, lines: usage.lines))
+                }
+                try LogPartitions.drop(day, in: connection)
+            }
+            return purged
+        }
     }
 
     /// Deletes `lines` and takes them off their apps' usage.

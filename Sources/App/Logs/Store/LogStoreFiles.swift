@@ -52,6 +52,7 @@ struct LogStoreFiles: Sendable {
         try console.withWriterOutsideTransactionBlocking { try $0.execute(script: "CREATE SCHEMA IF NOT EXISTS \(logServer.schema!)") }
         let logs = try Database(postgres: logServer)
         var applied = try Migrator(LogSchema.migrations).migrate(logs).map { "Applied log store migration \($0.version): \($0.name)" }
+        try logs.writeBlocking { try LogPartitions.prepare(around: Date(), in: $0) }
         applied += try Migrator(Schema.migrations).migrate(console).map { "Applied migration \($0.version): \($0.name)" }
         return Opened(files: LogStoreFiles(console: console, logs: logs), applied: applied)
     }
