@@ -62,6 +62,16 @@ public final class Connection {
     /// keeps a failed transaction open, refusing everything but a rollback.
     public var isInTransaction: Bool { session.isInTransaction }
 
+    /// Makes every other write that locks `name` wait until this transaction ends, in this
+    /// console and every other console on the same database: for a rule that reads before it
+    /// writes (the last admin, the sign-in throttle, an app's log cap). SQLite needs nothing:
+    /// its writes already run one at a time per file, across processes too. On PostgreSQL,
+    /// where writers run side by side, it is an advisory lock held until COMMIT or ROLLBACK.
+    public func lock(_ name: String) throws {
+        guard dialect == .postgres else { return }
+        try execute("SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))")
+    }
+
     /// Runs `body` inside a savepoint: nested work that rolls back alone when it throws.
     public func savepoint<T>(_ body: () throws -> T) throws -> T {
         try execute(script: "SAVEPOINT nested")

@@ -129,7 +129,10 @@ struct AccountService: Sendable {
         return nil
     }
 
+    /// Counted under a lock every such change takes: two consoles removing two admins at once
+    /// would otherwise each see the other still there.
     private static func requireAnotherAdmin(besides user: User, in connection: Connection) throws {
+        try connection.lock("accounts.admins")
         let admins = try connection.count(User.query().filter("role", .equal, Role.admin))
         if admins <= 1 {
             throw FieldErrors("user", "\(user.email) is the only admin. Make someone else an admin first.")

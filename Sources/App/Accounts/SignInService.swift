@@ -56,6 +56,9 @@ struct SignInService: Sendable {
     /// still to wait (0: go ahead).
     private func reserveAttempt(for email: String, at time: Date) async throws -> Double {
         try await database.writeFreeingRoom { connection in
+            // Parallel attempts, on this console or another on the same database, are counted
+            // one after the other: none reads the count another is about to raise.
+            try connection.lock("sign-in:" + email)
             guard var failure = try connection.fetchOne(SignInFailure.query().filter("email", .equal, email)) else {
                 _ = try connection.insert(SignInFailure(id: nil, email: email, failureCount: 1, lastFailureAt: time))
                 return 0

@@ -29,11 +29,14 @@ struct TestConsole {
     /// test begins with exactly the accounts it adds.
     /// `indexesLogs: false` leaves uploaded lines out of the full-text index until a test asks
     /// (`services.logIndexer`), as a flood leaves them.
-    static func make(demo: Bool = false, keepFirstAdmin: Bool = false, indexesLogs: Bool = true) async throws -> TestConsole {
+    /// `sharingDatabaseWith`: a second console on the first one's database, as a second
+    /// instance behind a load balancer would be (its own process state, the same data).
+    static func make(demo: Bool = false, keepFirstAdmin: Bool = false, indexesLogs: Bool = true,
+                     sharingDatabaseWith other: TestConsole? = nil) async throws -> TestConsole {
         let clock = TestClock()
         var config = AppConfig()
         config.dataDirectory = testRunDirectory.appendingPathComponent(UUID().uuidString).path
-        config.databasePath = try TestBackend.current.consoleDatabase(in: config.dataDirectory)
+        config.databasePath = try other?.services.config.databasePath ?? TestBackend.current.consoleDatabase(in: config.dataDirectory)
         config.demo = demo
         config.indexesLogs = indexesLogs
         config.bcryptCost = 4
@@ -45,7 +48,7 @@ struct TestConsole {
         // PAYLOAD_CONSOLE_TEST_LOG=1 shows the server's errors (a 500's cause) while debugging.
         logger.logLevel = ProcessInfo.processInfo.environment["PAYLOAD_CONSOLE_TEST_LOG"] == nil ? .critical : .error
         let console = try await buildConsole(config: config, logger: logger)
-        if !demo && !keepFirstAdmin {
+        if !demo && !keepFirstAdmin && other == nil {
             try console.services.database.writeBlocking { connection in
                 _ = try connection.delete(User.query().filter("email", .equal, config.firstAdminEmail))
                 _ = try connection.execute("DELETE FROM audit_events")

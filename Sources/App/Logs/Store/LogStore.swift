@@ -74,6 +74,9 @@ struct LogStore: Sendable {
     /// Inside a write to the log store: stores `lines` unless an app is at its cap, which is
     /// returned instead (and noted as a log event).
     static func accept(_ lines: [LogLine], from device: Uploader, capBytes: Int, at time: Date, in connection: Connection) throws -> Refusal? {
+        // Uploads for an app through other consoles wait here, so no two of them pass the cap
+        // check on the same figure (in name order: two batches never wait for each other).
+        for app in Set(lines.map(\.app)).sorted() { try connection.lock("log-usage:" + app) }
         if let full = try appAtCap(Set(lines.map(\.app)), capBytes: capBytes, in: connection) {
             try noteCapReached(full, capBytes: capBytes, at: time, in: connection)
             return .capReached(app: full, capBytes: capBytes)
