@@ -1,0 +1,66 @@
+@testable import App
+import Domain
+import Foundation
+import Storage
+import Testing
+
+/// `payload-console copy`: a demo console's SQLite files into an empty PostgreSQL schema, and a
+/// console started there finds everything where it was.
+@Suite(.enabled(if: TestBackend.current == .sqlite && TestBackend.server != nil)) struct DatabaseCopyTests {
+    @Test func aDemoConsoleCopiedToPostgreSQLServesTheSameFleetAndRefusesASecondCopy() async throws {
+        let source = try await TestConsole.make(demo: true)
+        try await source.services.logIndexer.catchUp()
+        let sourcePath = source.services.config.databasePath
+        let target = try TestBackend.postgres.consoleDatabase(in: "")
+        let lines = LogLinesSeen()
+        let copy = try DatabaseCopy.prepare(from: sourcePath, to: target) { lines.add($0) }
+        let summary = try await copy.run()
+
+        #expect(summary.rows["users"] == 3)
+        #expect(summary.rows["device_logs"] ?? 0 > 1_000)
+        #expect(lines.count > 0, "it shows its progress")
+
+        var config = source.services.config
+        config.databasePath = target
+        config.demo = false
+        let copied = try await buildConsole(config: config)
+        for table in ["users", "devices", "profiles", "profile_versions", "audit_events", "device_logs", "log_usage"] {
+            let count = SQL(verbatim: "SELECT count(*) FROM \(table)")
+            let database = table.hasPrefix("device_logs") || table == "log_usage"
+            let expected = try await (database ? source.services.logs : source.services.database).read { try $0.scalar(count, as: Int.self) }
+            let found = try await (database ? copied.services.logs : copied.services.database).read { try $0.scalar(count, as: Int.self) }
+            #expect(found == expected, "\(table)")
+        }
+        let profile = try await source.services.database.read { try $0.fetchOne(ProfileRecord.query().order(by: "id")) }
+        let same = try await copied.services.database.read { try $0.find(ProfileRecord.self, id: profile!.id!) }
+        #expect(same?.name == profile?.name && same?.updatedAt == profile?.updatedAt, "ids and moments kept")
+
+        // New rows get ids after the copied ones.
+        let newest = try await copied.services.database.read { try $0.scalar("SELECT max(id) FROM users", as: Int64.self) } ?? 0
+        let (added, _) = try await copied.services.accounts.createUser(email: "after-copy@example.com", role: .viewer, password: TestConsole.password, by: .system)
+        #expect(added.id!.rawValue > newest)
+
+        // The copied lines are found by the same searches.
+        var filter = LogFilter()
+        filter.searchText = "geofence"
+        filter.search = try LogSearch("geofence")
+        let before = try await source.services.logReader.rows(filter, limit: 1_000).rows.map(\.line.id)
+        let after = try await copied.services.logReader.rows(filter, limit: 1_000).rows.map(\.line.id)
+        #expect(!before.isEmpty && after == before)
+
+        do {
+            _ = try await DatabaseCopy.prepare(from: sourcePath, to: target) { _ in }.run()
+            Issue.record("a second copy into the same target must be refused")
+        } catch let refusal as DatabaseCopy.Refusal {
+            #expect(refusal.description.contains("not empty"))
+        }
+    }
+}
+
+/// Progress lines a copy printed.
+private final class LogLinesSeen: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func add(_ line: String) { lock.withLock { lines.append(line) } }
+    var count: Int { lock.withLock { lines.count } }
+}
