@@ -31,13 +31,35 @@ ADMIN = "admin@test.example"
 TIMEOUT = 30
 
 
+# The throwaway PostgreSQL server `make test` starts; the PostgreSQL halves of the crash-safety
+# and schemathesis tests run against it, and fail (not skip) when make test requires it.
+POSTGRES = os.environ.get("PAYLOAD_CONSOLE_TEST_POSTGRES")
+POSTGRES_REQUIRED = os.environ.get("PAYLOAD_CONSOLE_REQUIRE_POSTGRES") is not None
+
+
 class Console(harness.ConsoleServer):
     """The harness's server plus what robustness needs: API tokens, SIGKILL and restart on the
-    same database, and noticing that the process died."""
+    same database, and noticing that the process died. `postgres=True` keeps its data in a
+    schema of its own on the test server instead of a file."""
 
-    def __init__(self):
+    def __init__(self, postgres=False):
         super().__init__()
         self.restarts = 0
+        self.schema = None
+        if postgres:
+            if not POSTGRES:
+                raise RuntimeError("PAYLOAD_CONSOLE_TEST_POSTGRES is not set: no PostgreSQL server to test on")
+            self.schema = "rb_" + uuid.uuid4().hex
+            self.database = f"{POSTGRES}&schema={self.schema}"
+
+    def pg_query(self, sql, logs=False):
+        """Rows of a query on this console's PostgreSQL schema (or its log store's), read beside it."""
+        schema = f"{self.schema}_logs" if logs else self.schema
+        result = subprocess.run(
+            ["psql", "-X", "-q", "-t", "-A", "-F", "\t", POSTGRES, "-v", "ON_ERROR_STOP=1",
+             "-c", f"SET search_path TO {schema}", "-c", sql],
+            text=True, check=True, capture_output=True)
+        return [tuple(line.split("\t")) for line in result.stdout.splitlines() if line]
 
     def create_token(self, role="admin", name="robustness"):
         result = subprocess.run(

@@ -136,10 +136,15 @@ def message(marker, n):
 
 
 class CrashSafetyTest(unittest.TestCase):
+    rounds = ROUNDS
+
+    @classmethod
+    def make_console(cls):
+        return support.Console()
 
     @classmethod
     def setUpClass(cls):
-        cls.console = support.Console().with_users()
+        cls.console = cls.make_console().with_users()
         cls.token = cls.console.create_token("admin", "crash safety")
         cls.console.start()
         cls.device_tokens = support.devices_that_log(cls.console, cls.token, LOG_DEVICES, app="com.example.robust")
@@ -151,7 +156,7 @@ class CrashSafetyTest(unittest.TestCase):
     def test_acknowledged_writes_survive_kill_9(self):
         acked = {"group": [], "app": []}
         log_batches = {"acked": [], "in_flight": []}
-        for round_number, moment in enumerate(ROUNDS):
+        for round_number, moment in enumerate(self.rounds):
             writers = [Writer(self.console, self.token, kind, f"Crash{round_number}w{index}")
                        for kind in acked for index in range(WRITERS_PER_KIND)]
             log_writers = [LogWriter(self.console, self.device_tokens[index % LOG_DEVICES], f"crash-r{round_number}-w{index}")
@@ -194,7 +199,7 @@ class CrashSafetyTest(unittest.TestCase):
         self.assertTrue(set(names) <= stored, f"missing from the file alone: {sorted(set(names) - stored)[:5]}")
         logs_copy = os.path.join(os.path.dirname(self.console.database), "backup-logs.sqlite")
         shutil.copyfile(support.logs_database(self.console.database), logs_copy)
-        self.assertEqual(lines_by_batch(logs_copy).get(GRACEFUL_BATCH), list(range(BATCH_LINES)),
+        self.assertEqual(lines_by_batch(stored_messages(logs_copy)).get(GRACEFUL_BATCH), list(range(BATCH_LINES)),
                          "the uploaded batch is not whole in the log store's file alone")
         self.console.restart()
 
@@ -237,8 +242,12 @@ class CrashSafetyTest(unittest.TestCase):
             lost = [(id, name) for id, name in records if stored[kind].get(id) != name]
             self.assertFalse(lost, f"{len(lost)} of {len(records)} acknowledged {kind} writes are missing after kill -9: {lost[:5]}")
 
+    def stored_messages(self):
+        """The crash test's lines in the log store, in the order stored, read beside the console."""
+        return stored_messages(self.logs)
+
     def assert_log_batches_whole(self, batches):
-        stored = lines_by_batch(self.logs)
+        stored = lines_by_batch(self.stored_messages())
         acked, in_flight = set(batches["acked"]), set(batches["in_flight"])
         whole = list(range(BATCH_LINES))
         lost = sorted(marker for marker in acked if marker not in stored)
@@ -281,10 +290,14 @@ class CrashSafetyTest(unittest.TestCase):
         self.assertFalse(unaudited, f"records without the audit event of their transaction: {unaudited[:5]}")
 
 
-def lines_by_batch(database):
+def stored_messages(database):
+    return [text for (text,) in support.query(database, "SELECT message FROM device_logs WHERE message LIKE 'crash-%' ORDER BY id")]
+
+
+def lines_by_batch(messages):
     """The line numbers stored of each batch, by its marker, in the order stored."""
     stored = collections.defaultdict(list)
-    for (text,) in support.query(database, "SELECT message FROM device_logs WHERE message LIKE 'crash-%' ORDER BY id"):
+    for text in messages:
         match = BATCH_LINE.match(text)
         if match:
             stored[match.group(1)].append(int(match.group(2)))

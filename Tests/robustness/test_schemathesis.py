@@ -49,10 +49,16 @@ def failures_section(output, limit=12000):
 
 
 class SchemathesisTest(unittest.TestCase):
+    # Report files are named after the backend, so both runs keep theirs.
+    backend = "sqlite"
+
+    @classmethod
+    def make_console(cls):
+        return support.Console()
 
     @classmethod
     def setUpClass(cls):
-        cls.console = support.Console().with_users()
+        cls.console = cls.make_console().with_users()
         cls.token = cls.console.create_token("admin", "schemathesis")
         cls.console.start()
         os.makedirs(REPORTS, exist_ok=True)
@@ -76,7 +82,7 @@ class SchemathesisTest(unittest.TestCase):
                          PYTHONPATH=os.pathsep.join(filter(None, [HERE, os.environ.get("PYTHONPATH")])))
         result = subprocess.run(command, capture_output=True, text=True, timeout=RUN_LIMIT, cwd=REPORTS, env=hooks_env)
         output = result.stdout + result.stderr
-        log = os.path.join(REPORTS, f"schemathesis-{name}.log")
+        log = os.path.join(REPORTS, f"schemathesis-{self.backend}-{name}.log")
         with open(log, "w") as file:
             file.write(" ".join(command).replace(token, "<token>") + "\n\n" + output)
         self.assertIsNone(self.console.check_health(), "the console did not survive the run")
