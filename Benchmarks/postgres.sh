@@ -17,7 +17,8 @@ DEVICES=${DEVICES:-100000}
 LINES=${LINES:-100000}
 DURATION=${DURATION:-10s}
 scripts/ensure-apt-packages postgresql
-PG="$WORK/pg"
+# Its own folder directly in /tmp: as root the server runs as `postgres`, which cannot enter WORK.
+PG=$(mktemp -d /tmp/payload-console-bench-postgres.XXXXXX)
 trap 'kill $SERVER $BARE_SERVER 2>/dev/null || true; scripts/throwaway-postgres remove "$PG"; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 PG_URL=$(scripts/throwaway-postgres start "$PG")
 # The throwaway script turns fsync off for tests; a benchmark of a database server keeps it on.

@@ -33,3 +33,18 @@ import Testing
             == "SELECT 'LIKE' FROM t WHERE a ILIKE $1 AND b NOT ILIKE $2 AND likes = 1")
     }
 }
+
+/// A bulk insert on PostgreSQL goes a group of rows per statement.
+@Suite struct MultiRowInsertTests {
+    @Test func anInsertOfOneTupleIsRepeatedForEachRow() throws {
+        let insert = try #require(MultiRowInsert("INSERT INTO t (a, b) VALUES (?, CAST(? AS tsvector))"))
+        #expect(insert.text(rows: 3) == "INSERT INTO t (a, b) VALUES (?, CAST(? AS tsvector)), (?, CAST(? AS tsvector)), (?, CAST(? AS tsvector))")
+    }
+
+    @Test func otherStatementsAreRunRowByRow() {
+        #expect(MultiRowInsert("UPDATE t SET a = ? WHERE id = ?") == nil)
+        #expect(MultiRowInsert("INSERT INTO t (a) SELECT a FROM u WHERE b IN (?)") == nil)
+        #expect(MultiRowInsert("INSERT INTO t (a) VALUES (?) ON CONFLICT (a) DO NOTHING") == nil)
+        #expect(MultiRowInsert("INSERT INTO t (a) VALUES (?), (?)") == nil)
+    }
+}

@@ -51,10 +51,25 @@ final class PostgresSession: Session {
         try run(sql.text, sql.bindings).metadata.rows ?? 0
     }
 
+    /// An `INSERT … VALUES (…)` goes as one statement of up to `rowsPerStatement` rows: a
+    /// round trip per row made a 500-line upload cost 500 waits on the server.
     func execute(_ text: String, forEachOf values: some Sequence<[SQLiteValue]>) throws {
-        for row in values {
-            _ = try run(text, row)
+        guard let insert = MultiRowInsert(text) else {
+            for row in values { _ = try run(text, row) }
+            return
         }
+        var group: [SQLiteValue] = []
+        var rows = 0
+        for row in values {
+            group += row
+            rows += 1
+            if rows == MultiRowInsert.rowsPerStatement {
+                _ = try run(insert.text(rows: rows), group)
+                group.removeAll(keepingCapacity: true)
+                rows = 0
+            }
+        }
+        if rows > 0 { _ = try run(insert.text(rows: rows), group) }
     }
 
     func rows(_ sql: SQL) throws -> [Row] {
