@@ -31,12 +31,14 @@ struct TestConsole {
     /// (`services.logIndexer`), as a flood leaves them.
     /// `sharingDatabaseWith`: a second console on the first one's database, as a second
     /// instance behind a load balancer would be (its own process state, the same data).
+    /// `onPostgreSQL`: on the test server whatever the suite's backend, for tests that compare both.
     static func make(demo: Bool = false, keepFirstAdmin: Bool = false, indexesLogs: Bool = true,
-                     sharingDatabaseWith other: TestConsole? = nil) async throws -> TestConsole {
+                     sharingDatabaseWith other: TestConsole? = nil, onPostgreSQL: Bool = false) async throws -> TestConsole {
         let clock = TestClock()
         var config = AppConfig()
         config.dataDirectory = testRunDirectory.appendingPathComponent(UUID().uuidString).path
-        config.databasePath = try other?.services.config.databasePath ?? TestBackend.current.consoleDatabase(in: config.dataDirectory)
+        let backend = onPostgreSQL ? .postgres : TestBackend.current
+        config.databasePath = try other?.services.config.databasePath ?? backend.consoleDatabase(in: config.dataDirectory)
         config.demo = demo
         config.indexesLogs = indexesLogs
         config.bcryptCost = 4
