@@ -24,6 +24,25 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// The server's URL, e.g. `postgresql:///postgres?host=/tmp/pg&user=pc`.
     static let testServer = ProcessInfo.processInfo.environment["PAYLOAD_CONSOLE_TEST_POSTGRES"]
 
+    /// Two databases on one empty store, as two console processes would open it: a file for
+    /// SQLite, a schema for PostgreSQL. The fixture tables are made.
+    func twoDatabasesOnOneStore() throws -> (Database, Database) {
+        switch self {
+        case .sqlite:
+            let path = try temporaryDirectory().appendingPathComponent("shared.sqlite").path
+            let first = try Database(path: path)
+            try Migrator(fixtureMigrations).migrate(first)
+            return (first, try Database(path: path))
+        case .postgres:
+            let first = try emptyDatabase()
+            try Migrator(fixtureMigrations).migrate(first)
+            guard case .postgres(var server) = try DatabaseLocation(Self.testServer ?? "") else { throw StorageError.invalidLocation("no server") }
+            server.schema = try first.readBlocking { try $0.scalar("SELECT current_schema()", as: String.self) }
+            server.poolSize = 3
+            return (first, try Database(postgres: server))
+        }
+    }
+
     /// An empty database of this backend: in memory for SQLite, a fresh schema of its own for
     /// PostgreSQL (tests run in parallel on one server).
     func emptyDatabase() throws -> Database {

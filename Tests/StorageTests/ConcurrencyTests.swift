@@ -95,4 +95,32 @@ import Testing
         }
         #expect(throws: StorageError.nestedAccess) { try readInsideWrite.get() }
     }
+
+    /// Two processes saving the same row from the same version: one save wins, the other is a
+    /// version conflict, never a silent overwrite — on SQLite's file lock and on PostgreSQL's
+    /// row locks alike.
+    @Test(arguments: Backend.available) func twoProcessesSavingOneVersionGetOneConflict(on backend: Backend) async throws {
+        let (first, second) = try backend.twoDatabasesOnOneStore()
+        for round in 0..<10 {
+            let saved = try await first.write { try $0.insert(Gadget.sample("round \(round)")) }
+            let outcomes = await withTaskGroup(of: Result<Void, any Error>.self) { group in
+                for (index, database) in [first, second].enumerated() {
+                    var edited = saved
+                    edited.count = 100 + index
+                    group.addTask { [edited] in
+                        do {
+                            _ = try await database.write { try $0.update(checkingVersion: edited) }
+                            return .success(())
+                        } catch { return .failure(error) }
+                    }
+                }
+                return await group.reduce(into: [Result<Void, any Error>]()) { $0.append($1) }
+            }
+            let conflicts = outcomes.filter { if case .failure(StorageError.versionConflict) = $0 { true } else { false } }
+            #expect(outcomes.filter { if case .success = $0 { true } else { false } }.count == 1, "round \(round): one save wins")
+            #expect(conflicts.count == 1, "round \(round): the other is told of the conflict: \(outcomes)")
+            let stored = try await second.read { try $0.require(Gadget.self, id: saved.requireID) }
+            #expect(stored.version == saved.version + 1)
+        }
+    }
 }
