@@ -49,4 +49,39 @@ import Testing
         let checked = outcomes.filter { $0 }.count
         #expect(checked == SignInThrottle().freeAttempts + 1, "only the free attempts and one more reach the password check; \(checked) did")
     }
+
+    /// An app just under its cap, uploads for it through both consoles at once: one batch may
+    /// still cross the cap (as on one console), the rest are refused — none passes the check on
+    /// a figure another is about to raise.
+    @Test func uploadsThroughTwoConsolesCrossAnAppsCapOnce() async throws {
+        let first = try await TestConsole.make()
+        let second = try await TestConsole.make(sharingDatabaseWith: first)
+        try first.services.database.writeBlocking { try ConsoleSettings(logCapBytes: 2_000, logRetentionDays: 14).save(in: $0) }
+        let device = try LogViewerTests.seed(first, [])
+        let uploader = LogStore.Uploader(id: device, name: "Racing iPad")
+        // 1,900 of the app's 2,000 bytes used: the next batch of 500 crosses the cap.
+        try first.services.logs.writeBlocking { connection in
+            try LogStore.append((0..<19).map { _ in LogViewerTests.line(String(repeating: "u", count: 100)) }, from: uploader,
+                                receivedAt: LogViewerTests.start, in: connection)
+        }
+        let batch = try LogStore.CheckedBatch((0..<5).map { _ in LogViewerTests.line(String(repeating: "r", count: 100)) })
+        let consoles = [first, second]
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            for attempt in 0..<8 {
+                group.addTask {
+                    do {
+                        _ = try await consoles[attempt % 2].services.logStore.ingest(batch, from: uploader, logging: Logging(level: .debug))
+                        return "accepted"
+                    } catch LogStore.Refusal.capReached {
+                        return "refused at the cap"
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+            }
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(outcomes.sorted() == ["accepted"] + Array(repeating: "refused at the cap", count: 7),
+                "one batch crossed the cap and the others were refused")
+    }
 }
