@@ -99,16 +99,13 @@ final class PostgresSession: Session {
             try reconnect(sql: text)
             return try run(text, values)
         }
-        defer {
-            switch kind {
-            case .begin: isInTransaction = true
-            case .end: isInTransaction = false
-            default: break
-            }
-        }
+        // A COMMIT or ROLLBACK ends the transaction even when it fails; a BEGIN starts one only
+        // when it succeeds.
+        defer { if kind == .end { isInTransaction = false } }
         do {
             let query = PostgresQuery(unsafeSQL: statement, binds: PostgresValues.bindings(values))
             let result = try connection.query(query, logger: logger).wait()
+            if kind == .begin { isInTransaction = true }
             if kind == .write, !isInTransaction, result.metadata.rows ?? 1 > 0 { onWrite?() }
             return result
         } catch {
