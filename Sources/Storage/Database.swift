@@ -60,13 +60,22 @@ public final class Database: Sendable {
     /// Connects to a PostgreSQL server: one connection for the writer and the rest of
     /// `server.poolSize` for reads, each on a thread of its own as with SQLite, so everything
     /// above — transactions, records, the `read`/`write` API — works the same. Throws `io` with
-    /// one line naming what failed (unreachable, refused, no such database).
+    /// one line naming what failed (unreachable, refused, no such database). A schema the
+    /// server names is made when missing, as SQLite makes a missing file.
     public init(postgres server: PostgresServer) throws {
         path = server.description
         dialect = .postgres
         reserve = nil
         checkpointer = nil
         let writerSession = try PostgresSession(server: server, readOnly: false)
+        if let schema = server.schema {
+            guard SQL.isPlainIdentifier(schema) else { throw StorageError.invalidLocation("the schema must be a plain name") }
+            do {
+                try writerSession.execute(script: "CREATE SCHEMA IF NOT EXISTS \(schema)")
+            } catch StorageError.uniqueViolation {
+                // Another console made it at the same moment: it is there either way.
+            }
+        }
         writerSession.onWrite = { [changes] in changes.recordUnknownChange() }  // autocommit writes
         writer = Worker(Connection(writerSession), name: "postgres-writer")
         readers = ReaderPool(try (0..<max(1, server.poolSize - 1)).map { index in

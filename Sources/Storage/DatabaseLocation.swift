@@ -18,11 +18,6 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
         self = .postgres(try PostgresServer(url: text))
     }
 
-    public var isPostgres: Bool {
-        if case .postgres = self { return true }
-        return false
-    }
-
     /// The location for logs and messages: a server's password is never part of it.
     public var description: String {
         switch self {
@@ -49,14 +44,6 @@ public struct PostgresServer: Sendable, Equatable, CustomStringConvertible {
     /// The schema tables live in (`search_path`), when not the role's default: tests give each
     /// suite a schema of its own in one throwaway server.
     public var schema: String?
-
-    public init(address: Address, username: String, password: String? = nil, database: String, poolSize: Int = 5) {
-        self.address = address
-        self.username = username
-        self.password = password
-        self.database = database
-        self.poolSize = poolSize
-    }
 
     /// Parses a `postgres://` URL. A missing user is the login name (as `psql` does); a
     /// password may also come from `PGPASSWORD`, which keeps it out of the command line.

@@ -4,12 +4,12 @@ import Testing
 
 /// The console's migrations build the same tables on PostgreSQL as on SQLite, each in its own
 /// types (`Schema` names both scripts of every migration).
-@Suite(.enabled(if: TestPostgres.isWanted, "PAYLOAD_CONSOLE_TEST_POSTGRES is not set"))
+@Suite(.enabled(if: TestBackend.isPostgresWanted, "PAYLOAD_CONSOLE_TEST_POSTGRES is not set"))
 struct PostgresSchemaTests {
     @Test func everyTableHasTheSameColumnsAndNotNullsAsOnSQLite() throws {
         let sqlite = try Database(path: ":memory:")
         try Migrator(Schema.migrations).migrate(sqlite)
-        let postgres = try TestPostgres.emptyDatabase()
+        let postgres = try TestBackend.emptyPostgresDatabase()
         try Migrator(Schema.migrations).migrate(postgres)
 
         let expected = try sqlite.readBlocking(Self.sqliteColumns)
@@ -22,7 +22,7 @@ struct PostgresSchemaTests {
     }
 
     @Test func migratingAgainFindsNothingLeftToDo() throws {
-        let postgres = try TestPostgres.emptyDatabase()
+        let postgres = try TestBackend.emptyPostgresDatabase()
         try Migrator(Schema.migrations).migrate(postgres)
         #expect(try Migrator(Schema.migrations).migrate(postgres).isEmpty)
         #expect(try Migrator(Schema.migrations).appliedVersions(in: postgres) == Schema.migrations.map(\.version).sorted())

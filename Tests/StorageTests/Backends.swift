@@ -58,8 +58,6 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 throw StorageError.invalidLocation("PAYLOAD_CONSOLE_TEST_POSTGRES is not a postgres:// URL")
             }
             server.poolSize = 3
-            let setup = try Database(postgres: server)
-            try setup.withWriterOutsideTransactionBlocking { try $0.execute(script: "CREATE SCHEMA \(schema)") }
             server.schema = schema
             return try Database(postgres: server)
         }

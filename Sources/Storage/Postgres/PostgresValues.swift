@@ -57,10 +57,10 @@ enum PostgresValues {
             return .text(bytes.readString(length: bytes.readableBytes) ?? "")
         case .uuid:
             return .text(try cell.decode(UUID.self).uuidString)
+        case .text, .varchar, .bpchar, .name, .json, .jsonb, .unknown:
+            return .text(bytes.readString(length: bytes.readableBytes) ?? "")
         default:
-            if cell.format == .text || [.text, .varchar, .bpchar, .name, .json, .jsonb, .unknown].contains(cell.dataType) {
-                return .text(bytes.readString(length: bytes.readableBytes) ?? "")
-            }
+            if cell.format == .text { return .text(bytes.readString(length: bytes.readableBytes) ?? "") }
             return .text(try cell.decode(String.self))
         }
     }

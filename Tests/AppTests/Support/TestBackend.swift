@@ -23,14 +23,33 @@ enum TestBackend: String {
         case .sqlite:
             return folder + "/console.sqlite"
         case .postgres:
-            guard let url = Self.server, case .postgres(let server) = try DatabaseLocation(url) else {
-                throw StorageError.invalidLocation("PAYLOAD_CONSOLE_TEST_POSTGRES must name a postgres:// server to run the App tests on PostgreSQL")
-            }
-            let schema = "c_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-            var setup = server
-            setup.poolSize = 2
-            try Database(postgres: setup).withWriterOutsideTransactionBlocking { try $0.execute(script: "CREATE SCHEMA \(schema)") }
-            return url + (url.contains("?") ? "&" : "?") + "schema=\(schema)&pool=2"
+            // The console makes its schema when it opens the database.
+            return try Self.serverURL() + "&schema=\(Self.freshSchemaName())&pool=2"
         }
+    }
+
+    /// Whether tests that need the server run: it is named, or `make test` requires it (where
+    /// a missing server then fails them instead of skipping).
+    static let isPostgresWanted = server != nil || ProcessInfo.processInfo.environment["PAYLOAD_CONSOLE_REQUIRE_POSTGRES"] != nil
+
+    /// An empty database in a fresh schema of its own on the server (tests run side by side).
+    static func emptyPostgresDatabase() throws -> Database {
+        guard case .postgres(var server) = try DatabaseLocation(try serverURL()) else {
+            throw StorageError.invalidLocation("PAYLOAD_CONSOLE_TEST_POSTGRES is not a postgres:// URL")
+        }
+        server.schema = freshSchemaName()
+        server.poolSize = 3
+        return try Database(postgres: server)
+    }
+
+    private static func serverURL() throws -> String {
+        guard let url = server, url.hasPrefix("postgres") else {
+            throw StorageError.invalidLocation("PAYLOAD_CONSOLE_TEST_POSTGRES must name a postgres:// server to run tests on PostgreSQL")
+        }
+        return url.contains("?") ? url : url + "?"
+    }
+
+    private static func freshSchemaName() -> String {
+        "c_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
     }
 }

@@ -49,11 +49,6 @@ struct LogStoreFiles: Sendable {
         let console = try Database(postgres: server)
         var logServer = server
         logServer.schema = logSchema(beside: server.schema)
-        try console.withWriterOutsideTransactionBlocking { connection in
-            // A schema named in the URL is made on first use, as SQLite makes a missing file.
-            if let schema = server.schema { try connection.execute(script: "CREATE SCHEMA IF NOT EXISTS \(schema)") }
-            try connection.execute(script: "CREATE SCHEMA IF NOT EXISTS \(logServer.schema!)")
-        }
         let logs = try Database(postgres: logServer)
         var applied = try Migrator(LogSchema.migrations).migrate(logs).map { "Applied log store migration \($0.version): \($0.name)" }
         try logs.writeBlocking { try LogPartitions.prepare(around: Date(), in: $0) }
