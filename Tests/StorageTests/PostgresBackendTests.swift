@@ -44,4 +44,30 @@ import Testing
         #expect(saved.id != nil)
         #expect(try await database.read { try $0.fetch(Gadget.query().filter("name", .equal, "after")) }.count == 1)
     }
+
+    @Test func aSelectIsPreparedOnceAndReadsEachValueAsItsTextWouldBeRead() async throws {
+        let database = try makeDatabase(on: .postgres)
+        let gadget = Gadget.sample("prepared")
+        _ = try await database.write { try $0.insert(gadget) }
+        let names = try await database.write { connection in
+            try (0..<3).map { _ in
+                try connection.scalar("""
+                    SELECT name FROM gadgets WHERE name = \(gadget.name) AND count = \(gadget.count) AND weight = \(gadget.weight)
+                    AND supervised = \(gadget.supervised) AND enrolledAt = \(gadget.enrolledAt) AND payload = \(gadget.payload)
+                    AND retiredAt IS NOT DISTINCT FROM \(gadget.retiredAt) LIMIT \(5)
+                    """, as: String.self)
+            }
+        }
+        #expect(names == ["prepared", "prepared", "prepared"])
+        let prepared = try await database.write {
+            try $0.scalar("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE 'SELECT name FROM gadgets%'", as: Int.self)
+        }
+        #expect(prepared == 1)
+        // Text where a number is wanted goes as text, read by the server as before — or refused.
+        let byText = try await database.read { try $0.scalar("SELECT name FROM gadgets WHERE count = \("3")", as: String.self) }
+        #expect(byText == "prepared")
+        await #expect(throws: StorageError.self) {
+            try await database.read { try $0.scalar("SELECT name FROM gadgets WHERE count = \("three")", as: String.self) }
+        }
+    }
 }

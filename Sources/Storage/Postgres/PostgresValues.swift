@@ -27,8 +27,14 @@ enum PostgresValues {
     }
 
     /// One result row as values in column order.
-    static func values(of row: PostgresRow) throws -> [SQLiteValue] {
-        try row.map(value(of:))
+    /// `labelledText`: the cells say text but hold binary (see `PostgresSession.Answer`).
+    static func values(of row: PostgresRow, labelledText: Bool = false) throws -> [SQLiteValue] {
+        guard labelledText else { return try row.map(value(of:)) }
+        return try row.map { cell in
+            var binary = cell
+            binary.format = .binary
+            return try value(of: binary)
+        }
     }
 
     static func value(of cell: PostgresCell) throws -> SQLiteValue {
