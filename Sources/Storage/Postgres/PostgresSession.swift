@@ -54,6 +54,10 @@ final class PostgresSession: Session {
     /// An `INSERT … VALUES (…)` goes as one statement of up to `rowsPerStatement` rows: a
     /// round trip per row made a 500-line upload cost 500 waits on the server.
     func execute(_ text: String, forEachOf values: some Sequence<[SQLiteValue]>) throws {
+        if let copy = CopyInsert(text) {
+            try runCopy(copy, rows: values, sql: text)
+            return
+        }
         guard let insert = MultiRowInsert(text) else {
             for row in values { _ = try run(text, row) }
             return
@@ -167,6 +171,32 @@ final class PostgresSession: Session {
         }
     }
 
+    /// Sends `rows` as one COPY. The transaction's BEGIN is settled first (by a statement
+    /// that can be repeated on a new connection), since a COPY that fails part-way is not.
+    private func runCopy(_ copy: CopyInsert, rows: some Sequence<[SQLiteValue]>, sql: String) throws {
+        var buffer = ByteBuffer()
+        for row in rows { try copy.append(row, to: &buffer) }
+        guard buffer.readableBytes > 0 else { return }
+        if connection?.isClosed != false || unawaited.contains(where: { $0.kind == .begin }) {
+            _ = try run("SELECT 1", [])
+        }
+        do { try awaitUnawaited() } catch { throw PostgresErrors.storageError(error, sql: sql) }
+        guard let connection else { throw StorageError.io(message: "no connection to PostgreSQL", sql: sql) }
+        let done = connection.eventLoop.makePromise(of: Void.self)
+        done.completeWithTask { [logger, buffer] in
+            try await connection.copyFrom(table: copy.table, columns: copy.columns, logger: logger) { writer in
+                try await writer.write(buffer)
+            }
+        }
+        do {
+            try done.futureResult.wait()
+        } catch {
+            if PostgresErrors.isConnectionLost(error) { isInTransaction = false }
+            throw PostgresErrors.storageError(error, sql: sql)
+        }
+        if !isInTransaction { onWrite?() }
+    }
+
     /// Runs `text` on a connection opened afresh, after the transaction's BEGIN when
     /// `reopening` one whose BEGIN went down with the old connection.
     private func runOnNewConnection(_ text: String, _ values: [SQLiteValue], reopening: Bool, selecting: Bool) throws -> Answer {
@@ -185,8 +215,9 @@ final class PostgresSession: Session {
             do {
                 _ = try answer.wait()
             } catch where kind == .begin {
+                // Thrown as the driver's error: the caller tells a lost connection by it.
                 isInTransaction = false
-                throw PostgresErrors.storageError(error, sql: text)
+                throw error
             } catch {
                 logger.debug("PostgreSQL: \(text) failed: \(error)")
             }

@@ -73,7 +73,7 @@ enum PostgresValues {
 
     /// A REAL as text PostgreSQL reads back as the same double (Swift prints the shortest
     /// text that round-trips; PostgreSQL spells the infinities its own way).
-    private static func realText(_ number: Double) -> String {
+    static func realText(_ number: Double) -> String {
         if number.isNaN { return "NaN" }
         if number.isInfinite { return number > 0 ? "Infinity" : "-Infinity" }
         return "\(number)"

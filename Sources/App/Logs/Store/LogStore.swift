@@ -63,39 +63,58 @@ struct LogStore: Sendable {
             throw Refusal.batch(problem)
         }
         let capBytes = try await console.readSingleStatement { try ConsoleSettings.load(from: $0) }.logCapBytes
+        // The rows are made here, beside the other uploads, so the one writer only stores them.
+        let rows = Rows(lines, from: device, receivedAt: time, dialect: logs.dialect)
         let refusal = try await writes.write(to: logs) { connection in
-            try Self.accept(lines, from: device, capBytes: capBytes, at: time, in: connection)
+            try Self.accept(rows, capBytes: capBytes, at: time, in: connection)
         }
         if let refusal { throw refusal }
         indexing.linesArrived()
         return lines.count
     }
 
-    /// Inside a write to the log store: stores `lines` unless an app is at its cap, which is
+    /// A batch as the log table takes it: each line's values (on PostgreSQL with its search
+    /// vector, the costliest part) and what it adds to each app's usage.
+    struct Rows: Sendable {
+        let values: [[SQLiteValue]]
+        let usage: [String: (bytes: Int, lines: Int)]
+
+        init(_ lines: [LogLine], from device: Uploader, receivedAt: Date, dialect: Dialect) {
+            var usage: [String: (bytes: Int, lines: Int)] = [:]
+            values = lines.map { line in
+                let record = DeviceLogRecord(line, device: device.id, deviceName: device.name, receivedAt: receivedAt)
+                usage[record.app, default: (0, 0)].bytes += record.byteCount
+                usage[record.app, default: (0, 0)].lines += 1
+                return LogQueries.insertValues(record, dialect)
+            }
+            self.usage = usage
+        }
+    }
+
+    /// Inside a write to the log store: stores `rows` unless an app is at its cap, which is
     /// returned instead (and noted as a log event).
-    static func accept(_ lines: [LogLine], from device: Uploader, capBytes: Int, at time: Date, in connection: Connection) throws -> Refusal? {
+    static func accept(_ rows: Rows, capBytes: Int, at time: Date, in connection: Connection) throws -> Refusal? {
         // Uploads for an app through other consoles wait here, so no two of them pass the cap
         // check on the same figure (in name order: two batches never wait for each other).
-        for app in Set(lines.map(\.app)).sorted() { try connection.lock("log-usage:" + app) }
-        if let full = try appAtCap(Set(lines.map(\.app)), capBytes: capBytes, in: connection) {
+        let apps = Set(rows.usage.keys)
+        for app in apps.sorted() { try connection.lock("log-usage:" + app) }
+        if let full = try appAtCap(apps, capBytes: capBytes, in: connection) {
             try noteCapReached(full, capBytes: capBytes, at: time, in: connection)
             return .capReached(app: full, capBytes: capBytes)
         }
-        try append(lines, from: device, receivedAt: time, in: connection)
+        try append(rows, in: connection)
         return nil
     }
 
     /// Inserts the lines and adds them to their apps' usage: the one place lines are written.
     /// They reach the full-text index later, behind the writer (`LogIndexer`).
     static func append(_ lines: [LogLine], from device: Uploader, receivedAt: Date, in connection: Connection) throws {
-        var added: [String: (bytes: Int, lines: Int)] = [:]
-        let records = lines.map { DeviceLogRecord($0, device: device.id, deviceName: device.name, receivedAt: receivedAt) }
-        try connection.execute(LogQueries.insert(connection.dialect), forEachOf: records.map { LogQueries.insertValues($0, connection.dialect) })
-        for record in records {
-            added[record.app, default: (0, 0)].bytes += record.byteCount
-            added[record.app, default: (0, 0)].lines += 1
-        }
-        for (app, usage) in added {
+        try append(Rows(lines, from: device, receivedAt: receivedAt, dialect: connection.dialect), in: connection)
+    }
+
+    static func append(_ rows: Rows, in connection: Connection) throws {
+        try connection.execute(LogQueries.insert(connection.dialect), forEachOf: rows.values)
+        for (app, usage) in rows.usage {
             try connection.execute(LogQueries.addUsage(app: app, bytes: usage.bytes, lines: usage.lines))
         }
     }
