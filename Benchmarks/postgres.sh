@@ -4,7 +4,10 @@
 #    share of the bare Hummingbird route under the same requests (targets: 304 >= 60%, 200 >= 50%,
 #    on both backends), wrk -t 2 -c 64;
 #  - the profile list and a device page at 8 clients (target p99 <= 20 ms on both);
-#  - bytes per stored log line on each backend, from LINES (100,000) seeded lines.
+#  - bytes per stored log line on each backend, from LINES (100,000) seeded lines;
+#  - log ingest over HTTP on PostgreSQL, 500-line batches from 8 connections (target >= 50,000 lines/s);
+#  - viewer searches at SEARCH_LINES (5,000,000) lines on PostgreSQL, 8 clients (target p99 <= 50 ms);
+#  - `payload-console copy` of a SQLite console with COPY_LINES (1,000,000) log lines: its rate.
 # PostgreSQL is a throwaway server in WORK (scripts/throwaway-postgres), fsync on as in production.
 # Sizes: DEVICES, LINES, DURATION (10s). E.g. DEVICES=20000 DURATION=5s for a short check.
 set -euo pipefail
@@ -15,6 +18,8 @@ BARE_PORT=${BARE_PORT:-8189}
 URL="http://127.0.0.1:$PORT"
 DEVICES=${DEVICES:-100000}
 LINES=${LINES:-100000}
+SEARCH_LINES=${SEARCH_LINES:-5000000}
+COPY_LINES=${COPY_LINES:-1000000}
 DURATION=${DURATION:-10s}
 scripts/ensure-apt-packages postgresql
 # Its own folder directly in /tmp: as root the server runs as `postgres`, which cannot enter WORK.
@@ -73,4 +78,41 @@ bench_backend postgres "$PG_URL&schema=bench"
 
 echo "== bytes per stored log line, $LINES lines (in-process LogStore.append, 500 a write)"
 $BIN bench seed-logs --db "$WORK/logs.sqlite" --lines "$LINES" --apps 50 --devices 1000 | sed 's/^/sqlite: /' | grep -E "lines/s|bytes a line"
-$BIN bench seed-logs --db "$PG_URL&schema=logbench" --lines "$LINES" --apps 50 --devices 1000 | sed 's/^/postgres: /' | grep -E "seeded|bytes a line"
+$BIN bench seed-logs --db "$PG_URL&schema=logbench" --lines "$LINES" --apps 50 --devices 1000 --tokens-file "$WORK/log-tokens" --bodies-dir "$WORK/bodies" \
+  | sed 's/^/postgres: /' | grep -E "seeded|bytes a line"
+
+echo "== log ingest over HTTP on PostgreSQL: POST /api/v1/device/logs, 500 lines a request, 8 connections over 500 devices (target >= 50,000 lines/s)"
+head -500 "$WORK/log-tokens" > "$WORK/ingest-tokens"
+$BIN serve --db "$PG_URL&schema=logbench" --data-dir "$WORK/data-logbench" --port "$PORT" --log-level error >/dev/null &
+SERVER=$!
+for _ in $(seq 100); do curl -sf "$URL/healthz" >/dev/null && break; sleep 0.2; done
+run "bare Hummingbird route (anchor)" "http://127.0.0.1:$BARE_PORT/healthz"
+out=$(wrk -t 2 -c 8 -d "$DURATION" --latency -s Benchmarks/logs-ingest.lua "$URL" -- "$WORK/ingest-tokens" "$WORK/bodies" 64)
+echo "postgres ingest: $(echo "$out" | awk '/Requests\/sec/ { printf "%.0f lines/s", $2 * 500 }'), p99 $(echo "$out" | awk '$1 == "99%" { print $2 }')$(echo "$out" | grep -q Non-2xx && echo ", $(echo "$out" | grep Non-2xx | xargs)" || true)"
+kill $SERVER; wait $SERVER 2>/dev/null || true
+
+echo "== searches on PostgreSQL at $SEARCH_LINES lines over 50 apps (wrk -t 2 -c 8)"
+$BIN bench seed-logs --db "$PG_URL&schema=logbench" --lines "$((SEARCH_LINES - LINES))" --apps 50 --devices 10000 | sed 's/^/postgres: /' | grep seeded
+# Statistics as autovacuum would have gathered them by now; a bulk load outruns it.
+psql -q "$PG_URL" -c "ANALYZE logbench_logs.device_logs"
+echo "benchmark passphrase" | $BIN user add --email helpdesk@example.com --role helpdesk --db "$PG_URL&schema=logbench" >/dev/null
+$BIN serve --db "$PG_URL&schema=logbench" --data-dir "$WORK/data-logbench" --port "$PORT" --log-level error >/dev/null &
+SERVER=$!
+for _ in $(seq 100); do curl -sf "$URL/healthz" >/dev/null && break; sleep 0.2; done
+jar="$WORK/cookies-helpdesk"
+csrf=$(curl -s -c "$jar" "$URL/sign-in" | sed -n 's/.*name="_csrf" value="\([^"]*\)".*/\1/p' | head -1)
+curl -s -b "$jar" -c "$jar" -o /dev/null --data-urlencode "_csrf=$csrf" --data-urlencode "email=helpdesk@example.com" \
+  --data-urlencode "password=benchmark passphrase" "$URL/sign-in"
+session=$(awk '$6 == "pc_session" { print $7 }' "$jar")
+run "bare Hummingbird route (anchor)" "http://127.0.0.1:$BARE_PORT/healthz"
+APP=com.example.bench.app07
+for path in "/logs?app=$APP&level=error" "/logs?q=request" "/logs?q=quokka" "/logs?q=request%20failed" \
+            "/logs?q=%22disk%20space%22" "/logs?q=sync*" "/logs/crashes?app=$APP"; do
+  run "postgres GET $path" "$URL$path" -H "Cookie: pc_session=$session"
+done
+kill $SERVER; wait $SERVER 2>/dev/null || true
+SERVER=
+
+echo "== payload-console copy: a SQLite console with $COPY_LINES log lines into PostgreSQL"
+$BIN bench seed-logs --db "$WORK/copy.sqlite" --lines "$COPY_LINES" --apps 50 --devices 1000 | grep seeded
+$BIN copy --from "$WORK/copy.sqlite" --to "$PG_URL&schema=copybench" 2>/dev/null | tail -1

@@ -18,7 +18,10 @@ public final class Database: Sendable {
     /// Room on the file's disk for writes that free room (`<path>.reserve`); nil in memory.
     public let reserve: DiskReserve?
     private let writer: Worker
-    private let readers: ReaderPool?
+    /// On PostgreSQL, writers that take `write`s side by side with `writer` (see
+    /// `init(postgres:writers:)`); nil when `writer` alone writes.
+    private let writerPool: WorkerPool?
+    private let readers: WorkerPool?
     private let checkpointer: Checkpointer?
     private let changes = ChangeTracker()
 
@@ -50,7 +53,8 @@ public final class Database: Sendable {
         checkpointer = background && !inMemory ? try Checkpointer(path: path, busyTimeout: busyTimeout, niceness: niceness) : nil
         checkpointer?.attach(to: writerConnection)
         writer = Worker(Connection(writerConnection), name: "sqlite-writer", niceness: niceness)
-        readers = inMemory ? nil : ReaderPool(try (0..<max(1, readerCount)).map { index in
+        writerPool = nil
+        readers = inMemory ? nil : WorkerPool(try (0..<max(1, readerCount)).map { index in
             let reader = try SQLiteConnection(path: path, busyTimeout: busyTimeout, queryOnly: true)
             for function in functions { try reader.register(function) }
             return Worker(Connection(reader), name: "sqlite-reader-\(index)")
@@ -62,7 +66,12 @@ public final class Database: Sendable {
     /// above — transactions, records, the `read`/`write` API — works the same. Throws `io` with
     /// one line naming what failed (unreachable, refused, no such database). A schema the
     /// server names is made when missing, as SQLite makes a missing file.
-    public init(postgres server: PostgresServer) throws {
+    /// `writers` above one lets that many write transactions run at once, each on a connection
+    /// of its own, for a database where the server's row locks (and our advisory locks) are
+    /// what orders writers: the log store, whose uploads would otherwise queue behind one
+    /// connection while the server has a core to spare. Such a database reports no committed
+    /// changes (`onCommit`), which assumes one writer.
+    public init(postgres server: PostgresServer, writers: Int = 1) throws {
         path = server.description
         dialect = .postgres
         reserve = nil
@@ -78,7 +87,10 @@ public final class Database: Sendable {
         }
         writerSession.onWrite = { [changes] in changes.recordUnknownChange() }  // autocommit writes
         writer = Worker(Connection(writerSession), name: "postgres-writer")
-        readers = ReaderPool(try (0..<max(1, server.poolSize - 1)).map { index in
+        writerPool = writers > 1 ? WorkerPool([writer] + (try (1..<writers).map { index in
+            Worker(Connection(try PostgresSession(server: server, readOnly: false)), name: "postgres-writer-\(index)")
+        })) : nil
+        readers = WorkerPool(try (0..<max(1, server.poolSize - writers)).map { index in
             Worker(Connection(try PostgresSession(server: server, readOnly: true)), name: "postgres-reader-\(index)")
         })
     }
@@ -101,6 +113,7 @@ public final class Database: Sendable {
             checkpointer.stop()
         }
         writer.thread.stop()
+        for extra in writerPool?.workers.dropFirst() ?? [] { extra.thread.stop() }
         readers?.stop()
     }
 
@@ -128,6 +141,9 @@ public final class Database: Sendable {
     /// those rows, on the writer's thread before the next write starts: keep it short (drop
     /// cache entries). Changes to tables no observer watches are not collected at all.
     public func onCommit(tables: Set<String>, _ observer: @escaping @Sendable (CommittedChanges) -> Void) {
+        // What a write changed is gathered for one writer at a time; a database opened with
+        // several is a programming error to watch, found at start, never by a request.
+        precondition(writerPool == nil, "onCommit on a database with several writers")
         changes.observe(tables: tables, observer)
         if dialect == .postgres {
             // Triggers note the changed rows (PostgresChangeCapture); should they not install,
@@ -152,7 +168,12 @@ public final class Database: Sendable {
     /// rolled back when it throws. Writers run one at a time, in the order they arrive.
     @discardableResult
     public func write<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
-        try await writer.run { connection in try tracking { try transaction(on: connection, writing: true, body) } }
+        guard let writerPool else {
+            return try await writer.run { connection in try tracking { try transaction(on: connection, writing: true, body) } }
+        }
+        return try await writerPool.withIdleWorker { worker in
+            try await worker.run { connection in try transaction(on: connection, writing: true, body) }
+        }
     }
 
     /// Runs `body` with a reading connection inside one snapshot. Writes through it fail.
@@ -182,7 +203,7 @@ public final class Database: Sendable {
 
     private func reading<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
         guard let readers else { return try await writer.run(body) }
-        return try await readers.withIdleReader { reader in try await reader.run(body) }
+        return try await readers.withIdleWorker { reader in try await reader.run(body) }
     }
 
     // MARK: blocking
@@ -198,7 +219,7 @@ public final class Database: Sendable {
     /// `read`, blocking the calling thread.
     public func readBlocking<T>(_ body: (Connection) throws -> T) throws -> T {
         try refuseNesting()
-        let worker = readers?.anyReader ?? writer
+        let worker = readers?.anyWorker ?? writer
         return try worker.thread.runBlocking { try transaction(on: worker.connection, writing: false, body) }
     }
 
@@ -210,7 +231,7 @@ public final class Database: Sendable {
     }
 
     private func refuseNesting() throws {
-        if writer.thread.isCurrent || readers?.isCurrent == true { throw StorageError.nestedAccess }
+        if writer.thread.isCurrent || writerPool?.isCurrent == true || readers?.isCurrent == true { throw StorageError.nestedAccess }
     }
 
     private func transaction<T>(on connection: Connection, writing: Bool, _ body: (Connection) throws -> T) throws -> T {
@@ -247,9 +268,10 @@ final class Worker: Sendable {
     }
 }
 
-/// The reading connections, lent out one `read` at a time so a read waits only when every
-/// reader is busy, never behind one busy reader while another is idle.
-final class ReaderPool: Sendable {
+/// Connections lent out one job at a time — the readers, and on PostgreSQL the writers when
+/// there are several — so a job waits only when every one is busy, never behind one busy
+/// connection while another is idle.
+final class WorkerPool: Sendable {
     private struct State {
         var idle: [Int]
         var waiting: [CheckedContinuation<Int, Never>] = []
@@ -264,14 +286,14 @@ final class ReaderPool: Sendable {
         state = Mutex(State(idle: Array(readers.indices)))
     }
 
-    func withIdleReader<T: Sendable>(_ body: (Worker) async throws -> T) async throws -> T {
+    func withIdleWorker<T: Sendable>(_ body: (Worker) async throws -> T) async throws -> T {
         let index = await checkOut()
         defer { checkIn(index) }
         return try await body(workers[index])
     }
 
-    /// Any reader, for a blocking read: its thread runs jobs one at a time, so sharing it is safe.
-    var anyReader: Worker {
+    /// Any worker, for a blocking read: its thread runs jobs one at a time, so sharing it is safe.
+    var anyWorker: Worker {
         workers[nextBlocking.wrappingAdd(1, ordering: .relaxed).oldValue % workers.count]
     }
 

@@ -70,4 +70,26 @@ import Testing
             try await database.read { try $0.scalar("SELECT name FROM gadgets WHERE count = \("three")", as: String.self) }
         }
     }
+
+    @Test func writersOfAPoolWriteSideBySide() async throws {
+        let first = try makeDatabase(on: .postgres)
+        guard case .postgres(var server) = try DatabaseLocation(Backend.testServer ?? "") else { return }
+        server.schema = try await first.read { try $0.scalar("SELECT current_schema()", as: String.self) }
+        server.poolSize = 3
+        let pooled = try Database(postgres: server, writers: 2)
+        // A slow write holds one writer; another write goes past it on the second.
+        async let slow: Date = pooled.write { connection in
+            _ = try connection.rows("SELECT pg_sleep(0.8)")
+            _ = try connection.insert(Gadget.sample("slow"))
+            return Date()
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let quickDone = try await pooled.write { connection in
+            _ = try connection.insert(Gadget.sample("quick"))
+            return Date()
+        }
+        let slowDone = try await slow
+        #expect(quickDone < slowDone)
+        #expect(try await pooled.read { try $0.scalar("SELECT count(*) FROM gadgets", as: Int.self) } == 2)
+    }
 }

@@ -56,9 +56,13 @@ final class LogGroupCommit: Sendable {
     /// Runs `store` in the next transaction of `logs` to commit, with whatever other uploads
     /// are waiting; returns its refusal once that transaction has committed.
     func write(to logs: Database, _ store: @escaping @Sendable (Connection) throws -> LogStore.Refusal?) async throws -> LogStore.Refusal? {
-        let entry = Entry(store)
         inFlight.add(1, ordering: .relaxed)
         defer { inFlight.subtract(1, ordering: .relaxed) }
+        // PostgreSQL gains nothing from the grouping (it has no index pages to share out), and
+        // several uploads in one transaction would take their apps' usage locks out of order
+        // across groups: each upload commits alone there, on whichever log writer is free.
+        if logs.dialect == .postgres { return try await logs.write(store) }
+        let entry = Entry(store)
         waiting.withLock { $0.append(entry) }
         // This write may find the queue empty (an earlier one took this entry) or take others'.
         do {

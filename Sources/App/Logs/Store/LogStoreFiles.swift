@@ -49,12 +49,16 @@ struct LogStoreFiles: Sendable {
         let console = try Database(postgres: server)
         var logServer = server
         logServer.schema = logSchema(beside: server.schema)
-        let logs = try Database(postgres: logServer)
+        // Two writers: uploads for different apps store side by side, each on its own
+        // connection, while one waits on the server (`LogStore.accept` locks an app's usage).
+        let logs = try Database(postgres: logServer, writers: Self.postgresLogWriters)
         var applied = try Migrator(LogSchema.migrations).migrate(logs).map { "Applied log store migration \($0.version): \($0.name)" }
         try logs.writeBlocking { try LogPartitions.prepare(around: Date(), in: $0) }
         applied += try Migrator(Schema.migrations).migrate(console).map { "Applied migration \($0.version): \($0.name)" }
         return Opened(files: LogStoreFiles(console: console, logs: logs), applied: applied)
     }
+
+    static let postgresLogWriters = 2
 
     /// `fleet_logs` beside a console in schema `fleet`; `payload_console_logs` beside the default.
     static func logSchema(beside schema: String?) -> String {
