@@ -49,6 +49,8 @@ struct LogIndexingService: Service {
                 try await yieldToUploads()
                 // A full batch means more are waiting.
                 if try await indexer.indexNext() == LogIndexer.batchSize { continue }
+            } catch is CancellationError {
+                throw CancellationError()  // shutting down, while it waited for uploads: not a failure
             } catch {
                 // A full disk, say: the lines are stored and searches still find them; try again.
                 logger.error("Indexing log lines failed; searches still find them", metadata: ["error": "\(error)"])
