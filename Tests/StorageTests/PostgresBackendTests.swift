@@ -77,19 +77,21 @@ import Testing
         server.schema = try await first.read { try $0.scalar("SELECT current_schema()", as: String.self) }
         server.poolSize = 3
         let pooled = try Database(postgres: server, writers: 2)
-        // A slow write holds one writer; another write goes past it on the second.
-        async let slow: Date = pooled.write { connection in
-            _ = try connection.rows("SELECT pg_sleep(0.8)")
-            _ = try connection.insert(Gadget.sample("slow"))
-            return Date()
+        // A write holds one writer until another write has committed: with one writer the
+        // second would wait behind the first, which gives up after ten seconds.
+        let started = DispatchSemaphore(value: 0)
+        let otherCommitted = DispatchSemaphore(value: 0)
+        async let holderSawTheOther: Bool = pooled.write { connection in
+            _ = try connection.insert(Gadget.sample("holder"))
+            started.signal()
+            return otherCommitted.wait(timeout: .now() + 10) == .success
         }
-        try await Task.sleep(for: .milliseconds(200))
-        let quickDone = try await pooled.write { connection in
-            _ = try connection.insert(Gadget.sample("quick"))
-            return Date()
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { started.wait(); continuation.resume() }
         }
-        let slowDone = try await slow
-        #expect(quickDone < slowDone)
+        try await pooled.write { _ = try $0.insert(Gadget.sample("passing")) }
+        otherCommitted.signal()
+        #expect(try await holderSawTheOther)
         #expect(try await pooled.read { try $0.scalar("SELECT count(*) FROM gadgets", as: Int.self) } == 2)
     }
 }
