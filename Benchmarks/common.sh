@@ -32,3 +32,13 @@ run() {
 }
 
 rss() { awk '/VmRSS/ { print $2 }' "/proc/$SERVER/status"; }  # kB
+
+# Signs EMAIL (password "benchmark passphrase") in at URL through the form and prints the
+# session cookie's value.
+sign_in() {
+  local jar="$WORK/cookies-$1" csrf
+  csrf=$(curl -s -c "$jar" "$URL/sign-in" | sed -n 's/.*name="_csrf" value="\([^"]*\)".*/\1/p' | head -1)
+  curl -s -b "$jar" -c "$jar" -o /dev/null --data-urlencode "_csrf=$csrf" --data-urlencode "email=$1" \
+    --data-urlencode "password=benchmark passphrase" "$URL/sign-in"
+  awk '$6 == "pc_session" { print $7 }' "$jar"
+}

@@ -38,15 +38,8 @@ echo "benchmark passphrase" | $BIN user add --email helpdesk@example.com --role 
 echo "benchmark passphrase" | $BIN user add --email admin@example.com --role admin --db "$DB" >/dev/null
 start_servers
 
-session() { # email: signs in through the form, prints the session cookie's value
-  local jar="$WORK/cookies-$1" csrf
-  csrf=$(curl -s -c "$jar" "$URL/sign-in" | sed -n 's/.*name="_csrf" value="\([^"]*\)".*/\1/p' | head -1)
-  curl -s -b "$jar" -c "$jar" -o /dev/null --data-urlencode "_csrf=$csrf" --data-urlencode "email=$1" \
-    --data-urlencode "password=benchmark passphrase" "$URL/sign-in"
-  awk '$6 == "pc_session" { print $7 }' "$jar"
-}
-SESSION=$(session helpdesk@example.com)
-ADMIN_SESSION=$(session admin@example.com)
+SESSION=$(sign_in helpdesk@example.com)
+ADMIN_SESSION=$(sign_in admin@example.com)
 
 echo "== export: every line of $EXPORT_LINES, NDJSON"
 $BIN bench read-logs --db "$DB" --lines "$EXPORT_LINES"

@@ -61,11 +61,8 @@ bench_backend() { # name, --db value
   changed=$(checkin "check-in, full policy (200)" -s Benchmarks/checkin.lua "$URL" -- "$WORK/without-tags")
   awk -v b="$bare" -v u="$unchanged" -v c="$changed" -v n="$name" 'BEGIN {
     printf "%s: 304 check-in %.0f%% of the bare route (target >= 60%%), 200 check-in %.0f%% (target >= 50%%)\n", n, 100 * u / b, 100 * c / b }'
-  local jar="$WORK/cookies-$name" csrf session
-  csrf=$(curl -s -c "$jar" "$URL/sign-in" | sed -n 's/.*name="_csrf" value="\([^"]*\)".*/\1/p' | head -1)
-  curl -s -b "$jar" -c "$jar" -o /dev/null --data-urlencode "_csrf=$csrf" --data-urlencode "email=bench@example.com" \
-    --data-urlencode "password=benchmark passphrase" "$URL/sign-in"
-  session=$(awk '$6 == "pc_session" { print $7 }' "$jar")
+  local session
+  session=$(sign_in bench@example.com)
   for path in /profiles /devices/42; do
     run "$name GET $path (8 clients; target p99 <= 20 ms)" "$URL$path" -H "Cookie: pc_session=$session"
   done
@@ -99,11 +96,7 @@ echo "benchmark passphrase" | $BIN user add --email helpdesk@example.com --role 
 $BIN serve --db "$PG_URL&schema=logbench" --data-dir "$WORK/data-logbench" --port "$PORT" --log-level error >/dev/null &
 SERVER=$!
 for _ in $(seq 100); do curl -sf "$URL/healthz" >/dev/null && break; sleep 0.2; done
-jar="$WORK/cookies-helpdesk"
-csrf=$(curl -s -c "$jar" "$URL/sign-in" | sed -n 's/.*name="_csrf" value="\([^"]*\)".*/\1/p' | head -1)
-curl -s -b "$jar" -c "$jar" -o /dev/null --data-urlencode "_csrf=$csrf" --data-urlencode "email=helpdesk@example.com" \
-  --data-urlencode "password=benchmark passphrase" "$URL/sign-in"
-session=$(awk '$6 == "pc_session" { print $7 }' "$jar")
+session=$(sign_in helpdesk@example.com)
 run "bare Hummingbird route (anchor)" "http://127.0.0.1:$BARE_PORT/healthz"
 APP=com.example.bench.app07
 for path in "/logs?app=$APP&level=error" "/logs?q=request" "/logs?q=quokka" "/logs?q=request%20failed" \

@@ -67,4 +67,23 @@ enum PostgresErrors {
         default: return false
         }
     }
+
+    /// The one line a person reads when the console cannot start on `server`.
+    static func connectionError(_ error: any Error, server: PostgresServer) -> StorageError {
+        guard let error = error as? PSQLError else {
+            return .io(message: "cannot reach PostgreSQL at \(server): \(error)", sql: nil)
+        }
+        if error.code == .server, let info = error.serverInfo {
+            let state = info[.sqlState] ?? ""
+            switch state {
+            case "28P01", "28000": return .io(message: "PostgreSQL refused the password or role for \(server)", sql: nil)
+            case "3D000": return .io(message: "PostgreSQL at \(server) has no database \"\(server.database)\"", sql: nil)
+            default: return .io(message: "PostgreSQL at \(server): \(info[.message] ?? state)", sql: nil)
+            }
+        }
+        if error.code == .connectionError {
+            return .io(message: "cannot reach PostgreSQL at \(server)" + (error.underlying.map { ": \($0)" } ?? ""), sql: nil)
+        }
+        return .io(message: "\(PostgresErrors.connectionProblem(error)) (\(server))", sql: nil)
+    }
 }

@@ -51,8 +51,9 @@ final class PostgresSession: Session {
         try run(sql.text, sql.bindings).changed ?? 0
     }
 
-    /// An `INSERT … VALUES (…)` goes as one statement of up to `rowsPerStatement` rows: a
-    /// round trip per row made a 500-line upload cost 500 waits on the server.
+    /// An INSERT of plain parameters goes as one COPY (`CopyInsert`); another
+    /// `INSERT … VALUES (…)` as one statement of up to `rowsPerStatement` rows: a round trip per
+    /// row made a 500-line upload cost 500 waits on the server.
     func execute(_ text: String, forEachOf values: some Sequence<[SQLiteValue]>) throws {
         if let copy = CopyInsert(text) {
             try runCopy(copy, rows: values, sql: text)
@@ -258,7 +259,7 @@ final class PostgresSession: Session {
                 on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: Self.nextID(), logger: logger
             ).wait()
         } catch {
-            throw Self.connectionError(error, server: server)
+            throw PostgresErrors.connectionError(error, server: server)
         }
         connection = opened
         isInTransaction = false
@@ -267,25 +268,6 @@ final class PostgresSession: Session {
         // Times and dates are read and written in UTC, whatever the server's own zone.
         _ = try run("SET TIME ZONE 'UTC'", [])
         if readOnly { _ = try run("SET default_transaction_read_only = on", []) }
-    }
-
-    /// The one line a person reads when the console cannot start on `server`.
-    static func connectionError(_ error: any Error, server: PostgresServer) -> StorageError {
-        guard let error = error as? PSQLError else {
-            return .io(message: "cannot reach PostgreSQL at \(server): \(error)", sql: nil)
-        }
-        if error.code == .server, let info = error.serverInfo {
-            let state = info[.sqlState] ?? ""
-            switch state {
-            case "28P01", "28000": return .io(message: "PostgreSQL refused the password or role for \(server)", sql: nil)
-            case "3D000": return .io(message: "PostgreSQL at \(server) has no database \"\(server.database)\"", sql: nil)
-            default: return .io(message: "PostgreSQL at \(server): \(info[.message] ?? state)", sql: nil)
-            }
-        }
-        if error.code == .connectionError {
-            return .io(message: "cannot reach PostgreSQL at \(server)" + (error.underlying.map { ": \($0)" } ?? ""), sql: nil)
-        }
-        return .io(message: "\(PostgresErrors.connectionProblem(error)) (\(server))", sql: nil)
     }
 
     private static let ids = Atomic<Int>(0)
@@ -298,24 +280,5 @@ final class PostgresSession: Session {
     private func closeQuietly() {
         guard let closing = connection else { return }
         closing.close().whenComplete { _ in withExtendedLifetime(closing) {} }
-    }
-}
-
-/// What a statement does to the session's transaction state and to rows.
-private enum StatementKind {
-    case begin, end, write, other
-
-    init(_ text: String) {
-        let start = text.drop { $0.isWhitespace }.prefix(9).uppercased()
-        if start.hasPrefix("BEGIN") || start.hasPrefix("START") {
-            self = .begin
-        } else if start.hasPrefix("COMMIT") || start.hasPrefix("END") || (start.hasPrefix("ROLLBACK") && !text.uppercased().contains("ROLLBACK TO")) {
-            self = .end
-        } else if start.hasPrefix("INSERT") || start.hasPrefix("UPDATE") || start.hasPrefix("DELETE") || start.hasPrefix("WITH")
-            || start.hasPrefix("TRUNCATE") || start.hasPrefix("ALTER") || start.hasPrefix("DROP") {
-            self = .write
-        } else {
-            self = .other
-        }
     }
 }
