@@ -64,7 +64,10 @@ class Console(harness.ConsoleServer):
     def create_token(self, role="admin", name="robustness"):
         result = subprocess.run(
             [BINARY, "token", "create", "--role", role, "--name", name, "--db", self.database],
-            text=True, check=True, capture_output=True)
+            text=True, capture_output=True)
+        # Once in CI this died of SIGABRT beside a console just started; say what it printed.
+        if result.returncode != 0:
+            raise AssertionError(f"token create exited {result.returncode}: {result.stderr.strip()[-2000:]}")
         return result.stdout.strip()
 
     def with_users(self):
