@@ -78,13 +78,15 @@ import Testing
         server.poolSize = 3
         let pooled = try Database(postgres: server, writers: 2)
         // A write holds one writer until another write has committed: with one writer the
-        // second would wait behind the first, which gives up after ten seconds.
+        // second would wait behind the first, which gives up after five minutes. A pass never
+        // waits that long, but the other side needs the cooperative pool, which the suites
+        // running in parallel on a loaded 2-core machine kept busy for fifty seconds.
         let started = DispatchSemaphore(value: 0)
         let otherCommitted = DispatchSemaphore(value: 0)
         async let holderSawTheOther: Bool = pooled.write { connection in
             _ = try connection.insert(Gadget.sample("holder"))
             started.signal()
-            return otherCommitted.wait(timeout: .now() + 10) == .success
+            return otherCommitted.wait(timeout: .now() + 300) == .success
         }
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async { started.wait(); continuation.resume() }
