@@ -18,6 +18,46 @@ public struct CommittedChanges: Sendable {
     public func rowIDs(in table: String) -> Set<Int64>? {
         wholeTables.contains(table) ? nil : listed[table] ?? []
     }
+
+    init() {}
+
+    /// Every row of `tables`: what a cache must assume when it cannot know what changed.
+    init(wholly tables: Set<String>) {
+        wholeTables = tables
+    }
+
+    /// The changes a PostgreSQL transaction's triggers noted (`PostgresChangeCapture`), or
+    /// another console announced: `table:id,` per row (`table:*,` for a row without an id),
+    /// and the tables changed wholly as `,table,`.
+    init(notes: some StringProtocol, wholly: some StringProtocol) {
+        for table in wholly.split(separator: ",") { wholeTables.insert(String(table)) }
+        for note in notes.split(separator: ",") {
+            guard let colon = note.lastIndex(of: ":") else { continue }
+            let table = String(note[..<colon])
+            if let id = Int64(note[note.index(after: colon)...]) { add(table: table, rowID: id) } else { addWhole(table: table) }
+        }
+    }
+
+    /// At most this many rows of a table are listed; past it the whole table counts as changed.
+    static let listLimit = 1_000
+
+    mutating func add(table: String, rowID: Int64) {
+        guard !wholeTables.contains(table) else { return }
+        listed[table, default: []].insert(rowID)
+        if listed[table]!.count > Self.listLimit { addWhole(table: table) }
+    }
+
+    mutating func addWhole(table: String) {
+        listed[table] = nil
+        wholeTables.insert(table)
+    }
+
+    mutating func merge(_ other: CommittedChanges) {
+        for table in other.wholeTables { addWhole(table: table) }
+        for (table, ids) in other.listed {
+            for id in ids { add(table: table, rowID: id) }
+        }
+    }
 }
 
 /// Collects what the writer connection changes in the tables someone watches while a write
@@ -25,8 +65,6 @@ public struct CommittedChanges: Sendable {
 /// update hook one string comparison per row and nothing more: a log upload changes thousands
 /// of rows nobody watches. `pending` and `names` are touched only on the writer's thread.
 final class ChangeTracker: @unchecked Sendable {
-    private static let listLimit = 1_000
-
     private struct Observer {
         let tables: Set<String>
         let report: @Sendable (CommittedChanges) -> Void
@@ -73,27 +111,21 @@ final class ChangeTracker: @unchecked Sendable {
     /// that table's triggers changed (`policy_generation` moves with profile assignments) nor
     /// what went with deleted rows; caches drop more than they must, never too little.
     func recordUnknownChange() {
-        let tables = observers.withLock { $0.reduce(into: Set<String>()) { $0.formUnion($1.tables) } }
-        pending.listed.removeAll()
-        pending.wholeTables.formUnion(tables)
+        pending = CommittedChanges(wholly: watchedTables)
     }
 
     /// Whether any observer watches a table.
     var isWatching: Bool { observers.withLock { !$0.isEmpty } }
 
-    /// Every row of `table` may have changed.
-    func recordWhole(table: String) {
-        pending.listed[table] = nil
-        pending.wholeTables.insert(table)
-    }
+    var watchedTables: Set<String> { observers.withLock { $0.reduce(into: Set<String>()) { $0.formUnion($1.tables) } } }
 
     func record(table: String, rowID: Int64) {
-        guard !pending.wholeTables.contains(table) else { return }
-        pending.listed[table, default: []].insert(rowID)
-        if pending.listed[table]!.count > Self.listLimit {
-            pending.listed[table] = nil
-            pending.wholeTables.insert(table)
-        }
+        pending.add(table: table, rowID: rowID)
+    }
+
+    /// What a PostgreSQL transaction's triggers noted (`PostgresChangeCapture.collect`).
+    func record(_ changes: CommittedChanges) {
+        pending.merge(changes)
     }
 
     /// After a write: report what it changed. A write that failed is reported too — it may have
@@ -103,6 +135,12 @@ final class ChangeTracker: @unchecked Sendable {
     func finish() {
         let report = pending
         pending = CommittedChanges()
+        deliver(report)
+    }
+
+    /// Reports changes to the observers watching them: a write's own, or what another console
+    /// committed on the same PostgreSQL database (`PostgresChangeListener`).
+    func deliver(_ report: CommittedChanges) {
         guard !report.isEmpty else { return }
         commits.add(1, ordering: .sequentiallyConsistent)
         for observer in observers.withLock({ $0 }) where observer.tables.contains(where: report.changed) { observer.report(report) }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 
 /// One SQLite database file: a single serialised writer and a pool of readers, each
@@ -24,6 +25,11 @@ public final class Database: Sendable {
     private let readers: WorkerPool?
     private let checkpointer: Checkpointer?
     private let changes = ChangeTracker()
+    /// On PostgreSQL: the server, for listening to other consoles' changes (`onCommit`).
+    private let server: PostgresServer?
+    /// This console's name in the change announcements it sends (`ChangeAnnouncement`).
+    private let origin = String(UInt64.random(in: 1...UInt64.max), radix: 36)
+    private let changeListener = Mutex<PostgresChangeListener?>(nil)
 
     /// Opens the database at `path` (created when missing). `:memory:` gives a private
     /// in-memory database, used by tests, where reads share the writer's connection.
@@ -36,6 +42,7 @@ public final class Database: Sendable {
                 background: Bool = false) throws {
         self.path = path
         dialect = .sqlite
+        server = nil
         let inMemory = path == ":memory:" || path.isEmpty
         reserve = inMemory ? nil : DiskReserve(path: path + ".reserve")
         let isNewFile = !inMemory && !FileManager.default.fileExists(atPath: path)
@@ -74,6 +81,7 @@ public final class Database: Sendable {
     public init(postgres server: PostgresServer, writers: Int = 1) throws {
         path = server.description
         dialect = .postgres
+        self.server = server
         reserve = nil
         checkpointer = nil
         let writerSession = try PostgresSession(server: server, readOnly: false)
@@ -107,6 +115,7 @@ public final class Database: Sendable {
     public static let backgroundNiceness: Int32 = 10
 
     deinit {
+        changeListener.withLock { $0?.stop() }
         if let checkpointer {
             let writer = writer
             writer.thread.submit { writer.connection.sqlite.map(checkpointer.detach) }
@@ -140,6 +149,10 @@ public final class Database: Sendable {
     /// Calls `observer` after every write that changed rows of `tables` has committed, with
     /// those rows, on the writer's thread before the next write starts: keep it short (drop
     /// cache entries). Changes to tables no observer watches are not collected at all.
+    ///
+    /// On PostgreSQL the observer also hears what other consoles on the same database commit
+    /// (`PostgresChangeListener`), on the listener's task, moments after their COMMIT — and,
+    /// whenever listening (re)starts, that every watched table changed.
     public func onCommit(tables: Set<String>, _ observer: @escaping @Sendable (CommittedChanges) -> Void) {
         // What a write changed is gathered for one writer at a time; a database opened with
         // several is a programming error to watch, found at start, never by a request.
@@ -152,9 +165,20 @@ public final class Database: Sendable {
                 try withWriterOutsideTransactionBlocking { try PostgresChangeCapture.install(tables: tables, on: $0) }
             } catch {
                 changes.captureFailed = true
+                Logger(label: "payload-console.postgres").warning(
+                    "Could not install the triggers that tell caches what changed; every write now empties them",
+                    metadata: ["error": "\(error)"])
+            }
+            changeListener.withLock { listener in
+                guard listener == nil, let server else { return }
+                listener = PostgresChangeListener(server: server, origin: origin, tracker: changes,
+                                                  logger: Logger(label: "payload-console.postgres"))
             }
         }
     }
+
+    /// The server process that listens for other consoles' changes (`onCommit`), for tests.
+    var changeListenerBackendPID: Int? { changeListener.withLock { $0?.backendPID } }
 
     /// How many writes that changed a watched table (see `onCommit`) have committed. A cache
     /// notes it before reading and keeps what it read only if it is unchanged, so a row read just
@@ -239,7 +263,8 @@ public final class Database: Sendable {
         do {
             let result = try body(connection)
             if writing && dialect == .postgres && !changes.captureFailed {
-                try PostgresChangeCapture.collect(from: connection, into: changes)
+                try PostgresChangeCapture.collect(from: connection, into: changes, origin: origin,
+                                                  channel: ChangeAnnouncement.channel(schema: server?.schema))
             }
             try connection.execute("COMMIT")
             return result

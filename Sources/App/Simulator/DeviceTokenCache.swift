@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// An entry goes as soon as a write that changes its device row, or the policy generation,
 /// commits (`Database.onCommit`), and a row read while any write committed is not kept, so an
-/// answer is never older than the last committed change. Changes made by another process on
-/// the same file are not seen; the console is the only process that writes devices.
+/// answer is never older than the last committed change. On PostgreSQL, what another console
+/// on the same database commits arrives the same way moments later (`PostgresChangeListener`);
+/// on SQLite the console is the only process that writes devices.
 final class DeviceTokenCache: Sendable {
     private struct Entries {
         var byHash: [String: CheckingInDevice] = [:]

@@ -40,21 +40,16 @@ enum PostgresChangeCapture {
         }
     }
 
-    /// Reads the transaction's notes into `tracker`. Call inside the transaction, before COMMIT.
-    static func collect(from connection: Connection, into tracker: ChangeTracker) throws {
+    /// Reads the transaction's notes into `tracker` and announces them to the other consoles on
+    /// the database (`ChangeAnnouncement`). Call inside the transaction, before COMMIT.
+    static func collect(from connection: Connection, into tracker: ChangeTracker, origin: String, channel: String) throws {
         let query = SQL(verbatim: "SELECT current_setting('\(setting)', true) AS noted, current_setting('\(wholeSetting)', true) AS whole")
         guard tracker.isWatching, let row = try connection.row(query) else { return }
-        for table in (try row.get("whole", as: String?.self) ?? "").split(separator: ",") {
-            tracker.recordWhole(table: String(table))
-        }
-        for note in (try row.get("noted", as: String?.self) ?? "").split(separator: ",") {
-            guard let colon = note.lastIndex(of: ":") else { continue }
-            let table = String(note[..<colon])
-            if let id = Int64(note[note.index(after: colon)...]) {
-                tracker.record(table: table, rowID: id)
-            } else {
-                tracker.recordWhole(table: table)
-            }
-        }
+        let notes = try row.get("noted", as: String?.self) ?? ""
+        let wholly = try row.get("whole", as: String?.self) ?? ""
+        guard !notes.isEmpty || !wholly.isEmpty else { return }
+        tracker.record(CommittedChanges(notes: notes, wholly: wholly))
+        let payload = ChangeAnnouncement(origin: origin, notes: notes, wholly: wholly).payload
+        _ = try connection.execute("SELECT pg_notify(\(channel), \(payload))")
     }
 }

@@ -244,19 +244,10 @@ final class PostgresSession: Session {
     }
 
     private func connect() throws {
-        var configuration: PostgresConnection.Configuration
-        switch server.address {
-        case .tcp(let host, let port):
-            configuration = .init(host: host, port: port, username: server.username, password: server.password, database: server.database, tls: .disable)
-        case .unixSocket(let path):
-            configuration = .init(unixSocketPath: path, username: server.username, password: server.password, database: server.database)
-        }
-        configuration.options.connectTimeout = .seconds(5)
-        if let schema = server.schema { configuration.options.additionalStartupParameters = [("search_path", schema)] }
         let opened: PostgresConnection
         do {
             opened = try PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: Self.nextID(), logger: logger
+                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: server.connectionConfiguration, id: Self.nextID(), logger: logger
             ).wait()
         } catch {
             throw PostgresErrors.connectionError(error, server: server)
@@ -271,7 +262,7 @@ final class PostgresSession: Session {
     }
 
     private static let ids = Atomic<Int>(0)
-    private static func nextID() -> Int {
+    static func nextID() -> Int {
         ids.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
