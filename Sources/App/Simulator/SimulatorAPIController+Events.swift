@@ -38,6 +38,7 @@ extension SimulatorAPIController {
         }
         let reader = services.simulatorReader
         let simulator = services.simulator
+        let changes = services.liveChanges
         let startID = if let after { after } else { try await reader.latestEventID(of: id) }
         let seconds = timeout
         return Response(
@@ -49,9 +50,9 @@ extension SimulatorAPIController {
                 var lastRevision = -1
                 var lastInputs = ""
                 var lastStatus = ""
-                var quietTicks = 0
-                let deadline = ContinuousClock.now + .seconds(seconds)
-                while ContinuousClock.now < deadline, !Task.isCancelled, !Task.isShuttingDownGracefully {
+                var wait = LiveStreamWait(changes: changes, device: id, lasting: seconds)
+                while wait.isOpen {
+                    let mark = wait.mark
                     guard let probe = try await reader.probe(id) else {
                         try await writer.write(ByteBuffer(string: "event: gone\ndata: {\"message\": \"The device was removed.\"}\n\n"))
                         break
@@ -69,6 +70,7 @@ extension SimulatorAPIController {
                             for event in batch {
                                 lastID = event.id!.rawValue
                                 try await writer.write(ByteBuffer(string: "id: \(lastID)\nevent: event\ndata: \(try Self.json(Self.eventJSON(event)))\n\n"))
+                                wait.sent()
                             }
                         } while batch.count == Self.eventsPerRead
                         // Read, not synced: the sync above already ran for these inputs.
@@ -76,15 +78,12 @@ extension SimulatorAPIController {
                         if status != lastStatus {
                             lastStatus = status
                             try await writer.write(ByteBuffer(string: "event: status\ndata: \(status)\n\n"))
+                            wait.sent()
                         }
-                        quietTicks = 0
                         // A sync moved the revision past the one probed: look again at once.
                         if changed { continue }
-                    } else {
-                        quietTicks += 1
-                        if quietTicks % 60 == 0 { try await writer.write(ByteBuffer(string: ": still here\n\n")) }
                     }
-                    try await Task.sleep(for: .milliseconds(250))
+                    try await wait.untilChanged(after: mark, writer: &writer)
                 }
                 try await writer.finish(nil)
             })

@@ -7,14 +7,16 @@ import ServiceLifecycle
 
 extension SimulatorController {
     /// Server-Sent Events: `changed` with the new revision whenever the device changes. The
-    /// loop checks a one-row fingerprint four times a second and syncs the device when
-    /// anything it depends on moved (policy generation, queued commands, the device record),
-    /// so changes made anywhere — pages, API, command line — reach the page within a second.
+    /// stream reads a one-row fingerprint when `LiveChanges` says a commit may concern the
+    /// device — one of this console's, or on PostgreSQL another console's — and syncs the device
+    /// when anything it depends on moved (policy generation, queued commands, the device record),
+    /// so changes made anywhere reach the page within a second.
     @Sendable func events(request: Request, context: SignedInContext) async throws -> Response {
         let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
         let since = request.uri.formParameters["since"].flatMap { Int(String($0)) } ?? -1
         let simulator = self.simulator
         let reader = services.simulatorReader
+        let changes = services.liveChanges
         _ = try await services.catalogReader.device(id)
         return Response(
             status: .ok,
@@ -23,11 +25,11 @@ extension SimulatorController {
                 try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
                 var lastRevision = since
                 var lastInputs = ""
-                var quietTicks = 0
                 // Streams end after a minute, or at once when the console shuts down; the
                 // browser reconnects by itself, and a shutdown never waits for open pages.
-                let deadline = ContinuousClock.now + .seconds(60)
-                while ContinuousClock.now < deadline, !Task.isCancelled, !Task.isShuttingDownGracefully {
+                var wait = LiveStreamWait(changes: changes, device: id, lasting: 60)
+                while wait.isOpen {
+                    let mark = wait.mark
                     guard let probe = try await reader.probe(id) else {
                         try await writer.write(ByteBuffer(string: "event: gone\ndata: removed\n\n"))
                         break
@@ -39,12 +41,9 @@ extension SimulatorController {
                     if probe.revision != lastRevision {
                         lastRevision = probe.revision
                         try await writer.write(ByteBuffer(string: "event: changed\ndata: \(probe.revision)\n\n"))
-                        quietTicks = 0
-                    } else {
-                        quietTicks += 1
-                        if quietTicks % 60 == 0 { try await writer.write(ByteBuffer(string: ": still here\n\n")) }
+                        wait.sent()
                     }
-                    try await Task.sleep(for: .milliseconds(250))
+                    try await wait.untilChanged(after: mark, writer: &writer)
                 }
                 try await writer.finish(nil)
             })

@@ -56,7 +56,8 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
         config: config, database: database, logs: logs, logIndexing: LogIndexSignal(), logDecoding: LogUploadDecoding(), logWrites: LogGroupCommit(), renderer: renderer, cookies: cookies, sessions: sessions,
         hasher: hasher, accounts: AccountService(database: database, hasher: hasher, now: config.now),
         signing: SigningService(dataDirectory: config.dataDirectory),
-        help: help, profileContents: contents, checkIns: CheckInCache(contents: contents), deviceTokens: DeviceTokenCache(database: database))
+        help: help, profileContents: contents, checkIns: CheckInCache(contents: contents), deviceTokens: DeviceTokenCache(database: database),
+        liveChanges: LiveChanges(database: database))
 
     // HEAD answers wherever GET does, with the same headers and no body (HTTP requires it).
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)

@@ -26,6 +26,8 @@ struct Services: Sendable {
     let checkIns: CheckInCache
     /// Devices by token, for the same path.
     let deviceTokens: DeviceTokenCache
+    /// Wakes open event streams when a commit may concern their device.
+    let liveChanges: LiveChanges
 
     var catalog: CatalogService { CatalogService(database: database, logs: logs, now: config.now) }
     var catalogReader: CatalogReader { CatalogReader(database: database, logs: logs, profileContents: profileContents) }
