@@ -11,7 +11,9 @@ public struct AppConfig: Sendable {
     /// Index uploaded lines in the background while serving; tests that need lines to stay
     /// unindexed turn it off.
     public var indexesLogs = true
-    /// Where the console keeps files it generates (signing certificate, uploads).
+    /// Where a console before schema migration 22 kept its signing identity as files
+    /// (`signing/`), adopted into the database at start. Nothing is written there: whatever a
+    /// console generates or is given lives in the database, which every instance shares.
     public var dataDirectory = "data"
     /// Seed demo accounts (and, as features land, demo data) at start.
     public var demo = false

@@ -14,7 +14,7 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOption
 
-    @Option(name: .customLong("data-dir"), help: "Where generated files (signing certificate, uploads) are kept.")
+    @Option(name: .customLong("data-dir"), help: "Where an older console kept its signing certificate (signing/): taken into the database at start, never written.")
     var dataDirectory = "data"
 
     @Flag(help: "Create the demo accounts with fresh passwords printed at start.")

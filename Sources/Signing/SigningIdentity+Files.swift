@@ -51,35 +51,18 @@ extension SigningIdentity {
         return X509_add_ext(certificate, ext, -1) == 1
     }
 
-    /// Loads `cert.pem` and `key.pem` from `directory`, creating a self-signed identity there
-    /// first when there is none.
-    public static func loadOrCreate(in directory: String, commonName: String, organization: String) throws(SigningError) -> SigningIdentity {
+    /// The identity a console before the database kept it (schema migration 22) wrote to
+    /// `directory` (`<data-dir>/signing`): nil when either file is missing, an error when they
+    /// are there but do not read or do not belong together.
+    public static func load(fromDirectory directory: String) throws(SigningError) -> SigningIdentity? {
         let folder = URL(fileURLWithPath: directory)
         let certificateURL = folder.appendingPathComponent(certificateFile), keyURL = folder.appendingPathComponent(keyFile)
-        if FileManager.default.fileExists(atPath: certificateURL.path), FileManager.default.fileExists(atPath: keyURL.path) {
-            do {
-                return try SigningIdentity(certificatePEM: String(contentsOf: certificateURL, encoding: .utf8),
-                                           privateKeyPEM: String(contentsOf: keyURL, encoding: .utf8))
-            } catch let error as SigningError { throw error } catch { throw .io(error.localizedDescription) }
-        }
-        let identity = try generateSelfSigned(commonName: commonName, organization: organization)
-        try identity.save(in: directory)
-        return identity
-    }
-
-    /// Writes the certificate and key; the folder is the owner's only (0700) and the key is
-    /// readable by the owner only (0600), written that way from the start.
-    public func save(in directory: String) throws(SigningError) {
-        let manager = FileManager.default
+        guard FileManager.default.fileExists(atPath: certificateURL.path), FileManager.default.fileExists(atPath: keyURL.path) else { return nil }
+        let certificatePEM: String, keyPEM: String
         do {
-            try manager.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let folder = URL(fileURLWithPath: directory)
-            let keyPath = folder.appendingPathComponent(Self.keyFile).path
-            try? manager.removeItem(atPath: keyPath)
-            guard manager.createFile(atPath: keyPath, contents: Data(privateKeyPEM.utf8), attributes: [.posixPermissions: 0o600]) else {
-                throw SigningError.io("cannot write \(keyPath)")
-            }
-            try Data(certificatePEM.utf8).write(to: folder.appendingPathComponent(Self.certificateFile), options: .atomic)
-        } catch let error as SigningError { throw error } catch { throw .io(error.localizedDescription) }
+            certificatePEM = try String(contentsOf: certificateURL, encoding: .utf8)
+            keyPEM = try String(contentsOf: keyURL, encoding: .utf8)
+        } catch { throw .io(error.localizedDescription) }
+        return try SigningIdentity(certificatePEM: certificatePEM, privateKeyPEM: keyPEM)
     }
 }

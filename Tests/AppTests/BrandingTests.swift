@@ -76,7 +76,7 @@ import Testing
             #expect(replaced.status == .seeOther)
             #expect(try await admin.get("/signing").body.contains("Example Corp Profiles"))
         }
-        #expect(try console.services.signing.current().sha256Fingerprint == ours.sha256Fingerprint)
+        #expect(try await console.services.signing.current().identity.sha256Fingerprint == ours.sha256Fingerprint)
     }
 }
 

@@ -1,6 +1,7 @@
 @testable import App
 import Domain
 import Foundation
+import Signing
 import Storage
 import Testing
 
@@ -10,6 +11,7 @@ import Testing
     @Test func aDemoConsoleCopiedToPostgreSQLServesTheSameFleetAndRefusesASecondCopy() async throws {
         let source = try await TestConsole.make(demo: true)
         try await source.services.logIndexer.catchUp()
+        let signedBy = try await source.services.signing.current().identity.sha256Fingerprint
         let sourcePath = source.services.config.databasePath
         let target = try TestBackend.postgres.consoleDatabase(in: "")
         let lines = LogLinesSeen()
@@ -17,6 +19,7 @@ import Testing
         let summary = try await copy.run()
 
         #expect(summary.rows["users"] == 3)
+        #expect(summary.rows["signing_identity"] == 1)
         #expect(summary.rows["device_logs"] ?? 0 > 1_000)
         #expect(lines.count > 0, "it shows its progress")
 
@@ -34,6 +37,7 @@ import Testing
         let profile = try await source.services.database.read { try $0.fetchOne(ProfileRecord.query().order(by: "id")) }
         let same = try await copied.services.database.read { try $0.find(ProfileRecord.self, id: profile!.id!) }
         #expect(same?.name == profile?.name && same?.updatedAt == profile?.updatedAt, "ids and moments kept")
+        #expect(try await copied.services.signing.current().identity.sha256Fingerprint == signedBy, "it signs with the same certificate")
 
         // New rows get ids after the copied ones.
         let newest = try await copied.services.database.read { try $0.scalar("SELECT max(id) FROM users", as: Int64.self) } ?? 0

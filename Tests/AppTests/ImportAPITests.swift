@@ -57,7 +57,7 @@ import Testing
                 let answer = try await send(client, .post, path, token: admin, bytes: bytes)
                 #expect(answer.status == status && code(answer.json) == expected, "\(expected)")
             }
-            var tampered = try console.services.signing.sign(ProfileImportTests.mobileconfig(identifier: "com.example.t"))
+            var tampered = try await console.services.signing.sign(ProfileImportTests.mobileconfig(identifier: "com.example.t"))
             tampered[tampered.count / 2] ^= 0xFF
             #expect(code(try await send(client, .post, "/api/v1/imports/mobileconfig", token: admin, bytes: tampered).json).map { ["invalid_signature", "not_a_profile"].contains($0) } == true)
             #expect(try await send(client, .post, "/api/v1/imports/mobileconfig", token: helpdesk, bytes: file).status == .forbidden)

@@ -40,7 +40,7 @@ import Testing
             // Signed by this console, with the same identifier, imported as a new profile: a new
             // identifier, the signer named; its certificate is read from its bytes.
             let certificate = try CertificatePinningFlowTests.certificate("api.der")
-            let signed = try console.services.signing.sign(Self.mobileconfig(identifier: "com.example.lobby", certificate: certificate))
+            let signed = try await console.services.signing.sign(Self.mobileconfig(identifier: "com.example.lobby", certificate: certificate))
             let again = try await admin.postMultipart("/profiles/import", ["destination": "new-profile"], files: ["profile": ("lobby-signed.mobileconfig", signed)])
             #expect(again.status == .created)
             #expect(again.body.contains("signature intact (this console&#39;s signing identity)") || again.body.contains("signature intact (this console's signing identity)"))
@@ -64,7 +64,7 @@ import Testing
             let admin = Browser(client)
             try await admin.signIn("ann@example.com", password: TestConsole.password)
             try await admin.get("/profiles")
-            var tampered = try console.services.signing.sign(Self.mobileconfig(identifier: "com.example.t"))
+            var tampered = try await console.services.signing.sign(Self.mobileconfig(identifier: "com.example.t"))
             let marker = Array("com.example.checkin".utf8)
             let at = try #require((0...(tampered.count - marker.count)).first { Array(tampered[$0..<($0 + marker.count)]) == marker })
             tampered[at + 12] = UInt8(ascii: "X")

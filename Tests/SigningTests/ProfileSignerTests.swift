@@ -47,13 +47,19 @@ import Testing
         #expect(throws: SigningError.invalidPrivateKey) { try SigningIdentity(certificatePEM: other.certificatePEM, privateKeyPEM: "garbage") }
     }
 
-    @Test func loadOrCreateKeepsTheKeyPrivateAndReturnsTheSameIdentityLater() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let first = try SigningIdentity.loadOrCreate(in: folder, commonName: "Console", organization: "Tests")
-        let second = try SigningIdentity.loadOrCreate(in: folder, commonName: "Console", organization: "Tests")
-        #expect(first.sha256Fingerprint == second.sha256Fingerprint)
-        let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/key.pem")
-        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    /// What a console before the database kept its identity there left in `<data-dir>/signing`.
+    @Test func filesAnOlderConsoleLeftAreReadBackAndMissingOnesAreNone() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try SigningIdentity.load(fromDirectory: folder.path) == nil)
+        try Data(Self.identity.certificatePEM.utf8).write(to: folder.appendingPathComponent("cert.pem"))
+        #expect(try SigningIdentity.load(fromDirectory: folder.path) == nil, "a certificate without its key is no identity")
+        try Data(Self.identity.privateKeyPEM.utf8).write(to: folder.appendingPathComponent("key.pem"))
+        #expect(try SigningIdentity.load(fromDirectory: folder.path)?.sha256Fingerprint == Self.identity.sha256Fingerprint)
+
+        let other = try SigningIdentity.generateSelfSigned(commonName: "Other", organization: "Tests")
+        try Data(other.privateKeyPEM.utf8).write(to: folder.appendingPathComponent("key.pem"))
+        #expect(throws: SigningError.keyDoesNotMatchCertificate) { try SigningIdentity.load(fromDirectory: folder.path) }
     }
 }

@@ -150,7 +150,7 @@ struct ProfilesAPIController {
 
     @Sendable func mobileconfig(request: Request, context: SignedInContext) async throws -> Response {
         let xml = await Array(MobileConfig.xml(for: try exportInput(context)).utf8)
-        let bytes = try APIQuery.bool("signed", of: request) == true ? try services.signing.sign(xml) : xml
+        let bytes = try APIQuery.bool("signed", of: request) == true ? try await services.signing.sign(xml) : xml
         return Response(status: .ok, headers: [.contentType: "application/x-apple-aspen-config"],
                         body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }

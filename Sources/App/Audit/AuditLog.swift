@@ -1,10 +1,8 @@
 import Foundation
 import Storage
 
-/// Reading the audit log, and writing the entries of changes that are not database writes
-/// themselves, such as the signing identity replaced on disk. Every other change writes its
-/// entry inside its own transaction (`Connection.audit`), so the entry exists exactly when the
-/// change does.
+/// Reading the audit log. Every change writes its entry inside its own transaction
+/// (`Connection.audit`), so the entry exists exactly when the change does.
 struct AuditLog: Sendable {
     let database: Database
     let now: @Sendable () -> Date
@@ -33,9 +31,5 @@ struct AuditLog: Sendable {
 
     func newestID() async throws -> RecordID<AuditEvent>? {
         try await database.read { try $0.scalar("SELECT max(id) FROM audit_events", as: Int64.self) }.map { RecordID($0) }
-    }
-
-    func record(_ action: String, subject: String, by actor: Actor, before: String? = nil, after: String? = nil) async throws {
-        try await database.write { try $0.audit(action, subject: subject, by: actor, before: before, after: after, at: now()) }
     }
 }

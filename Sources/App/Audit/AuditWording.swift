@@ -20,6 +20,8 @@ enum AuditWording {
         case "profile.created": "created the profile"
         case "profile.cloned": "copied a profile as"
         case "signing.replaced": "replaced the signing certificate with"
+        case "signing.generated": "generated the signing certificate"
+        case "signing.adopted": "took into the database the signing certificate from its data directory,"
         case "token.created": "created the API token"
         case "token.revoked": "revoked the API token"
         case "profile.edited": "saved a new version of"

@@ -251,5 +251,6 @@ enum Schema {
         helpdeskFinding,
         noteAuthors,
         logStoreMoved,
+        signingIdentity,
     ]
 }

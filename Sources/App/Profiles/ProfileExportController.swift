@@ -18,7 +18,7 @@ struct ProfileExportController {
             let signed = request.uri.formParameters["signed"] == "true"
             let input = try await services.profiles.export(id, version: number)
             let xml = MobileConfig.xml(for: input)
-            let bytes = signed ? try signing.sign(Array(xml.utf8)) : Array(xml.utf8)
+            let bytes = signed ? try await signing.sign(Array(xml.utf8)) : Array(xml.utf8)
             let filename = Self.filename(identifier: input.identifier, version: number, signed: signed)
             return Response(
                 status: .ok,

@@ -55,7 +55,7 @@ struct ProfileImporter: Sendable {
         }
         var imported = read.imported
         Self.readCertificates(of: &imported)
-        let signature = describeSignature(read.signed)
+        let signature = await describeSignature(read.signed)
         let time = now()
         let note = "Imported from \(file.displayName.isEmpty ? "a file" : file.displayName) (\(signature))"
         let summary = "\(imported.payloads.count) payload(s) imported, \(imported.leftOut.count) left out; \(signature)"
@@ -115,9 +115,10 @@ struct ProfileImporter: Sendable {
         }
     }
 
-    private func describeSignature(_ signed: SignedProfile) -> String {
+    private func describeSignature(_ signed: SignedProfile) async -> String {
         guard let signer = signed.signer else { return "Not signed" }
-        let own = (try? signing.current().sha256Fingerprint) == signed.signerFingerprint
+        // Only an identity already stored can be this console's: an import creates none.
+        let own = (try? await signing.stored()?.identity.sha256Fingerprint) == signed.signerFingerprint
         return "Signed by \(signer), signature intact" + (own ? " (this console's signing identity)" : "; the signer's certificate is not checked against a trust store")
     }
 

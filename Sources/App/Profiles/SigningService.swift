@@ -1,35 +1,135 @@
 import Foundation
+import Logging
 import Signing
+import Storage
 import Synchronization
 
-/// The console's signing identity: generated on first start in the data directory (key readable
-/// by the owner only), or replaced by one an admin uploads.
+/// The identity that signs exported profiles. It lives in the database (`StoredSigningIdentity`),
+/// so every console on one database signs with the same certificate, and one an admin uploads
+/// through any of them signs the next export of all of them. Each console holds the identity it
+/// last read in memory and checks its revision with one small read before using it.
 final class SigningService: Sendable {
-    private let directory: String
-    private let identity: Mutex<SigningIdentity?>
-
-    init(dataDirectory: String) {
-        directory = (dataDirectory as NSString).appendingPathComponent("signing")
-        identity = Mutex(nil)
+    /// The identity in use, with what the signing page says about it.
+    struct Current: Sendable {
+        let identity: SigningIdentity
+        let origin: StoredSigningIdentity.Origin
+        let setBy: String
+        let setAt: Date
+        let revision: Int
     }
 
-    /// Loads (or creates) the identity on first use, so tests that never sign never generate one.
-    func current() throws -> SigningIdentity {
-        try identity.withLock { cached in
-            if let cached { return cached }
-            let loaded = try SigningIdentity.loadOrCreate(in: directory, commonName: "Payload Console Profile Signing",
-                                                          organization: "Payload Console")
-            cached = loaded
-            return loaded
+    private let database: Database
+    /// Where consoles before migration 22 kept the identity as files (`cert.pem`, `key.pem`):
+    /// adopted into the database when it has none, and never written or removed.
+    let filesDirectory: String
+    private let now: @Sendable () -> Date
+    private let held = Mutex<Current?>(nil)
+
+    init(database: Database, dataDirectory: String, now: @escaping @Sendable () -> Date) {
+        self.database = database
+        filesDirectory = (dataDirectory as NSString).appendingPathComponent("signing")
+        self.now = now
+    }
+
+    /// The identity in use. The first use with none stored adopts an older console's files or
+    /// generates one, so tests that never sign never generate one.
+    func current() async throws -> Current {
+        if let stored = try await stored() { return stored }
+        let identity: SigningIdentity, origin: StoredSigningIdentity.Origin
+        if let files = try SigningIdentity.load(fromDirectory: filesDirectory) {
+            (identity, origin) = (files, .adopted)
+        } else {
+            (identity, origin) = (try SigningIdentity.generateSelfSigned(commonName: "Payload Console Profile Signing", organization: "Payload Console"), .generated)
+        }
+        return try await storeIfAbsent(identity, origin: origin).current
+    }
+
+    func sign(_ content: [UInt8]) async throws -> [UInt8] {
+        try ProfileSigner.sign(content, with: try await current().identity)
+    }
+
+    /// The stored identity, nil while there is none (nothing is created).
+    func stored() async throws -> Current? {
+        let known = held.withLock { $0 }
+        let knownRevision = known?.revision
+        let lookup = try await database.read { connection -> Lookup in
+            guard let revision = try StoredSigningIdentity.revision(in: connection) else { return .absent }
+            if revision == knownRevision { return .unchanged }
+            return try StoredSigningIdentity.stored(in: connection).map(Lookup.changed) ?? .absent
+        }
+        switch lookup {
+        case .absent: return nil
+        case .unchanged: return known
+        case .changed(let row): return try remember(row)
         }
     }
 
-    func sign(_ content: [UInt8]) throws -> [UInt8] {
-        try ProfileSigner.sign(content, with: current())
+    private enum Lookup: Sendable {
+        case absent, unchanged, changed(StoredSigningIdentity)
     }
 
-    func replace(with newIdentity: SigningIdentity) throws {
-        try newIdentity.save(in: directory)
-        identity.withLock { $0 = newIdentity }
+    /// Puts an admin's identity in place of the stored one, with its audit entry (fingerprints,
+    /// never the key) in the same transaction.
+    func replace(with identity: SigningIdentity, by actor: Actor) async throws {
+        let time = now()
+        let revision = try await database.write { connection in
+            // The entry names the identity replaced: no other replacement may come in between.
+            try connection.lock("signing_identity")
+            let previous = try StoredSigningIdentity.stored(in: connection)
+                .flatMap { try? SigningIdentity(certificatePEM: $0.certificatePEM, privateKeyPEM: $0.privateKeyPEM) }
+            let revision = try StoredSigningIdentity.replace(with: identity, origin: .uploaded, by: actor, at: time, in: connection)
+            try connection.audit("signing.replaced", subject: identity.subject, by: actor,
+                                 before: previous.map { "SHA-256 \($0.sha256Fingerprint)" }, after: "SHA-256 \(identity.sha256Fingerprint)", at: time)
+            return revision
+        }
+        held.withLock { $0 = Current(identity: identity, origin: .uploaded, setBy: actor.email, setAt: time, revision: revision) }
+    }
+
+    /// At start, before any request: a console upgraded from keeping its identity in files takes
+    /// them into the database while it has none, so it goes on signing with the same certificate
+    /// whichever instance signs first. Files that disagree with the stored identity are reported
+    /// and left alone; the files are never changed.
+    func adoptFiles(logger: Logger) async throws {
+        let files: SigningIdentity?
+        do {
+            files = try SigningIdentity.load(fromDirectory: filesDirectory)
+        } catch {
+            logger.warning("The signing files are left unused: \(error.description)", metadata: ["directory": "\(filesDirectory)"])
+            return
+        }
+        guard let files else { return }
+        let (current, adopted) = try await storeIfAbsent(files, origin: .adopted)
+        if adopted {
+            logger.info("Took the signing certificate \(files.subject) (SHA-256 \(files.sha256Fingerprint)) into the database; its files are no longer read",
+                        metadata: ["directory": "\(filesDirectory)"])
+        } else if current.identity.sha256Fingerprint != files.sha256Fingerprint {
+            logger.warning("""
+                The signing files (SHA-256 \(files.sha256Fingerprint)) are not the database's signing identity \
+                (SHA-256 \(current.identity.sha256Fingerprint)); the database's signs profiles
+                """, metadata: ["directory": "\(filesDirectory)"])
+        }
+    }
+
+    /// Stores `identity` unless one is stored already; answers the stored one — this, or the one
+    /// another console stored first — and whether it is this one.
+    private func storeIfAbsent(_ identity: SigningIdentity, origin: StoredSigningIdentity.Origin) async throws -> (current: Current, stored: Bool) {
+        let time = now()
+        let (row, stored) = try await database.write { connection in
+            let stored = try StoredSigningIdentity.storeIfAbsent(identity, origin: origin, by: .system, at: time, in: connection)
+            if stored {
+                try connection.audit(origin == .adopted ? "signing.adopted" : "signing.generated", subject: identity.subject, by: .system,
+                                     after: "SHA-256 \(identity.sha256Fingerprint)", at: time)
+            }
+            return (try StoredSigningIdentity.stored(in: connection), stored)
+        }
+        guard let row else { throw StorageError.notFound(table: StoredSigningIdentity.tableName) }
+        return (try remember(row), stored)
+    }
+
+    private func remember(_ row: StoredSigningIdentity) throws -> Current {
+        let current = Current(identity: try SigningIdentity(certificatePEM: row.certificatePEM, privateKeyPEM: row.privateKeyPEM),
+                              origin: row.origin, setBy: row.setBy, setAt: row.setAt, revision: row.revision)
+        held.withLock { $0 = current }
+        return current
     }
 }

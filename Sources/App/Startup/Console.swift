@@ -55,9 +55,10 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
     let services = Services(
         config: config, database: database, logs: logs, logIndexing: LogIndexSignal(), logDecoding: LogUploadDecoding(), logWrites: LogGroupCommit(), renderer: renderer, cookies: cookies, sessions: sessions,
         hasher: hasher, accounts: AccountService(database: database, hasher: hasher, now: config.now),
-        signing: SigningService(dataDirectory: config.dataDirectory),
+        signing: SigningService(database: database, dataDirectory: config.dataDirectory, now: config.now),
         help: help, profileContents: contents, checkIns: CheckInCache(contents: contents), deviceTokens: DeviceTokenCache(database: database),
         liveChanges: LiveChanges(database: database))
+    try await services.signing.adoptFiles(logger: logger)
 
     // HEAD answers wherever GET does, with the same headers and no body (HTTP requires it).
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)

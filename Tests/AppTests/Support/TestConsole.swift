@@ -32,11 +32,12 @@ struct TestConsole {
     /// `sharingDatabaseWith`: a second console on the first one's database, as a second
     /// instance behind a load balancer would be (its own process state, the same data).
     /// `onPostgreSQL`: on the test server whatever the suite's backend, for tests that compare both.
+    /// `dataDirectory`: a folder the test prepared (what an older console left there) instead of a fresh one.
     static func make(demo: Bool = false, keepFirstAdmin: Bool = false, indexesLogs: Bool = true,
-                     sharingDatabaseWith other: TestConsole? = nil, onPostgreSQL: Bool = false) async throws -> TestConsole {
+                     sharingDatabaseWith other: TestConsole? = nil, onPostgreSQL: Bool = false, dataDirectory: URL? = nil) async throws -> TestConsole {
         let clock = TestClock()
         var config = AppConfig()
-        config.dataDirectory = testRunDirectory.appendingPathComponent(UUID().uuidString).path
+        config.dataDirectory = (dataDirectory ?? testRunDirectory.appendingPathComponent(UUID().uuidString)).path
         let backend = onPostgreSQL ? .postgres : TestBackend.current
         config.databasePath = try other?.services.config.databasePath ?? backend.consoleDatabase(in: config.dataDirectory)
         config.demo = demo
