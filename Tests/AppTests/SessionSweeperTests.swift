@@ -15,7 +15,8 @@ import Testing
         console.clock.advance(by: sessions.lifetime + 1)
         try console.services.database.writeBlocking { connection in _ = try sessions.create(for: ann, in: connection) }
 
-        let sweeper = Task { try await SessionSweeper(sessions: sessions, interval: .milliseconds(20), logger: Logger(label: "test")).run() }
+        let leases = JobLeases(database: console.services.database, instance: "test", now: { console.clock.now })
+        let sweeper = Task { try await BackgroundJobs.sessionSweep(sessions, leases: leases, interval: .milliseconds(20), logger: Logger(label: "test")).run() }
         defer { sweeper.cancel() }
         var left = 2
         for _ in 0..<250 where left == 2 {

@@ -252,5 +252,6 @@ enum Schema {
         noteAuthors,
         logStoreMoved,
         signingIdentity,
+        jobLeases,
     ]
 }

@@ -69,9 +69,11 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
     router.add(middleware: MethodNotAllowedMiddleware(routes: table))
     registerRoutes(on: RouteGroups(router: router, table: table, services: services, logger: logger), services: services)
 
-    var background: [any Service] = [SessionSweeper(sessions: sessions, interval: .seconds(3600), logger: logger),
-                                     LogRetentionService(retention: services.logRetention, interval: .seconds(86_400), logger: logger)]
-    if config.indexesLogs {
+    let leases = JobLeases(database: database, instance: BackgroundJobs.instanceName, now: config.now)
+    var background: [any Service] = [BackgroundJobs.sessionSweep(sessions, leases: leases, logger: logger),
+                                     BackgroundJobs.logRetention(services.logRetention, leases: leases, logger: logger)]
+    // On PostgreSQL each line's search vector is written with it: there is nothing to index.
+    if config.indexesLogs && logs.dialect == .sqlite {
         background.append(LogIndexingService(indexer: services.logIndexer, signal: services.logIndexing, uploads: services.logWrites, gathering: .milliseconds(200), logger: logger))
     }
     let application = Application(

@@ -1,10 +1,8 @@
 import Foundation
-import Logging
-import ServiceLifecycle
 import Storage
 
 /// Retention: lines older than the console's retention setting (counted from when the console
-/// received them) are purged, daily by `LogRetentionService` and on demand from the settings
+/// received them) are purged, daily by a background job (`BackgroundJobs`) and on demand from the settings
 /// page, in `LogRemoval`'s small batches.
 struct LogRetention: Sendable {
     let removal: LogRemoval
@@ -24,25 +22,5 @@ struct LogRetention: Sendable {
         guard lines > 0 else { return "No lines were older than \(days) day\(days == 1 ? "" : "s")." }
         let bytes = purged.values.reduce(0) { $0 + $1.bytes }
         return "Removed \(lines.formatted()) line\(lines == 1 ? "" : "s") (\(ByteCountText.megabytes(bytes))) from \(purged.count) app\(purged.count == 1 ? "" : "s")."
-    }
-}
-
-/// Runs retention when the console starts and every `interval` while it runs.
-struct LogRetentionService: Service {
-    let retention: LogRetention
-    let interval: Duration
-    let logger: Logger
-
-    func run() async throws {
-        repeat {
-            do {
-                let purged = try await retention.purge().purged
-                if !purged.isEmpty {
-                    logger.info("Retention removed old log lines", metadata: ["lines": "\(purged.values.reduce(0) { $0 + $1.lines })"])
-                }
-            } catch {
-                logger.error("Log retention failed", metadata: ["error": "\(error)"])
-            }
-        } while (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: interval) })) != nil
     }
 }

@@ -1,0 +1,31 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// The console's background jobs, each run once across all the consoles on one database
+/// (`LeasedJob`), whichever instance gets to it.
+enum BackgroundJobs {
+    /// Expired sessions go hourly (lookups already ignore them), so a long-running console's
+    /// table holds only live ones.
+    static func sessionSweep(_ sessions: SessionStore, leases: JobLeases, interval: Duration = .seconds(3600), logger: Logger) -> LeasedJob {
+        LeasedJob(name: "session-sweep", interval: interval, leases: leases, logger: logger) {
+            let removed = try await sessions.deleteExpired()
+            if removed > 0 { logger.info("Removed expired sessions", metadata: ["count": "\(removed)"]) }
+            return "Removed \(removed) expired session\(removed == 1 ? "" : "s")."
+        }
+    }
+
+    /// Log lines older than the retention setting go daily.
+    static func logRetention(_ retention: LogRetention, leases: JobLeases, logger: Logger) -> LeasedJob {
+        LeasedJob(name: "log-retention", interval: .seconds(86_400), leases: leases, logger: logger) {
+            let (purged, days) = try await retention.purge()
+            if !purged.isEmpty {
+                logger.info("Retention removed old log lines", metadata: ["lines": "\(purged.values.reduce(0) { $0 + $1.lines })"])
+            }
+            return LogRetention.describe(purged, days: days)
+        }
+    }
+
+    /// This console among the instances on one database: its host and process.
+    static let instanceName = "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)"
+}
