@@ -26,6 +26,8 @@ struct Services: Sendable {
     let checkIns: CheckInCache
     /// Devices by token, for the same path.
     let deviceTokens: DeviceTokenCache
+    /// Whether a load balancer should send this console work (`/readyz`).
+    let readiness: Readiness
 
     var catalog: CatalogService { CatalogService(database: database, logs: logs, now: config.now) }
     var catalogReader: CatalogReader { CatalogReader(database: database, logs: logs, profileContents: profileContents) }
