@@ -106,7 +106,7 @@ private func prepareServices(config: AppConfig, renderer: PageRenderer, help: He
 
 /// Every route of the console, each controller on the group of the callers it serves.
 func registerRoutes(on groups: RouteGroups, services: Services) {
-    // Open to anyone whatever credentials they carry: the health check and the API document.
+    // Open to anyone whatever credentials they carry: the health and readiness checks and the API document.
     HealthController(readiness: services.readiness).register(on: groups.machines)
     OpenAPIDocument.register(on: groups.machines)
 
