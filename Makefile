@@ -6,10 +6,12 @@ BROWSER_PACKAGES := chromium chromium-driver
 ROBUSTNESS_PACKAGES := openssl
 # The second backend: the tests run the storage layer on a throwaway server of their own.
 POSTGRES_PACKAGES := postgresql
+# The cluster suite's load balancer in front of two console instances.
+CLUSTER_PACKAGES := nginx
 PORT ?= 8080
 DATA ?= data
 
-.PHONY: run run-postgres test build-deps test-deps swift-test browser-test robustness-test release screenshots
+.PHONY: run run-postgres test build-deps test-deps swift-test browser-test robustness-test cluster-test release screenshots
 
 ## Build a release binary and serve the console with demo data on http://127.0.0.1:$(PORT)
 run: build-deps release
@@ -24,10 +26,10 @@ run-postgres: build-deps release
 release:
 	swift build -c release --product payload-console
 
-## Unit and integration tests (on SQLite and on a throwaway PostgreSQL), then the browser and
-## robustness tests against the binary those built
+## Unit and integration tests (on SQLite and on a throwaway PostgreSQL), then the browser,
+## robustness and cluster tests against the binary those built
 test: build-deps test-deps
-	scripts/with-throwaway-postgres $(MAKE) swift-test browser-test robustness-test
+	scripts/with-throwaway-postgres $(MAKE) swift-test browser-test robustness-test cluster-test
 
 swift-test:
 	swift test
@@ -43,6 +45,12 @@ browser-test:
 robustness-test:
 	python3 -m unittest discover -s Tests/robustness -p 'test_*.py' -v
 
+## Two instances on one PostgreSQL database behind nginx: sessions, throttle and uploads across
+## them, readiness, a database restart, SIGTERM and kill -9 of one, both starting at once. Runs
+## its own PostgreSQL server and nginx (CONSOLE_BINARY to use another binary); a few minutes.
+cluster-test:
+	timeout --signal=INT 600 python3 -m unittest discover -s Tests/cluster -p 'test_*.py' -v
+
 ## The README's pictures, from a fresh demo start (docs/screenshots)
 screenshots: build-deps test-deps
 	swift build --product payload-console
@@ -52,7 +60,7 @@ build-deps:
 	@scripts/ensure-apt-packages $(BUILD_PACKAGES)
 
 test-deps:
-	@scripts/ensure-apt-packages $(BROWSER_PACKAGES) $(ROBUSTNESS_PACKAGES) $(POSTGRES_PACKAGES)
+	@scripts/ensure-apt-packages $(BROWSER_PACKAGES) $(ROBUSTNESS_PACKAGES) $(POSTGRES_PACKAGES) $(CLUSTER_PACKAGES)
 	@python3 -c 'import selenium, axe_selenium_python' 2>/dev/null || python3 -m pip install --quiet selenium axe-selenium-python \
 		|| python3 -m pip install --quiet --break-system-packages selenium axe-selenium-python
 	@python3 -c 'import requests, schemathesis' 2>/dev/null || python3 -m pip install --quiet requests schemathesis \

@@ -28,6 +28,10 @@ public struct AppConfig: Sendable {
     /// The first admin created on an empty database without `--demo`.
     public var firstAdminEmail = "admin@example.com"
     public var sessionLifetime: TimeInterval = 12 * 3600
+    /// How long the console goes on serving after SIGTERM with `/readyz` at 503, before it stops
+    /// accepting connections: time for a load balancer that polls readiness to stop sending
+    /// work. Nothing by default, so a console alone stops at once.
+    public var drainDelay: Duration = .zero
     /// The clock, replaceable so tests can move time (session expiry, sign-in throttle).
     public var now: @Sendable () -> Date = { Date() }
 

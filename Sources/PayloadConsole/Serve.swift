@@ -32,8 +32,16 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("secure-cookies"), help: "Mark cookies Secure (set this when a TLS proxy serves the console).")
     var secureCookies = false
 
+    @Option(name: .customLong("drain-delay"),
+            help: "Seconds to go on serving after SIGTERM with /readyz answering 503, so a load balancer stops sending work first.")
+    var drainDelay: Double = 0
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        guard (0...300).contains(drainDelay) else { throw ValidationError("--drain-delay must be 0–300 seconds") }
+    }
 
     func run() async throws {
         var config = AppConfig()
@@ -47,6 +55,7 @@ struct Serve: AsyncParsableCommand {
         config.helpDirectory = helpPages
         config.publicDirectory = publicDirectory
         config.secureCookies = secureCookies
+        config.drainDelay = .milliseconds(Int(drainDelay * 1000))
         var logger = Logger(label: "payload-console")
         logger.logLevel = logLevel
 

@@ -24,6 +24,11 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case full(sql: String? = nil)
     /// The file could not be opened, read or written (permissions, missing folder).
     case io(message: String, sql: String? = nil)
+    /// The database server cannot be reached now: it is down, restarting, shutting down or
+    /// starting up, or the connection to it was lost. Nothing of the failed transaction was
+    /// saved; the next statement connects again, so trying again later may succeed. The
+    /// message names the server without its password.
+    case unavailable(message: String, sql: String? = nil)
     /// A migration failed; the database was left as it was before start-up.
     case migrationFailed(version: Int, name: String, message: String)
     /// A value could not be turned into, or read back from, a column.
@@ -53,6 +58,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .corrupt(let message, let sql): "database is corrupt: \(message)" + Self.statement(sql)
         case .full(let sql): "database or disk is full" + Self.statement(sql)
         case .io(let message, let sql): "database I/O error: \(message)" + Self.statement(sql)
+        case .unavailable(let message, let sql): message + Self.statement(sql)
         case .migrationFailed(let version, let name, let message): "migration \(version) (\(name)) failed: \(message)"
         case .conversion(let column, let message): "column \(column): \(message)"
         case .invalidQuery(let message): "invalid query: \(message)"

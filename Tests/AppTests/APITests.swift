@@ -83,10 +83,12 @@ import Testing
         #expect(try console.services.database.readBlocking { try $0.count(ProfileRecord.query()) } == 0)
     }
 
-    @Test func everyAPIRouteIsDescribedInTheOpenAPIDocument() async throws {
+    @Test func everyAPIAndMachineRouteIsDescribedInTheOpenAPIDocument() async throws {
         let console = try await TestConsole.make()
         let paths = try #require(OpenAPIDocument.document["paths"] as? [String: [String: Any]])
-        let apiRoutes = console.routes.filter { $0.path.hasPrefix("/api/") }
+        // The API, the device API and the load balancer's checks: every route a program calls.
+        let apiRoutes = console.routes.filter { $0.path.hasPrefix("/api/") || ["/healthz", "/readyz"].contains($0.path) }
+        #expect(apiRoutes.contains { $0.path == "/readyz" })
         #expect(!apiRoutes.isEmpty)
         for route in apiRoutes {
             #expect(paths[route.path]?[route.method.rawValue.lowercased()] != nil, "\(route.method) \(route.path) is not in openapi.json")

@@ -44,8 +44,10 @@ import Testing
 
             let api = try await browser.get("/api/v1/nothing")
             #expect(api.status == .notFound)
-            let body = try JSONDecoder().decode([String: [String: String]].self, from: Data(api.body.utf8))
+            // Every error has the same shape: code, message, and field (null when no field is at fault).
+            let body = try JSONDecoder().decode([String: [String: String?]].self, from: Data(api.body.utf8))
             #expect(body["error"]?["code"] == "not_found")
+            #expect(body["error"]?.keys.contains("field") == true && body["error"]?["field"] == .some(nil))
         }
     }
 

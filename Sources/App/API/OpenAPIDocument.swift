@@ -19,7 +19,31 @@ enum OpenAPIDocument {
         "403": ["description": "The token's role does not allow this (forbidden)"].merging(json(ref("Error"))) { $1 },
         "404": ["description": "No such item (not_found)"].merging(json(ref("Error"))) { $1 },
         "507": ["description": "The console's disk is full: nothing new is saved, reads go on working (storage_full)"].merging(json(ref("Error"))) { $1 },
+        "503": unavailable,
     ] }
+
+    /// Any route that reads or writes the database, while the database server is down or restarting.
+    static var unavailable: [String: Any] {
+        ["description": "The database is unreachable for now (database_unavailable); Retry-After says when to try again",
+         "headers": ["Retry-After": ["description": "Seconds to wait", "schema": ["type": "integer"]]]].merging(json(ref("Error"))) { $1 }
+    }
+
+    /// The load balancer's checks: open to anyone, no credentials, nothing about the database's address.
+    static var checkPaths: [String: Any] {
+        let status: [String: Any] = ["type": "object", "required": ["status"], "properties": ["status": ["type": "string"]]]
+        return [
+            "/healthz": ["get": ["summary": "Liveness: answers while the process serves requests; never touches the database",
+                                 "security": [[String: [String]]](),
+                                 "responses": ["200": ["description": "Alive ({\"status\": \"ok\"})"].merging(json(status)) { $1 }]]],
+            "/readyz": ["get": ["summary": "Readiness: whether a load balancer should send this instance work",
+                                "description": "200 when this instance reaches its database within 500 ms; 503 when it does not (status database_unreachable) or once it has begun shutting down (status shutting_down), while requests in flight finish.",
+                                "security": [[String: [String]]](),
+                                "responses": [
+                                    "200": ["description": "Ready ({\"status\": \"ready\"})"].merging(json(status)) { $1 },
+                                    "503": ["description": "Not ready: database_unreachable or shutting_down"].merging(json(status)) { $1 },
+                                ]]],
+        ]
+    }
 
     /// What every operation with a JSON body may also answer.
     private static var bodyErrors: [String: Any] { [
@@ -195,7 +219,7 @@ enum OpenAPIDocument {
                     ]],
                 ]) { $1 },
             ],
-            "paths": devicePaths.merging(logPaths) { $1 }.merging(helpdeskPaths) { $1 }.merging(importPaths) { $1 }.merging([
+            "paths": devicePaths.merging(checkPaths) { $1 }.merging(logPaths) { $1 }.merging(helpdeskPaths) { $1 }.merging(importPaths) { $1 }.merging([
                 "/api/v1/profiles": [
                     "get": operation("List profiles", role: "viewer", responses: ok("Profiles", ["type": "object"])),
                     "post": operation("Create a profile", role: "admin", body: ref("ProfileInput"),

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import UnixSignals
 import Storage
 
 /// The assembled console: an application ready to serve, and what to tell the person who
@@ -13,10 +14,17 @@ public struct Console: Sendable {
     /// Every route with the access it declares, for tests that sweep them all.
     let routes: [RouteEntry]
     public let startupNotes: [String]
+    let logger: Logger
 
-    /// Serves until SIGINT or SIGTERM, then lets requests in flight finish.
+    /// Serves until SIGINT or SIGTERM, then stops: `/readyz` answers 503 at once, the console
+    /// goes on serving for `AppConfig.drainDelay`, then stops accepting connections and lets
+    /// requests in flight finish.
     public func run() async throws {
-        try await application.runService()
+        // The drain is last, so it hears of the signal first (services stop in reverse order).
+        let group = ServiceGroup(configuration: .init(
+            services: [application, DrainOnShutdown(readiness: services.readiness, delay: services.config.drainDelay, logger: logger)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
     }
 }
 
@@ -26,12 +34,53 @@ let requiredTemplates = ["layout", "error", "sign-in", "dashboard", "users", "ac
     "profiles/index", "profiles/show", "profiles/history", "profiles/conflict", "audit/index", "tokens/index"]
     + PayloadKind.allCases.map { "profiles/payloads/\($0.rawValue)" }
 
+/// The lock consoles starting together on one PostgreSQL database take (`ServerLock`), so
+/// migrations, the first admin and the demo data are made once.
+let startupLockName = "payload-console.start"
+
 /// Builds the whole console from a configuration: opens and migrates the database, prepares
 /// accounts, loads templates and wires middleware and routes. Tests call this in-process.
 public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payload-console")) async throws -> Console {
     if config.databasePath != ":memory:" {
         try FileManager.default.createDirectory(atPath: config.dataDirectory, withIntermediateDirectories: true)
     }
+    let renderer = try await PageRenderer.load(directory: config.templatesDirectory, cookies: CookieJar(alwaysSecure: config.secureCookies), required: requiredTemplates)
+    let help = try HelpLibrary.load(directory: config.helpDirectory)
+    // Everything that writes what a second console starting at the same moment would write too.
+    let (services, notes) = try await ServerLock.holding(startupLockName, on: try DatabaseLocation(config.databasePath), whileWaiting: {
+        logger.notice("Another console is starting on this database; waiting for it to finish migrating")
+    }) {
+        try await prepareServices(config: config, renderer: renderer, help: help, logger: logger)
+    }
+
+    // HEAD answers wherever GET does, with the same headers and no body (HTTP requires it).
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
+    router.add(middleware: LogRequestsMiddleware(.info))
+    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: ErrorPageMiddleware(renderer: renderer))
+    let table = RouteTable()
+    router.add(middleware: MethodNotAllowedMiddleware(routes: table))
+    registerRoutes(on: RouteGroups(router: router, table: table, services: services, logger: logger), services: services)
+
+    let leases = JobLeases(database: services.database, instance: BackgroundJobs.instanceName, now: config.now)
+    var background: [any Service] = [BackgroundJobs.sessionSweep(services.sessions, leases: leases, logger: logger),
+                                     BackgroundJobs.logRetention(services.logRetention, leases: leases, logger: logger)]
+    // On PostgreSQL each line's search vector is written with it: there is nothing to index.
+    if config.indexesLogs && services.logs.dialect == .sqlite {
+        background.append(LogIndexingService(indexer: services.logIndexer, signal: services.logIndexing, uploads: services.logWrites, gathering: .milliseconds(200), logger: logger))
+    }
+    let application = Application(
+        router: router,
+        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "PayloadConsole"),
+        // Started before the server, so stopped after it: no request is left to write.
+        services: [DatabaseService(database: services.database, logger: logger), DatabaseService(database: services.logs, logger: logger)] + background,
+        logger: logger)
+    return Console(application: application, services: services, routes: table.entries, startupNotes: notes, logger: logger)
+}
+
+/// Opens and migrates both databases, prepares the accounts and builds the services (whose
+/// caches install their change capture): the part of start-up that writes.
+private func prepareServices(config: AppConfig, renderer: PageRenderer, help: HelpLibrary, logger: Logger) async throws -> (Services, [String]) {
     let opened = try LogStoreFiles.open(consolePath: config.databasePath, logsPath: config.logDatabasePath)
     let (database, logs) = (opened.files.console, opened.files.logs)
     for file in [database, logs] {
@@ -46,49 +95,23 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
 
     let hasher = PasswordHasher(cost: config.bcryptCost)
     let notes = try await Bootstrap.prepareAccounts(config: config, database: database, logs: logs, hasher: hasher)
-    let cookies = CookieJar(alwaysSecure: config.secureCookies)
-    let renderer = try await PageRenderer.load(directory: config.templatesDirectory, cookies: cookies, required: requiredTemplates)
-    let help = try HelpLibrary.load(directory: config.helpDirectory)
     let sessions = SessionStore(database: database, lifetime: config.sessionLifetime, now: config.now)
-
     let contents = ProfileContentCache()
     let services = Services(
-        config: config, database: database, logs: logs, logIndexing: LogIndexSignal(), logDecoding: LogUploadDecoding(), logWrites: LogGroupCommit(), renderer: renderer, cookies: cookies, sessions: sessions,
+        config: config, database: database, logs: logs, logIndexing: LogIndexSignal(), logDecoding: LogUploadDecoding(), logWrites: LogGroupCommit(), renderer: renderer, cookies: renderer.cookies, sessions: sessions,
         hasher: hasher, accounts: AccountService(database: database, hasher: hasher, now: config.now),
         signing: SigningService(database: database, dataDirectory: config.dataDirectory, now: config.now),
         help: help, profileContents: contents, checkIns: CheckInCache(contents: contents), deviceTokens: DeviceTokenCache(database: database),
-        liveChanges: LiveChanges(database: database))
+        liveChanges: LiveChanges(database: database),
+        readiness: Readiness(probe: DatabaseProbe(try DatabaseLocation(config.databasePath)), logger: logger))
     try await services.signing.adoptFiles(logger: logger)
-
-    // HEAD answers wherever GET does, with the same headers and no body (HTTP requires it).
-    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: LogRequestsMiddleware(.info))
-    router.add(middleware: SecurityHeadersMiddleware())
-    router.add(middleware: ErrorPageMiddleware(renderer: renderer))
-    let table = RouteTable()
-    router.add(middleware: MethodNotAllowedMiddleware(routes: table))
-    registerRoutes(on: RouteGroups(router: router, table: table, services: services, logger: logger), services: services)
-
-    let leases = JobLeases(database: database, instance: BackgroundJobs.instanceName, now: config.now)
-    var background: [any Service] = [BackgroundJobs.sessionSweep(sessions, leases: leases, logger: logger),
-                                     BackgroundJobs.logRetention(services.logRetention, leases: leases, logger: logger)]
-    // On PostgreSQL each line's search vector is written with it: there is nothing to index.
-    if config.indexesLogs && logs.dialect == .sqlite {
-        background.append(LogIndexingService(indexer: services.logIndexer, signal: services.logIndexing, uploads: services.logWrites, gathering: .milliseconds(200), logger: logger))
-    }
-    let application = Application(
-        router: router,
-        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "PayloadConsole"),
-        // Started before the server, so stopped after it: no request is left to write.
-        services: [DatabaseService(database: database, logger: logger), DatabaseService(database: logs, logger: logger)] + background,
-        logger: logger)
-    return Console(application: application, services: services, routes: table.entries, startupNotes: notes)
+    return (services, notes)
 }
 
 /// Every route of the console, each controller on the group of the callers it serves.
 func registerRoutes(on groups: RouteGroups, services: Services) {
-    // Open to anyone whatever credentials they carry: the health check and the API document.
-    HealthController().register(on: groups.machines)
+    // Open to anyone whatever credentials they carry: the health and readiness checks and the API document.
+    HealthController(readiness: services.readiness).register(on: groups.machines)
     OpenAPIDocument.register(on: groups.machines)
 
     let pages = groups.pages

@@ -28,6 +28,8 @@ struct Services: Sendable {
     let deviceTokens: DeviceTokenCache
     /// Wakes open event streams when a commit may concern their device.
     let liveChanges: LiveChanges
+    /// Whether a load balancer should send this console work (`/readyz`).
+    let readiness: Readiness
 
     var catalog: CatalogService { CatalogService(database: database, logs: logs, now: config.now) }
     var catalogReader: CatalogReader { CatalogReader(database: database, logs: logs, profileContents: profileContents) }

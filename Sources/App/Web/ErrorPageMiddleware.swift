@@ -31,7 +31,16 @@ struct ErrorPageMiddleware: RouterMiddleware {
         let problem = Problem(error)
         if problem.status == .internalServerError {
             context.logger.error("Request failed", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
+        } else if case StorageError.unavailable(let message, _) = error {
+            // Says which server (never its password); the person sees only that it is away.
+            context.logger.warning("Request refused: the database is unreachable", metadata: ["error": "\(message)", "path": "\(request.uri.path)"])
         }
+        var response = answer(for: problem, error: error, api: api, request: request, context: context)
+        if let seconds = problem.retryAfter { response.headers[.retryAfter] = "\(seconds)" }
+        return response
+    }
+
+    private func answer(for problem: Problem, error: any Error, api: Bool, request: Request, context: Context) -> Response {
         if api {
             let requestID = problem.status == .internalServerError ? context.id : nil
             return (try? Response.json(APIErrorBody(problem, requestID: requestID), status: problem.status))
@@ -69,13 +78,16 @@ struct Problem {
     let heading: String
     let message: String
     var field: String?
+    /// Seconds after which trying again may succeed (`Retry-After`), for a passing outage.
+    var retryAfter: Int?
 
-    init(status: HTTPResponse.Status, code: String, heading: String, message: String, field: String? = nil) {
+    init(status: HTTPResponse.Status, code: String, heading: String, message: String, field: String? = nil, retryAfter: Int? = nil) {
         self.status = status
         self.code = code
         self.heading = heading
         self.message = message
         self.field = field
+        self.retryAfter = retryAfter
     }
 
     init(_ error: any Error) {
@@ -101,6 +113,11 @@ struct Problem {
         case StorageError.full:
             self.init(status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), code: "storage_full", heading: "The console's disk is full",
                       message: "Nothing new can be saved until there is room: reading, searching and downloading still work. An admin can free space by deleting old logs, or give the console more disk.")
+        case StorageError.unavailable:
+            // The server is down, restarting or starting up; the next statement connects again,
+            // so this passes by itself.
+            self.init(status: .serviceUnavailable, code: "database_unavailable", heading: "The database is unreachable",
+                      message: "The database is unreachable; try again in a moment.", retryAfter: 5)
         case StorageError.notFound:
             self.init(status: .notFound, code: "not_found", heading: "Not found",
                       message: "That item does not exist, or it was removed.")
@@ -149,6 +166,18 @@ struct APIErrorBody: Encodable {
         let message: String
         let field: String?
         let requestID: String?
+
+        enum CodingKeys: String, CodingKey { case code, message, field, requestID }
+
+        /// `field` is always there, null when the error is about no one field, so a client
+        /// reads the same shape from every error; the request id only on a 500.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(code, forKey: .code)
+            try container.encode(message, forKey: .message)
+            try container.encode(field, forKey: .field)
+            try container.encodeIfPresent(requestID, forKey: .requestID)
+        }
     }
 
     let error: Detail

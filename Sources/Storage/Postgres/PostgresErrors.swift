@@ -9,7 +9,9 @@ enum PostgresErrors {
             return .io(message: "\(error)", sql: sql)
         }
         guard error.code == .server, let info = error.serverInfo else {
-            return .io(message: connectionProblem(error), sql: sql)
+            return isConnectionLevel(error.code)
+                ? .unavailable(message: connectionProblem(error), sql: sql)
+                : .io(message: connectionProblem(error), sql: sql)
         }
         let state = info[.sqlState] ?? ""
         let message = info[.message] ?? "PostgreSQL error \(state)"
@@ -26,10 +28,26 @@ enum PostgresErrors {
         case "53100": return .full(sql: sql)
         case "XX001", "XX002": return .corrupt(message: message, sql: sql)
         default:
-            if state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") {
-                return .io(message: message, sql: sql)
-            }
+            if isServerUnavailable(state) { return .unavailable(message: "PostgreSQL is unavailable: \(message)", sql: sql) }
+            if state.hasPrefix("53") { return .io(message: message, sql: sql) }
             return .postgres(state: state, message: message, sql: sql)
+        }
+    }
+
+    /// SQLSTATEs that say the server cannot serve this connection now, though it may in a
+    /// moment: connection exceptions (class 08), shutting down or starting up (57P01 admin
+    /// shutdown, 57P02 crash shutdown, 57P03 "the database system is starting up", 57P05
+    /// idle timeout) and too many connections (53300).
+    static func isServerUnavailable(_ state: String) -> Bool {
+        state.hasPrefix("08") || state.hasPrefix("57P") || state == "53300"
+    }
+
+    /// Driver errors that mean no server is answering on this connection (refused, lost,
+    /// closed under it), as opposed to a fault in what was sent or a setting the server refuses.
+    static func isConnectionLevel(_ code: PSQLError.Code) -> Bool {
+        switch code {
+        case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .connectionError: true
+        default: false
         }
     }
 
@@ -61,14 +79,14 @@ enum PostgresErrors {
     /// Whether `error` means the connection is gone (and the next use should open another).
     static func isConnectionLost(_ error: any Error) -> Bool {
         guard let error = error as? PSQLError else { return false }
-        switch error.code {
-        case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .connectionError: return true
-        case .server: return error.serverInfo?[.sqlState]?.hasPrefix("57P") == true
-        default: return false
-        }
+        if isConnectionLevel(error.code) { return true }
+        return error.code == .server && error.serverInfo?[.sqlState]?.hasPrefix("57P") == true
     }
 
-    /// The one line a person reads when the console cannot start on `server`.
+    /// The one line a person reads when the console cannot start on `server`, or that a
+    /// request's error carries when a connection cannot be opened again while serving: a
+    /// server that is down, restarting or starting up is `unavailable` (the next try may
+    /// succeed); a refused password or a missing database is `io`, a setting to change.
     static func connectionError(_ error: any Error, server: PostgresServer) -> StorageError {
         guard let error = error as? PSQLError else {
             return .io(message: "cannot reach PostgreSQL at \(server): \(error)", sql: nil)
@@ -78,12 +96,15 @@ enum PostgresErrors {
             switch state {
             case "28P01", "28000": return .io(message: "PostgreSQL refused the password or role for \(server)", sql: nil)
             case "3D000": return .io(message: "PostgreSQL at \(server) has no database \"\(server.database)\"", sql: nil)
+            case _ where isServerUnavailable(state):
+                return .unavailable(message: "PostgreSQL at \(server) is unavailable: \(info[.message] ?? state)", sql: nil)
             default: return .io(message: "PostgreSQL at \(server): \(info[.message] ?? state)", sql: nil)
             }
         }
         if error.code == .connectionError {
-            return .io(message: "cannot reach PostgreSQL at \(server)" + (error.underlying.map { ": \($0)" } ?? ""), sql: nil)
+            return .unavailable(message: "cannot reach PostgreSQL at \(server)" + (error.underlying.map { ": \($0)" } ?? ""), sql: nil)
         }
-        return .io(message: "\(PostgresErrors.connectionProblem(error)) (\(server))", sql: nil)
+        let message = "\(PostgresErrors.connectionProblem(error)) (\(server))"
+        return isConnectionLevel(error.code) ? .unavailable(message: message, sql: nil) : .io(message: message, sql: nil)
     }
 }

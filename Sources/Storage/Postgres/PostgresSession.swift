@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// A connection the server closed (a restart, a network drop) is opened afresh by the next
 /// statement that starts outside a transaction; a transaction it was in is lost, and its
-/// statement fails with `io`.
+/// statement fails with `unavailable`, as does every statement while the server cannot be reached.
 final class PostgresSession: Session {
     let dialect = Dialect.postgres
     private let server: PostgresServer
@@ -122,7 +122,7 @@ final class PostgresSession: Session {
             unawaited.removeAll()
             if isInTransaction, !(opensTransaction && !retried) {
                 isInTransaction = false
-                throw StorageError.io(message: "the connection to PostgreSQL was lost during a transaction; nothing of it was saved", sql: text)
+                throw StorageError.unavailable(message: "the connection to PostgreSQL was lost during a transaction; nothing of it was saved", sql: text)
             }
             return try runOnNewConnection(text, values, reopening: opensTransaction, selecting: selecting)
         }
@@ -182,7 +182,7 @@ final class PostgresSession: Session {
             _ = try run("SELECT 1", [])
         }
         do { try awaitUnawaited() } catch { throw PostgresErrors.storageError(error, sql: sql) }
-        guard let connection else { throw StorageError.io(message: "no connection to PostgreSQL", sql: sql) }
+        guard let connection else { throw StorageError.unavailable(message: "no connection to PostgreSQL", sql: sql) }
         let done = connection.eventLoop.makePromise(of: Void.self)
         done.completeWithTask { [logger, buffer] in
             try await connection.copyFrom(table: copy.table, columns: copy.columns, logger: logger) { writer in

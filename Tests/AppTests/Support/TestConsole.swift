@@ -33,13 +33,15 @@ struct TestConsole {
     /// instance behind a load balancer would be (its own process state, the same data).
     /// `onPostgreSQL`: on the test server whatever the suite's backend, for tests that compare both.
     /// `dataDirectory`: a folder the test prepared (what an older console left there) instead of a fresh one.
+    /// `database`: this `--db` (a server a test started, a schema two consoles start on together).
     static func make(demo: Bool = false, keepFirstAdmin: Bool = false, indexesLogs: Bool = true,
-                     sharingDatabaseWith other: TestConsole? = nil, onPostgreSQL: Bool = false, dataDirectory: URL? = nil) async throws -> TestConsole {
+                     sharingDatabaseWith other: TestConsole? = nil, onPostgreSQL: Bool = false, dataDirectory: URL? = nil,
+                     database: String? = nil) async throws -> TestConsole {
         let clock = TestClock()
         var config = AppConfig()
         config.dataDirectory = (dataDirectory ?? testRunDirectory.appendingPathComponent(UUID().uuidString)).path
         let backend = onPostgreSQL ? .postgres : TestBackend.current
-        config.databasePath = try other?.services.config.databasePath ?? backend.consoleDatabase(in: config.dataDirectory)
+        config.databasePath = try database ?? other?.services.config.databasePath ?? backend.consoleDatabase(in: config.dataDirectory)
         config.demo = demo
         config.indexesLogs = indexesLogs
         config.bcryptCost = 4
@@ -51,7 +53,7 @@ struct TestConsole {
         // PAYLOAD_CONSOLE_TEST_LOG=1 shows the server's errors (a 500's cause) while debugging.
         logger.logLevel = ProcessInfo.processInfo.environment["PAYLOAD_CONSOLE_TEST_LOG"] == nil ? .critical : .error
         let console = try await buildConsole(config: config, logger: logger)
-        if !demo && !keepFirstAdmin && other == nil {
+        if !demo && !keepFirstAdmin && other == nil && database == nil {
             try console.services.database.writeBlocking { connection in
                 _ = try connection.delete(User.query().filter("email", .equal, config.firstAdminEmail))
                 _ = try connection.execute("DELETE FROM audit_events")
