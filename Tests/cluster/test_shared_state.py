@@ -5,6 +5,8 @@ survives its death — two instances on one PostgreSQL database behind nginx:
   its next check-in (B holds them in memory; PostgreSQL's LISTEN/NOTIFY tells it);
 - a simulator action taken through A reaches an event stream open on B within a second;
 - each background job ran once, though both instances started;
+- an event stream open through nginx on an instance that gets SIGTERM ends cleanly, and the
+  client reconnecting with Last-Event-ID misses nothing that happened meanwhile;
 - under a steady mix of check-ins, log uploads and admin saves through nginx, A is killed with
   SIGKILL: every write that got a success answer is stored, B serves on, and A rejoins.
 """
@@ -124,6 +126,50 @@ class SharedStateTest(unittest.TestCase):
         listener.join(timeout=5)
         self.assertTrue(arrived, "the action's event never reached B's stream")
         self.assertLess(arrived[0] - sent, 1.0, "the event reached B within a second")
+
+    def test_a_stream_ended_by_sigterm_resumes_on_the_other_instance_without_a_gap(self):
+        device, _ = self.device(self.a)
+        events = f"/api/v1/simulator/{device['udid']}/events"
+        headers = {"Authorization": f"Bearer {self.token}"}
+        self.assertEqual(self.call(self.a, "POST", f"/api/v1/simulator/{device['udid']}/actions", json={"action": "home"}).status_code, 200)
+        seen, ended = [], threading.Event()
+        serving = {}
+
+        def read(stream):
+            for line in stream.iter_lines(decode_unicode=True):
+                if line.startswith("id: "):
+                    seen.append(int(line[4:]))
+
+        def first_stream():
+            with requests.get(self.nginx.url(events + "?after=0&timeout=60"), headers=headers, stream=True, timeout=90) as stream:
+                serving["address"] = upstream(stream)
+                read(stream)  # returns when the instance ends the stream
+            ended.set()
+
+        reader = threading.Thread(target=first_stream, daemon=True)
+        reader.start()
+        self.assertTrue(eventually(lambda: seen and "address" in serving, timeout=10, interval=0.05), "the stream delivered its history")
+        stopping = self.cluster.instance_at(serving["address"])
+        other = self.b if stopping is self.a else self.a
+        stopping.terminate()
+        self.assertTrue(ended.wait(cluster.DRAIN_DELAY + 10), "the stream ended when its instance stopped")
+        self.assertEqual(stopping.process.wait(timeout=30), 0, "a clean exit")
+        last = max(seen)
+        # Between the stream's end and the client's return, something happens on the other.
+        acted = self.call(other, "POST", f"/api/v1/simulator/{device['udid']}/actions", json={"action": "restart"})
+        self.assertEqual(acted.status_code, 200, support.describe(acted))
+
+        # The browser's EventSource reconnects with Last-Event-ID; nginx sends it to the other.
+        later = []
+        with requests.get(self.nginx.url(events + "?timeout=2"), headers={**headers, "Last-Event-ID": str(last)}, stream=True, timeout=30) as stream:
+            self.assertEqual(upstream(stream), other.address)
+            for line in stream.iter_lines(decode_unicode=True):
+                if line.startswith("id: "):
+                    later.append(int(line[4:]))
+        stored = [int(row[0]) for row in self.cluster.query(
+            f"SELECT e.id FROM simulator_events e JOIN devices d ON d.id = e.deviceID WHERE d.udid = '{device['udid']}' ORDER BY e.id")]
+        self.assertEqual(sorted(set(seen) | set(later)), stored, "every event once the client resumed, none missing")
+        self.assertTrue(later and min(later) > last, "the resumed stream began after the last event seen")
 
     def test_each_background_job_ran_once_though_both_instances_started(self):
         rows = dict(self.cluster.query("SELECT job, runs FROM job_leases"))
