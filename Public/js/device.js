@@ -1,6 +1,9 @@
-// The device page while it is open: every few seconds it asks what arrived after the last log
-// line that had arrived, puts new lines where their logged time belongs (marked for a moment),
-// and updates the state and answer of each command — so requested logs and a command's progress show without a reload.
+// The device page while it is open: every few seconds — and at once when its event stream says
+// the device changed (a command answered, the policy moved, made through any console) — it asks
+// what arrived after the last log line that had arrived, puts new lines where their logged time
+// belongs (marked for a moment), and updates the state and answer of each command, so requested
+// logs and a command's progress show without a reload. When the policy the device gets changes,
+// it says so beside the effective policy.
 // Without JavaScript the page is complete as loaded; a reload shows the same.
 (() => {
   const section = document.getElementById("recent-logs");
@@ -69,8 +72,14 @@
     });
   };
 
+  let timer = null;
+  let asking = false;
+  let askAgain = false;
   const ask = () => {
+    window.clearTimeout(timer);
+    if (asking) { askAgain = true; return; }
     if (document.hidden) return schedule();
+    asking = true;
     const url = new URL(section.dataset.livePath, window.location.href);
     if (newest !== "0") url.searchParams.set("after", newest);
     fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
@@ -83,8 +92,28 @@
         failures += 1;
         if (failures === 3) status.textContent = "New lines are not arriving: the console cannot be reached. Reload to try again.";
       })
-      .finally(schedule);
+      .finally(() => {
+        asking = false;
+        if (askAgain) { askAgain = false; ask(); } else { schedule(); }
+      });
   };
-  const schedule = () => { if (failures < 3) window.setTimeout(ask, 4000); };
+  const schedule = () => { if (failures < 3) timer = window.setTimeout(ask, 4000); };
   schedule();
+
+  // The policy tag the first message carries is the page's; a later, different one means the
+  // policy this device gets changed since the page was loaded.
+  const eventsPath = section.dataset.eventsPath;
+  if (window.EventSource && eventsPath) {
+    let policyTag = null;
+    const notice = document.getElementById("policy-changed");
+    new EventSource(new URL(eventsPath, window.location.href)).addEventListener("changed", (event) => {
+      if (policyTag !== null && event.data !== policyTag && notice) notice.hidden = false;
+      if (policyTag === null) {
+        policyTag = event.data;
+        section.dataset.policyTag = policyTag;  // marks the stream as following the device
+      } else {
+        ask();
+      }
+    });
+  }
 })();

@@ -3,7 +3,8 @@ survives its death — two instances on one PostgreSQL database behind nginx:
 
 - a policy assigned, a device token replaced and a device removed through A are answered by B at
   its next check-in (B holds them in memory; PostgreSQL's LISTEN/NOTIFY tells it);
-- a simulator action taken through A reaches an event stream open on B within a second;
+- a simulator action taken through A reaches an event stream open on B within a second, and a
+  policy change through A the event stream of a device page open on B;
 - each background job ran once, though both instances started;
 - an event stream open through nginx on an instance that gets SIGTERM ends cleanly, and the
   client reconnecting with Last-Event-ID misses nothing that happened meanwhile;
@@ -126,6 +127,34 @@ class SharedStateTest(unittest.TestCase):
         listener.join(timeout=5)
         self.assertTrue(arrived, "the action's event never reached B's stream")
         self.assertLess(arrived[0] - sent, 1.0, "the event reached B within a second")
+
+    def test_a_policy_change_through_a_reaches_a_device_page_open_on_b(self):
+        group = self.made(self.a, "/api/v1/groups", {"name": f"Shared page {uuid.uuid4().hex[:6]}"})["id"]
+        device, _ = self.device(self.a, group)
+        on_b = support.sign_in(self.b, cluster.ADMIN)
+        tags, opened = [], threading.Event()
+
+        def listen():
+            with on_b.get(self.b.url(f"/devices/{device['id']}/events?timeout=10"), stream=True, timeout=30) as stream:
+                for line in stream.iter_lines(decode_unicode=True):
+                    if line.startswith("data: "):
+                        tags.append((time.monotonic(), line[6:]))
+                        opened.set()
+                        if tags[-1][1] != tags[0][1]:
+                            return
+
+        listener = threading.Thread(target=listen, daemon=True)
+        listener.start()
+        self.assertTrue(opened.wait(10), "the device page's stream on B sent the page's policy")
+        profile = self.made(self.a, "/api/v1/profiles", {"name": f"Page {uuid.uuid4().hex[:6]}", "payloads": [
+            {"PayloadType": "com.payloadconsole.sdk.logging", "enabled": True, "level": "debug", "wifiOnly": False}]})["id"]
+        sent = time.monotonic()
+        self.made(self.a, f"/api/v1/profiles/{profile}/assignments", {"groupID": group})
+        listener.join(timeout=5)
+        # Other commits (the new profile's version) may wake the page first, with the same tag.
+        changed = [at for at, tag in tags if tag != tags[0][1]]
+        self.assertTrue(changed, f"the new policy never reached the page's stream on B: {tags}")
+        self.assertLess(changed[0] - sent, 1.0, "within a second")
 
     def test_a_stream_ended_by_sigterm_resumes_on_the_other_instance_without_a_gap(self):
         device, _ = self.device(self.a)

@@ -141,6 +141,7 @@ extension DevicePage: MustacheParent {
         case "deletePath": Paths.deviceDelete(id)
         case "notesPath": Paths.deviceNotes(id)
         case "livePath": Paths.deviceLive(id)
+        case "eventsPath": Paths.deviceEvents(id)
         case "name": device.name
         case "model": device.model.rawValue
         case "osVersion": device.osVersion

@@ -1,11 +1,13 @@
 import Domain
 import Foundation
 import Hummingbird
+import NIOCore
 import Storage
 
-/// What the open device page asks every few seconds: lines that arrived after the newest one
-/// it shows (as rows to put on top) and where its commands stand — so requested logs appear
-/// and a command's progress shows without a reload.
+/// What the open device page asks every few seconds, and at once when its event stream says
+/// the device changed: lines that arrived after the newest one it shows (as rows to put on
+/// top) and where its commands stand — so requested logs appear and a command's progress shows
+/// without a reload.
 struct DeviceLiveController {
     let services: Services
     /// A page takes at most this many of the newest lines at a time: it shows the device's
@@ -14,6 +16,49 @@ struct DeviceLiveController {
 
     func register(on routes: SecuredRoutes) {
         routes.get("/devices/{id}/live", role: .helpdesk, use: live)
+        routes.get("/devices/{id}/events", role: .helpdesk, use: events)
+    }
+
+    /// Server-Sent Events for the open page: `changed`, carrying the tag of the policy the device
+    /// gets, whenever a commit may concern the device — its record, its commands, any policy —
+    /// whether made through this console or, on PostgreSQL, another on the same database. The
+    /// page then asks `live` at once rather than at its next look, and says so when the policy
+    /// changed. Ends after `timeout` seconds (default and most 60) or when the console stops;
+    /// the browser reconnects by itself.
+    @Sendable func events(request: Request, context: SignedInContext) async throws -> Response {
+        let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
+        var seconds = 60
+        if let given = request.uri.queryParameters["timeout"] {
+            guard let number = Int(String(given)), (1...60).contains(number) else { throw HTTPError(.badRequest) }
+            seconds = number
+        }
+        _ = try await services.catalogReader.device(id)
+        let lasting = seconds
+        let reader = services.helpdeskReader
+        let (checkIns, database, changes) = (services.checkIns, services.database, services.liveChanges)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+            body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+                var wait = LiveStreamWait(changes: changes, device: id, lasting: lasting)
+                var told: UInt64?
+                while wait.isOpen {
+                    let mark = wait.mark
+                    guard let key = try await reader.policyKey(of: id) else {
+                        try await writer.write(ByteBuffer(string: "event: gone\ndata: removed\n\n"))
+                        break
+                    }
+                    if told != mark {
+                        let tag = try await checkIns.document(group: key.groupID, generation: key.generation, database: database).tag
+                        try await writer.write(ByteBuffer(string: "event: changed\ndata: \(tag)\n\n"))
+                        wait.sent()
+                        told = mark
+                    }
+                    try await wait.untilChanged(after: mark, writer: &writer)
+                }
+                try await writer.finish(nil)
+            })
     }
 
     @Sendable func live(request: Request, context: SignedInContext) async throws -> Response {

@@ -26,6 +26,11 @@ enum HelpdeskQueries {
     }
 
     /// A device's lines that arrived after `after`, newest arrival first.
+    /// A device's group and the policy generation, in one statement (`HelpdeskReader.policyKey`).
+    static func policyKey(_ device: RecordID<DeviceRecord>) -> SQL {
+        "SELECT d.groupID, g.value AS generation FROM devices d, policy_generation g WHERE d.id = \(device)"
+    }
+
     static func linesAfter(_ after: RecordID<DeviceLogRecord>?, device: RecordID<DeviceRecord>, limit: Int) -> SQL {
         SQL(stringLiteral: "SELECT \(LogQueries.lineColumns), NULL AS highlighted FROM device_logs AS l") + """
          WHERE l.deviceID = \(device) AND l.id > \(after?.rawValue ?? 0) ORDER BY l.id DESC LIMIT \(limit)

@@ -53,6 +53,17 @@ struct HelpdeskReader: Sendable {
         }
     }
 
+    /// What decides the policy a device gets — its group and the policy generation — or nil
+    /// when the device is gone.
+    func policyKey(of deviceID: RecordID<DeviceRecord>) async throws -> PolicyKey? {
+        try await database.read { try $0.fetchOne(PolicyKey.self, HelpdeskQueries.policyKey(deviceID)) }
+    }
+
+    struct PolicyKey: Decodable, Sendable {
+        let groupID: RecordID<DeviceGroupRecord>?
+        let generation: Int64
+    }
+
     /// An app's feedback on a device, oldest first (at most `limit`, the newest ones), with
     /// the device and the app's catalog entry.
     func feedbackHistory(_ deviceID: RecordID<DeviceRecord>, app: String, limit: Int) async throws

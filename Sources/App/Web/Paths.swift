@@ -70,6 +70,7 @@ enum Paths {
     static func deviceNoteDelete(_ id: RecordID<DeviceRecord>, _ note: RecordID<DeviceNoteRecord>) -> String { "/devices/\(id)/notes/\(note)/delete" }
     /// What changed on the device page since it loaded: new log lines and command states.
     static func deviceLive(_ id: RecordID<DeviceRecord>) -> String { "/devices/\(id)/live" }
+    static func deviceEvents(_ id: RecordID<DeviceRecord>) -> String { "/devices/\(id)/events" }
     static func deviceFeedbackPage(_ id: RecordID<DeviceRecord>) -> String { "/devices/\(id)/feedback" }
     /// An app's feedback history on a device.
     static func deviceFeedback(_ id: RecordID<DeviceRecord>, app: String) -> String {
