@@ -5,7 +5,6 @@ import Storage
 /// (`Connection.audit`), so the entry exists exactly when the change does.
 struct AuditLog: Sendable {
     let database: Database
-    let now: @Sendable () -> Date
 
     /// The newest entries (`limit` of them) matching `filter` and older than its `before`,
     /// newest first, with everyone who has an entry (for the person filter).

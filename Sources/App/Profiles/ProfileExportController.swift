@@ -9,7 +9,6 @@ import Storage
 /// bytes go out exactly as OpenSSL produced them: re-encoding breaks the signature on devices.
 struct ProfileExportController {
     let services: Services
-    let signing: SigningService
 
     func register(on routes: SecuredRoutes) {
         routes.get("/profiles/{id}/versions/{number}/mobileconfig", role: .viewer) { request, context in
@@ -18,7 +17,7 @@ struct ProfileExportController {
             let signed = request.uri.formParameters["signed"] == "true"
             let input = try await services.profiles.export(id, version: number)
             let xml = MobileConfig.xml(for: input)
-            let bytes = signed ? try await signing.sign(Array(xml.utf8)) : Array(xml.utf8)
+            let bytes = signed ? try await services.signing.sign(Array(xml.utf8)) : Array(xml.utf8)
             let filename = Self.filename(identifier: input.identifier, version: number, signed: signed)
             return Response(
                 status: .ok,

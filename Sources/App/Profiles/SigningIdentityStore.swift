@@ -19,17 +19,14 @@ struct StoredSigningIdentity: Record {
     var id: RecordID<StoredSigningIdentity>?
     var certificatePEM: String
     var privateKeyPEM: String
-    /// Raised by every replacement, so a console sees in one small read whether the identity it
-    /// holds in memory is still the one stored.
+    /// How many times the identity was set: raised by every replacement.
     var revision: Int
     var origin: Origin
     var setBy: String
     var setAt: Date
 
-    /// The stored identity's revision, nil while none is stored.
-    static func revision(in connection: Connection) throws -> Int? {
-        try connection.scalar("SELECT revision FROM signing_identity WHERE id = \(onlyID)", as: Int.self)
-    }
+    /// Taken by every write of the row, so a replacement's audit entry names what it replaced.
+    static let lockName = "signing_identity"
 
     static func stored(in connection: Connection) throws -> StoredSigningIdentity? {
         try connection.find(StoredSigningIdentity.self, id: onlyID)
@@ -45,16 +42,13 @@ struct StoredSigningIdentity: Record {
             """) == 1
     }
 
-    /// Stores `identity` in place of the one stored (or as the first); returns its revision.
-    static func replace(with identity: SigningIdentity, origin: Origin, by actor: Actor, at time: Date, in connection: Connection) throws -> Int {
-        let revision = try connection.scalar("""
+    /// Stores `identity` in place of the one stored (or as the first).
+    static func replace(with identity: SigningIdentity, origin: Origin, by actor: Actor, at time: Date, in connection: Connection) throws {
+        _ = try connection.execute("""
             INSERT INTO signing_identity (id, certificatePEM, privateKeyPEM, revision, origin, setBy, setAt)
             VALUES (\(onlyID), \(identity.certificatePEM), \(identity.privateKeyPEM), 1, \(origin.rawValue), \(actor.email), \(time))
             ON CONFLICT (id) DO UPDATE SET certificatePEM = excluded.certificatePEM, privateKeyPEM = excluded.privateKeyPEM,
                 revision = signing_identity.revision + 1, origin = excluded.origin, setBy = excluded.setBy, setAt = excluded.setAt
-            RETURNING revision
-            """, as: Int.self)
-        guard let revision else { throw StorageError.invalidQuery("replacing the signing identity returned no revision") }
-        return revision
+            """)
     }
 }

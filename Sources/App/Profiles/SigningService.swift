@@ -2,12 +2,12 @@ import Foundation
 import Logging
 import Signing
 import Storage
-import Synchronization
 
 /// The identity that signs exported profiles. It lives in the database (`StoredSigningIdentity`),
 /// so every console on one database signs with the same certificate, and one an admin uploads
-/// through any of them signs the next export of all of them. Each console holds the identity it
-/// last read in memory and checks its revision with one small read before using it.
+/// through any of them signs the next export of all of them. Each use reads the row afresh —
+/// one small read beside an RSA signature, which parses the PEM again anyway — so nothing held in
+/// memory can outlive a replacement made through another console.
 final class SigningService: Sendable {
     /// The identity in use, with what the signing page says about it.
     struct Current: Sendable {
@@ -15,7 +15,6 @@ final class SigningService: Sendable {
         let origin: StoredSigningIdentity.Origin
         let setBy: String
         let setAt: Date
-        let revision: Int
     }
 
     private let database: Database
@@ -23,7 +22,6 @@ final class SigningService: Sendable {
     /// adopted into the database when it has none, and never written or removed.
     let filesDirectory: String
     private let now: @Sendable () -> Date
-    private let held = Mutex<Current?>(nil)
 
     init(database: Database, dataDirectory: String, now: @escaping @Sendable () -> Date) {
         self.database = database
@@ -31,8 +29,8 @@ final class SigningService: Sendable {
         self.now = now
     }
 
-    /// The identity in use. The first use with none stored adopts an older console's files or
-    /// generates one, so tests that never sign never generate one.
+    /// The identity in use. The first use with none stored — a signature, or the signing page —
+    /// adopts an older console's files (which fail it while unreadable) or generates one.
     func current() async throws -> Current {
         if let stored = try await stored() { return stored }
         let identity: SigningIdentity, origin: StoredSigningIdentity.Origin
@@ -50,39 +48,22 @@ final class SigningService: Sendable {
 
     /// The stored identity, nil while there is none (nothing is created).
     func stored() async throws -> Current? {
-        let known = held.withLock { $0 }
-        let knownRevision = known?.revision
-        let lookup = try await database.read { connection -> Lookup in
-            guard let revision = try StoredSigningIdentity.revision(in: connection) else { return .absent }
-            if revision == knownRevision { return .unchanged }
-            return try StoredSigningIdentity.stored(in: connection).map(Lookup.changed) ?? .absent
-        }
-        switch lookup {
-        case .absent: return nil
-        case .unchanged: return known
-        case .changed(let row): return try remember(row)
-        }
-    }
-
-    private enum Lookup: Sendable {
-        case absent, unchanged, changed(StoredSigningIdentity)
+        try await database.read { try StoredSigningIdentity.stored(in: $0) }.map(Self.current)
     }
 
     /// Puts an admin's identity in place of the stored one, with its audit entry (fingerprints,
     /// never the key) in the same transaction.
     func replace(with identity: SigningIdentity, by actor: Actor) async throws {
         let time = now()
-        let revision = try await database.write { connection in
+        try await database.write { connection in
             // The entry names the identity replaced: no other replacement may come in between.
-            try connection.lock("signing_identity")
+            try connection.lock(StoredSigningIdentity.lockName)
             let previous = try StoredSigningIdentity.stored(in: connection)
-                .flatMap { try? SigningIdentity(certificatePEM: $0.certificatePEM, privateKeyPEM: $0.privateKeyPEM) }
-            let revision = try StoredSigningIdentity.replace(with: identity, origin: .uploaded, by: actor, at: time, in: connection)
+                .map { row in (try? Self.current(row).identity.sha256Fingerprint).map { "SHA-256 \($0)" } ?? "an unreadable identity" }
+            try StoredSigningIdentity.replace(with: identity, origin: .uploaded, by: actor, at: time, in: connection)
             try connection.audit("signing.replaced", subject: identity.subject, by: actor,
-                                 before: previous.map { "SHA-256 \($0.sha256Fingerprint)" }, after: "SHA-256 \(identity.sha256Fingerprint)", at: time)
-            return revision
+                                 before: previous, after: "SHA-256 \(identity.sha256Fingerprint)", at: time)
         }
-        held.withLock { $0 = Current(identity: identity, origin: .uploaded, setBy: actor.email, setAt: time, revision: revision) }
     }
 
     /// At start, before any request: a console upgraded from keeping its identity in files takes
@@ -94,13 +75,14 @@ final class SigningService: Sendable {
         do {
             files = try SigningIdentity.load(fromDirectory: filesDirectory)
         } catch {
-            logger.warning("The signing files are left unused: \(error.description)", metadata: ["directory": "\(filesDirectory)"])
+            logger.warning("The signing files cannot be read; signing fails until they are mended or an admin uploads an identity: \(error.description)",
+                           metadata: ["directory": "\(filesDirectory)"])
             return
         }
         guard let files else { return }
         let (current, adopted) = try await storeIfAbsent(files, origin: .adopted)
         if adopted {
-            logger.info("Took the signing certificate \(files.subject) (SHA-256 \(files.sha256Fingerprint)) into the database; its files are no longer read",
+            logger.info("Took the signing certificate \(files.subject) (SHA-256 \(files.sha256Fingerprint)) into the database; the files are left in place",
                         metadata: ["directory": "\(filesDirectory)"])
         } else if current.identity.sha256Fingerprint != files.sha256Fingerprint {
             logger.warning("""
@@ -115,6 +97,8 @@ final class SigningService: Sendable {
     private func storeIfAbsent(_ identity: SigningIdentity, origin: StoredSigningIdentity.Origin) async throws -> (current: Current, stored: Bool) {
         let time = now()
         let (row, stored) = try await database.write { connection in
+            // After a replacement under way, never before it: its audit entry names what it replaced.
+            try connection.lock(StoredSigningIdentity.lockName)
             let stored = try StoredSigningIdentity.storeIfAbsent(identity, origin: origin, by: .system, at: time, in: connection)
             if stored {
                 try connection.audit(origin == .adopted ? "signing.adopted" : "signing.generated", subject: identity.subject, by: .system,
@@ -123,13 +107,11 @@ final class SigningService: Sendable {
             return (try StoredSigningIdentity.stored(in: connection), stored)
         }
         guard let row else { throw StorageError.notFound(table: StoredSigningIdentity.tableName) }
-        return (try remember(row), stored)
+        return (try Self.current(row), stored)
     }
 
-    private func remember(_ row: StoredSigningIdentity) throws -> Current {
-        let current = Current(identity: try SigningIdentity(certificatePEM: row.certificatePEM, privateKeyPEM: row.privateKeyPEM),
-                              origin: row.origin, setBy: row.setBy, setAt: row.setAt, revision: row.revision)
-        held.withLock { $0 = current }
-        return current
+    private static func current(_ row: StoredSigningIdentity) throws -> Current {
+        Current(identity: try SigningIdentity(certificatePEM: row.certificatePEM, privateKeyPEM: row.privateKeyPEM),
+                origin: row.origin, setBy: row.setBy, setAt: row.setAt)
     }
 }

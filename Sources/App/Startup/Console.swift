@@ -130,7 +130,7 @@ func registerRoutes(on groups: RouteGroups, services: Services) {
     ProfilesController(services: services).register(on: pages)
     ProfileHistoryController(services: services).register(on: pages)
     PayloadFormsController(services: services).register(on: pages)
-    ProfileExportController(services: services, signing: services.signing).register(on: pages)
+    ProfileExportController(services: services).register(on: pages)
     TokensController(services: services).register(on: pages)
     ImagesController(services: services).register(on: pages)
     SigningIdentityController(services: services).register(on: pages)

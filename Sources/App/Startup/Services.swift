@@ -39,7 +39,7 @@ struct Services: Sendable {
     var profiles: ProfileReader { ProfileReader(database: database, logs: logs, profileContents: profileContents) }
     var profileStore: ProfileStore { ProfileStore(database: database, now: config.now) }
     var assignments: AssignmentService { AssignmentService(database: database, now: config.now) }
-    var auditLog: AuditLog { AuditLog(database: database, now: config.now) }
+    var auditLog: AuditLog { AuditLog(database: database) }
     var deviceChannel: DeviceChannelService { DeviceChannelService(database: database, now: config.now) }
     var signIns: SignInService { SignInService(database: database, hasher: hasher, sessions: sessions, throttle: SignInThrottle(), now: config.now) }
 
