@@ -55,7 +55,7 @@ struct Serve: AsyncParsableCommand {
         config.helpDirectory = helpPages
         config.publicDirectory = publicDirectory
         config.secureCookies = secureCookies
-        config.drainDelay = .milliseconds(Int(drainDelay * 1000))
+        config.drainDelay = .seconds(drainDelay)
         var logger = Logger(label: "payload-console")
         logger.logLevel = logLevel
 

@@ -20,7 +20,7 @@ import Testing
         defer { server.remove() }
         let console = try await TestConsole.make(database: server.url + "&pool=3")
         try await console.addUser("ann@example.com", role: .admin)
-        let apiToken = try await APITokenStore(database: console.services.database, now: { Date() }).create(name: "script", role: .admin, by: .system).token
+        let apiToken = try await APITests().token(console, role: .admin)
         try await console.test { client in
             let admin = Browser(client)
             try await admin.signIn("ann@example.com", password: TestConsole.password)
@@ -40,7 +40,7 @@ import Testing
             #expect(page.body.contains("The database is unreachable; try again in a moment."))
             #expect(!page.body.contains(server.folder), "the page names no server")
 
-            let api = try await Self.json(client, "/api/v1/profiles", token: apiToken)
+            let api = try await APITests().call(client, .get, "/api/v1/profiles", token: apiToken)
             #expect(api.status == .serviceUnavailable)
             #expect(api.headers[.retryAfter] == "5")
             let error = try #require(api.json["error"] as? [String: Any])
@@ -48,7 +48,7 @@ import Testing
             #expect(error["message"] as? String == "The database is unreachable; try again in a moment.")
             #expect(error.keys.contains("field") && error["field"] is NSNull, "field is there, null")
 
-            let checkIn = try await Self.json(client, "/api/v1/device/policy", token: deviceToken)
+            let checkIn = try await APITests().call(client, .get, "/api/v1/device/policy", token: deviceToken)
             #expect(checkIn.status == .serviceUnavailable)
             #expect((checkIn.json["error"] as? [String: Any])?["code"] as? String == "database_unavailable")
 
@@ -62,7 +62,7 @@ import Testing
                 let path = Self.concrete(route.path)
                 let token = route.access == .device ? deviceToken : apiToken
                 let answer = route.path.hasPrefix("/api/")
-                    ? try await Self.json(client, path, token: token).status
+                    ? try await APITests().call(client, .get, path, token: token).status
                     : try await admin.get(path).status
                 let expected: HTTPResponse.Status = Self.withoutDatabase.contains(route.path) || route.path.hasPrefix("/css") || route.path.hasPrefix("/js")
                     ? .ok : .serviceUnavailable
@@ -75,8 +75,8 @@ import Testing
             try server.start()
             #expect(try await Self.eventually { try await client.execute(uri: "/readyz", method: .get).status == .ok })
             #expect(try await admin.get("/dashboard").status == .ok, "the session made before the outage holds")
-            #expect(try await Self.json(client, "/api/v1/profiles", token: apiToken).status == .ok)
-            #expect(try await Self.json(client, "/api/v1/device/policy", token: deviceToken).status == .ok)
+            #expect(try await APITests().call(client, .get, "/api/v1/profiles", token: apiToken).status == .ok)
+            #expect(try await APITests().call(client, .get, "/api/v1/device/policy", token: deviceToken).status == .ok)
             try await admin.get("/apps")
             #expect(try await admin.post("/apps", ["name": "After", "bundleID": "com.example.after"]).status == .seeOther)
         }
@@ -86,21 +86,12 @@ import Testing
 
     /// A device with a check-in token, made through the API.
     static func enrolledDeviceToken(_ client: any TestClientProtocol, apiToken: String) async throws -> String {
-        let device = try await json(client, "/api/v1/devices", token: apiToken, method: .post, body: """
+        let device = try await APITests().call(client, .post, "/api/v1/devices", token: apiToken, body: """
             {"name": "Outage iPad", "model": "iPad", "osVersion": "18.1", "serialNumber": "DMPOUTAGE01", "udid": "00008101-000A1B2C3D4E5F60", "isSupervised": true}
             """)
         let id = try #require(device.json["id"] as? Int, "\(device.status) \(device.json)")
-        let token = try await json(client, "/api/v1/devices/\(id)/token", token: apiToken, method: .post, body: "{}")
+        let token = try await APITests().call(client, .post, "/api/v1/devices/\(id)/token", token: apiToken, body: "{}")
         return try #require(token.json["token"] as? String, "\(token.status) \(token.json)")
-    }
-
-    static func json(_ client: any TestClientProtocol, _ path: String, token: String, method: HTTPRequest.Method = .get,
-                     body: String? = nil) async throws -> (status: HTTPResponse.Status, headers: HTTPFields, json: [String: Any]) {
-        var headers: HTTPFields = [.authorization: "Bearer \(token)"]
-        if body != nil { headers[.contentType] = "application/json" }
-        let response = try await client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
-        let json = (try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))) as? [String: Any] ?? [:]
-        return (response.status, response.headers, json)
     }
 
     /// A route's path with its parameters filled in: ids 1, anything else a word.

@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import Domain
 
-/// The OpenAPI 3.1 description of every `/api/` route, served at `GET /api/openapi.json`.
-/// A test checks that each API route the router serves is described here.
+/// The OpenAPI 3.1 description of every `/api/` route and the load balancer's checks, served at
+/// `GET /api/openapi.json`. A test checks that each such route the router serves is described here.
 enum OpenAPIDocument {
     static func ref(_ name: String) -> [String: Any] { ["$ref": "#/components/schemas/\(name)"] }
     /// Either schema: anyOf, since a Profile, whose properties are all optional, would also match a dry run's object.
@@ -26,23 +26,6 @@ enum OpenAPIDocument {
     static var unavailable: [String: Any] {
         ["description": "The database is unreachable for now (database_unavailable); Retry-After says when to try again",
          "headers": ["Retry-After": ["description": "Seconds to wait", "schema": ["type": "integer"]]]].merging(json(ref("Error"))) { $1 }
-    }
-
-    /// The load balancer's checks: open to anyone, no credentials, nothing about the database's address.
-    static var checkPaths: [String: Any] {
-        let status: [String: Any] = ["type": "object", "required": ["status"], "properties": ["status": ["type": "string"]]]
-        return [
-            "/healthz": ["get": ["summary": "Liveness: answers while the process serves requests; never touches the database",
-                                 "security": [[String: [String]]](),
-                                 "responses": ["200": ["description": "Alive ({\"status\": \"ok\"})"].merging(json(status)) { $1 }]]],
-            "/readyz": ["get": ["summary": "Readiness: whether a load balancer should send this instance work",
-                                "description": "200 when this instance reaches its database within 500 ms; 503 when it does not (status database_unreachable) or once it has begun shutting down (status shutting_down), while requests in flight finish.",
-                                "security": [[String: [String]]](),
-                                "responses": [
-                                    "200": ["description": "Ready ({\"status\": \"ready\"})"].merging(json(status)) { $1 },
-                                    "503": ["description": "Not ready: database_unreachable or shutting_down"].merging(json(status)) { $1 },
-                                ]]],
-        ]
     }
 
     /// What every operation with a JSON body may also answer.

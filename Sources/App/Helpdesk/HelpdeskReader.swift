@@ -56,7 +56,7 @@ struct HelpdeskReader: Sendable {
     /// What decides the policy a device gets — its group and the policy generation — or nil
     /// when the device is gone.
     func policyKey(of deviceID: RecordID<DeviceRecord>) async throws -> PolicyKey? {
-        try await database.read { try $0.fetchOne(PolicyKey.self, HelpdeskQueries.policyKey(deviceID)) }
+        try await database.readSingleStatement { try $0.fetchOne(PolicyKey.self, HelpdeskQueries.policyKey(deviceID)) }
     }
 
     struct PolicyKey: Decodable, Sendable {

@@ -68,11 +68,3 @@ struct LeasedJob: Service {
         }
     }
 }
-
-extension Duration {
-    /// In seconds, for dates.
-    var seconds: TimeInterval {
-        let (whole, attoseconds) = components
-        return TimeInterval(whole) + TimeInterval(attoseconds) / 1e18
-    }
-}

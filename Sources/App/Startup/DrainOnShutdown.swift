@@ -15,8 +15,6 @@ struct DrainOnShutdown: Service {
         guard (try? await gracefulShutdown()) != nil else { return }
         readiness.beginShuttingDown()
         logger.notice("Shutting down: /readyz answers 503 from now on", metadata: ["drainDelay": "\(delay)"])
-        if delay > .zero {
-            try? await Task.sleep(for: delay)
-        }
+        try? await Task.sleep(for: delay)
     }
 }

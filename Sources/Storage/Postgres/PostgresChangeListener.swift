@@ -40,7 +40,7 @@ final class PostgresChangeListener: Sendable {
         self.tracker = tracker
         self.logger = logger
         do {
-            try listen(on: MultiThreadedEventLoopGroup.singleton.any()).wait()
+            try listen().wait()
         } catch {
             failed(error)
         }
@@ -59,11 +59,8 @@ final class PostgresChangeListener: Sendable {
     /// Connects, asks for the channel's notifications and — once a statement sent after the
     /// `LISTEN` has answered, so the `LISTEN` is in force — arranges to start again when the
     /// connection closes.
-    private func listen(on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
-        var configuration = server.connectionConfiguration
-        // Names the connection in pg_stat_activity, for whoever wonders what it is.
-        configuration.options.additionalStartupParameters.append(("application_name", "payload-console changes"))
-        return PostgresConnection.connect(on: eventLoop, configuration: configuration, id: PostgresSession.nextID(), logger: logger)
+    private func listen() -> EventLoopFuture<Void> {
+        server.connect(applicationName: "payload-console changes", logger: logger)
             .flatMap { connection in
                 connection.addListener(channel: self.channel) { _, notification in self.hear(notification.payload) }
                 return connection.query("SELECT pg_backend_pid()", logger: self.logger).map { answer in
@@ -115,9 +112,8 @@ final class PostgresChangeListener: Sendable {
             logger.warning("Not hearing changes made by other consoles; trying again every second",
                            metadata: ["error": "\(PostgresErrors.connectionError(error, server: server))"])
         }
-        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
-        eventLoop.scheduleTask(in: Self.retryPause) {
-            self.listen(on: eventLoop).whenFailure { self.failed($0) }
+        MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: Self.retryPause) {
+            self.listen().whenFailure { self.failed($0) }
         }
     }
 }

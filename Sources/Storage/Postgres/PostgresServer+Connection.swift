@@ -1,6 +1,8 @@
 import Logging
+import NIOCore
 import NIOPosix
 import PostgresNIO
+import Synchronization
 
 extension PostgresServer {
     /// How postgres-nio reaches this server: its address and credentials, a five-second limit
@@ -18,9 +20,14 @@ extension PostgresServer {
         return configuration
     }
 
-    /// Opens a connection of the driver's own, for what our sessions do not do (`LISTEN`).
-    func connect(id: Int, logger: Logger) async throws -> PostgresConnection {
-        try await PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: connectionConfiguration,
-                                             id: id, logger: logger)
+    /// Opens a connection (a session's, or the change listener's), numbered for the driver's
+    /// logs; `applicationName` shows in `pg_stat_activity`, for whoever wonders what it is.
+    func connect(applicationName: String? = nil, logger: Logger) -> EventLoopFuture<PostgresConnection> {
+        var configuration = connectionConfiguration
+        if let applicationName { configuration.options.additionalStartupParameters.append(("application_name", applicationName)) }
+        return PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
+                                          id: Self.connections.wrappingAdd(1, ordering: .relaxed).newValue, logger: logger)
     }
+
+    private static let connections = Atomic<Int>(0)
 }

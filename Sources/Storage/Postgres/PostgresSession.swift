@@ -3,7 +3,6 @@ import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
-import Synchronization
 
 /// One PostgreSQL connection, used the way `Database` uses an SQLite connection: from one
 /// worker thread, one statement after another, each call returning when the server has
@@ -246,9 +245,7 @@ final class PostgresSession: Session {
     private func connect() throws {
         let opened: PostgresConnection
         do {
-            opened = try PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: server.connectionConfiguration, id: Self.nextID(), logger: logger
-            ).wait()
+            opened = try server.connect(logger: logger).wait()
         } catch {
             throw PostgresErrors.connectionError(error, server: server)
         }
@@ -259,11 +256,6 @@ final class PostgresSession: Session {
         // Times and dates are read and written in UTC, whatever the server's own zone.
         _ = try run("SET TIME ZONE 'UTC'", [])
         if readOnly { _ = try run("SET default_transaction_read_only = on", []) }
-    }
-
-    private static let ids = Atomic<Int>(0)
-    static func nextID() -> Int {
-        ids.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
     /// Lets the connection go without waiting for the server to acknowledge; the driver's

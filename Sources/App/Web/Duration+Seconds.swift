@@ -1,0 +1,9 @@
+import Foundation
+
+extension Duration {
+    /// In seconds, for dates and rates.
+    var seconds: TimeInterval {
+        let (whole, attoseconds) = components
+        return TimeInterval(whole) + TimeInterval(attoseconds) / 1e18
+    }
+}
