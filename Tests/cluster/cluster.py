@@ -22,6 +22,7 @@ import time
 import uuid
 
 import requests
+import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BINARY = os.path.abspath(os.environ.get("CONSOLE_BINARY", os.path.join(ROOT, ".build", "debug", "payload-console")))
@@ -54,6 +55,35 @@ ADMIN = "admin@cluster.example"
 START_TIMEOUT = 90
 # What each instance keeps serving after SIGTERM, with /readyz at 503.
 DRAIN_DELAY = 2
+# How long one request through nginx may take.
+TIMEOUT = 30
+
+
+def eventually(condition, timeout=30, interval=0.2):
+    """Whether `condition()` holds within `timeout` seconds."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if condition():
+            return True
+        time.sleep(interval)
+    return False
+
+
+def upstream(response):
+    """The instance nginx's answer came from (the last one it tried)."""
+    return response.headers.get("X-Upstream", "").split(",")[-1].strip()
+
+
+_shared_postgres = None
+
+
+def shared_postgres():
+    """The run's one PostgreSQL server: each cluster works in a schema of its own, so the test
+    modules share it (the exit handler removes it)."""
+    global _shared_postgres
+    if _shared_postgres is None:
+        _shared_postgres = Postgres()
+    return _shared_postgres
 
 
 class Postgres:
@@ -315,8 +345,22 @@ class Cluster:
         if self in _running:
             _running.remove(self)
 
-    def query(self, sql):
-        return self.postgres.query(self.schema, sql)
+    def query(self, sql, logs=False):
+        """Rows of `sql` in this cluster's schema, or its log store's."""
+        return self.postgres.query(self.schema + ("_logs" if logs else ""), sql)
+
+    def answering(self, requests_made=4):
+        """The instances that answered `requests_made` health checks through nginx."""
+        return {upstream(requests.get(self.nginx.url("/healthz"), timeout=TIMEOUT)) for _ in range(requests_made)}
+
+    def ensure_ready(self, test):
+        """Starts again whatever a test stopped, and waits until every instance is ready and
+        back in nginx's rotation (nginx leaves one it saw fail out for fail_timeout)."""
+        for instance in self.instances:
+            if not instance.is_alive():
+                instance.start()
+        test.assertTrue(eventually(lambda: all(i.readyz() == 200 for i in self.instances)), self.logs())
+        test.assertTrue(eventually(lambda: self.answering() == {i.address for i in self.instances}), self.logs())
 
     def instance_at(self, address):
         return next((instance for instance in self.instances if instance.address == address), None)
@@ -327,3 +371,26 @@ class Cluster:
         if self.nginx:
             parts.append(f"--- nginx:\n{self.nginx.error_log()[-1500:]}")
         return "\n".join(parts)
+
+
+class ClusterTestCase(unittest.TestCase):
+    """Two instances behind nginx on the shared server, with an admin (and `users`, pairs of email
+    and role) and an admin API token; each test begins with both ready and in rotation."""
+
+    users = ()
+
+    @classmethod
+    def setUpClass(cls):
+        cls.postgres = shared_postgres()
+        cls.cluster = Cluster(cls.postgres, count=2)
+        cls.addClassCleanup(cls.cluster.remove)
+        cls.cluster.add_user(ADMIN, "admin")
+        for email, role in cls.users:
+            cls.cluster.add_user(email, role)
+        cls.token = cls.cluster.create_token()
+        cls.cluster.start()
+        cls.a, cls.b = cls.cluster.instances
+        cls.nginx = cls.cluster.nginx
+
+    def setUp(self):
+        self.cluster.ensure_ready(self)

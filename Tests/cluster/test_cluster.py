@@ -28,7 +28,6 @@ import requests
 import cluster
 import support
 
-TIMEOUT = 30
 # SignInThrottle.freeAttempts plus the attempt that starts the wait.
 MOST_EVALUATED = 5
 # The start of a 64 × 32 PNG: signature and IHDR chunk, what the console's image check reads.
@@ -36,64 +35,26 @@ PNG = bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) + b"I
     + bytes([0, 0, 0, 64, 0, 0, 0, 32, 8, 6, 0, 0, 0, 0, 0, 0, 0])
 UNREACHABLE = "The database is unreachable; try again in a moment."
 
-postgres = None
+TIMEOUT, eventually, upstream = cluster.TIMEOUT, cluster.eventually, cluster.upstream
 
 
-def setUpModule():
-    global postgres
-    postgres = cluster.Postgres()
-    unittest.addModuleCleanup(postgres.remove)
-
-
-def eventually(condition, timeout=30, interval=0.2):
-    """Whether `condition()` holds within `timeout` seconds."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if condition():
-            return True
-        time.sleep(interval)
-    return False
-
-
-def upstream(response):
-    """The instance nginx's answer came from (the last one it tried)."""
-    return response.headers.get("X-Upstream", "").split(",")[-1].strip()
-
-
-class TwoInstancesTest(unittest.TestCase):
+class TwoInstancesTest(cluster.ClusterTestCase):
+    users = [("burst@cluster.example", "viewer")]
 
     @classmethod
     def setUpClass(cls):
-        cls.cluster = cluster.Cluster(postgres, count=2)
-        cls.addClassCleanup(cls.cluster.remove)
-        cls.cluster.add_user(cluster.ADMIN, "admin")
-        cls.cluster.add_user("burst@cluster.example", "viewer")
-        cls.token = cls.cluster.create_token()
-        cls.cluster.start()
-        cls.a, cls.b = cls.cluster.instances
-        cls.nginx = cls.cluster.nginx
+        super().setUpClass()
         [cls.device_token] = support.devices_that_log(cls.nginx, cls.token, 1, "com.example.cluster")
 
-    def setUp(self):
-        # A test that stopped an instance or the database started it again; make sure.
-        for instance in self.cluster.instances:
-            if not instance.is_alive():
-                instance.start()
-        self.assertTrue(eventually(lambda: all(i.readyz() == 200 for i in self.cluster.instances)), self.cluster.logs())
-        # nginx leaves an instance it saw fail out of the rotation for fail_timeout; each test
-        # begins with both in it again.
-        self.assertTrue(eventually(self.both_in_rotation), self.cluster.logs())
-
     def both_in_rotation(self):
-        answered = {upstream(requests.get(self.nginx.url("/healthz"), timeout=TIMEOUT)) for _ in range(4)}
-        return answered == {self.a.address, self.b.address}
+        return self.cluster.answering() == {self.a.address, self.b.address}
 
     def api(self, path, method="GET", token=None, **kwargs):
         return requests.request(method, self.nginx.url(path), headers={"Authorization": f"Bearer {token or self.token}"},
                                 timeout=TIMEOUT, **kwargs)
 
     def test_requests_through_nginx_reach_both_instances(self):
-        answered = {upstream(requests.get(self.nginx.url("/healthz"), timeout=TIMEOUT)) for _ in range(6)}
+        answered = self.cluster.answering(6)
         self.assertEqual(answered, {self.a.address, self.b.address})
 
     def test_a_session_csrf_token_and_flash_hold_on_whichever_instance_answers(self):
@@ -165,7 +126,7 @@ class TwoInstancesTest(unittest.TestCase):
 
     def test_with_the_database_stopped_both_answer_503_and_resume_when_it_is_back(self):
         admin = support.sign_in(self.nginx, cluster.ADMIN)
-        postgres.stop()
+        self.postgres.stop()
         try:
             for instance in (self.a, self.b):
                 answer = requests.get(instance.url("/readyz"), timeout=TIMEOUT)
@@ -187,7 +148,7 @@ class TwoInstancesTest(unittest.TestCase):
             self.assertEqual(form.status_code, 503, support.describe(form))
             self.assertTrue(self.a.is_alive() and self.b.is_alive(), self.cluster.logs())
         finally:
-            postgres.start()
+            self.postgres.start()
         self.assertTrue(eventually(lambda: self.a.readyz() == 200 and self.b.readyz() == 200), self.cluster.logs())
         for _ in range(2):
             self.assertEqual(admin.get(self.nginx.url("/dashboard"), timeout=TIMEOUT).status_code, 200, "the session holds")
@@ -235,7 +196,7 @@ class StartingTogetherTest(unittest.TestCase):
     """Two instances launched at the same moment on an empty schema."""
 
     def start_together(self, demo):
-        together = cluster.Cluster(postgres, count=2, demo=demo)
+        together = cluster.Cluster(cluster.shared_postgres(), count=2, demo=demo)
         self.addCleanup(together.remove)
         together.start(together=True)
         return together

@@ -23,34 +23,10 @@ import requests
 
 import cluster
 import support
-from test_cluster import TIMEOUT, eventually, upstream
-
-postgres = None
+from cluster import TIMEOUT, eventually, upstream
 
 
-def setUpModule():
-    global postgres
-    postgres = cluster.Postgres()
-    unittest.addModuleCleanup(postgres.remove)
-
-
-class SharedStateTest(unittest.TestCase):
-
-    @classmethod
-    def setUpClass(cls):
-        cls.cluster = cluster.Cluster(postgres, count=2)
-        cls.addClassCleanup(cls.cluster.remove)
-        cls.cluster.add_user(cluster.ADMIN, "admin")
-        cls.token = cls.cluster.create_token()
-        cls.cluster.start()
-        cls.a, cls.b = cls.cluster.instances
-        cls.nginx = cls.cluster.nginx
-
-    def setUp(self):
-        for instance in self.cluster.instances:
-            if not instance.is_alive():
-                instance.start()
-        self.assertTrue(eventually(lambda: all(i.readyz() == 200 for i in self.cluster.instances)), self.cluster.logs())
+class SharedStateTest(cluster.ClusterTestCase):
 
     def call(self, instance, method, path, token=None, **kwargs):
         return requests.request(method, instance.url(path), headers={"Authorization": f"Bearer {token or self.token}"},
@@ -258,17 +234,15 @@ class SharedStateTest(unittest.TestCase):
 
         stored_apps = {row[0] for row in self.cluster.query("SELECT bundleID FROM apps WHERE bundleID LIKE 'com.example.saved%'")}
         self.assertEqual(set(saved_apps) - stored_apps, set(), "every acknowledged save is stored")
-        stored_lines = {row[0] for row in postgres.query(self.cluster.schema + "_logs", f"SELECT message FROM device_logs WHERE app = '{app}'")}
+        stored_lines = {row[0] for row in self.cluster.query(f"SELECT message FROM device_logs WHERE app = '{app}'", logs=True)}
         self.assertEqual(set(uploaded) - stored_lines, set(), "every acknowledged upload is stored")
         # B serves on: the check-ins of the last second after the kill all succeeded.
         late = [status for at, status in check_ins if at > killed + 2]
         self.assertTrue(late and set(late) == {200}, f"check-ins after the kill: {sorted(set(late))}")
-        answered = {upstream(requests.get(self.nginx.url("/healthz"), timeout=TIMEOUT)) for _ in range(4)}
-        self.assertEqual(answered, {self.b.address})
+        self.assertEqual(self.cluster.answering(), {self.b.address})
 
         self.a.start()
-        self.assertTrue(eventually(lambda: {upstream(requests.get(self.nginx.url("/healthz"), timeout=TIMEOUT))
-                                            for _ in range(4)} == {self.a.address, self.b.address}), "A rejoined")
+        self.assertTrue(eventually(lambda: self.cluster.answering() == {self.a.address, self.b.address}), "A rejoined")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,6 @@ stream is killed once), and each time the next policy change reaches the open pa
 """
 
 import os
-import sys
 import time
 import unittest
 import uuid
@@ -15,31 +14,13 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 import cluster
 import support
-from test_cluster import TIMEOUT, eventually
+from cluster import TIMEOUT, eventually
 
-sys.path.insert(0, os.path.join(cluster.ROOT, "Tests", "browser"))
-import harness  # noqa: E402  (the browser tests' Chromium set-up)
-
+harness = support.harness  # the browser tests' Chromium set-up
 APP = "com.example.checkin"
-postgres = None
 
 
-def setUpModule():
-    global postgres
-    postgres = cluster.Postgres()
-    unittest.addModuleCleanup(postgres.remove)
-
-
-class SimulatorAcrossKillTest(unittest.TestCase):
-
-    @classmethod
-    def setUpClass(cls):
-        cls.cluster = cluster.Cluster(postgres, count=2)
-        cls.addClassCleanup(cls.cluster.remove)
-        cls.cluster.add_user(cluster.ADMIN, "admin")
-        cls.token = cls.cluster.create_token()
-        cls.cluster.start()
-        cls.nginx = cls.cluster.nginx
+class SimulatorAcrossKillTest(cluster.ClusterTestCase):
 
     def api(self, method, path, body=None, headers=None):
         answer = requests.request(method, self.nginx.url(path), json=body, timeout=TIMEOUT,
@@ -48,6 +29,7 @@ class SimulatorAcrossKillTest(unittest.TestCase):
         return answer.json() if answer.content else None
 
     def setUp(self):
+        super().setUp()
         self.driver = harness.make_driver()
         self.addCleanup(self.driver.quit)
 
