@@ -39,7 +39,9 @@ public struct PostgresServer: Sendable, Equatable, CustomStringConvertible {
     public var username: String
     public var password: String?
     public var database: String
-    /// Connections this console opens: one writer and the rest for reads.
+    /// Connections of the console database's pool: one writer and the rest for reads. A console
+    /// opens a few more beside them — the log store's writers and readers, the readiness probe's,
+    /// the change listener's and, at start, the start-up lock's — which `max_connections` must allow.
     public var poolSize: Int
     /// The schema tables live in (`search_path`), when not the role's default: tests give each
     /// suite a schema of its own in one throwaway server.
