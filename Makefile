@@ -32,9 +32,9 @@ test: build-deps test-deps
 	scripts/with-throwaway-postgres $(MAKE) swift-test browser-test robustness-test cluster-test
 
 swift-test:
-	swift test
+	scripts/swift-test-with-summary sqlite
 	@# The App suite again on PostgreSQL (one console at a time: each holds its own connections)
-	PAYLOAD_CONSOLE_TEST_BACKEND=postgres swift test --skip-build --no-parallel --filter AppTests
+	PAYLOAD_CONSOLE_TEST_BACKEND=postgres scripts/swift-test-with-summary postgres --skip-build --no-parallel --filter AppTests
 	swift build --product payload-console
 
 browser-test:
