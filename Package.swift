@@ -74,7 +74,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "StorageTests",
+            dependencies: [
+                "Storage",
+                // The driver's own connection, for requests sent after it closed.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "DomainTests", dependencies: ["Domain"], swiftSettings: swiftSettings),
         .testTarget(name: "MarkdownTests", dependencies: ["Markdown"], swiftSettings: swiftSettings),
         .testTarget(name: "SigningTests", dependencies: ["Signing"], swiftSettings: swiftSettings),

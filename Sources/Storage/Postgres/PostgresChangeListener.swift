@@ -62,9 +62,14 @@ final class PostgresChangeListener: Sendable {
     private func listen() -> EventLoopFuture<Void> {
         server.connect(applicationName: "payload-console changes", logger: logger)
             .flatMap { connection in
-                connection.addListener(channel: self.channel) { _, notification in self.hear(notification.payload) }
-                return connection.query("SELECT pg_backend_pid()", logger: self.logger).map { answer in
+                connection.whileOpen { connection in
+                    connection.addListener(channel: self.channel) { _, notification in self.hear(notification.payload) }
+                    return connection.query("SELECT pg_backend_pid()", logger: self.logger)
+                }.map { answer in
                     (connection, answer.rows.first.flatMap { try? $0.decode(Int.self) })
+                }.flatMapError { error in
+                    // Closed, not dropped: an open connection let go would go on hearing.
+                    connection.close().flatMapThrowing { throw error }.flatMapErrorThrowing { _ in throw error }
                 }
             }
             .map { connection, pid in

@@ -5,6 +5,7 @@ import PostgresNIO
 enum PostgresErrors {
     static func storageError(_ error: any Error, sql: String?) -> StorageError {
         if let error = error as? StorageError { return error }
+        if let error = error as? ClosedBeforeSending { return .unavailable(message: error.description, sql: sql) }
         guard let error = error as? PSQLError else {
             return .io(message: "\(error)", sql: sql)
         }
@@ -78,6 +79,7 @@ enum PostgresErrors {
 
     /// Whether `error` means the connection is gone (and the next use should open another).
     static func isConnectionLost(_ error: any Error) -> Bool {
+        if error is ClosedBeforeSending { return true }
         guard let error = error as? PSQLError else { return false }
         if isConnectionLevel(error.code) { return true }
         return error.code == .server && error.serverInfo?[.sqlState]?.hasPrefix("57P") == true

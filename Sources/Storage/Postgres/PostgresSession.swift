@@ -129,12 +129,12 @@ final class PostgresSession: Session {
         switch kind {
         case .begin:
             lastBegin = text
-            unawaited.append((text, kind, connection.query(query, logger: logger)))
+            unawaited.append((text, kind, connection.whileOpen { [logger] in $0.query(query, logger: logger) }))
             isInTransaction = true
             inReadOnlyTransaction = readOnly || statement.uppercased().contains("READ ONLY")
             return Answer()
         case .end where inReadOnlyTransaction || statement.uppercased().hasPrefix("ROLLBACK"):
-            unawaited.append((text, kind, connection.query(query, logger: logger)))
+            unawaited.append((text, kind, connection.whileOpen { [logger] in $0.query(query, logger: logger) }))
             isInTransaction = false
             return Answer()
         default:
@@ -150,7 +150,7 @@ final class PostgresSession: Session {
                 wasPrepared = true
                 sent = rows.map { Answer(rows: $0, labelledText: true) }
             } else {
-                sent = connection.query(query, logger: logger).map { Answer(rows: $0.rows, changed: $0.metadata.rows) }
+                sent = connection.whileOpen { [logger] in $0.query(query, logger: logger) }.map { Answer(rows: $0.rows, changed: $0.metadata.rows) }
             }
             try awaitUnawaited()
             let answer = try sent!.wait()
@@ -165,7 +165,7 @@ final class PostgresSession: Session {
                 if opensTransaction, !retried { return try runOnNewConnection(text, values, reopening: true, selecting: selecting) }
             } else if wasPrepared {
                 // Most often a table it reads changed shape; it is prepared afresh next time.
-                preparedSelects.forget(statement)
+                preparedSelects.forget(statement, on: connection)
             }
             throw PostgresErrors.storageError(error, sql: text)
         }
@@ -182,14 +182,8 @@ final class PostgresSession: Session {
         }
         do { try awaitUnawaited() } catch { throw PostgresErrors.storageError(error, sql: sql) }
         guard let connection else { throw StorageError.unavailable(message: "no connection to PostgreSQL", sql: sql) }
-        let done = connection.eventLoop.makePromise(of: Void.self)
-        done.completeWithTask { [logger, buffer] in
-            try await connection.copyFrom(table: copy.table, columns: copy.columns, logger: logger) { writer in
-                try await writer.write(buffer)
-            }
-        }
         do {
-            try done.futureResult.wait()
+            try connection.copy(buffer, into: copy.table, columns: copy.columns, logger: logger).wait()
         } catch {
             if PostgresErrors.isConnectionLost(error) { isInTransaction = false }
             throw PostgresErrors.storageError(error, sql: sql)

@@ -46,21 +46,26 @@ final class PreparedSelects {
             guard let encoded = type.encode(value) else { return nil }
             data.append(encoded)
         }
-        return query.execute(data)
+        return connection.whileOpen { [data] _ in query.execute(data) }
     }
 
     /// Drops `statement` after the server refused its cached plan (a table it reads changed
     /// shape), so the next run prepares it again.
-    func forget(_ statement: String) {
-        if case .prepared(let query, _)? = entries.removeValue(forKey: statement) { _ = query.deallocate() }
+    func forget(_ statement: String, on connection: PostgresConnection) {
+        if case .prepared(let query, _)? = entries.removeValue(forKey: statement) { deallocate(query, on: connection) }
+    }
+
+    /// Frees the server's copy; nothing waits for it.
+    private func deallocate(_ query: PreparedQuery, on connection: PostgresConnection) {
+        _ = connection.whileOpen { _ in query.deallocate() }
     }
 
     private func prepare(_ statement: String, on connection: PostgresConnection, logger: Logger) throws -> Entry {
         if entries.count >= Self.limit {
-            for case .prepared(let query, _) in entries.values { _ = query.deallocate() }
+            for case .prepared(let query, _) in entries.values { deallocate(query, on: connection) }
             entries.removeAll()
         }
-        let query = try connection.prepare(query: statement).wait()
+        let query = try connection.whileOpen { $0.prepare(query: statement) }.wait()
         // The view lists this connection's statements only; the text is the one just prepared.
         let named = PostgresQuery(unsafeSQL: """
             SELECT type::text FROM unnest((SELECT parameter_types FROM pg_prepared_statements WHERE statement = $1 LIMIT 1))
@@ -70,13 +75,13 @@ final class PreparedSelects {
             binds.append(statement)
             return binds
         }())
-        let names = try connection.query(named, logger: logger).wait().rows.map { row in
+        let names = try connection.whileOpen { [logger] in $0.query(named, logger: logger) }.wait().rows.map { row in
             guard case .text(let name)? = try row.first.map(PostgresValues.value(of:)) else { return "" }
             return name
         }
         let types = names.compactMap(ParameterType.init(rawValue:))
         let entry: Entry = types.count == names.count ? .prepared(query, types) : .unpreparable
-        if case .unpreparable = entry { _ = query.deallocate() }
+        if case .unpreparable = entry { deallocate(query, on: connection) }
         entries[statement] = entry
         return entry
     }
