@@ -105,13 +105,15 @@ import Glibc
         let here = try DatabaseLocation(url + "&schema=\(schema)")
         let elsewhere = try DatabaseLocation(url + "&schema=\(schema)_other")
         let events = Events()
-        // The first holds the lock until the second says it waits (or, should it never wait, 5 s).
+        // The first holds the lock until the second says it waits. Should it never wait, the
+        // first lets go after five minutes: a pass never waits that long, and a loaded CI
+        // machine took over 90 s to get the second holder going (a 5 s limit let it in unwaited).
         async let first: Void = ServerLock.holding("test.start", on: here) {
             events.add("first in")
-            try await events.waitFor("second waits", upTo: .seconds(5))
+            try await events.waitFor("second waits", upTo: .seconds(300))
             events.add("first out")
         }
-        try await events.waitFor("first in", upTo: .seconds(30))
+        try await events.waitFor("first in", upTo: .seconds(300))
         // Another schema's lock is its own: taken while the first is held.
         try await ServerLock.holding("test.start", on: elsewhere, whileWaiting: { events.add("other schema waited") }) {
             events.add("other schema in")
