@@ -40,10 +40,10 @@ struct AppConfigSpecStore: Sendable {
                 let before = "version \(existing.spec.version), \(existing.spec.keys.count) key(s)"
                 (existing.fileName, existing.spec, existing.importedAt, existing.importedBy) = (fileName, spec, time, actor.email)
                 try connection.update(existing)
-                try connection.audit("app.specfile", subject: app.bundleID, by: actor, before: before, after: summary, at: time)
+                try connection.audit(.appSpecfileImported, subject: app.bundleID, by: actor, before: before, after: summary, at: time)
             } else {
                 _ = try connection.insert(AppConfigSpecRecord(id: nil, bundleID: app.bundleID, fileName: fileName, spec: spec, importedAt: time, importedBy: actor.email))
-                try connection.audit("app.specfile", subject: app.bundleID, by: actor, after: summary, at: time)
+                try connection.audit(.appSpecfileImported, subject: app.bundleID, by: actor, after: summary, at: time)
             }
             return .success(spec)
         }

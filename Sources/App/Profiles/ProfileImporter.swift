@@ -72,14 +72,14 @@ struct ProfileImporter: Sendable {
             case .newProfile:
                 let profile = try ProfileStore.insertFirstVersion(identifier: try Self.freeIdentifier(found, in: connection), content: content,
                                                                  note: note, by: actor, at: time, in: connection)
-                try connection.audit("profile.imported", subject: profile.auditSubject, by: actor, after: summary, at: time)
+                try connection.audit(.profileImported, subject: profile.auditSubject, by: actor, after: summary, at: time)
                 return .success(.imported(Outcome(profile: profile, imported: found, signature: signature, version: 1)))
             case .newVersion(let id):
                 guard try connection.find(ProfileRecord.self, id: id) != nil else {
                     return .failure(ImportProblem(line: nil, "The profile to add a version to does not exist; import the file as a new profile.",
                                                   code: "profile_not_found"))
                 }
-                let saved = try ProfileStore.insertVersion(of: id, content: content, note: note, action: "profile.imported", by: actor, at: time, in: connection)
+                let saved = try ProfileStore.insertVersion(of: id, content: content, note: note, action: .profileImported, by: actor, at: time, in: connection)
                 return .success(.imported(Outcome(profile: saved.profile, imported: found, signature: signature, version: saved.version.number)))
             }
         }
