@@ -56,7 +56,7 @@ struct CatalogService: Sendable {
 
     private func refusingDuplicates<T>(of app: CatalogAppDraft, _ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch StorageError.uniqueViolation {
-            throw CatalogRefusal.conflict("bundle_id_taken", "bundleID", "\(app.bundleID) is already in the catalog.")
+            throw CatalogRefusal.conflict(.bundleIDTaken, "bundleID", "\(app.bundleID) is already in the catalog.")
         }
     }
 
@@ -106,7 +106,7 @@ struct CatalogService: Sendable {
         do {
             return try await remove(id, audit: .groupDeleted, subject: \.name, by: actor)
         } catch StorageError.foreignKeyViolation {
-            throw CatalogRefusal.conflict("group_not_empty", "id", "That group still holds devices or subgroups. Move them to another group first.")
+            throw CatalogRefusal.conflict(.groupNotEmpty, "id", "That group still holds devices or subgroups. Move them to another group first.")
         }
     }
 
@@ -124,7 +124,7 @@ struct CatalogService: Sendable {
 
     private func refusingDuplicates<T>(ofGroup name: String, _ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch StorageError.uniqueViolation {
-            throw CatalogRefusal.conflict("group_name_taken", "name", "There is already a group called \(name).")
+            throw CatalogRefusal.conflict(.groupNameTaken, "name", "There is already a group called \(name).")
         }
     }
 
@@ -240,7 +240,7 @@ struct CatalogService: Sendable {
     private func refusingDuplicates<T>(_ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch StorageError.uniqueViolation(let constraint) {
             let (field, name) = constraint.contains("udid") ? ("udid", "UDID") : ("serialNumber", "serial number")
-            throw CatalogRefusal.conflict("device_exists", field, "Another device already has this \(name).")
+            throw CatalogRefusal.conflict(.deviceExists, field, "Another device already has this \(name).")
         }
     }
 
