@@ -12,7 +12,7 @@ enum APIQuery {
     static func integer(_ name: String, of request: Request, in range: ClosedRange<Int>) throws -> Int? {
         guard let text = request.uri.formParameters[Substring(name)].map(String.init) else { return nil }
         guard !text.isEmpty, text.count <= 19, text.allSatisfy(\.isASCIIDigit), let value = Int(text), range.contains(value) else {
-            throw APIError(status: .badRequest, code: "invalid_query",
+            throw APIError(status: .badRequest, code: .invalidQuery,
                            message: "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound).", field: name)
         }
         return value
@@ -24,7 +24,7 @@ enum APIQuery {
         case nil: return nil
         case "true": return true
         case "false": return false
-        default: throw APIError(status: .badRequest, code: "invalid_query", message: "\(name) must be true or false.", field: name)
+        default: throw APIError(status: .badRequest, code: .invalidQuery, message: "\(name) must be true or false.", field: name)
         }
     }
 
@@ -32,7 +32,7 @@ enum APIQuery {
     /// a misspelt `dryRun` must not turn a preview into the change itself.
     static func refuseUnknown(of request: Request, allowed: Set<String>) throws {
         guard let unknown = request.uri.formParameters.map({ String($0.key) }).sorted().first(where: { !allowed.contains($0) }) else { return }
-        throw APIError(status: .badRequest, code: "unknown_query_parameter",
+        throw APIError(status: .badRequest, code: .unknownQueryParameter,
                        message: "\(unknown.clipped(to: 40)) is not a parameter of this route\(allowed.isEmpty ? "" : "; it takes \(allowed.sorted().joined(separator: ", "))").",
                        field: String(unknown.clipped(to: 40)))
     }

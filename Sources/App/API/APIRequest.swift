@@ -37,7 +37,7 @@ enum APIRequest {
         }
         let fields: [String: JSONValue]
         do { fields = try decoder.decode([String: JSONValue].self, from: data) } catch {
-            throw APIError(status: .badRequest, code: "malformed_json", message: "The body must be a JSON object.")
+            throw APIError(status: .badRequest, code: .malformedJSON, message: "The body must be a JSON object.")
         }
         // A body that ignores what it does not read checks the text it keeps itself; refusing a
         // control character in a field it ignores would refuse a valid request.
@@ -68,14 +68,14 @@ enum APIRequest {
     }
 
     static func unknownField(_ field: String) -> APIError {
-        APIError(status: .unprocessableContent, code: "unknown_field",
+        APIError(status: .unprocessableContent, code: .unknownField,
                  message: "\(field.clipped(to: 80)) is not a field of this request; check its spelling against the API document.",
                  field: field.clipped(to: 200))
     }
 
     /// A 422 for any field the request names wrongly, with the message a person can act on.
     static func invalid(_ field: String, _ message: String) -> APIError {
-        APIError(status: .unprocessableContent, code: "validation_failed", message: message, field: field)
+        APIError(status: .unprocessableContent, code: .validationFailed, message: message, field: field)
     }
 
     /// The first problem of `errors` (a domain validation) as a 422, its field under `prefix`.

@@ -40,7 +40,7 @@ struct APITokenStore: Sendable {
             let record = try connection.insert(APITokenRecord(
                 id: nil, name: trimmed, tokenHash: SecretToken.digest(token), role: role,
                 createdBy: actor.email, createdAt: time, lastUsedAt: nil, revokedAt: nil))
-            try connection.audit("token.created", subject: trimmed, by: actor, after: "role: \(role.rawValue)", at: time)
+            try connection.audit(.tokenCreated, subject: trimmed, by: actor, after: "role: \(role.rawValue)", at: time)
             return record
         }
         return (token, record)
@@ -91,7 +91,7 @@ struct APITokenStore: Sendable {
             guard record.revokedAt == nil else { return }
             record.revokedAt = time
             try connection.update(record)
-            try connection.audit("token.revoked", subject: record.name, by: actor, before: "role: \(record.role.rawValue)", at: time)
+            try connection.audit(.tokenRevoked, subject: record.name, by: actor, before: "role: \(record.role.rawValue)", at: time)
         }
     }
 }

@@ -14,7 +14,7 @@ struct APITokenMiddleware: RouterMiddleware {
             return try await next(request, context)
         }
         guard let token = try await tokens.find(String(header.dropFirst(7)).trimmingWhitespace()) else {
-            throw APIError(status: .unauthorized, code: "invalid_token", message: "The API token is unknown or revoked.")
+            throw APIError(status: .unauthorized, code: .invalidToken, message: "The API token is unknown or revoked.")
         }
         var context = context
         // The token acts for the person who made it: their id (none for a command-line token),

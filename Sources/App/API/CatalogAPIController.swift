@@ -32,7 +32,7 @@ struct CatalogAPIController {
                 return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
                                 body: .init(byteBuffer: ByteBuffer(bytes: try DeviceSDKProfile.json(for: device, policy: policy))))
             } catch let conflict as DeviceSDKProfile.Conflict {
-                throw APIError(status: .conflict, code: "policy_conflict",
+                throw APIError(status: .conflict, code: .policyConflict,
                                message: "Single App Mode for \(conflict.apps.joined(separator: " and ")) reaches this device: it keeps its previous policy, so there is no one SDK policy.")
             }
         }
@@ -48,7 +48,7 @@ struct CatalogAPIController {
         routes.get("/api/v1/devices", role: .viewer) { request, _ in
             let filter: DeviceListFilter
             do { filter = try DeviceListFilter(request.uri.formParameters, strict: true) } catch let error as DeviceListFilter.Invalid {
-                throw APIError(status: .badRequest, code: "invalid_query", message: error.message, field: error.parameter)
+                throw APIError(status: .badRequest, code: .invalidQuery, message: error.message, field: error.parameter)
             }
             let limit = try APIQuery.limit(of: request)
             let list = try await services.catalogReader.deviceList(filter, limit: limit, now: services.now)

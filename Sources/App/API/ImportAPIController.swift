@@ -25,7 +25,7 @@ struct ImportAPIController {
         let newProfile = try APIQuery.bool("newProfile", of: request) ?? false
         let versionOf: RecordID<ProfileRecord>? = try APIQuery.id("versionOf", of: request)
         if newProfile, versionOf != nil {
-            throw APIError(status: .badRequest, code: "invalid_query", message: "Ask for a new profile or a new version, not both.", field: "versionOf")
+            throw APIError(status: .badRequest, code: .invalidQuery, message: "Ask for a new profile or a new version, not both.", field: "versionOf")
         }
         let destination: ProfileImporter.Destination = if let versionOf { .newVersion(of: versionOf) } else if newProfile { .newProfile } else { .ask }
         let bytes = try await Self.body(of: request, upTo: RequestLimits.importedFile)
@@ -33,7 +33,7 @@ struct ImportAPIController {
         case .failure(let problem):
             throw Self.refusal(problem)
         case .success(.matches(let matches)):
-            let error: [String: Any] = ["code": "profile_exists", "field": NSNull(),
+            let error: [String: Any] = ["code": APIErrorCode.profileExists.rawValue, "field": NSNull(),
                                         "message": "A profile has this file's identifier already. Ask again with newProfile=true, or with versionOf=<id> to make it that profile's next version."]
             return try .jsonObject(["error": error, "newIdentifier": matches.newIdentifier, "matches": matches.profiles.map { profile in
                 ["id": profile.id!.rawValue, "identifier": profile.identifier, "name": profile.name, "version": profile.version] as [String: Any]
@@ -75,11 +75,17 @@ struct ImportAPIController {
 
     /// An import's refusal as the API answers it: its code, and the line when the file has lines.
     static func refusal(_ problem: ImportProblem) -> APIError {
-        let status: HTTPResponse.Status = switch problem.code {
-        case "file_too_large": .contentTooLarge
-        case "profile_not_found": .notFound
-        default: .unprocessableContent
+        let (status, code): (HTTPResponse.Status, APIErrorCode) = switch problem.code {
+        case .invalidFile: (.unprocessableContent, .invalidFile)
+        case .notAProfile: (.unprocessableContent, .notAProfile)
+        case .emptyFile: (.unprocessableContent, .emptyFile)
+        case .fileTooLarge: (.contentTooLarge, .fileTooLarge)
+        case .notText: (.unprocessableContent, .notText)
+        case .wrongApp: (.unprocessableContent, .wrongApp)
+        case .binaryPlist: (.unprocessableContent, .binaryPlist)
+        case .invalidSignature: (.unprocessableContent, .invalidSignature)
+        case .profileNotFound: (.notFound, .profileNotFound)
         }
-        return APIError(status: status, code: problem.code, message: problem.description, field: "body")
+        return APIError(status: status, code: code, message: problem.description, field: "body")
     }
 }

@@ -3,6 +3,11 @@ import Foundation
 
 /// The device side (check-in, commands) and the simulator's actions.
 extension OpenAPIDocument {
+    /// "startGuidedAccess / endGuidedAccess": the actions that read a field, by their declared names.
+    static func readBy(_ actions: SimulatorAction.Name...) -> String {
+        actions.map(\.rawValue).joined(separator: " / ")
+    }
+
     static var deviceSchemas: [String: Any] { [
         "PolicyDocument": ["type": "object", "required": ["payloads", "conflict", "warnings"], "properties": [
             "payloads": ["type": "array", "items": ref("Payload"), "description": "The effective policy, with Apple's and the SDK's key names"],
@@ -49,26 +54,26 @@ extension OpenAPIDocument {
                                                           ["type": "number"], ["type": "boolean"]]]],
         ]],
         "SimulatorAction": ["type": "object", "required": ["action"], "additionalProperties": false, "properties": [
-            "action": ["type": "string", "enum": SimulatorActionParser.names],
-            "app": ["type": "string", "description": "Bundle ID, for app actions (the app must be on screen, except launchApp)"],
-            "mode": ["type": "string", "enum": ["autonomous", "assessment"], "description": "requestLock: ASAM (default) or AAC"],
-            "confirm": ["type": "boolean", "description": "requestLock: the user's answer to the prompt (default true)"],
-            "passcode": ["type": "string", "description": "startGuidedAccess / endGuidedAccess: 4 to 6 digits"],
-            "minutes": ["type": "integer", "minimum": 1, "maximum": 10080, "description": "advanceClock"],
+            "action": ["type": "string", "enum": SimulatorAction.Name.allCases.map(\.rawValue)],
+            "app": ["type": "string", "description": "Bundle ID, for app actions (the app must be on screen, except \(readBy(.launchApp)))"],
+            "mode": ["type": "string", "enum": LockRequestMode.allCases.map(\.rawValue), "description": readBy(.requestLock) + ": ASAM (default) or AAC"],
+            "confirm": ["type": "boolean", "description": readBy(.requestLock) + ": the user's answer to the prompt (default true)"],
+            "passcode": ["type": "string", "description": readBy(.startGuidedAccess, .endGuidedAccess) + ": 4 to 6 digits"],
+            "minutes": ["type": "integer", "minimum": 1, "maximum": 10080, "description": readBy(.advanceClock)],
             "latitude": ["type": "number"], "longitude": ["type": "number"],
-            "network": ["type": "string", "enum": ["wifi", "cellular", "offline"]],
-            "thirdParty": ["type": "boolean", "description": "setKeyboard"],
-            "text": ["type": "string", "maxLength": 1000, "description": "copy"],
-            "level": ["type": "string", "enum": ["error", "warning", "information", "debug"]],
+            "network": ["type": "string", "enum": SimulatedNetwork.allCases.map(\.rawValue)],
+            "thirdParty": ["type": "boolean", "description": readBy(.setKeyboard)],
+            "text": ["type": "string", "maxLength": 1000, "description": readBy(.copy)],
+            "level": ["type": "string", "enum": LogLevel.allCases.map(\.rawValue)],
             "message": ["type": "string", "maxLength": 2000], "count": ["type": "integer", "minimum": 1, "maximum": 1000],
-            "version": ["type": "string", "maxLength": 32, "description": "setOSVersion / setAppVersion: up to four whole numbers joined by dots"],
-            "jailbroken": ["type": "boolean", "description": "setJailbroken (default true)"],
-            "url": ["type": "string", "maxLength": 2000, "description": "connect / openLink: an http:// or https:// address"],
-            "certificate": ["type": "string", "description": "connect: what the server presents — pinned-N (the device's Nth pinned certificate, see pinnedCertificates) or interceptor (default pinned-1)"],
-            "address": ["type": "string", "maxLength": 2000, "description": "openMailto: an email address, with or without mailto:"],
-            "control": ["type": "string", "enum": HardwareControl.allCases.map(\.rawValue), "description": "useHardware"],
-            "feature": ["type": "string", "enum": AccessibilityFeature.allCases.map(\.rawValue), "description": "setAccessibility"],
-            "on": ["type": "boolean", "description": "setAccessibility (default true)"],
+            "version": ["type": "string", "maxLength": 32, "description": readBy(.setOSVersion, .setAppVersion) + ": up to four whole numbers joined by dots"],
+            "jailbroken": ["type": "boolean", "description": readBy(.setJailbroken) + " (default true)"],
+            "url": ["type": "string", "maxLength": 2000, "description": readBy(.connect, .openLink) + ": an http:// or https:// address"],
+            "certificate": ["type": "string", "description": readBy(.connect) + ": what the server presents — pinned-N (the device's Nth pinned certificate, see pinnedCertificates) or interceptor (default pinned-1)"],
+            "address": ["type": "string", "maxLength": 2000, "description": readBy(.openMailto) + ": an email address, with or without mailto:"],
+            "control": ["type": "string", "enum": HardwareControl.allCases.map(\.rawValue), "description": readBy(.useHardware)],
+            "feature": ["type": "string", "enum": AccessibilityFeature.allCases.map(\.rawValue), "description": readBy(.setAccessibility)],
+            "on": ["type": "boolean", "description": readBy(.setAccessibility) + " (default true)"],
         ]],
         "SimulatorEvent": ["type": "object", "properties": [
             "at": ["type": "string", "format": "date-time"], "action": ["type": "string"], "rule": ["type": "string"],

@@ -20,7 +20,7 @@ extension OpenAPIDocument {
                 "payloadType": ["type": "string"], "name": ["type": "string"], "reason": ["type": "string"]]]],
         ]],
         "ImportMatches": ["type": "object", "required": ["error", "matches", "newIdentifier"], "properties": [
-            "error": ["type": "object", "properties": ["code": ["type": "string", "enum": ["profile_exists"]], "message": ["type": "string"], "field": ["type": "null"]]],
+            "error": ["type": "object", "properties": ["code": ["type": "string", "enum": [APIErrorCode.profileExists.rawValue]], "message": ["type": "string"], "field": ["type": "null"]]],
             "matches": ["type": "array", "items": ["type": "object", "properties": [
                 "id": id, "identifier": ["type": "string"], "name": ["type": "string"], "version": ["type": "integer"]]]],
             "newIdentifier": ["type": "string", "description": "The identifier newProfile=true would give"],

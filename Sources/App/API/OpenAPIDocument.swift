@@ -143,7 +143,7 @@ enum OpenAPIDocument {
                 ],
                 "schemas": deviceSchemas.merging(textSchemas) { $1 }.merging(logSchemas) { $1 }.merging(helpdeskSchemas) { $1 }.merging(importSchemas) { $1 }.merging([
                     "Error": ["type": "object", "required": ["error"], "properties": ["error": ["type": "object", "required": ["code", "message"], "properties": [
-                        "code": ["type": "string"], "message": ["type": "string"], "field": ["type": ["string", "null"]], "requestID": ["type": ["string", "null"]],
+                        "code": ["type": "string", "enum": APIErrorCode.allCases.map(\.rawValue)], "message": ["type": "string"], "field": ["type": ["string", "null"]], "requestID": ["type": ["string", "null"]],
                     ]]]],
                     "Payload": ["type": "object", "required": ["PayloadType"], "description": "Apple payloads use Apple's keys (com.apple.app.lock with App.Identifier, App.Options, App.UserEnabledOptions; com.apple.applicationaccess with autonomousSingleAppModePermittedAppIDs). SDK payloads use PayloadType com.payloadconsole.sdk.<kind> (\(PayloadKind.allCases.filter { !$0.isApplePayload }.map(\.rawValue).joined(separator: ", "))).",
                                 "properties": ["PayloadType": ["type": "string", "enum": PayloadKind.allCases.map(PayloadJSON.payloadType(of:))]],

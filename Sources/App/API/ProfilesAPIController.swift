@@ -54,7 +54,7 @@ struct ProfilesAPIController {
             // Certificates are described by what they are, whatever the client said of them.
             let (payload, certificateProblems) = PinnedCertificates.settle(sent.payload)
             if content.payload(of: payload.kind) != nil {
-                throw APIError(status: .unprocessableContent, code: "duplicate_payload",
+                throw APIError(status: .unprocessableContent, code: .duplicatePayload,
                                message: "A profile holds at most one \(payload.kind.displayName) payload.", field: "payloads.\(index)")
             }
             try APIRequest.refuse(certificateProblems, under: "payloads.\(index).")
@@ -80,7 +80,7 @@ struct ProfilesAPIController {
             }
             return try await detail(profile.id!, status: .created)
         } catch StorageError.uniqueViolation {
-            throw APIError(status: .conflict, code: "identifier_taken", message: "Another profile uses the identifier \(identifier).", field: "identifier")
+            throw APIError(status: .conflict, code: .identifierTaken, message: "Another profile uses the identifier \(identifier).", field: "identifier")
         }
     }
 
@@ -88,11 +88,11 @@ struct ProfilesAPIController {
         let actor = Actor(context.user)
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         guard let ifMatch = request.headers[.ifMatch] else {
-            throw APIError(status: .preconditionRequired, code: "if_match_required",
+            throw APIError(status: .preconditionRequired, code: .ifMatchRequired,
                            message: "Send If-Match with the version you edited, as the ETag of GET /api/v1/profiles/{id} gives it.")
         }
         guard let precondition = IfMatch(ifMatch) else {
-            throw APIError(status: .badRequest, code: "malformed_if_match", message: "If-Match must be a version such as \"3\", as the ETag gives it, or *.")
+            throw APIError(status: .badRequest, code: .malformedIfMatch, message: "If-Match must be a version such as \"3\", as the ETag gives it, or *.")
         }
         let body = try await APIRequest.decode(ProfileBody.self, from: request)
         if body.identifier != nil { throw APIRequest.invalid("identifier", "A profile's identifier never changes; leave identifier out when saving a version.") }
@@ -123,7 +123,7 @@ struct ProfilesAPIController {
         try .jsonObject(["dryRun": true, "impact": ImpactJSON.object(preview.impact, appNames: preview.appNames)])
     }
 
-    static let versionConflict = APIError(status: .preconditionFailed, code: "version_conflict",
+    static let versionConflict = APIError(status: .preconditionFailed, code: .versionConflict,
                                           message: "The profile has a newer version than the one you edited. Read it again and reapply your change.")
 
     @Sendable func assign(request: Request, context: SignedInContext) async throws -> Response {

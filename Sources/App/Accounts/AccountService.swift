@@ -32,7 +32,7 @@ struct AccountService: Sendable {
                 let user = try connection.insert(User(
                     id: nil, email: email, passwordHash: hash, role: role,
                     mustChangePassword: oneTimePassword != nil, createdAt: time, lastSignInAt: nil))
-                try connection.audit("user.created", subject: email, by: actor, after: "role: \(role.rawValue)", at: time)
+                try connection.audit(.userCreated, subject: email, by: actor, after: "role: \(role.rawValue)", at: time)
                 return user
             }
             return (user, oneTimePassword)
@@ -51,7 +51,7 @@ struct AccountService: Sendable {
             let before = user.role
             user.role = role
             try connection.update(user)
-            try connection.audit("user.role_changed", subject: user.email, by: actor,
+            try connection.audit(.userRoleChanged, subject: user.email, by: actor,
                                  before: "role: \(before.rawValue)", after: "role: \(role.rawValue)", at: now())
             return user
         }
@@ -67,12 +67,12 @@ struct AccountService: Sendable {
             }
             if user.role == .admin { try Self.requireAnotherAdmin(besides: user, in: connection) }
             try connection.delete(User.self, id: userID)
-            try connection.audit("user.deleted", subject: user.email, by: actor,
+            try connection.audit(.userDeleted, subject: user.email, by: actor,
                                  before: "role: \(user.role.rawValue)", at: now())
             // Their scripts stop too: a token acts for the person who made it.
             let revoked = try connection.execute("UPDATE api_tokens SET revokedAt = \(now()) WHERE createdBy = \(user.email) AND revokedAt IS NULL")
             if revoked > 0 {
-                try connection.audit("token.revoked", subject: "\(revoked) token(s) of \(user.email)", by: actor, before: "creator removed", at: now())
+                try connection.audit(.tokenRevoked, subject: "\(revoked) token(s) of \(user.email)", by: actor, before: "creator removed", at: now())
             }
             return user
         }
@@ -112,7 +112,7 @@ struct AccountService: Sendable {
             } else {
                 _ = try connection.execute("DELETE FROM sessions WHERE userID = \(userID)")
             }
-            try connection.audit("user.password_changed", subject: stored.email, by: Actor(stored), at: time)
+            try connection.audit(.userPasswordChanged, subject: stored.email, by: Actor(stored), at: time)
         }
     }
 

@@ -36,7 +36,7 @@ struct SignInService: Sendable {
             signedIn.lastSignInAt = time
             try connection.update(signedIn)
             let (token, _) = try sessions.create(for: signedIn, in: connection)
-            try connection.audit("user.signed_in", subject: user.email, by: Actor(user), at: time)
+            try connection.audit(.userSignedIn, subject: user.email, by: Actor(user), at: time)
             return token
         }
         return .signedIn(user, sessionToken: token)
@@ -46,7 +46,7 @@ struct SignInService: Sendable {
         try await database.write { connection in
             try sessions.delete(session, in: connection)
             if let user {
-                try connection.audit("user.signed_out", subject: user.email, by: Actor(user), at: now())
+                try connection.audit(.userSignedOut, subject: user.email, by: Actor(user), at: now())
             }
         }
     }

@@ -36,7 +36,7 @@ enum AuditCSV {
     }
 
     static func row(_ event: AuditEvent) -> String {
-        [DisplayTime.iso(event.occurredAt), event.actorEmail, AuditWording.describe(event.action), event.action, event.subject,
+        [DisplayTime.iso(event.occurredAt), event.actorEmail, event.wording, event.action, event.subject,
          event.before ?? "", event.after ?? ""].map(cell).joined(separator: ",") + "\r\n"
     }
 

@@ -16,6 +16,14 @@ struct AuditEvent: Record {
     var after: String?
 }
 
+extension AuditEvent {
+    /// A new entry: `action` by `actor` at `time`, stored under the action's code.
+    init(_ action: AuditAction, subject: String, by actor: Actor, before: String? = nil, after: String? = nil, at time: Date) {
+        self.init(id: nil, occurredAt: time, actorID: actor.userID, actorEmail: actor.email,
+                  action: action.rawValue, subject: subject, before: before, after: after)
+    }
+}
+
 /// Who did something: a signed-in user, or the console itself (start-up, command line).
 struct Actor: Sendable {
     var userID: RecordID<User>?
@@ -37,11 +45,9 @@ extension Connection {
     /// Writes an audit entry in the caller's transaction, so the entry exists exactly when the
     /// change it describes does.
     func audit(
-        _ action: String, subject: String, by actor: Actor,
+        _ action: AuditAction, subject: String, by actor: Actor,
         before: String? = nil, after: String? = nil, at time: Date = Date()
     ) throws {
-        _ = try insert(AuditEvent(
-            id: nil, occurredAt: time, actorID: actor.userID, actorEmail: actor.email,
-            action: action, subject: subject, before: before, after: after))
+        _ = try insert(AuditEvent(action, subject: subject, by: actor, before: before, after: after, at: time))
     }
 }

@@ -21,10 +21,10 @@ struct AppConfigSpecStore: Sendable {
     let now: @Sendable () -> Date
 
     func importSpec(_ file: UploadedFile, for appID: RecordID<AppRecord>, by actor: Actor) async throws -> Result<AppConfigSpec, ImportProblem> {
-        guard !file.bytes.isEmpty else { return .failure(ImportProblem(line: nil, "Choose a specfile to upload.", code: "empty_file")) }
-        guard file.bytes.count <= AppConfigSpecReader.maximumBytes else { return .failure(ImportProblem(line: nil, "A specfile holds at most 1 MB.", code: "file_too_large")) }
+        guard !file.bytes.isEmpty else { return .failure(ImportProblem(line: nil, "Choose a specfile to upload.", code: .emptyFile)) }
+        guard file.bytes.count <= AppConfigSpecReader.maximumBytes else { return .failure(ImportProblem(line: nil, "A specfile holds at most 1 MB.", code: .fileTooLarge)) }
         guard let text = String(validating: file.bytes, as: UTF8.self) else {
-            return .failure(ImportProblem(line: nil, "This is not a text file: a specfile is XML in UTF-8.", code: "not_text"))
+            return .failure(ImportProblem(line: nil, "This is not a text file: a specfile is XML in UTF-8.", code: .notText))
         }
         let spec: AppConfigSpec
         do { spec = try AppConfigSpecReader.read(text) } catch { return .failure(error) }
@@ -32,7 +32,7 @@ struct AppConfigSpecStore: Sendable {
         return try await database.write { connection in
             let app = try connection.require(AppRecord.self, id: appID)
             guard spec.bundleID == app.bundleID else {
-                return .failure(ImportProblem(line: nil, "This specfile describes \(spec.bundleID), not \(app.bundleID).", code: "wrong_app"))
+                return .failure(ImportProblem(line: nil, "This specfile describes \(spec.bundleID), not \(app.bundleID).", code: .wrongApp))
             }
             let fileName = file.displayName
             let summary = "version \(spec.version), \(spec.keys.count) key(s)" + (spec.skipped.isEmpty ? "" : ", \(spec.skipped.count) skipped")
@@ -40,10 +40,10 @@ struct AppConfigSpecStore: Sendable {
                 let before = "version \(existing.spec.version), \(existing.spec.keys.count) key(s)"
                 (existing.fileName, existing.spec, existing.importedAt, existing.importedBy) = (fileName, spec, time, actor.email)
                 try connection.update(existing)
-                try connection.audit("app.specfile", subject: app.bundleID, by: actor, before: before, after: summary, at: time)
+                try connection.audit(.appSpecfileImported, subject: app.bundleID, by: actor, before: before, after: summary, at: time)
             } else {
                 _ = try connection.insert(AppConfigSpecRecord(id: nil, bundleID: app.bundleID, fileName: fileName, spec: spec, importedAt: time, importedBy: actor.email))
-                try connection.audit("app.specfile", subject: app.bundleID, by: actor, after: summary, at: time)
+                try connection.audit(.appSpecfileImported, subject: app.bundleID, by: actor, after: summary, at: time)
             }
             return .success(spec)
         }

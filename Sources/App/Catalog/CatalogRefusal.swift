@@ -12,19 +12,20 @@ struct CatalogRefusal: Error, Equatable {
     }
 
     let reason: Reason
-    /// `validation_failed`, `bundle_id_taken`, `group_name_taken`, `device_exists`, `group_not_empty`.
-    let code: String
+    /// `.validationFailed`, or the conflict's own code (`.bundleIDTaken`, `.groupNameTaken`,
+    /// `.deviceExists`, `.groupNotEmpty`).
+    let code: APIErrorCode
     let messages: [String: String]
 
     static func invalid(_ errors: ValidationErrors) -> CatalogRefusal {
-        CatalogRefusal(reason: .invalid, code: "validation_failed", messages: errors.messages)
+        CatalogRefusal(reason: .invalid, code: .validationFailed, messages: errors.messages)
     }
 
     static func invalid(_ field: String, _ message: String) -> CatalogRefusal {
-        CatalogRefusal(reason: .invalid, code: "validation_failed", messages: [field: message])
+        CatalogRefusal(reason: .invalid, code: .validationFailed, messages: [field: message])
     }
 
-    static func conflict(_ code: String, _ field: String, _ message: String) -> CatalogRefusal {
+    static func conflict(_ code: APIErrorCode, _ field: String, _ message: String) -> CatalogRefusal {
         CatalogRefusal(reason: .conflict, code: code, messages: [field: message])
     }
 

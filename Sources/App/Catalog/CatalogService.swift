@@ -23,7 +23,7 @@ struct CatalogService: Sendable {
                                        hasAssessmentEntitlement: false, iconColor: "", createdAt: time)
                 record.apply(app)
                 let saved = try connection.insert(record)
-                try connection.audit("app.created", subject: saved.bundleID, by: actor, after: saved.auditSummary, at: time)
+                try connection.audit(.appCreated, subject: saved.bundleID, by: actor, after: saved.auditSummary, at: time)
                 return saved
             }
         }
@@ -37,7 +37,7 @@ struct CatalogService: Sendable {
                 let before = record.auditSummary
                 record.apply(app)
                 try connection.update(record)
-                try connection.audit("app.updated", subject: record.bundleID, by: actor, before: before, after: record.auditSummary, at: now())
+                try connection.audit(.appUpdated, subject: record.bundleID, by: actor, before: before, after: record.auditSummary, at: now())
                 return record
             }
         }
@@ -45,7 +45,7 @@ struct CatalogService: Sendable {
 
     @discardableResult
     func removeApp(_ id: RecordID<AppRecord>, by actor: Actor) async throws -> AppRecord {
-        try await remove(id, audit: "app.deleted", subject: \.bundleID, by: actor)
+        try await remove(id, audit: .appDeleted, subject: \.bundleID, by: actor)
     }
 
     private func valid(_ draft: CatalogAppDraft) throws(CatalogRefusal) -> CatalogAppDraft {
@@ -56,7 +56,7 @@ struct CatalogService: Sendable {
 
     private func refusingDuplicates<T>(of app: CatalogAppDraft, _ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch StorageError.uniqueViolation {
-            throw CatalogRefusal.conflict("bundle_id_taken", "bundleID", "\(app.bundleID) is already in the catalog.")
+            throw CatalogRefusal.conflict(.bundleIDTaken, "bundleID", "\(app.bundleID) is already in the catalog.")
         }
     }
 
@@ -69,7 +69,7 @@ struct CatalogService: Sendable {
             try await database.write { connection in
                 try requireParent(parentID, in: connection)
                 let group = try connection.insert(DeviceGroupRecord(id: nil, name: name, parentID: parentID, createdAt: time))
-                try connection.audit("group.created", subject: group.name, by: actor, after: group.auditSummary, at: time)
+                try connection.audit(.groupCreated, subject: group.name, by: actor, after: group.auditSummary, at: time)
                 return group
             }
         }
@@ -94,7 +94,7 @@ struct CatalogService: Sendable {
                 group.name = name
                 group.parentID = parentID
                 try connection.update(group)
-                try connection.audit("group.updated", subject: group.name, by: actor, before: before, after: group.auditSummary, at: now())
+                try connection.audit(.groupUpdated, subject: group.name, by: actor, before: before, after: group.auditSummary, at: now())
                 return group
             }
         }
@@ -104,9 +104,9 @@ struct CatalogService: Sendable {
     @discardableResult
     func removeGroup(_ id: RecordID<DeviceGroupRecord>, by actor: Actor) async throws -> DeviceGroupRecord {
         do {
-            return try await remove(id, audit: "group.deleted", subject: \.name, by: actor)
+            return try await remove(id, audit: .groupDeleted, subject: \.name, by: actor)
         } catch StorageError.foreignKeyViolation {
-            throw CatalogRefusal.conflict("group_not_empty", "id", "That group still holds devices or subgroups. Move them to another group first.")
+            throw CatalogRefusal.conflict(.groupNotEmpty, "id", "That group still holds devices or subgroups. Move them to another group first.")
         }
     }
 
@@ -124,7 +124,7 @@ struct CatalogService: Sendable {
 
     private func refusingDuplicates<T>(ofGroup name: String, _ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch StorageError.uniqueViolation {
-            throw CatalogRefusal.conflict("group_name_taken", "name", "There is already a group called \(name).")
+            throw CatalogRefusal.conflict(.groupNameTaken, "name", "There is already a group called \(name).")
         }
     }
 
@@ -144,7 +144,7 @@ struct CatalogService: Sendable {
                     serialNumber: device.serialNumber, udid: device.udid, isSupervised: device.isSupervised, owner: device.owner,
                     groupID: groupID, installedApps: device.installedApps, enrolledAt: time, lastCheckInAt: nil, tokenHash: tokenHash))
                 let enrolled = tokenHash != nil
-                try connection.audit(enrolled ? "device.enrolled" : "device.created", subject: saved.name, by: actor,
+                try connection.audit(enrolled ? .deviceEnrolled : .deviceCreated, subject: saved.name, by: actor,
                                      after: saved.auditSummary + (enrolled ? ", simulated" : ""), at: time)
                 return saved
             }
@@ -180,7 +180,7 @@ struct CatalogService: Sendable {
             let hadToken = device.tokenHash != nil
             device.tokenHash = hash
             try connection.update(device)
-            try connection.audit("device.token_issued", subject: device.name, by: actor,
+            try connection.audit(.deviceTokenIssued, subject: device.name, by: actor,
                                  after: hadToken ? "Replaced the check-in token; the old one no longer works." : "Issued a check-in token.", at: now())
         }
     }
@@ -196,7 +196,7 @@ struct CatalogService: Sendable {
                 let before = device.auditSummary
                 device.groupID = groupID
                 try connection.update(device)
-                try connection.audit("device.updated", subject: device.name, by: actor, before: before, after: device.auditSummary, at: now())
+                try connection.audit(.deviceUpdated, subject: device.name, by: actor, before: before, after: device.auditSummary, at: now())
             }
             return ids.count
         }
@@ -208,7 +208,7 @@ struct CatalogService: Sendable {
     /// two, `LogDeviceReconciliation` clears it at the next start.
     @discardableResult
     func removeDevice(_ id: RecordID<DeviceRecord>, by actor: Actor) async throws -> DeviceRecord {
-        let removed = try await remove(id, audit: "device.deleted", subject: \.name, by: actor)
+        let removed = try await remove(id, audit: .deviceDeleted, subject: \.name, by: actor)
         try await logs.writeFreeingRoom { try $0.execute(LogQueries.forgetDevice(id)) }
         return removed
     }
@@ -220,7 +220,7 @@ struct CatalogService: Sendable {
             let before = device.auditSummary
             try edit(&device, connection)
             try connection.update(device)
-            try connection.audit("device.updated", subject: device.name, by: actor, before: before, after: device.auditSummary, at: now())
+            try connection.audit(.deviceUpdated, subject: device.name, by: actor, before: before, after: device.auditSummary, at: now())
             return device
         }
     }
@@ -240,14 +240,14 @@ struct CatalogService: Sendable {
     private func refusingDuplicates<T>(_ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch StorageError.uniqueViolation(let constraint) {
             let (field, name) = constraint.contains("udid") ? ("udid", "UDID") : ("serialNumber", "serial number")
-            throw CatalogRefusal.conflict("device_exists", field, "Another device already has this \(name).")
+            throw CatalogRefusal.conflict(.deviceExists, field, "Another device already has this \(name).")
         }
     }
 
     // MARK: removing
 
     /// Deletes the record and writes its audit entry (what it was) in the same transaction.
-    private func remove<R: Record & CatalogAudited>(_ id: RecordID<R>, audit action: String, subject: KeyPath<R, String>,
+    private func remove<R: Record & CatalogAudited>(_ id: RecordID<R>, audit action: AuditAction, subject: KeyPath<R, String>,
                                                      by actor: Actor) async throws -> R {
         try await database.write { connection in
             let record = try connection.require(R.self, id: id)

@@ -49,7 +49,7 @@ struct AuditLogController {
             let view = View(
                 rows: page.map { event in
                     Row(time: DisplayTime.relative(event.occurredAt, now: now), isoTime: DisplayTime.iso(event.occurredAt),
-                        actor: event.actorEmail, action: AuditWording.describe(event.action), code: event.action,
+                        actor: event.actorEmail, action: event.wording, code: event.action,
                         subject: event.subject, before: event.before, after: event.after,
                         hasDetails: event.before != nil || event.after != nil)
                 },

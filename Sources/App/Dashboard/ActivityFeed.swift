@@ -14,13 +14,13 @@ enum ActivityFeed {
     }
 
     /// Actions the feed leaves out.
-    static let hidden = ["user.signed_in", "user.signed_out"]
+    static let hidden: [AuditAction] = [.userSignedIn, .userSignedOut]
     /// How many subjects a grouped line names before "and N more".
     static let named = 3
 
     static func entries(_ events: [AuditEvent], now: Date, limit: Int) -> [Entry] {
         var runs: [[AuditEvent]] = []
-        for event in events where !hidden.contains(event.action) {
+        for event in events where !hidden.contains(where: { $0.rawValue == event.action }) {
             if let first = runs.last?.first, first.actorEmail == event.actorEmail, first.action == event.action,
                first.occurredAt.timeIntervalSince(event.occurredAt) < 3600 {
                 runs[runs.count - 1].append(event)
@@ -34,7 +34,7 @@ enum ActivityFeed {
             // Each subject once, newest first: five saves of one profile name it once.
             var seen: Set<String> = []
             let subjects = run.map { $0.subject == $0.actorEmail ? "" : $0.subject }.filter { !$0.isEmpty && seen.insert($0).inserted }
-            let wording = AuditWording.describe(newest.action)
+            let wording = newest.wording
             let subject: String
             if subjects.count <= 1 {
                 subject = subjects.first ?? ""

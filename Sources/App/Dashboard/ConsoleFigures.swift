@@ -35,7 +35,7 @@ struct ConsoleFigures: Sendable {
                 groups: try connection.count(DeviceGroupRecord.query()),
                 apps: try connection.count(AppRecord.query()),
                 profiles: try connection.count(ProfileRecord.query()),
-                recentEvents: try connection.fetch(AuditEvent.query().filter("action NOT IN (\(list: ActivityFeed.hidden))")
+                recentEvents: try connection.fetch(AuditEvent.query().filter("action NOT IN (\(list: ActivityFeed.hidden.map(\.rawValue)))")
                     .order(by: "occurredAt", .descending).order(by: "id", .descending).limit(eventsRead)),
                 capWarnings: capWarnings,
                 appNames: readsLogs ? try connection.fetch(AppRecord.query()).namesByBundleID : [:],

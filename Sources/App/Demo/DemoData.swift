@@ -71,7 +71,7 @@ enum DemoData {
                     guard let groupID = groups[group] else { continue }
                     _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: created.id!, groupID: groupID, assignedAt: assignedAt,
                                                                       assignedBy: actor.email))
-                    try connection.audit("profile.assigned", subject: created.auditSubject, by: actor, after: "assigned to \(group)", at: assignedAt)
+                    try connection.audit(.profileAssigned, subject: created.auditSubject, by: actor, after: "assigned to \(group)", at: assignedAt)
                 }
             }
         }

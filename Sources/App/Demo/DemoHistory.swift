@@ -195,7 +195,7 @@ enum DemoHistory {
             let time = now.days(-note.daysAgo)
             _ = try connection.insert(DeviceNoteRecord(id: nil, deviceID: deviceID, authorID: author?.id, authorTokenID: nil, authorEmail: helpdesk, body: note.body,
                                                        createdAt: time, updatedAt: time))
-            try connection.audit("note.added", subject: device.name, by: actor, at: time)
+            try connection.audit(.noteAdded, subject: device.name, by: actor, at: time)
         }
     }
 

@@ -56,7 +56,7 @@ struct HelpdeskAPIController {
     @Sendable func feedback(request: Request, context: SignedInContext) async throws -> Response {
         guard let app = request.uri.formParameters["app"].map({ String($0).trimmingWhitespace() }),
               BundleID.problem(app) == nil else {
-            throw APIError(status: .badRequest, code: "invalid_query", message: "app must be the bundle ID of the app whose feedback to read.", field: "app")
+            throw APIError(status: .badRequest, code: .invalidQuery, message: "app must be the bundle ID of the app whose feedback to read.", field: "app")
         }
         let found = try await services.helpdeskReader.feedbackHistory(try Self.deviceID(context), app: app, limit: Self.feedbackLimit)
         return try .jsonObject(["app": app, "feedback": found.reports.reversed().map { report -> [String: Any] in

@@ -40,7 +40,7 @@ struct NoteStore: Sendable {
             let device = try connection.require(DeviceRecord.self, id: deviceID)
             let note = try connection.insert(DeviceNoteRecord(id: nil, deviceID: deviceID, authorID: author.personID, authorTokenID: author.tokenID,
                                                               authorEmail: author.user.email, body: text, createdAt: time, updatedAt: time))
-            try connection.audit("note.added", subject: device.name, by: Actor(author.user), after: Self.excerpt(text), at: time)
+            try connection.audit(.noteAdded, subject: device.name, by: Actor(author.user), after: Self.excerpt(text), at: time)
             return note
         }
     }
@@ -55,7 +55,7 @@ struct NoteStore: Sendable {
             (note.body, note.updatedAt) = (text, time)
             try connection.update(note)
             let device = try connection.require(DeviceRecord.self, id: deviceID)
-            try connection.audit("note.edited", subject: device.name, by: Actor(principal.user), before: Self.excerpt(before), after: Self.excerpt(text), at: time)
+            try connection.audit(.noteEdited, subject: device.name, by: Actor(principal.user), before: Self.excerpt(before), after: Self.excerpt(text), at: time)
         }
     }
 
@@ -65,7 +65,7 @@ struct NoteStore: Sendable {
             let note = try Self.note(noteID, of: deviceID, changeableBy: principal, in: connection)
             try connection.delete(DeviceNoteRecord.self, id: noteID)
             let device = try connection.require(DeviceRecord.self, id: deviceID)
-            try connection.audit("note.deleted", subject: device.name, by: Actor(principal.user), before: Self.excerpt(note.body), at: time)
+            try connection.audit(.noteDeleted, subject: device.name, by: Actor(principal.user), before: Self.excerpt(note.body), at: time)
         }
     }
 

@@ -40,7 +40,7 @@ enum LogUpload {
     static func lines(from body: ByteBuffer, contentType: String?, contentEncoding: String?) throws -> [LogLine] {
         let mediaType = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard let mediaType, mediaTypes.contains(mediaType) else {
-            throw APIError(status: .unsupportedMediaType, code: "unsupported_media_type",
+            throw APIError(status: .unsupportedMediaType, code: .unsupportedMediaType,
                            message: "Send logs as NDJSON: Content-Type: application/x-ndjson, one JSON object per line.")
         }
         var bytes = Array(body.readableBytesView)
@@ -48,16 +48,16 @@ enum LogUpload {
         case nil, "identity": break
         case "gzip":
             do { bytes = try Gzip.inflate(bytes, limit: RequestLimits.logUploadInflated) } catch .tooLarge {
-                throw APIError(status: .contentTooLarge, code: "body_too_large",
+                throw APIError(status: .contentTooLarge, code: .bodyTooLarge,
                                message: "The upload inflates to more than \(RequestLimits.logUploadInflated >> 20) MB; send smaller batches.")
             } catch .trailingBytes {
-                throw APIError(status: .badRequest, code: "malformed_gzip",
+                throw APIError(status: .badRequest, code: .malformedGzip,
                                message: "The gzip body has bytes after its last member that are not gzip; nothing was stored. Send whole gzip members only.")
             } catch {
-                throw APIError(status: .badRequest, code: "malformed_gzip", message: "The body says it is gzip but could not be inflated; nothing was stored.")
+                throw APIError(status: .badRequest, code: .malformedGzip, message: "The body says it is gzip but could not be inflated; nothing was stored.")
             }
         default:
-            throw APIError(status: .unsupportedMediaType, code: "unsupported_encoding", message: "Send the body plain or with Content-Encoding: gzip.")
+            throw APIError(status: .unsupportedMediaType, code: .unsupportedEncoding, message: "Send the body plain or with Content-Encoding: gzip.")
         }
         // Numbered as an editor shows the body; a trailing newline, or a blank line between two, is no line.
         let numbered = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated().filter { _, slice in
@@ -95,20 +95,20 @@ enum LogUpload {
     }
 
     static func invalid(line: Int, field: String, _ message: String) -> APIError {
-        APIError(status: .unprocessableContent, code: "invalid_line", message: "Line \(line): \(message)",
+        APIError(status: .unprocessableContent, code: .invalidLine, message: "Line \(line): \(message)",
                  field: field.isEmpty ? "lines.\(line)" : "lines.\(line).\(field)")
     }
 
     /// The API's answer to a refused batch.
     static func refusal(_ problem: LogBatch.Problem) -> APIError {
         switch problem {
-        case .empty: APIError(status: .unprocessableContent, code: "no_lines", message: problem.message)
-        case .tooManyLines: APIError(status: .unprocessableContent, code: "too_many_lines", message: problem.message)
+        case .empty: APIError(status: .unprocessableContent, code: .noLines, message: problem.message)
+        case .tooManyLines: APIError(status: .unprocessableContent, code: .tooManyLines, message: problem.message)
         case .invalidLine(let line, let field, _):
-            APIError(status: .unprocessableContent, code: "invalid_line", message: problem.message, field: "lines.\(line).\(field)")
-        case .loggingOff: APIError(status: .unprocessableContent, code: "logging_off", message: problem.message)
+            APIError(status: .unprocessableContent, code: .invalidLine, message: problem.message, field: "lines.\(line).\(field)")
+        case .loggingOff: APIError(status: .unprocessableContent, code: .loggingOff, message: problem.message)
         case .levelNotCollected(let line, _, _):
-            APIError(status: .unprocessableContent, code: "level_not_collected", message: problem.message, field: "lines.\(line).level")
+            APIError(status: .unprocessableContent, code: .levelNotCollected, message: problem.message, field: "lines.\(line).level")
         }
     }
 }

@@ -19,7 +19,7 @@ struct LogsAPIController {
     /// The filter in the query string; 400 naming the parameter it cannot read.
     static func filter(of request: Request) throws -> LogFilter {
         do { return try LogFilter(request.uri.formParameters, strict: true) } catch {
-            throw APIError(status: .badRequest, code: error.parameter == "q" ? "invalid_search" : "invalid_query",
+            throw APIError(status: .badRequest, code: error.parameter == "q" ? .invalidSearch : .invalidQuery,
                            message: error.message, field: error.parameter)
         }
     }
@@ -40,7 +40,7 @@ struct LogsAPIController {
         let filter = try Self.filter(of: request)
         let format = try request.uri.formParameters["format"].map { text in
             guard let format = LogExport.Format(rawValue: String(text)) else {
-                throw APIError(status: .badRequest, code: "invalid_query", message: "format must be ndjson or text.", field: "format")
+                throw APIError(status: .badRequest, code: .invalidQuery, message: "format must be ndjson or text.", field: "format")
             }
             return format
         } ?? .ndjson
@@ -50,7 +50,7 @@ struct LogsAPIController {
     @Sendable func crashGroups(request: Request, context: SignedInContext) async throws -> Response {
         let app = request.uri.formParameters["app"].map(String.init)
         if app?.isEmpty == true {
-            throw APIError(status: .badRequest, code: "invalid_query", message: "app is empty; leave it out for every app.", field: "app")
+            throw APIError(status: .badRequest, code: .invalidQuery, message: "app is empty; leave it out for every app.", field: "app")
         }
         let hours = try APIQuery.integer("hours", of: request, in: 1...24 * 366)
         let since = hours.map { services.now.addingTimeInterval(-Double($0) * 3600) } ?? .distantPast
@@ -76,14 +76,14 @@ struct LogsAPIController {
         if !lineValues.isEmpty {
             let ids = lineValues.compactMap { RecordID<DeviceLogRecord>($0) }
             guard ids.count == lineValues.count, ids.count <= LogDownload.maximumChosen, !filter.isFiltered else {
-                throw APIError(status: .badRequest, code: "invalid_query",
+                throw APIError(status: .badRequest, code: .invalidQuery,
                                message: "line must be log line ids (at most \(LogDownload.maximumChosen)), without other filters.", field: "line")
             }
             selection = .lines(ids)
         } else {
             let all = try APIQuery.bool("all", of: request)
             guard filter.isFiltered || all == true else {
-                throw APIError(status: .badRequest, code: "filter_required",
+                throw APIError(status: .badRequest, code: .filterRequired,
                                message: "Name the lines to delete with filters or line ids, or say all=true to delete every line.", field: nil)
             }
             selection = .matching(filter)

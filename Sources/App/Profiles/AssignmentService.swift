@@ -27,7 +27,7 @@ struct AssignmentService: Sendable {
             let existing = try connection.count(ProfileAssignmentRecord.query().filter("profileID", .equal, profileID).filter("groupID", .equal, groupID))
             guard existing == 0 else { return Change(profile: profile, group: group, changed: false) }
             _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: profileID, groupID: groupID, assignedAt: time, assignedBy: actor.email))
-            try connection.audit("profile.assigned", subject: profile.auditSubject, by: actor, after: "assigned to \(group.name)", at: time)
+            try connection.audit(.profileAssigned, subject: profile.auditSubject, by: actor, after: "assigned to \(group.name)", at: time)
             return Change(profile: profile, group: group, changed: true)
         }
     }
@@ -38,7 +38,7 @@ struct AssignmentService: Sendable {
             let group = try connection.require(DeviceGroupRecord.self, id: groupID)
             let removed = try connection.delete(ProfileAssignmentRecord.query().filter("profileID", .equal, profileID).filter("groupID", .equal, groupID))
             if removed > 0 {
-                try connection.audit("profile.unassigned", subject: profile.auditSubject, by: actor, before: "assigned to \(group.name)", at: now())
+                try connection.audit(.profileUnassigned, subject: profile.auditSubject, by: actor, before: "assigned to \(group.name)", at: now())
             }
             return Change(profile: profile, group: group, changed: removed > 0)
         }

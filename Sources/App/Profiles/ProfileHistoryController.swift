@@ -74,7 +74,7 @@ struct ProfileHistoryController {
         // old content back, and a concurrent save still makes it a conflict.
         return try await ProfileSaving(services: services).save(
             profileID: id, base: Int(context.form["baseVersion"]) ?? latest.number, request: request, context: context,
-            actor: actor, noting: { _ in "Restored version \(number)" }, action: "profile.restored", confirming: context.form) { _ in old.content }
+            actor: actor, noting: { _ in "Restored version \(number)" }, action: .profileRestored, confirming: context.form) { _ in old.content }
     }
 
     @Sendable func assign(request: Request, context: SignedInContext) async throws -> Response {

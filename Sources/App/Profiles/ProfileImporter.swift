@@ -72,14 +72,14 @@ struct ProfileImporter: Sendable {
             case .newProfile:
                 let profile = try ProfileStore.insertFirstVersion(identifier: try Self.freeIdentifier(found, in: connection), content: content,
                                                                  note: note, by: actor, at: time, in: connection)
-                try connection.audit("profile.imported", subject: profile.auditSubject, by: actor, after: summary, at: time)
+                try connection.audit(.profileImported, subject: profile.auditSubject, by: actor, after: summary, at: time)
                 return .success(.imported(Outcome(profile: profile, imported: found, signature: signature, version: 1)))
             case .newVersion(let id):
                 guard try connection.find(ProfileRecord.self, id: id) != nil else {
                     return .failure(ImportProblem(line: nil, "The profile to add a version to does not exist; import the file as a new profile.",
-                                                  code: "profile_not_found"))
+                                                  code: .profileNotFound))
                 }
-                let saved = try ProfileStore.insertVersion(of: id, content: content, note: note, action: "profile.imported", by: actor, at: time, in: connection)
+                let saved = try ProfileStore.insertVersion(of: id, content: content, note: note, action: .profileImported, by: actor, at: time, in: connection)
                 return .success(.imported(Outcome(profile: saved.profile, imported: found, signature: signature, version: saved.version.number)))
             }
         }
@@ -88,10 +88,10 @@ struct ProfileImporter: Sendable {
     /// The file read whole, before anything is written: refused when it is empty, too large,
     /// not a profile at all, or a signed profile whose signature does not hold.
     static func read(_ bytes: [UInt8]) -> Result<(MobileConfigImport, SignedProfile), ImportProblem> {
-        guard !bytes.isEmpty else { return .failure(ImportProblem(line: nil, "Choose a .mobileconfig file to upload.", code: "empty_file")) }
-        guard bytes.count <= maximumBytes else { return .failure(ImportProblem(line: nil, "A profile to import holds at most 1 MB.", code: "file_too_large")) }
+        guard !bytes.isEmpty else { return .failure(ImportProblem(line: nil, "Choose a .mobileconfig file to upload.", code: .emptyFile)) }
+        guard bytes.count <= maximumBytes else { return .failure(ImportProblem(line: nil, "A profile to import holds at most 1 MB.", code: .fileTooLarge)) }
         if PropertyListReader.isBinaryPlist(Data(bytes)) {
-            return .failure(ImportProblem(line: nil, "Binary property lists are not read; export the profile as XML.", code: "binary_plist"))
+            return .failure(ImportProblem(line: nil, "Binary property lists are not read; export the profile as XML.", code: .binaryPlist))
         }
         let signed: SignedProfile
         do {
@@ -99,10 +99,10 @@ struct ProfileImporter: Sendable {
         } catch .notAProfile(let detail) {
             return .failure(.notAProfile(detail.hasSuffix(".") ? detail : detail + "."))
         } catch {
-            return .failure(ImportProblem(line: nil, error.description, code: "invalid_signature"))
+            return .failure(ImportProblem(line: nil, error.description, code: .invalidSignature))
         }
         if PropertyListReader.isBinaryPlist(Data(signed.content)) {
-            return .failure(ImportProblem(line: nil, "Binary property lists are not read; export the profile as XML.", code: "binary_plist"))
+            return .failure(ImportProblem(line: nil, "Binary property lists are not read; export the profile as XML.", code: .binaryPlist))
         }
         do {
             return .success((try MobileConfigImport.read(try PropertyListReader.read(Data(signed.content))), signed))

@@ -30,7 +30,7 @@ struct ProfileSaving {
     }
 
     func save(profileID: RecordID<ProfileRecord>, base: Int, request: Request, context: SignedInContext, actor: Actor,
-              note: String, action: String = "profile.edited", edit: (ProfileContent) throws -> ProfileContent) async throws -> Response {
+              note: String, action: AuditAction = .profileEdited, edit: (ProfileContent) throws -> ProfileContent) async throws -> Response {
         try await save(profileID: profileID, base: base, request: request, context: context, actor: actor,
                        noting: { _ in note }, action: action, edit: edit)
     }
@@ -39,7 +39,7 @@ struct ProfileSaving {
     /// `confirming` (the form as it was sent), a save that would change what devices get shows
     /// its impact first, with that form to send again once confirmed.
     func save(profileID: RecordID<ProfileRecord>, base: Int, request: Request, context: SignedInContext, actor: Actor,
-              noting: (ProfileContent) -> String, action: String = "profile.edited", confirming: FormFields? = nil,
+              noting: (ProfileContent) -> String, action: AuditAction = .profileEdited, confirming: FormFields? = nil,
               edit: (ProfileContent) throws -> ProfileContent) async throws -> Response {
         let (found, latest) = try await services.profiles.editBase(base, of: profileID)
         guard let baseVersion = found else { throw StorageError.notFound(table: ProfileVersionRecord.tableName) }

@@ -18,7 +18,7 @@ struct ProfileStore: Sendable {
         let time = now()
         return try await database.write { connection in
             let profile = try Self.insertFirstVersion(identifier: identifier, content: content, note: "Created", by: actor, at: time, in: connection)
-            try connection.audit("profile.created", subject: profile.auditSubject, by: actor, after: "version 1", at: time)
+            try connection.audit(.profileCreated, subject: profile.auditSubject, by: actor, after: "version 1", at: time)
             return profile
         }
     }
@@ -38,7 +38,7 @@ struct ProfileStore: Sendable {
             let profile = try Self.insertFirstVersion(identifier: try Self.freeIdentifier(source.identifier, suffix: "copy", in: connection),
                                                       content: content,
                                                       note: "Copied from \(source.name), version \(latest.number)", by: actor, at: time, in: connection)
-            try connection.audit("profile.cloned", subject: profile.auditSubject, by: actor,
+            try connection.audit(.profileCloned, subject: profile.auditSubject, by: actor,
                                  after: "copy of \(source.auditSubject), version \(latest.number)", at: time)
             return profile
         }
@@ -81,7 +81,7 @@ struct ProfileStore: Sendable {
         try await database.write { connection in
             let profile = try connection.require(ProfileRecord.self, id: id)
             try connection.delete(ProfileRecord.self, id: id)
-            try connection.audit("profile.deleted", subject: profile.auditSubject, by: actor, before: "version \(profile.version)", at: now())
+            try connection.audit(.profileDeleted, subject: profile.auditSubject, by: actor, before: "version \(profile.version)", at: now())
             return profile
         }
     }
@@ -90,7 +90,7 @@ struct ProfileStore: Sendable {
     /// is a `Conflict`); nil saves over whatever is current.
     @discardableResult
     func saveVersion(of profileID: RecordID<ProfileRecord>, basedOn baseVersion: Int?, content: ProfileContent,
-                     note: String, action: String = "profile.edited", by actor: Actor) async throws -> ProfileVersionRecord {
+                     note: String, action: AuditAction = .profileEdited, by actor: Actor) async throws -> ProfileVersionRecord {
         let time = now()
         return try await database.write { connection in
             let profile = try connection.require(ProfileRecord.self, id: profileID)
@@ -101,7 +101,7 @@ struct ProfileStore: Sendable {
 
     /// `content` as the profile's next version, with the audit entry saying what changed; in
     /// the caller's transaction (a save, or an import into an existing profile).
-    static func insertVersion(of profileID: RecordID<ProfileRecord>, content: ProfileContent, note: String, action: String, by actor: Actor,
+    static func insertVersion(of profileID: RecordID<ProfileRecord>, content: ProfileContent, note: String, action: AuditAction, by actor: Actor,
                               at time: Date, in connection: Connection) throws -> (profile: ProfileRecord, version: ProfileVersionRecord) {
         var profile = try connection.require(ProfileRecord.self, id: profileID)
         let previous = try ProfileReader.latestVersion(of: profileID, in: connection)

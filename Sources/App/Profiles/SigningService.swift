@@ -61,7 +61,7 @@ final class SigningService: Sendable {
             let previous = try StoredSigningIdentity.stored(in: connection)
                 .map { row in (try? Self.current(row).identity.sha256Fingerprint).map { "SHA-256 \($0)" } ?? "an unreadable identity" }
             try StoredSigningIdentity.replace(with: identity, origin: .uploaded, by: actor, at: time, in: connection)
-            try connection.audit("signing.replaced", subject: identity.subject, by: actor,
+            try connection.audit(.signingReplaced, subject: identity.subject, by: actor,
                                  before: previous, after: "SHA-256 \(identity.sha256Fingerprint)", at: time)
         }
     }
@@ -101,7 +101,7 @@ final class SigningService: Sendable {
             try connection.lock(StoredSigningIdentity.lockName)
             let stored = try StoredSigningIdentity.storeIfAbsent(identity, origin: origin, by: .system, at: time, in: connection)
             if stored {
-                try connection.audit(origin == .adopted ? "signing.adopted" : "signing.generated", subject: identity.subject, by: .system,
+                try connection.audit(origin == .adopted ? .signingAdopted : .signingGenerated, subject: identity.subject, by: .system,
                                      after: "SHA-256 \(identity.sha256Fingerprint)", at: time)
             }
             return (try StoredSigningIdentity.stored(in: connection), stored)

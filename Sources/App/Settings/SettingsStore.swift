@@ -33,7 +33,7 @@ struct SettingsStore: Sendable {
             let before = try ConsoleSettings.load(from: connection)
             guard before != settings else { return }
             try settings.save(in: connection)
-            try connection.audit("settings.updated", subject: "console settings", by: actor,
+            try connection.audit(.settingsUpdated, subject: "console settings", by: actor,
                                  before: before.auditText, after: settings.auditText, at: now())
         }
     }

@@ -40,9 +40,9 @@ struct DeviceAPIController {
                 updated = try await services.deviceChannel.answer(uuid, from: context.device.id, status: status, summary: reply.summary(for: status),
                                                                   feedback: try reply.feedback())
             } catch DeviceChannelService.AnswerRefusal.unknownCommand {
-                throw APIError(status: .notFound, code: "unknown_command", message: "This device has no command \(uuid.clipped(to: 60)).")
+                throw APIError(status: .notFound, code: .unknownCommand, message: "This device has no command \(uuid.clipped(to: 60)).")
             } catch DeviceChannelService.AnswerRefusal.alreadyAnswered {
-                throw APIError(status: .conflict, code: "command_finished", message: "The command was already answered.")
+                throw APIError(status: .conflict, code: .commandFinished, message: "The command was already answered.")
             }
             return try .jsonObject(["CommandUUID": updated.uuid, "Status": status.mdmName])
         }
@@ -64,7 +64,7 @@ struct DeviceAPIController {
         } catch let refusal as LogStore.Refusal {
             switch refusal {
             case .batch(let problem): throw LogUpload.refusal(problem)
-            case .capReached: throw APIError(status: .contentTooLarge, code: "log_cap_reached", message: refusal.message)
+            case .capReached: throw APIError(status: .contentTooLarge, code: .logCapReached, message: refusal.message)
             }
         }
     }

@@ -32,7 +32,7 @@ struct DeviceChannelService: Sendable {
                 let queued = try connection.insert(DeviceCommandRecord(
                     id: nil, uuid: UUID().uuidString, deviceID: deviceID, requestType: command.requestType, parameters: command, status: .queued,
                     queuedAt: time, queuedBy: user.email, completedAt: nil, resultSummary: "", result: nil))
-                try connection.audit("device.command", subject: device.name, by: Actor(user), after: command.summary, at: time)
+                try connection.audit(.deviceCommand, subject: device.name, by: Actor(user), after: command.summary, at: time)
                 return queued
             }
         }

@@ -9,7 +9,7 @@ struct DeviceRequestContext: ChildRequestContext {
 
     init(context: AppRequestContext) throws {
         guard let device = context.device else {
-            throw APIError(status: .unauthorized, code: "unauthenticated",
+            throw APIError(status: .unauthorized, code: .unauthenticated,
                            message: "Send the device's check-in token: Authorization: Bearer pcd_….")
         }
         coreContext = context.coreContext

@@ -48,7 +48,7 @@ struct DeviceTokenMiddleware: RouterMiddleware {
         }
         let token = String(header.dropFirst("bearer ".count)).trimmingWhitespace()
         guard let device = try await devices.device(forToken: token) else {
-            throw APIError(status: .unauthorized, code: "invalid_device_token", message: "The device token is unknown or the device was removed.")
+            throw APIError(status: .unauthorized, code: .invalidDeviceToken, message: "The device token is unknown or the device was removed.")
         }
         var context = context
         context.device = device

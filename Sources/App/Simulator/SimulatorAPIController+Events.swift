@@ -23,7 +23,7 @@ extension SimulatorAPIController {
         let after: Int64?
         if let resumeFrom {
             guard let number = Int64(resumeFrom), number >= 0 else {
-                throw APIError(status: .badRequest, code: "invalid_parameter", message: "after (or Last-Event-ID) is an event id: a whole number from 0.", field: "after")
+                throw APIError(status: .badRequest, code: .invalidParameter, message: "after (or Last-Event-ID) is an event id: a whole number from 0.", field: "after")
             }
             after = number
         } else {
@@ -32,7 +32,7 @@ extension SimulatorAPIController {
         var timeout = Self.longestStream
         if let given = query["timeout"] {
             guard let seconds = Int(given), (1...Self.longestStream).contains(seconds) else {
-                throw APIError(status: .badRequest, code: "invalid_parameter", message: "timeout is a number of seconds from 1 to \(Self.longestStream).", field: "timeout")
+                throw APIError(status: .badRequest, code: .invalidParameter, message: "timeout is a number of seconds from 1 to \(Self.longestStream).", field: "timeout")
             }
             timeout = seconds
         }

@@ -22,7 +22,7 @@ struct SimulatorAPIController {
             do throws(SimulatorActionParser.Problem) {
                 action = try SimulatorActionParser.parse(body.field)
             } catch {
-                throw APIError(status: .unprocessableContent, code: "invalid_action", message: error.message, field: error.field)
+                throw APIError(status: .unprocessableContent, code: .invalidAction, message: error.message, field: error.field)
             }
             let (outcome, stored) = try await services.simulator.perform(action, on: id)
             return try .jsonObject(["event": Self.eventJSON(outcome.event), "state": Self.stateJSON(stored)])
@@ -32,7 +32,7 @@ struct SimulatorAPIController {
     func device(_ context: SignedInContext) async throws -> RecordID<DeviceRecord> {
         let udid = try context.parameters.require("udid").asciiUppercased
         guard let id = try await services.simulatorReader.device(udid: udid)?.id else {
-            throw APIError(status: .notFound, code: "not_found", message: "No device has UDID \(udid.clipped(to: 60)).")
+            throw APIError(status: .notFound, code: .notFound, message: "No device has UDID \(udid.clipped(to: 60)).")
         }
         return id
     }

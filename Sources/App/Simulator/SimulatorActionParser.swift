@@ -9,12 +9,6 @@ enum SimulatorActionParser {
         let message: String
     }
 
-    /// Every action name, for the API's documentation and error messages.
-    static let names = ["launchApp", "home", "requestLock", "requestUnlock", "startGuidedAccess", "endGuidedAccess", "restart",
-                        "advanceClock", "setLocation", "setNetwork", "setKeyboard", "copy", "paste", "showKeyboard", "signIn",
-                        "emitLog", "crash", "setOSVersion", "setAppVersion", "setJailbroken", "sendBeacon",
-                        "connect", "composeEmail", "openLink", "openMailto", "useHardware", "setAccessibility"]
-
     static func parse(_ sent: (String) -> String?) throws(Problem) -> SimulatorAction {
         func field(_ name: String) throws(Problem) -> String? {
             guard let value = sent(name) else { return nil }
@@ -65,40 +59,46 @@ enum SimulatorActionParser {
             return given
         }
 
-        guard let action = try text("action") else { throw Problem(field: "action", message: "Say which action, such as launchApp.") }
-        switch action {
-        case "launchApp": return .launchApp(try app())
-        case "home": return .home
-        case "requestLock":
+        guard let given = try text("action") else {
+            throw Problem(field: "action", message: "Say which action, such as \(SimulatorAction.Name.launchApp.rawValue).")
+        }
+        guard let name = SimulatorAction.Name(rawValue: given) else {
+            let names = SimulatorAction.Name.allCases.map(\.rawValue).joined(separator: ", ")
+            throw Problem(field: "action", message: "Unknown action \(given.clipped(to: 40)). Use one of: \(names).")
+        }
+        switch name {
+        case .launchApp: return .launchApp(try app())
+        case .home: return .home
+        case .requestLock:
             let modeText = try text("mode") ?? LockRequestMode.autonomous.rawValue
             guard let mode = LockRequestMode(rawValue: modeText) else {
                 throw Problem(field: "mode", message: "mode must be autonomous (ASAM) or assessment (AAC).")
             }
             return .requestLock(app: try app(), mode: mode, confirm: try bool("confirm", default: true))
-        case "requestUnlock": return .requestUnlock(app: try app())
-        case "startGuidedAccess": return .startGuidedAccess(passcode: try required("passcode"))
-        case "endGuidedAccess": return .endGuidedAccess(passcode: try required("passcode"))
-        case "restart": return .restart
-        case "advanceClock": return .advanceClock(minutes: Int(try number("minutes", in: 1...10_080)))
-        case "setLocation":
+        case .requestUnlock: return .requestUnlock(app: try app())
+        case .startGuidedAccess: return .startGuidedAccess(passcode: try required("passcode"))
+        case .endGuidedAccess: return .endGuidedAccess(passcode: try required("passcode"))
+        case .restart: return .restart
+        case .advanceClock: return .advanceClock(minutes: Int(try number("minutes", in: 1...10_080)))
+        case .setLocation:
             let (latitude, longitude) = (try text("latitude"), try text("longitude"))
             if latitude == nil && longitude == nil { return .setLocation(nil) }
             return .setLocation(GeoPoint(latitude: try number("latitude", in: -90...90), longitude: try number("longitude", in: -180...180)))
-        case "setNetwork":
+        case .setNetwork:
             guard let network = SimulatedNetwork(rawValue: try required("network")) else {
                 throw Problem(field: "network", message: "network must be wifi, cellular or offline.")
             }
             return .setNetwork(network)
-        case "setKeyboard": return .setThirdPartyKeyboard(try bool("thirdParty", default: true))
-        case "copy":
+        case .setKeyboard: return .setThirdPartyKeyboard(try bool("thirdParty", default: true))
+        case .copy:
             let copied = try field("text") ?? ""
             guard !copied.isEmpty else { throw Problem(field: "text", message: "Type the text to copy.") }
             guard PlainText.length(copied) <= 1_000 else { throw Problem(field: "text", message: "Copy at most 1,000 characters.") }
             return .copy(app: try app(), text: copied)
-        case "paste": return .paste(app: try app())
-        case "showKeyboard": return .showKeyboard(app: try app())
-        case "signIn": return .signIn(app: try app())
-        case "emitLog":
+        case .paste: return .paste(app: try app())
+        case .showKeyboard: return .showKeyboard(app: try app())
+        case .signIn: return .signIn(app: try app())
+        case .emitLog:
             guard let level = LogLevel(rawValue: try required("level")) else {
                 throw Problem(field: "level", message: "level must be error, warning, information or debug.")
             }
@@ -106,12 +106,12 @@ enum SimulatorActionParser {
             guard PlainText.length(message) <= 2_000 else { throw Problem(field: "message", message: "Keep a message to 2,000 characters.") }
             let count = try text("count") == nil ? 1 : Int(try number("count", in: 1...Double(SimulatorAction.maximumBurst)))
             return .emitLog(app: try app(), level: level, message: message, count: count)
-        case "crash": return .crash(app: try app())
-        case "setOSVersion": return .setOSVersion(try version())
-        case "setAppVersion": return .setAppVersion(app: try app(), version: try version())
-        case "setJailbroken": return .setJailbroken(try bool("jailbroken", default: true))
-        case "sendBeacon": return .sendBeacon(app: try app())
-        case "connect":
+        case .crash: return .crash(app: try app())
+        case .setOSVersion: return .setOSVersion(try version())
+        case .setAppVersion: return .setAppVersion(app: try app(), version: try version())
+        case .setJailbroken: return .setJailbroken(try bool("jailbroken", default: true))
+        case .sendBeacon: return .sendBeacon(app: try app())
+        case .connect:
             let certificate: ServerCertificate
             switch try text("certificate") ?? "pinned-1" {
             case "interceptor": certificate = .interceptor
@@ -122,23 +122,21 @@ enum SimulatorActionParser {
                 throw Problem(field: "certificate", message: "certificate must be pinned-1 to pinned-\(CertificatePinning.maximumCertificates), or interceptor.")
             }
             return .connect(app: try app(), url: try address("url", example: "https://api.example.com"), certificate: certificate)
-        case "composeEmail": return .composeEmail(app: try app())
-        case "openLink": return .openLink(app: try app(), url: try address("url", example: "https://intranet.example.com"))
-        case "openMailto":
+        case .composeEmail: return .composeEmail(app: try app())
+        case .openLink: return .openLink(app: try app(), url: try address("url", example: "https://intranet.example.com"))
+        case .openMailto:
             let address = try address("address", example: "help@example.com")
             return .openMailto(app: try app(), address: address.lowercased().hasPrefix("mailto:") ? String(address.dropFirst(7)) : address)
-        case "useHardware":
+        case .useHardware:
             guard let control = HardwareControl(rawValue: try required("control")) else {
                 throw Problem(field: "control", message: "control must be one of: \(HardwareControl.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
             return .useHardware(control)
-        case "setAccessibility":
+        case .setAccessibility:
             guard let feature = AccessibilityFeature(rawValue: try required("feature")) else {
                 throw Problem(field: "feature", message: "feature must be one of: \(AccessibilityFeature.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
             return .setAccessibility(feature, on: try bool("on", default: true))
-        default:
-            throw Problem(field: "action", message: "Unknown action \(action.clipped(to: 40)). Use one of: \(names.joined(separator: ", ")).")
         }
     }
 }

@@ -1,3 +1,4 @@
+import Domain
 import Mustache
 
 /// What the simulator's typed controls hold: their starting values, or after a refused action
@@ -45,10 +46,11 @@ struct SimulatorControlInputs: Sendable {
         for (name, keyPath) in fields where form.all(name).first != nil {
             self[keyPath: keyPath] = form[name]
         }
+        let action = SimulatorAction.Name(rawValue: form["action"])
         // Connect and open-link both send `url`; the box is the action's.
-        let urlBox = form["action"] == "openLink" ? "link" : "url"
+        let urlBox = action == .openLink ? "link" : "url"
         if form.all("url").first != nil { if urlBox == "link" { link = form["url"] } else { url = form["url"] } }
-        let versionBox = form["action"] == "setOSVersion" ? "osVersion" : "appVersion"
+        let versionBox = action == .setOSVersion ? "osVersion" : "appVersion"
         if problem.field == "url" {
             errors[urlBox] = problem.message
         } else if problem.field == "address" {

@@ -51,7 +51,7 @@ enum Bootstrap {
             } else {
                 _ = try connection.insert(User(id: nil, email: email, passwordHash: hash, role: role,
                                                mustChangePassword: false, createdAt: now, lastSignInAt: nil))
-                try connection.audit("user.created", subject: email, by: .system, after: "role: \(role.rawValue) (demo)", at: now)
+                try connection.audit(.userCreated, subject: email, by: .system, after: "role: \(role.rawValue) (demo)", at: now)
             }
         }
     }

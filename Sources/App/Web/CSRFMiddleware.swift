@@ -51,5 +51,5 @@ struct CSRFMiddleware: RouterMiddleware {
     }
 
     /// A body that says it is a form but cannot be read as one.
-    static let malformed = APIError(status: .badRequest, code: "malformed_form", message: "The form could not be read. Reload the page and send it again.")
+    static let malformed = APIError(status: .badRequest, code: .malformedForm, message: "The form could not be read. Reload the page and send it again.")
 }

@@ -74,14 +74,14 @@ struct ErrorWithHeaders: Error {
 /// What went wrong, phrased once for both the HTML page and the JSON body.
 struct Problem {
     let status: HTTPResponse.Status
-    let code: String
+    let code: APIErrorCode
     let heading: String
     let message: String
     var field: String?
     /// Seconds after which trying again may succeed (`Retry-After`), for a passing outage.
     var retryAfter: Int?
 
-    init(status: HTTPResponse.Status, code: String, heading: String, message: String, field: String? = nil, retryAfter: Int? = nil) {
+    init(status: HTTPResponse.Status, code: APIErrorCode, heading: String, message: String, field: String? = nil, retryAfter: Int? = nil) {
         self.status = status
         self.code = code
         self.heading = heading
@@ -99,43 +99,43 @@ struct Problem {
             self.init(status: refusal.reason == .conflict ? .conflict : .unprocessableContent, code: refusal.code,
                       heading: "Not saved", message: message, field: field)
         case AccessDenied.signInRequired:
-            self.init(status: .unauthorized, code: "unauthenticated", heading: "Sign in required",
+            self.init(status: .unauthorized, code: .unauthenticated, heading: "Sign in required",
                       message: "Sign in, or send a valid API token.")
         case AccessDenied.passwordChangeRequired:
-            self.init(status: .forbidden, code: "password_change_required", heading: "Choose a new password",
+            self.init(status: .forbidden, code: .passwordChangeRequired, heading: "Choose a new password",
                       message: "This account still has a one-time password. Choose a new one first.")
         case AccessDenied.insufficientRole:
-            self.init(status: .forbidden, code: "forbidden", heading: "You don’t have access to this page",
+            self.init(status: .forbidden, code: .forbidden, heading: "You don’t have access to this page",
                       message: "Your role does not include this action. Ask an admin if you need it.")
         case AccessDenied.formExpired:
-            self.init(status: .forbidden, code: "csrf_token_invalid", heading: "This form has expired",
+            self.init(status: .forbidden, code: .csrfTokenInvalid, heading: "This form has expired",
                       message: "For your security the form could not be accepted. Go back, reload the page and try again.")
         case StorageError.full:
-            self.init(status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), code: "storage_full", heading: "The console's disk is full",
+            self.init(status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), code: .storageFull, heading: "The console's disk is full",
                       message: "Nothing new can be saved until there is room: reading, searching and downloading still work. An admin can free space by deleting old logs, or give the console more disk.")
         case StorageError.unavailable:
             // The server is down, restarting or starting up; the next statement connects again,
             // so this passes by itself.
-            self.init(status: .serviceUnavailable, code: "database_unavailable", heading: "The database is unreachable",
+            self.init(status: .serviceUnavailable, code: .databaseUnavailable, heading: "The database is unreachable",
                       message: "The database is unreachable; try again in a moment.", retryAfter: 5)
         case StorageError.notFound:
-            self.init(status: .notFound, code: "not_found", heading: "Not found",
+            self.init(status: .notFound, code: .notFound, heading: "Not found",
                       message: "That item does not exist, or it was removed.")
         case let error as HTTPError where error.status == .notFound:
-            self.init(status: .notFound, code: "not_found", heading: "Page not found",
+            self.init(status: .notFound, code: .notFound, heading: "Page not found",
                       message: "There is nothing at this address. Check the link, or start again from the dashboard.")
         case _ where Self.isTooLarge(error):
-            self.init(status: .contentTooLarge, code: "payload_too_large", heading: "Too large to accept",
+            self.init(status: .contentTooLarge, code: .payloadTooLarge, heading: "Too large to accept",
                       message: RequestLimits.description)
         case let error as HTTPError where error.status == .badRequest:
             // The framework's own 400s (an id that is not a number) name internal types; say it plainly.
-            self.init(status: .badRequest, code: "bad_request", heading: "That address is not valid",
+            self.init(status: .badRequest, code: .badRequest, heading: "That address is not valid",
                       message: "Part of this address or request is not valid. Check the link, or start again from the dashboard.")
         case let error as HTTPError where error.status.code < 500:
-            self.init(status: error.status, code: Self.code(for: error.status), heading: error.status.reasonPhrase,
+            self.init(status: error.status, code: APIErrorCode(refusing: error.status), heading: error.status.reasonPhrase,
                       message: error.body ?? "The request could not be handled.")
         default:
-            self.init(status: .internalServerError, code: "internal_error", heading: "Something went wrong",
+            self.init(status: .internalServerError, code: .internalError, heading: "Something went wrong",
                       message: "The console hit an unexpected fault. It has been logged; quote the request id below when you report it.")
         }
     }
@@ -144,17 +144,12 @@ struct Problem {
     private static func isTooLarge(_ error: any Error) -> Bool {
         error is NIOTooManyBytesError || (error as? HTTPError)?.status == .contentTooLarge
     }
-
-    private static func code(for status: HTTPResponse.Status) -> String {
-        status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_")
-            .replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: "'", with: "")
-    }
 }
 
 /// An error an API handler throws on purpose, with its stable code.
 struct APIError: Error {
     let status: HTTPResponse.Status
-    let code: String
+    let code: APIErrorCode
     let message: String
     var field: String?
 }
@@ -162,7 +157,7 @@ struct APIError: Error {
 /// `{"error": {"code": "…", "message": "…", "field": "…"}}`
 struct APIErrorBody: Encodable {
     struct Detail: Encodable {
-        let code: String
+        let code: APIErrorCode
         let message: String
         let field: String?
         let requestID: String?

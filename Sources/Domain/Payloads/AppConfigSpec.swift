@@ -29,12 +29,29 @@ public struct AppConfigSpec: Codable, Equatable, Sendable {
 /// Why an imported file (a specfile, a .mobileconfig) was refused, and where when the file has
 /// lines: nothing of a refused file is kept.
 public struct ImportProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What kind of refusal it is, which the API answers as a stable code of its own.
+    public enum Code: CaseIterable, Sendable {
+        /// The file's content breaks a rule (the reason says which, and the line).
+        case invalidFile
+        /// No configuration profile at all: a picture, a text, another property list.
+        case notAProfile
+        case emptyFile
+        case fileTooLarge
+        /// A specfile that is not UTF-8 text.
+        case notText
+        /// A specfile describing another app than the one it was uploaded for.
+        case wrongApp
+        case binaryPlist
+        case invalidSignature
+        /// A new version was asked for a profile that does not exist.
+        case profileNotFound
+    }
+
     public let line: Int?
     public let reason: String
-    /// A stable name for the refusal, as the API answers it: `invalid_file` unless said.
-    public let code: String
+    public let code: Code
 
-    public init(line: Int?, _ reason: String, code: String = "invalid_file") {
+    public init(line: Int?, _ reason: String, code: Code = .invalidFile) {
         self.line = line
         self.reason = reason
         self.code = code
@@ -45,6 +62,6 @@ public struct ImportProblem: Error, Equatable, Sendable, CustomStringConvertible
     /// A file that is no configuration profile at all (a picture, a text, another property
     /// list): said as that, not as a broken signature or a broken profile.
     public static func notAProfile(_ detail: String, line: Int? = nil) -> ImportProblem {
-        ImportProblem(line: line, "This file is not a profile: \(detail)", code: "not_a_profile")
+        ImportProblem(line: line, "This file is not a profile: \(detail)", code: .notAProfile)
     }
 }

@@ -69,9 +69,7 @@ struct LogRemoval: Sendable {
                 try connection.update(existing)
                 return existing
             }
-            return try connection.insert(AuditEvent(
-                id: nil, occurredAt: time, actorID: actor.userID, actorEmail: actor.email,
-                action: "logs.deleted", subject: description, before: nil, after: summary))
+            return try connection.insert(AuditEvent(.logsDeleted, subject: description, by: actor, after: summary, at: time))
         }
     }
 
