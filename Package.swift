@@ -10,7 +10,8 @@ let package = Package(
     name: "payload-console",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "payload-console", targets: ["PayloadConsole"])
+        .executable(name: "payload-console", targets: ["PayloadConsole"]),
+        .executable(name: "payload-console-bench", targets: ["PayloadConsoleBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
@@ -71,6 +72,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // The measurements behind the speed targets (Benchmarks/README.md), kept out of App so
+        // production code carries none of them; they reach App's internals through `package`.
+        .executableTarget(
+            name: "PayloadConsoleBench",
+            dependencies: [
+                "App", "Storage", "Domain", "CSQLite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/Bench",
             swiftSettings: swiftSettings
         ),
 

@@ -14,7 +14,7 @@ BARE_PORT=${BARE_PORT:-8183}
 URL="http://127.0.0.1:$PORT"
 DURATION=${DURATION:-10s}
 
-$BIN bench seed --db "$DB" --profiles 1000 --devices 10000 --tokens-file "$WORK/tokens"
+$BENCH seed --db "$DB" --profiles 1000 --devices 10000 --tokens-file "$WORK/tokens"
 start_servers
 
 head -500 "$WORK/tokens" | while read -r token; do

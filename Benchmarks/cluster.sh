@@ -50,7 +50,7 @@ checkin() { # label, URL[, path instead of the check-in's]: wrk's req/s, with th
 }
 
 echo "== $DEVICES devices on PostgreSQL, 1,000 profiles"
-$BIN bench seed --db "$DB" --profiles 1000 --devices "$DEVICES" --tokens-file "$WORK/tokens" >/dev/null
+$BENCH seed --db "$DB" --profiles 1000 --devices "$DEVICES" --tokens-file "$WORK/tokens" >/dev/null
 echo "benchmark passphrase" | $BIN user add --email bench@example.com --role admin --db "$DB" >/dev/null
 TOKEN=$($BIN token create --role helpdesk --name bench --db "$DB")
 $BIN serve --db "$DB" --data-dir "$WORK/a" --port "$PORT_A" --log-level error >/dev/null &

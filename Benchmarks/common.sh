@@ -1,10 +1,12 @@
-# What the benchmark scripts share; sourced after `cd` to the package root. Builds the console and
-# Benchmarks/BareRoute in release, makes WORK (removed at exit unless KEEP is set) and stops
+# What the benchmark scripts share; sourced after `cd` to the package root. Builds the console, its
+# measurements (payload-console-bench: seeding, in-process rates) and Benchmarks/BareRoute in release, makes WORK (removed at exit unless KEEP is set) and stops
 # whatever SERVER, BARE_SERVER and SAMPLER name at exit.
 command -v wrk >/dev/null || scripts/ensure-apt-packages wrk
 swift build -c release --product payload-console >/dev/null
+swift build -c release --product payload-console-bench >/dev/null
 swift build -c release --package-path Benchmarks/BareRoute >/dev/null
 BIN=.build/release/payload-console
+BENCH=.build/release/payload-console-bench
 BARE=Benchmarks/BareRoute/.build/release/BareRoute
 WORK=$(mktemp -d)
 SERVER= BARE_SERVER= SAMPLER=

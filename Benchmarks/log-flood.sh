@@ -10,7 +10,7 @@
 #  - the catch-up: seconds until the index has every line (target <= 60 s);
 #  - afterwards, searches at 8 clients (issue 13's target: p99 <= 50 ms);
 #  - anchors: the bare Hummingbird route and the console's /healthz under the same wrk, and the
-#    in-process rates of the same inserts through LogStore.append and raw SQLite (`bench ingest`).
+#    in-process rates of the same inserts through LogStore.append and raw SQLite (`payload-console-bench ingest`).
 # Sizes: LINES, BURST (30s), IDLE (10), DURATION (10s, each query run); e.g. LINES=500000 BURST=10s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +24,7 @@ IDLE=${IDLE:-10}
 DURATION=${DURATION:-10s}
 
 echo "== seed: $LINES lines over 50 apps from 10,000 devices, indexed; upload bodies of 500 lines"
-$BIN bench seed-logs --db "$DB" --lines "$LINES" --apps 50 --devices 10000 --tokens-file "$WORK/tokens" --bodies-dir "$WORK/bodies"
+$BENCH seed-logs --db "$DB" --lines "$LINES" --apps 50 --devices 10000 --tokens-file "$WORK/tokens" --bodies-dir "$WORK/bodies"
 ADMIN_TOKEN=$($BIN token create --role admin --name flood --db "$DB")
 HELPDESK_TOKEN=$($BIN token create --role helpdesk --name flood --db "$DB")
 start_servers
@@ -72,4 +72,4 @@ done
 
 echo "== in-process anchors: the same inserts without HTTP"
 kill $SERVER; wait $SERVER 2>/dev/null || true; SERVER=
-$BIN bench ingest --db "$DB" --bodies-dir "$WORK/bodies" --lines 500000
+$BENCH ingest --db "$DB" --bodies-dir "$WORK/bodies" --lines 500000

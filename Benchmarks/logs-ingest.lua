@@ -1,5 +1,5 @@
 -- Plays devices uploading logs: each request is the next device's token with the next prebuilt
--- body of 500 NDJSON lines (written by `payload-console bench seed-logs --bodies-dir`).
+-- body of 500 NDJSON lines (written by `payload-console-bench seed-logs --bodies-dir`).
 -- Usage: wrk ... -s Benchmarks/logs-ingest.lua URL -- tokens.txt bodies-dir count [gzip]
 -- With gzip the bodies are read from body-NNN.ndjson.gz and sent with Content-Encoding: gzip.
 local tokens = {}

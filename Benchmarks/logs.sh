@@ -2,7 +2,7 @@
 # The log store under load, in one run beside its anchors (issue 13's targets):
 #  - export: every line of a 1,000,000-line store as NDJSON (GET /logs/export, signed in) at
 #    >= 200,000 lines/s with the server's RSS growing < 20 MB (sampled every 0.1 s); beside the
-#    same read in-process (`bench read-logs`: raw SQLite, the export's chunked reads, and with
+#    same read in-process (`payload-console-bench read-logs`: raw SQLite, the export's chunked reads, and with
 #    its NDJSON formatting);
 #  - queries on 5,000,000 lines over 50 apps and 10,000 devices, wrk -t 2 -c 8: a filtered
 #    viewer page, full-text searches (common word, rare word, two words, "phrase", prefix*) and
@@ -13,8 +13,8 @@
 #  - ingest: POST /api/v1/device/logs, batches of 500 NDJSON lines from 8 concurrent devices
 #    (tokens rotating over 500 devices, plain and gzip bodies, the FTS index kept current in
 #    the same transaction) at >= 100,000 lines/s; beside the same lines stored in-process through
-#    LogStore.append and by raw SQLite (`bench ingest`), and the decoding of the bodies alone.
-# Builds both servers in release and seeds a fresh database in-process (`bench seed-logs`, which
+#    LogStore.append and by raw SQLite (`payload-console-bench ingest`), and the decoding of the bodies alone.
+# Builds both servers in release and seeds a fresh database in-process (`payload-console-bench seed-logs`, which
 # prints its own rate): first EXPORT_LINES lines, exported, then the rest up to LINES.
 # Sizes: LINES (5000000), EXPORT_LINES (1000000), INGEST_LINES (500000, in-process, each way),
 # DURATION (10s, each wrk run); e.g. LINES=200000 for a quick run.
@@ -32,7 +32,7 @@ DURATION=${DURATION:-10s}
 APP=com.example.bench.app07
 
 echo "== seed: $EXPORT_LINES lines over 50 apps from 10,000 devices, upload bodies of 500 lines"
-$BIN bench seed-logs --db "$DB" --lines "$EXPORT_LINES" --apps 50 --devices 10000 --tokens-file "$WORK/tokens" --bodies-dir "$WORK/bodies"
+$BENCH seed-logs --db "$DB" --lines "$EXPORT_LINES" --apps 50 --devices 10000 --tokens-file "$WORK/tokens" --bodies-dir "$WORK/bodies"
 gzip -k "$WORK"/bodies/*.ndjson
 echo "benchmark passphrase" | $BIN user add --email helpdesk@example.com --role helpdesk --db "$DB" >/dev/null
 echo "benchmark passphrase" | $BIN user add --email admin@example.com --role admin --db "$DB" >/dev/null
@@ -42,7 +42,7 @@ SESSION=$(sign_in helpdesk@example.com)
 ADMIN_SESSION=$(sign_in admin@example.com)
 
 echo "== export: every line of $EXPORT_LINES, NDJSON"
-$BIN bench read-logs --db "$DB" --lines "$EXPORT_LINES"
+$BENCH read-logs --db "$DB" --lines "$EXPORT_LINES"
 BEFORE=$(rss)
 (while :; do rss; sleep 0.1; done) > "$WORK/rss" &
 SAMPLER=$!
@@ -62,7 +62,7 @@ awk -v s="$START" -v e="$(date +%s.%N)" -v n="$COUNTED" -v want="$EXPORT_LINES" 
 
 if [ "$LINES" -gt "$EXPORT_LINES" ]; then
   echo "== seed: $((LINES - EXPORT_LINES)) more lines"
-  $BIN bench seed-logs --db "$DB" --lines "$((LINES - EXPORT_LINES))" --apps 50
+  $BENCH seed-logs --db "$DB" --lines "$((LINES - EXPORT_LINES))" --apps 50
 fi
 
 echo "== queries on $LINES lines (wrk -t 2 -c 8 -d $DURATION)"
@@ -101,5 +101,5 @@ ingest() { # label, then the Lua script's extra arguments
 }
 ingest "plain NDJSON"
 ingest "gzip NDJSON" gzip
-$BIN bench ingest --db "$DB" --bodies-dir "$WORK/bodies" --lines "$INGEST_LINES"
+$BENCH ingest --db "$DB" --bodies-dir "$WORK/bodies" --lines "$INGEST_LINES"
 echo "server peak RSS over the whole run: $(awk '/VmHWM/ { printf "%.0f MB", $2 / 1024 }' "/proc/$SERVER/status")"

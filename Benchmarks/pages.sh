@@ -7,14 +7,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || scripts/ensure-apt-packages wrk
 swift build -c release --product payload-console >/dev/null
+swift build -c release --product payload-console-bench >/dev/null
 BIN=.build/release/payload-console
+BENCH=.build/release/payload-console-bench
 WORK=$(mktemp -d)
 trap 'kill $SERVER 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 DB="$WORK/bench.sqlite"
 PORT=${PORT:-8181}
 
-$BIN bench policy
-$BIN bench seed --db "$DB" --profiles 1000 --devices 10000
+$BENCH policy
+$BENCH seed --db "$DB" --profiles 1000 --devices 10000
 echo "benchmark passphrase" | $BIN user add --email bench@example.com --role admin --db "$DB" >/dev/null
 $BIN serve --db "$DB" --data-dir "$WORK" --port "$PORT" --log-level error >/dev/null &
 SERVER=$!

@@ -44,7 +44,7 @@ bench_backend() { # name, --db value
   local name=$1 db=$2
   echo "== $name: $DEVICES devices, 1,000 profiles"
   local seeded=$(date +%s.%N)
-  $BIN bench seed --db "$db" --profiles 1000 --devices "$DEVICES" --tokens-file "$WORK/tokens-$name" >/dev/null
+  $BENCH seed --db "$db" --profiles 1000 --devices "$DEVICES" --tokens-file "$WORK/tokens-$name" >/dev/null
   echo "seeded in $(awk -v s="$seeded" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s"
   echo "benchmark passphrase" | $BIN user add --email bench@example.com --role admin --db "$db" >/dev/null
   $BIN serve --db "$db" --data-dir "$WORK/data-$name" --port "$PORT" --log-level error >/dev/null &
@@ -74,8 +74,8 @@ bench_backend sqlite "$DB"
 bench_backend postgres "$PG_URL&schema=bench"
 
 echo "== bytes per stored log line, $LINES lines (in-process LogStore.append, 500 a write)"
-$BIN bench seed-logs --db "$WORK/logs.sqlite" --lines "$LINES" --apps 50 --devices 1000 | sed 's/^/sqlite: /' | grep -E "lines/s|bytes a line"
-$BIN bench seed-logs --db "$PG_URL&schema=logbench" --lines "$LINES" --apps 50 --devices 1000 --tokens-file "$WORK/log-tokens" --bodies-dir "$WORK/bodies" \
+$BENCH seed-logs --db "$WORK/logs.sqlite" --lines "$LINES" --apps 50 --devices 1000 | sed 's/^/sqlite: /' | grep -E "lines/s|bytes a line"
+$BENCH seed-logs --db "$PG_URL&schema=logbench" --lines "$LINES" --apps 50 --devices 1000 --tokens-file "$WORK/log-tokens" --bodies-dir "$WORK/bodies" \
   | sed 's/^/postgres: /' | grep -E "seeded|bytes a line"
 
 echo "== log ingest over HTTP on PostgreSQL: POST /api/v1/device/logs, 500 lines a request, 8 connections over 500 devices (target >= 50,000 lines/s)"
@@ -89,7 +89,7 @@ echo "postgres ingest: $(echo "$out" | awk '/Requests\/sec/ { printf "%.0f lines
 kill $SERVER; wait $SERVER 2>/dev/null || true
 
 echo "== searches on PostgreSQL at $SEARCH_LINES lines over 50 apps (wrk -t 2 -c 8)"
-$BIN bench seed-logs --db "$PG_URL&schema=logbench" --lines "$((SEARCH_LINES - LINES))" --apps 50 --devices 10000 | sed 's/^/postgres: /' | grep seeded
+$BENCH seed-logs --db "$PG_URL&schema=logbench" --lines "$((SEARCH_LINES - LINES))" --apps 50 --devices 10000 | sed 's/^/postgres: /' | grep seeded
 # Statistics as autovacuum would have gathered them by now; a bulk load outruns it.
 psql -q "$PG_URL" -c "ANALYZE logbench_logs.device_logs"
 echo "benchmark passphrase" | $BIN user add --email helpdesk@example.com --role helpdesk --db "$PG_URL&schema=logbench" >/dev/null
@@ -107,5 +107,5 @@ kill $SERVER; wait $SERVER 2>/dev/null || true
 SERVER=
 
 echo "== payload-console copy: a SQLite console with $COPY_LINES log lines into PostgreSQL"
-$BIN bench seed-logs --db "$WORK/copy.sqlite" --lines "$COPY_LINES" --apps 50 --devices 1000 | grep seeded
+$BENCH seed-logs --db "$WORK/copy.sqlite" --lines "$COPY_LINES" --apps 50 --devices 1000 | grep seeded
 $BIN copy --from "$WORK/copy.sqlite" --to "$PG_URL&schema=copybench" 2>/dev/null | tail -1

@@ -1,6 +1,6 @@
 # How fast the one writer stores log lines if concurrent uploads shared a transaction ("group
 # commit"; issue 13's target is 100,000 lines/s from 8 uploaders of 500 lines). Re-inserts the first
-# 200,000 lines of a store seeded by `payload-console bench seed-logs` (fewer if it has fewer) into
+# 200,000 lines of a store seeded by `payload-console-bench seed-logs` (fewer if it has fewer) into
 # fresh copies of it, as LogStore.append does: per transaction, the lines' INSERTs, ONE
 # `INSERT INTO device_log_search … SELECT` for the transaction's lines, the apps' log_usage. Varies
 # the transaction size, then FTS5's merge and page settings and the writer's page cache at one size,

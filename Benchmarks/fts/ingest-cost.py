@@ -1,5 +1,5 @@
 # Where a log line's insert time goes in SQLite (issue 13's ingest target): re-inserts the first
-# 100,000 lines of a store seeded by `payload-console bench seed-logs` into copies of it, 500 to a
+# 100,000 lines of a store seeded by `payload-console-bench seed-logs` into copies of it, 500 to a
 # transaction, with the schema as it is and with parts of it taken away or changed.
 # Usage: python3 Benchmarks/fts/ingest-cost.py path/to/seeded.sqlite   (copies it; leaves it alone)
 import os, shutil, sqlite3, sys, tempfile, time

@@ -5,7 +5,7 @@ struct PayloadConsole: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "payload-console",
         abstract: "A web console for managed iOS apps and kiosk devices.",
-        subcommands: [Serve.self, Migrate.self, CopyCommand.self, UserCommand.self, TokenCommand.self, BenchCommand.self],
+        subcommands: [Serve.self, Migrate.self, CopyCommand.self, UserCommand.self, TokenCommand.self],
         defaultSubcommand: Serve.self)
 }
 

@@ -201,15 +201,22 @@ public final class Database: Sendable {
     }
 
     /// Runs `body` with a reading connection inside one snapshot. Writes through it fail.
+    ///
+    /// Cancelling the calling task stops the read: on SQLite its running statement ends at
+    /// once and the read throws `CancellationError`, leaving the connection ready for the next
+    /// one (see `Connection.interruptible`). A write is never stopped this way.
     public func read<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
-        try await reading { connection in try transaction(on: connection, writing: false, body) }
+        try await reading { connection, cancellation in
+            try transaction(on: connection, writing: false) { try $0.interruptible(by: cancellation, body) }
+        }
     }
 
     /// Runs one statement on a reading connection without `BEGIN`/`COMMIT`: a single statement
     /// is its own snapshot, and on hot paths (device check-in) the two extra round trips
     /// were a measurable share of the request. Use `read` for anything with two statements.
+    /// Cancelling the calling task stops it as it stops a `read`.
     public func readSingleStatement<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
-        try await reading(body)
+        try await reading { connection, cancellation in try connection.interruptible(by: cancellation, body) }
     }
 
     /// Runs `body` on the writer outside any transaction: for statements SQLite refuses
@@ -225,9 +232,17 @@ public final class Database: Sendable {
         return try job()
     }
 
-    private func reading<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
-        guard let readers else { return try await writer.run(body) }
-        return try await readers.withIdleWorker { reader in try await reader.run(body) }
+    /// Runs `body` on an idle reader (in memory: the writer's connection, between its writes)
+    /// with the cancellation of the calling task.
+    private func reading<T: Sendable>(_ body: (Connection, ReadCancellation) throws -> T) async throws -> T {
+        let cancellation = ReadCancellation()
+        func job(_ connection: Connection) throws -> T { try body(connection, cancellation) }
+        return try await withTaskCancellationHandler {
+            guard let readers else { return try await writer.run(job) }
+            return try await readers.withIdleWorker { reader in try await reader.run(job) }
+        } onCancel: {
+            cancellation.cancel()
+        }
     }
 
     // MARK: blocking

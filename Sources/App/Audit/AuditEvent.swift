@@ -25,11 +25,11 @@ extension AuditEvent {
 }
 
 /// Who did something: a signed-in user, or the console itself (start-up, command line).
-struct Actor: Sendable {
+package struct Actor: Sendable {
     var userID: RecordID<User>?
     var email: String
 
-    static let system = Actor(userID: nil, email: "console")
+    package static let system = Actor(userID: nil, email: "console")
 
     init(userID: RecordID<User>?, email: String) {
         self.userID = userID

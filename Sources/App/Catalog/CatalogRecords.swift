@@ -3,10 +3,10 @@ import Foundation
 import Storage
 
 /// An app in the catalog.
-struct AppRecord: Record {
-    static let tableName = "apps"
+package struct AppRecord: Record {
+    package static let tableName = "apps"
 
-    var id: RecordID<AppRecord>?
+    package var id: RecordID<AppRecord>?
     var name: String
     var bundleID: String
     var isManaged: Bool
@@ -15,6 +15,19 @@ struct AppRecord: Record {
     var iconColor: String
     var createdAt: Date
     var role: AppRole? = nil
+
+    package init(id: RecordID<AppRecord>?, name: String, bundleID: String, isManaged: Bool, isSDKBuilt: Bool,
+                 hasAssessmentEntitlement: Bool, iconColor: String, createdAt: Date, role: AppRole? = nil) {
+        self.id = id
+        self.name = name
+        self.bundleID = bundleID
+        self.isManaged = isManaged
+        self.isSDKBuilt = isSDKBuilt
+        self.hasAssessmentEntitlement = hasAssessmentEntitlement
+        self.iconColor = iconColor
+        self.createdAt = createdAt
+        self.role = role
+    }
 
     var draft: CatalogAppDraft {
         CatalogAppDraft(name: name, bundleID: bundleID, isManaged: isManaged, isSDKBuilt: isSDKBuilt,
@@ -42,13 +55,20 @@ extension AppRecord {
 }
 
 /// A device group; `parentID` makes the tree.
-struct DeviceGroupRecord: Record {
-    static let tableName = "device_groups"
+package struct DeviceGroupRecord: Record {
+    package static let tableName = "device_groups"
 
-    var id: RecordID<DeviceGroupRecord>?
+    package var id: RecordID<DeviceGroupRecord>?
     var name: String
     var parentID: RecordID<DeviceGroupRecord>?
     var createdAt: Date
+
+    package init(id: RecordID<DeviceGroupRecord>?, name: String, parentID: RecordID<DeviceGroupRecord>?, createdAt: Date) {
+        self.id = id
+        self.name = name
+        self.parentID = parentID
+        self.createdAt = createdAt
+    }
 }
 
 extension GroupTree<RecordID<DeviceGroupRecord>> {
@@ -59,10 +79,10 @@ extension GroupTree<RecordID<DeviceGroupRecord>> {
 }
 
 /// A managed device, entered by hand or enrolled by the simulator.
-struct DeviceRecord: Record {
-    static let tableName = "devices"
+package struct DeviceRecord: Record {
+    package static let tableName = "devices"
 
-    var id: RecordID<DeviceRecord>?
+    package var id: RecordID<DeviceRecord>?
     var name: String
     var model: DeviceModel
     var osVersion: String
@@ -77,6 +97,24 @@ struct DeviceRecord: Record {
     var lastCheckInAt: Date?
     /// SHA-256 of the token the device checks in with; nil for devices added by hand.
     var tokenHash: String? = nil
+
+    package init(id: RecordID<DeviceRecord>?, name: String, model: DeviceModel, osVersion: String, serialNumber: String, udid: String,
+                 isSupervised: Bool, owner: String, groupID: RecordID<DeviceGroupRecord>?, installedApps: [String], enrolledAt: Date,
+                 lastCheckInAt: Date?, tokenHash: String? = nil) {
+        self.id = id
+        self.name = name
+        self.model = model
+        self.osVersion = osVersion
+        self.serialNumber = serialNumber
+        self.udid = udid
+        self.isSupervised = isSupervised
+        self.owner = owner
+        self.groupID = groupID
+        self.installedApps = installedApps
+        self.enrolledAt = enrolledAt
+        self.lastCheckInAt = lastCheckInAt
+        self.tokenHash = tokenHash
+    }
 
     /// Takes everything a validated form or API body says about the device; the page and the
     /// API replace devices the same way.

@@ -7,8 +7,8 @@ import Storage
 /// chunk at a time (oldest first, each chunk its own short read), so a million lines cost the
 /// server one chunk of memory and hold no snapshot for the whole download. Lines arriving
 /// while it streams are left for the next download.
-enum LogDownload {
-    static let chunkSize = 2000
+package enum LogDownload {
+    package static let chunkSize = 2000
     /// A person ticks lines on pages of fifty; more than this is a filter's job.
     static let maximumChosen = 1000
 

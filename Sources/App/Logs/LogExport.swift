@@ -5,8 +5,8 @@ import Storage
 /// text (one line per message, continuation lines indented). Rows are written straight from
 /// the values SQLite returns, without decoding records or formatting dates through
 /// Foundation: an export of a million lines spends its time here (`Benchmarks/logs`).
-enum LogExport {
-    enum Format: String, CaseIterable, Sendable {
+package enum LogExport {
+    package enum Format: String, CaseIterable, Sendable {
         case ndjson
         case text
 
@@ -21,10 +21,10 @@ enum LogExport {
     }
 
     /// The columns `LogQueries.export` selects, in this order.
-    static let columns = "l.id, l.deviceID, l.deviceName, l.app, l.appVersion, l.kind, l.level, l.message, l.fields, l.loggedAt, l.receivedAt, l.signature"
+    package static let columns = "l.id, l.deviceID, l.deviceName, l.app, l.appVersion, l.kind, l.level, l.message, l.fields, l.loggedAt, l.receivedAt, l.signature"
 
     /// Appends `row` (selected as `columns`) to `bytes` in `format`, ending with a newline.
-    static func append(_ row: Row, as format: Format, to bytes: inout [UInt8]) {
+    package static func append(_ row: Row, as format: Format, to bytes: inout [UInt8]) {
         let values = row.values
         guard values.count == 12 else { return }
         switch format {
@@ -77,7 +77,7 @@ enum LogExport {
     /// A line's fields as stored and exported: a flat JSON object with sorted keys. Written
     /// here, a byte at a time, because every uploaded line with fields passes through it on
     /// the log writer's path (JSONEncoder took a twentieth of the writer's time).
-    static func appendFields(_ fields: [String: String], to bytes: inout [UInt8]) {
+    package static func appendFields(_ fields: [String: String], to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "{"))
         for (offset, key) in fields.keys.sorted().enumerated() {
             if offset > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -89,7 +89,7 @@ enum LogExport {
     }
 
     /// A JSON string, or `null` for a NULL column.
-    static func appendJSONString(_ value: SQLiteValue, to bytes: inout [UInt8]) {
+    package static func appendJSONString(_ value: SQLiteValue, to bytes: inout [UInt8]) {
         guard case .text(let text) = value else {
             bytes.append(contentsOf: "null".utf8)
             return
@@ -112,7 +112,7 @@ enum LogExport {
 
     /// Seconds since 1970 as `2026-11-23T09:30:05Z`, or `…05.250Z` when there is a fraction
     /// of a second (days to a civil date after Howard Hinnant's `civil_from_days`).
-    static func appendISOTime(_ value: SQLiteValue, to bytes: inout [UInt8]) {
+    package static func appendISOTime(_ value: SQLiteValue, to bytes: inout [UInt8]) {
         let seconds: Double
         switch value {
         case .real(let real): seconds = real

@@ -7,7 +7,7 @@ import Storage
 /// a time range, a full-text search, and the page (lines older than `before`). The page reads
 /// the filter leniently (a wrong value is ignored, a bad search gets a message); the API
 /// strictly (400 naming the parameter).
-struct LogFilter: Equatable, Sendable {
+package struct LogFilter: Equatable, Sendable {
     var device: RecordID<DeviceRecord>?
     var app: String?
     /// The least severe level shown; more severe ones are shown too.
@@ -80,7 +80,7 @@ struct LogFilter: Equatable, Sendable {
         }
     }
 
-    init() {}
+    package init() {}
 
     /// ISO 8601 with a zone, or a browser's `datetime-local` value (`2026-11-23T09:30`) in the
     /// zone `offsetMinutes` behind UTC, as JavaScript's `getTimezoneOffset` says it.

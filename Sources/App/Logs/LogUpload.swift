@@ -5,7 +5,7 @@ import NIOCore
 
 /// Reads a device's log upload: NDJSON (one JSON object per line), plain or gzip-compressed,
 /// into checked `LogLine`s. Every refusal is an `APIError` naming the line it is about.
-enum LogUpload {
+package enum LogUpload {
     /// One line as a device sends it. Devices may send keys the console does not read; those are ignored.
     struct Line: Decodable {
         let app: String
@@ -37,7 +37,7 @@ enum LogUpload {
     static let mediaTypes = ["application/x-ndjson", "application/jsonl", "application/x-jsonlines"]
 
     /// The body's lines; `contentType` and `contentEncoding` as the request sent them.
-    static func lines(from body: ByteBuffer, contentType: String?, contentEncoding: String?) throws -> [LogLine] {
+    package static func lines(from body: ByteBuffer, contentType: String?, contentEncoding: String?) throws -> [LogLine] {
         let mediaType = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard let mediaType, mediaTypes.contains(mediaType) else {
             throw APIError(status: .unsupportedMediaType, code: .unsupportedMediaType,

@@ -3,15 +3,15 @@ import Foundation
 import Storage
 
 /// A profile's identity and the number of its latest version.
-struct ProfileRecord: VersionedRecord {
-    static let tableName = "profiles"
+package struct ProfileRecord: VersionedRecord {
+    package static let tableName = "profiles"
 
-    var id: RecordID<ProfileRecord>?
+    package var id: RecordID<ProfileRecord>?
     /// Never changes: a device replaces an installed profile with the same identifier.
     var identifier: String
     /// The latest version's name, kept here so lists need no join.
     var name: String
-    var version: Int
+    package var version: Int
     /// One UUID per payload kind, minted when the kind first appears and kept across versions
     /// so a re-installed profile updates its payloads in place.
     var payloadUUIDs: [String: String]
@@ -39,14 +39,23 @@ struct ProfileVersionRecord: Record {
 }
 
 /// A profile assigned to a device group: it reaches every device in the group and below.
-struct ProfileAssignmentRecord: Record {
-    static let tableName = "profile_assignments"
+package struct ProfileAssignmentRecord: Record {
+    package static let tableName = "profile_assignments"
 
-    var id: RecordID<ProfileAssignmentRecord>?
+    package var id: RecordID<ProfileAssignmentRecord>?
     var profileID: RecordID<ProfileRecord>
     var groupID: RecordID<DeviceGroupRecord>
     var assignedAt: Date
     var assignedBy: String
+
+    package init(id: RecordID<ProfileAssignmentRecord>?, profileID: RecordID<ProfileRecord>, groupID: RecordID<DeviceGroupRecord>,
+                 assignedAt: Date, assignedBy: String) {
+        self.id = id
+        self.profileID = profileID
+        self.groupID = groupID
+        self.assignedAt = assignedAt
+        self.assignedBy = assignedBy
+    }
 }
 
 extension ProfileRecord {

@@ -5,16 +5,21 @@ import Storage
 /// Creating and deleting profiles and adding versions to them, with the rules that make history safe:
 /// versions are never changed, each save states the version it started from, and payload
 /// UUIDs stay stable per kind.
-struct ProfileStore: Sendable {
+package struct ProfileStore: Sendable {
     let database: Database
     let now: @Sendable () -> Date
+
+    package init(database: Database, now: @escaping @Sendable () -> Date) {
+        self.database = database
+        self.now = now
+    }
 
     /// Someone saved a newer version since this edit began.
     struct Conflict: Error {
         let latest: ProfileVersionRecord
     }
 
-    func create(identifier: String, content: ProfileContent, by actor: Actor) async throws -> ProfileRecord {
+    package func create(identifier: String, content: ProfileContent, by actor: Actor) async throws -> ProfileRecord {
         let time = now()
         return try await database.write { connection in
             let profile = try Self.insertFirstVersion(identifier: identifier, content: content, note: "Created", by: actor, at: time, in: connection)

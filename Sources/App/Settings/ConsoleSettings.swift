@@ -2,9 +2,9 @@ import Storage
 
 /// The settings an admin changes for the whole console, stored one value per key in
 /// `settings`; a key never set has its default.
-struct ConsoleSettings: Equatable, Sendable {
+package struct ConsoleSettings: Equatable, Sendable {
     /// Each app's share of the log store.
-    var logCapBytes = 200 << 20
+    package var logCapBytes = 200 << 20
     /// Lines older than this are purged.
     var logRetentionDays = 14
     /// Exported profiles' PayloadOrganization, which devices show beside a profile; empty
@@ -25,7 +25,7 @@ struct ConsoleSettings: Equatable, Sendable {
         let value: String
     }
 
-    static func load(from connection: Connection) throws -> ConsoleSettings {
+    package static func load(from connection: Connection) throws -> ConsoleSettings {
         let rows = try connection.fetch(Row.self, "SELECT key, value FROM settings")
         let values = Dictionary(uniqueKeysWithValues: rows.map { ($0.key, $0.value) })
         var settings = ConsoleSettings()
@@ -39,7 +39,7 @@ struct ConsoleSettings: Equatable, Sendable {
         return settings
     }
 
-    func save(in connection: Connection) throws {
+    package func save(in connection: Connection) throws {
         let values = [("logCapBytes", String(logCapBytes)), ("logRetentionDays", String(logRetentionDays)),
                       ("organisationName", organisationName), ("showsDemoStories", showsDemoStories ? "1" : "0"),
                       ("checkInIntervalMinutes", String(checkInIntervalMinutes))]

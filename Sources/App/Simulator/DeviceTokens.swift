@@ -15,11 +15,11 @@ struct CheckingInDevice: Decodable, Sendable {
 }
 
 /// Device tokens: minted at enrollment, shown once, kept as SHA-256 like API tokens.
-enum DeviceTokens {
+package enum DeviceTokens {
     /// Distinct from API tokens' `pct_`, so each middleware knows its own at a glance.
     static let prefix = "pcd_"
 
-    static func mint() -> (token: String, hash: String) {
+    package static func mint() -> (token: String, hash: String) {
         let token = prefix + SecretToken.generate()
         return (token, SecretToken.digest(token))
     }

@@ -2,7 +2,7 @@ import Foundation
 
 extension Duration {
     /// In seconds, for dates and rates.
-    var seconds: TimeInterval {
+    package var seconds: TimeInterval {
         let (whole, attoseconds) = components
         return TimeInterval(whole) + TimeInterval(attoseconds) / 1e18
     }

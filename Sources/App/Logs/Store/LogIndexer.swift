@@ -7,8 +7,12 @@ import Storage
 /// segments to merge). The lines and the mark move in one transaction: a crash, even `kill -9`
 /// mid-batch, leaves both where they were, and the next run resumes at the mark, so no line is
 /// indexed twice or missed.
-struct LogIndexer: Sendable {
+package struct LogIndexer: Sendable {
     let logs: Database
+
+    package init(logs: Database) {
+        self.logs = logs
+    }
 
     /// Lines a transaction takes. Uploads queued behind one wait for it, so it is kept to
     /// tens of milliseconds (Benchmarks/README.md, "The log store behind its writer").
@@ -29,7 +33,7 @@ struct LogIndexer: Sendable {
     /// Indexes until nothing is left; returns how many lines it indexed. For tests and the
     /// command line; the service indexes a batch at a time.
     @discardableResult
-    func catchUp() async throws -> Int {
+    package func catchUp() async throws -> Int {
         var total = 0
         while true {
             let indexed = try await indexNext()

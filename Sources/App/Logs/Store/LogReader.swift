@@ -4,9 +4,14 @@ import Storage
 
 /// Uploaded logs as the log viewer and the API read them: the lines in one snapshot of the log
 /// store, the names beside them (devices, apps, the cap) from the console's file.
-struct LogReader: Sendable {
+package struct LogReader: Sendable {
     let logs: Database
     let console: Database
+
+    package init(logs: Database, console: Database) {
+        self.logs = logs
+        self.console = console
+    }
 
     /// A stored line, with its message's matched words marked when the page was a search.
     struct Row: Decodable, Sendable {
@@ -73,7 +78,7 @@ struct LogReader: Sendable {
     }
 
     /// A chunk of an export, oldest first: `LogQueries.export`. Each chunk is its own read.
-    func exportChunk(_ filter: LogFilter, after: RecordID<DeviceLogRecord>?, through last: RecordID<DeviceLogRecord>, limit: Int) async throws -> [Storage.Row] {
+    package func exportChunk(_ filter: LogFilter, after: RecordID<DeviceLogRecord>?, through last: RecordID<DeviceLogRecord>, limit: Int) async throws -> [Storage.Row] {
         try await logs.read { connection in
             try Self.searchingBothParts(filter, limit: limit, in: connection) { part, limit in
                 try connection.rows(LogQueries.export(filter, after: after, through: last, limit: limit, part: part, dialect: connection.dialect))
@@ -136,7 +141,7 @@ struct LogReader: Sendable {
     }
 
     /// The newest stored line, where an export of everything matching ends.
-    func newestLineID() async throws -> RecordID<DeviceLogRecord>? {
+    package func newestLineID() async throws -> RecordID<DeviceLogRecord>? {
         try await logs.read { try $0.scalar(LogQueries.newestLineID, as: Int64.self) }.map { RecordID($0) }
     }
 

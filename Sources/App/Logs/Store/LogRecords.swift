@@ -4,10 +4,10 @@ import Storage
 
 /// An uploaded log line. Lines outlive their device (an enterprise wipe or a removal keeps
 /// them), so the device's name is copied in.
-struct DeviceLogRecord: Record {
-    static let tableName = "device_logs"
+package struct DeviceLogRecord: Record {
+    package static let tableName = "device_logs"
 
-    var id: RecordID<DeviceLogRecord>?
+    package var id: RecordID<DeviceLogRecord>?
     var deviceID: RecordID<DeviceRecord>?
     var deviceName: String
     var app: String

@@ -6,7 +6,7 @@ import Storage
 /// simulator alike. A batch is stored whole, in one transaction, or refused whole: invalid
 /// lines, levels the device's policy does not collect, and apps at their cap are refused
 /// before anything is written.
-struct LogStore: Sendable {
+package struct LogStore: Sendable {
     /// The log store's file, where lines are written.
     let logs: Database
     /// The console's file: settings (the cap) and commands (a running capture).
@@ -45,9 +45,14 @@ struct LogStore: Sendable {
     }
 
     /// The device a batch comes from, as the upload names it.
-    struct Uploader: Sendable {
-        let id: RecordID<DeviceRecord>
-        let name: String
+    package struct Uploader: Sendable {
+        package let id: RecordID<DeviceRecord>
+        package let name: String
+
+        package init(id: RecordID<DeviceRecord>, name: String) {
+            self.id = id
+            self.name = name
+        }
     }
 
     /// Stores a checked batch (all or none) from a device whose check-in policy logs as
@@ -108,7 +113,7 @@ struct LogStore: Sendable {
 
     /// Inserts the lines and adds them to their apps' usage: the one place lines are written.
     /// They reach the full-text index later, behind the writer (`LogIndexer`).
-    static func append(_ lines: [LogLine], from device: Uploader, receivedAt: Date, in connection: Connection) throws {
+    package static func append(_ lines: [LogLine], from device: Uploader, receivedAt: Date, in connection: Connection) throws {
         try append(Rows(lines, from: device, receivedAt: receivedAt, dialect: connection.dialect), in: connection)
     }
 

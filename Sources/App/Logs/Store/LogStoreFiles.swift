@@ -6,9 +6,9 @@ import Storage
 /// the log store's beside it (`LogSchema`), each with its writer. Opened and migrated together
 /// everywhere — serving, `migrate`, the command line's accounts and tokens — because console
 /// migration 21 drops the log tables only once `LogStoreMove` has carried them over.
-struct LogStoreFiles: Sendable {
-    let console: Database
-    let logs: Database
+package struct LogStoreFiles: Sendable {
+    package let console: Database
+    package let logs: Database
 
     /// The log store's file for a console file: `data/payload-console.sqlite` keeps its logs in
     /// `data/payload-console-logs.sqlite`. In memory, in memory.
@@ -21,14 +21,14 @@ struct LogStoreFiles: Sendable {
     }
 
     /// What opening did, for the person starting the console.
-    struct Opened {
-        let files: LogStoreFiles
+    package struct Opened {
+        package let files: LogStoreFiles
         var applied: [String] = []
     }
 
     /// Opens both files (created when missing), brings both schemas up to date and moves a
     /// console file's log tables into the log store's file first if it still has them.
-    static func open(consolePath: String, logsPath: String? = nil) throws -> Opened {
+    package static func open(consolePath: String, logsPath: String? = nil) throws -> Opened {
         if case .postgres(let server) = try DatabaseLocation(consolePath) {
             return try open(postgres: server)
         }

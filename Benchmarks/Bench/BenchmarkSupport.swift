@@ -1,14 +1,15 @@
+import App
 import CSQLite
 import Domain
 import Foundation
 import NIOCore
 import Storage
 
-/// What `payload-console bench …` measures; see `Benchmarks/README.md`.
-public enum BenchmarkSupport {
+/// What `payload-console-bench …` measures; see `Benchmarks/README.md`.
+enum BenchmarkSupport {
     /// Times the effective-policy computation for one device reached by 20 profiles over five
     /// group levels, every profile carrying several payload kinds. Returns microseconds.
-    public static func effectivePolicy(iterations: Int) -> (mean: Double, p99: Double) {
+    static func effectivePolicy(iterations: Int) -> (mean: Double, p99: Double) {
         let profiles = (0..<20).map { index in
             var content = ProfileContent(name: "Profile \(index)")
             content = content.setting(.dlp(DataLossPrevention(allowCopyPasteOut: index % 3 != 0)))
@@ -38,7 +39,7 @@ public enum BenchmarkSupport {
     /// for the page and check-in benchmarks. Every device gets a check-in token; the tokens are
     /// returned so the check-in benchmark can play the devices.
     @discardableResult
-    public static func seed(databasePath: String, profiles profileCount: Int, devices deviceCount: Int) async throws -> [String] {
+    static func seed(databasePath: String, profiles profileCount: Int, devices deviceCount: Int) async throws -> [String] {
         let database = try LogStoreFiles.open(consolePath: databasePath).files.console
         let now = Date()
         let store = ProfileStore(database: database, now: { now })

@@ -1,11 +1,11 @@
 /// A random sequence that is the same on every run (SplitMix64), for data that must come out
 /// identical each time: the benchmark's log lines, the demo's two weeks of history.
-struct SeededRandom: RandomNumberGenerator, Sendable {
+package struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64 = 0x9E37_79B9_7F4A_7C15) { state = seed }
+    package init(seed: UInt64 = 0x9E37_79B9_7F4A_7C15) { state = seed }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,3 +1,4 @@
+import App
 import CSQLite
 import Domain
 import Foundation

@@ -1,3 +1,4 @@
+import App
 import CSQLite
 import Domain
 import Foundation
@@ -11,21 +12,21 @@ extension BenchmarkSupport {
     static let logGroupName = "Bench logs"
     static let linesPerBatch = 500
 
-    /// What `bench seed-logs` did: the lines it added and the time their `LogStore.append`
+    /// What `payload-console-bench seed-logs` did: the lines it added and the time their `LogStore.append`
     /// writes took (generating them excluded), the time the indexer took to bring the full-text
     /// index up to them, and the store afterwards.
-    public struct LogSeedResult: Sendable {
-        public let added: Int
-        public let seconds: Double
-        public let indexingSeconds: Double
-        public let totalLines: Int
+    struct LogSeedResult: Sendable {
+        let added: Int
+        let seconds: Double
+        let indexingSeconds: Double
+        let totalLines: Int
         /// The log store's file after a checkpoint (every table and index, the FTS index included).
-        public let fileBytes: Int
+        let fileBytes: Int
         /// The FTS index alone (`device_log_search_data`), and the log table with its indexes
         /// when SQLite's `dbstat` can say; nil when it cannot.
-        public let searchIndexBytes: Int?
-        public let logTableBytes: Int?
-        public let deviceTokens: [String]
+        let searchIndexBytes: Int?
+        let logTableBytes: Int?
+        let deviceTokens: [String]
     }
 
     /// Adds `lines` log lines to the log store beside the database at `databasePath` in batches
@@ -34,7 +35,7 @@ extension BenchmarkSupport {
     /// creates `devices` devices with tokens in one group, `apps` catalog apps, a profile whose
     /// logging payload collects every level (assigned to that group) and a log cap large enough
     /// never to refuse; a later call adds lines after the ones already there.
-    public static func seedLogs(databasePath: String, lines lineCount: Int, apps appCount: Int, devices deviceCount: Int) async throws -> LogSeedResult {
+    static func seedLogs(databasePath: String, lines lineCount: Int, apps appCount: Int, devices deviceCount: Int) async throws -> LogSeedResult {
         let files = try LogStoreFiles.open(consolePath: databasePath).files
         let (database, logs) = (files.console, files.logs)
         let apps = BenchLogLines.apps(appCount)
@@ -140,7 +141,7 @@ extension BenchmarkSupport {
 
     /// Writes `count` upload bodies of 500 lines each (NDJSON, the device API's fields), from the
     /// same generator as the seed, as `body-000.ndjson`, … in `directory`.
-    public static func writeLogBodies(to directory: String, count: Int, apps appCount: Int) throws {
+    static func writeLogBodies(to directory: String, count: Int, apps appCount: Int) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var generator = BenchLogLines(apps: BenchLogLines.apps(appCount))
         for index in 0..<count {
@@ -156,29 +157,29 @@ extension BenchmarkSupport {
         directory + "/" + String(format: "body-%03d.ndjson", index)
     }
 
-    /// What `bench ingest` measured, in lines a second.
-    public struct IngestResult: Sendable {
+    /// What `payload-console-bench ingest` measured, in lines a second.
+    struct IngestResult: Sendable {
         /// `LogUpload.lines` and `LogBatch.problem` on the bodies, plain and (when the `.gz`
         /// files exist) gzip: what the upload does before it asks for the writer.
-        public let decodeRate: Double
-        public let gzipDecodeRate: Double?
+        let decodeRate: Double
+        let gzipDecodeRate: Double?
         /// `LogStore.append` inside a write to the log store, a batch of 500 each.
-        public let ormRate: Double
+        let ormRate: Double
         /// The same rows by a prepared `INSERT` on a connection of its own, 500 to a transaction.
-        public let rawRate: Double
+        let rawRate: Double
     }
 
     /// Stores `lines` lines from the upload bodies in `bodiesDirectory` (written by
     /// `writeLogBodies`) twice, in batches of 500 from the benchmark's devices in turn: through
     /// `LogStore.append`, then by raw SQLite; and times reading the bodies as the upload does.
-    public static func ingest(databasePath: String, bodiesDirectory: String, lines lineCount: Int) async throws -> IngestResult {
+    static func ingest(databasePath: String, bodiesDirectory: String, lines lineCount: Int) async throws -> IngestResult {
         var bodies: [[UInt8]] = []
         var gzipBodies: [[UInt8]] = []
         while let data = FileManager.default.contents(atPath: bodyPath(bodiesDirectory, bodies.count)) {
             bodies.append(Array(data))
             if let gzip = FileManager.default.contents(atPath: bodyPath(bodiesDirectory, bodies.count - 1) + ".gz") { gzipBodies.append(Array(gzip)) }
         }
-        guard !bodies.isEmpty else { throw BenchError("no bodies in \(bodiesDirectory): run bench seed-logs --bodies-dir first") }
+        guard !bodies.isEmpty else { throw BenchError("no bodies in \(bodiesDirectory): run payload-console-bench seed-logs --bodies-dir first") }
 
         func decode(_ body: [UInt8], gzip: Bool) throws -> [LogLine] {
             let lines = try LogUpload.lines(from: ByteBuffer(bytes: body), contentType: "application/x-ndjson", contentEncoding: gzip ? "gzip" : nil)
@@ -199,7 +200,7 @@ extension BenchmarkSupport {
 
         let files = try LogStoreFiles.open(consolePath: databasePath).files
         let uploaders = try await logUploaders(files.console)
-        guard !uploaders.isEmpty else { throw BenchError("no benchmark devices in \(databasePath): run bench seed-logs first") }
+        guard !uploaders.isEmpty else { throw BenchError("no benchmark devices in \(databasePath): run payload-console-bench seed-logs first") }
         var stored = 0
         var elapsed = Duration.zero
         var index = 0
@@ -219,21 +220,21 @@ extension BenchmarkSupport {
         return IngestResult(decodeRate: decodeRate, gzipDecodeRate: gzipDecodeRate, ormRate: ormRate, rawRate: rawRate)
     }
 
-    /// What `bench read-logs` measured on the oldest `lines` lines, in lines a second.
-    public struct ReadResult: Sendable {
-        public let lines: Int
-        public let bytes: Int
+    /// What `payload-console-bench read-logs` measured on the oldest `lines` lines, in lines a second.
+    struct ReadResult: Sendable {
+        let lines: Int
+        let bytes: Int
         /// One `SELECT` of the export's columns on a connection of its own, every value read.
-        public let rawRate: Double
+        let rawRate: Double
         /// `LogQueries.export` in chunks of `LogDownload.chunkSize`, each its own `database.read`,
         /// rows only; and the same with `LogExport.append` writing NDJSON, as the export does.
-        public let chunkedRate: Double
-        public let formattedRate: Double
+        let chunkedRate: Double
+        let formattedRate: Double
     }
 
     /// Reads the oldest `lines` lines as the NDJSON export does, without HTTP: the anchor for
     /// the export's rate.
-    public static func readLogs(databasePath: String, lines lineCount: Int) async throws -> ReadResult {
+    static func readLogs(databasePath: String, lines lineCount: Int) async throws -> ReadResult {
         let files = try LogStoreFiles.open(consolePath: databasePath).files
         let raw = try RawLogInserter(path: files.logs.path)
         let rawStart = ContinuousClock.now

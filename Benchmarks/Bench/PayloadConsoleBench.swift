@@ -1,11 +1,19 @@
-import App
 import ArgumentParser
 import Foundation
 
-struct BenchCommand: AsyncParsableCommand {
+/// The measurements behind the speed targets, an executable of its own so the console's
+/// production module carries none of their code: `swift build --product payload-console-bench`.
+@main
+struct PayloadConsoleBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Measurements behind the speed targets (see Benchmarks/README.md).",
+        commandName: "payload-console-bench", abstract: "Measurements behind the speed targets (see Benchmarks/README.md).",
         subcommands: [Policy.self, Seed.self, SeedLogs.self, Ingest.self, ReadLogs.self])
+
+    /// The database the measurement fills or reads; its log store is opened beside it.
+    struct DatabaseOption: ParsableArguments {
+        @Option(name: .customLong("db"), help: "The SQLite database file (created when missing), or postgres://user@host:port/name.")
+        var path: String
+    }
 
     struct Policy: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Time the effective policy of a device reached by 20 profiles over 5 group levels.")
@@ -85,7 +93,7 @@ struct BenchCommand: AsyncParsableCommand {
 
         @OptionGroup var database: DatabaseOption
 
-        @Option(help: "The directory bench seed-logs --bodies-dir wrote.")
+        @Option(help: "The directory seed-logs --bodies-dir wrote.")
         var bodiesDir: String
         @Option(help: "How many lines to store each way.")
         var lines = 500_000
