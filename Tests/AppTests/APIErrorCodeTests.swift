@@ -115,4 +115,14 @@ import Testing
             }
         }
     }
+
+    /// A read Storage stopped because its task was cancelled ends the request as a 503 that says
+    /// so and may be retried, not as a 500 "unexpected fault" logged as a failure.
+    @Test func aCancelledRequestIsRefusedAsStoppedNotAsAFault() {
+        let problem = Problem(CancellationError())
+        #expect(problem.status == .serviceUnavailable)
+        #expect(problem.code == .requestCancelled)
+        #expect(problem.retryAfter == 1)
+        #expect(problem.message == "The console stopped this request before it finished. Try again in a moment.")
+    }
 }

@@ -72,6 +72,9 @@ enum APIErrorCode: String, CaseIterable, Codable, Sendable {
     // The console's own state.
     case storageFull = "storage_full"
     case databaseUnavailable = "database_unavailable"
+    /// The request's work was cancelled before it finished (the console is shutting down, or
+    /// its caller went away); nothing it began was saved half-way.
+    case requestCancelled = "request_cancelled"
     case internalError = "internal_error"
 
     /// The code of a refusal the framework or a page route raised as a bare `HTTPError` with a

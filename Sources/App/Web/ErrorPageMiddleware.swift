@@ -118,6 +118,11 @@ struct Problem {
             // so this passes by itself.
             self.init(status: .serviceUnavailable, code: .databaseUnavailable, heading: "The database is unreachable",
                       message: "The database is unreachable; try again in a moment.", retryAfter: 5)
+        case is CancellationError:
+            // A read stopped part-way (Storage interrupts SQLite for a cancelled task): not a
+            // fault, and a caller still there may simply ask again.
+            self.init(status: .serviceUnavailable, code: .requestCancelled, heading: "The request was stopped",
+                      message: "The console stopped this request before it finished. Try again in a moment.", retryAfter: 1)
         case StorageError.notFound:
             self.init(status: .notFound, code: .notFound, heading: "Not found",
                       message: "That item does not exist, or it was removed.")
