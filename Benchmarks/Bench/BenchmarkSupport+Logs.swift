@@ -117,7 +117,7 @@ extension BenchmarkSupport {
             try settings.save(in: connection)
             return group
         }
-        let content = ProfileContent(name: "Bench logging").setting(.logging(Logging(enabled: true, level: .debug)))
+        let content = ProfileContent(name: "Bench logging").setting(Payload(Logging(enabled: true, level: .debug)))
         let profile = try await ProfileStore(database: database, now: { now }).create(identifier: "com.example.bench.logging", content: content, by: .system)
         try await database.write { connection in
             _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: profile.id!, groupID: group, assignedAt: now, assignedBy: "bench"))

@@ -12,11 +12,11 @@ enum BenchmarkSupport {
     static func effectivePolicy(iterations: Int) -> (mean: Double, p99: Double) {
         let profiles = (0..<20).map { index in
             var content = ProfileContent(name: "Profile \(index)")
-            content = content.setting(.dlp(DataLossPrevention(allowCopyPasteOut: index % 3 != 0)))
-            content = content.setting(.asamAllowlist(ASAMAllowlist(appIdentifiers: (0..<10).map { "com.example.app\(($0 + index) % 15)" })))
-            content = content.setting(.geofence(Geofence(areas: [.init(name: "Site \(index)", latitude: 51, longitude: 0, radiusMeters: 500)])))
-            content = content.setting(.logging(Logging(level: LogLevel.allCases[index % 4])))
-            if index % 5 == 0 { content = content.setting(.branding(Branding())) }
+            content = content.setting(Payload(DataLossPrevention(allowCopyPasteOut: index % 3 != 0)))
+            content = content.setting(Payload(ASAMAllowlist(appIdentifiers: (0..<10).map { "com.example.app\(($0 + index) % 15)" })))
+            content = content.setting(Payload(Geofence(areas: [.init(name: "Site \(index)", latitude: 51, longitude: 0, radiusMeters: 500)])))
+            content = content.setting(Payload(Logging(level: LogLevel.allCases[index % 4])))
+            if index % 5 == 0 { content = content.setting(Payload(Branding())) }
             return ReachingProfile(source: PolicySource(profileID: Int64(index), profileName: "Profile \(index)", version: 1,
                                                         groupName: "Level \(index % 5)", groupDistance: index % 5), content: content)
         }
@@ -60,8 +60,8 @@ enum BenchmarkSupport {
         }
         for index in 0..<profileCount {
             let content = ProfileContent(name: String(format: "Bench profile %04d", index))
-                .setting(.dlp(DataLossPrevention(allowCopyPasteOut: index % 2 == 0)))
-                .setting(.logging(Logging(level: LogLevel.allCases[index % 4])))
+                .setting(Payload(DataLossPrevention(allowCopyPasteOut: index % 2 == 0)))
+                .setting(Payload(Logging(level: LogLevel.allCases[index % 4])))
             let profile = try await store.create(identifier: "com.example.bench.p\(index)", content: content, by: .system)
             if index < 20 {
                 try await database.write { connection in

@@ -43,7 +43,7 @@ import Testing
             #expect(image.headers[.contentType] == "image/png")
         }
         let latest = try console.services.database.readBlocking { try $0.fetchOne(ProfileVersionRecord.query().order(by: "number", .descending)) }
-        guard case .branding(let branding)? = latest?.content.payload(of: .branding) else {
+        guard let branding = latest?.content.settings(Branding.self) else {
             Issue.record("branding was not saved")
             return
         }
@@ -110,7 +110,7 @@ import Testing
             #expect(saved.status == .seeOther)
         }
         let latest = try console.services.database.readBlocking { try $0.fetchOne(ProfileVersionRecord.query().order(by: "number", .descending)) }
-        guard case .managedAppConfig(let config)? = latest?.content.payload(of: .managedAppConfig) else {
+        guard let config = latest?.content.settings(ManagedAppConfiguration.self) else {
             Issue.record("the configuration was not saved")
             return
         }

@@ -21,7 +21,7 @@ import Testing
 
     func pinning(_ console: TestConsole, profile: RecordID<ProfileRecord>) throws -> CertificatePinning? {
         let version = try console.services.database.readBlocking { try ProfileReader.latestVersion(of: profile, in: $0) }
-        guard case .certificatePinning(let pinning)? = version.content.payload(of: .certificatePinning) else { return nil }
+        guard let pinning = version.content.settings(CertificatePinning.self) else { return nil }
         return pinning
     }
 
@@ -111,7 +111,7 @@ import Testing
         }
         let certificate = try #require(try? PinnedCertificates.read(try Self.certificate("api.pem")).get())
         let content = ProfileContent(name: "Sales pins")
-            .setting(.certificatePinning(CertificatePinning(hosts: ["api.northwind.example"], certificates: [certificate])))
+            .setting(Payload(CertificatePinning(hosts: ["api.northwind.example"], certificates: [certificate])))
         let profile = try await ProfileStore(database: console.services.database, now: { Date() }).create(identifier: "com.example.pins", content: content, by: .system)
         try console.services.database.writeBlocking { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile.id!, groupID: group, assignedAt: Date(), assignedBy: "test")) }
 

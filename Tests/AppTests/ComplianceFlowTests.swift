@@ -23,8 +23,8 @@ import Testing
             return try connection.insert(DeviceGroupRecord(id: nil, name: "Ward", parentID: nil, createdAt: Date())).id!
         }
         let wipeOldIOS = ComplianceRule(subject: .operatingSystem, comparison: .lessThan, version: "17.10", action: .wipe)
-        let content = ProfileContent(name: "Ward rules").setting(.logging(Logging(level: .information)))
-            .setting(.compliance(Compliance(rules: [wipeOldIOS])))
+        let content = ProfileContent(name: "Ward rules").setting(Payload(Logging(level: .information)))
+            .setting(Payload(Compliance(rules: [wipeOldIOS])))
         let profile = try await ProfileStore(database: console.services.database, now: { Date() }).create(identifier: "com.example.ward", content: content, by: .system)
         try console.services.database.writeBlocking { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile.id!, groupID: group, assignedAt: Date(), assignedBy: "test")) }
 
@@ -124,11 +124,11 @@ import Testing
             let source = PolicySource(profileID: 1, profileName: "P", version: 1, groupName: "G", groupDistance: 0)
             return PolicyView(EffectivePolicy.compute(from: [ReachingProfile(source: source, content: payloads.reduce(ProfileContent(name: "P")) { $0.setting($1) })]))
         }
-        let passcode = view([.authentication(Authentication(type: .passcode))]).settings.last
+        let passcode = view([Payload(Authentication(type: .passcode))]).settings.last
         #expect(passcode?.name == "Encryption" && passcode?.lines.first?.contains("kept only in memory") == true)
-        let disabled = view([.authentication(Authentication(type: .disabled)), .analytics(Analytics())]).settings.last
+        let disabled = view([Payload(Authentication(type: .disabled)), Payload(Analytics())]).settings.last
         #expect(disabled?.lines.first?.contains("random and stored on the device") == true)
-        #expect(!view([.singleAppMode(SingleAppMode(appIdentifier: "com.example.kiosk"))]).settings.contains { $0.name == "Encryption" },
+        #expect(!view([Payload(SingleAppMode(appIdentifier: "com.example.kiosk"))]).settings.contains { $0.name == "Encryption" },
                 "Apple payloads alone involve no SDK encryption")
     }
 }

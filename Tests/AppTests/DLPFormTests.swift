@@ -32,7 +32,7 @@ import Testing
             // Saved as the form came: the payload protects managed data.
             #expect(try await admin.post("/profiles/\(id)/payloads/dlp", fields).status == .seeOther)
             let saved = try await console.services.profiles.latestVersion(of: RecordID(Int64(id)!)).content.payload(of: .dlp)
-            #expect(saved == .dlp(.restrictive))
+            #expect(saved == Payload(DataLossPrevention.restrictive))
 
             // An existing payload that allows everything says so on its form.
             for field in DataLossPrevention.fields { fields[field.sdkKey] = DataLossPrevention()[keyPath: field.keyPath] ? "yes" : "no" }

@@ -54,10 +54,10 @@ import Testing
             let store = console.services.profileStore
             let profile = try await store.create(identifier: "com.example.second-lock", content: ProfileContent(name: "Second lock"), by: .system)
             try await store.saveVersion(of: profile.id!, basedOn: 1, content: ProfileContent(name: "Second lock", payloads: [
-                .singleAppMode(SingleAppMode(appIdentifier: "com.example.quiz"))]), note: "", by: .system)
+                Payload(SingleAppMode(appIdentifier: "com.example.quiz"))]), note: "", by: .system)
             let kiosk = try await store.create(identifier: "com.example.first-lock", content: ProfileContent(name: "First lock"), by: .system)
             try await store.saveVersion(of: kiosk.id!, basedOn: 1, content: ProfileContent(name: "First lock", payloads: [
-                .singleAppMode(SingleAppMode(appIdentifier: "com.example.exam"))]), note: "", by: .system)
+                Payload(SingleAppMode(appIdentifier: "com.example.exam"))]), note: "", by: .system)
             for id in [profile.id!, kiosk.id!] { _ = try await console.services.assignments.assign(id, to: exams.id!, by: .system) }
             let conflict = Self.health(try await admin.get("/dashboard").body)[0]
             #expect(conflict.text == "17 devices in a policy conflict")

@@ -39,7 +39,7 @@ import Testing
         }
         let profile = try await ProfileStore(database: console.services.database, now: { Date() }).create(
             identifier: "com.example.lobby",
-            content: ProfileContent(name: "Lobby").setting(.singleAppMode(SingleAppMode(appIdentifier: "com.example.checkin"))),
+            content: ProfileContent(name: "Lobby").setting(Payload(SingleAppMode(appIdentifier: "com.example.checkin"))),
             by: .system)
         return (group, profile.id!)
     }
@@ -235,8 +235,8 @@ import Testing
             return try connection.insert(DeviceGroupRecord(id: nil, name: "Clinic", parentID: nil, createdAt: Date())).id!
         }
         let content = ProfileContent(name: "Clinic logs")
-            .setting(.logging(Logging(level: .warning)))
-            .setting(.managedAppConfig(ManagedAppConfiguration(appIdentifier: "com.example.checkin", keys: [
+            .setting(Payload(Logging(level: .warning)))
+            .setting(Payload(ManagedAppConfiguration(appIdentifier: "com.example.checkin", keys: [
                 ConfigKey(name: "ward", type: .string, value: .string("North"))])))
         let profile = try await ProfileStore(database: console.services.database, now: { Date() }).create(identifier: "com.example.clinic", content: content, by: .system)
         try console.services.database.writeBlocking { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile.id!, groupID: group, assignedAt: Date(), assignedBy: "test")) }
@@ -346,7 +346,7 @@ import Testing
             for (identifier, app) in [("com.example.a", "com.example.fieldsales"), ("com.example.b", "com.example.mail")] {
                 let profile = try await console.services.profileStore.create(identifier: identifier, content: ProfileContent(name: identifier), by: .system)
                 try await console.services.profileStore.saveVersion(of: profile.id!, basedOn: 1, content: ProfileContent(name: identifier, payloads: [
-                    .singleAppMode(SingleAppMode(appIdentifier: app))]), note: "", by: .system)
+                    Payload(SingleAppMode(appIdentifier: app))]), note: "", by: .system)
                 _ = try await console.services.assignments.assign(profile.id!, to: sales.id!, by: .system)
             }
             let conflict = try await api.call(client, .get, "/api/v1/devices/\(phone.id!)/sdk-profile", token: token)

@@ -18,7 +18,7 @@ import Testing
         let profile = try await store.create(identifier: "com.example.test.\(name.lowercased().replacingOccurrences(of: " ", with: "-"))",
                                              content: ProfileContent(name: name), by: .system)
         try await store.saveVersion(of: profile.id!, basedOn: 1, content: ProfileContent(name: name, payloads: [
-            .singleAppMode(SingleAppMode(appIdentifier: app)), .logging(Logging(level: .debug)),
+            Payload(SingleAppMode(appIdentifier: app)), Payload(Logging(level: .debug)),
         ]), note: "", by: .system)
         return profile.id!
     }

@@ -47,7 +47,7 @@ import Testing
         let (group, profile) = try await devices.setUp(console)
         if let level {
             var content = try console.services.database.readBlocking { try ProfileReader.latestVersion(of: profile, in: $0) }.content
-            content = content.setting(.logging(Logging(enabled: true, level: level)))
+            content = content.setting(Payload(Logging(enabled: true, level: level)))
             try await console.services.profileStore.saveVersion(of: profile, basedOn: nil, content: content, note: "logging", by: .system)
             try console.services.database.writeBlocking {
                 _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test"))

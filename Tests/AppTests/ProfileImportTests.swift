@@ -13,9 +13,9 @@ import Testing
         let pinning = CertificatePinning(hosts: ["api.northwind.example"], certificates: [PinnedCertificate(unread: Data(certificate))])
         return Array(MobileConfig.xml(for: ProfileExportInput(
             identifier: identifier, uuid: "P", displayName: "Lobby kiosk", description: "", organization: "",
-            payloads: [ExportedPayload(payload: .singleAppMode(SingleAppMode(appIdentifier: "com.example.checkin")), uuid: "U"),
-                       ExportedPayload(payload: .logging(Logging()), uuid: "L"),
-                       ExportedPayload(payload: .certificatePinning(pinning), uuid: "C")])).utf8)
+            payloads: [ExportedPayload(payload: Payload(SingleAppMode(appIdentifier: "com.example.checkin")), uuid: "U"),
+                       ExportedPayload(payload: Payload(Logging()), uuid: "L"),
+                       ExportedPayload(payload: Payload(pinning), uuid: "C")])).utf8)
     }
 
     func profiles(_ console: TestConsole) throws -> [ProfileRecord] {
@@ -49,7 +49,7 @@ import Testing
             #expect(second.payloadKinds == [.singleAppMode, .logging, .certificatePinning])
             #expect(again.body.contains(#"<dd id="imported-payloads">Single App Mode, Logging, Certificate pinning</dd>"#))
             let version = try console.services.database.readBlocking { try ProfileReader.latestVersion(of: second.id!, in: $0) }
-            guard case .certificatePinning(let pinning)? = version.content.payload(of: .certificatePinning) else { throw CancellationError() }
+            guard let pinning = version.content.settings(CertificatePinning.self) else { throw CancellationError() }
             #expect(pinning.certificates.first?.publicKeySHA256 == "VypSEiTGNN+o2RTrcTHOlzLQrA2VgWVmQ4Xglo6DM3k=")
             let audit = try console.services.database.readBlocking { try $0.fetch(AuditEvent.query().filter("action", .equal, "profile.imported")) }
             #expect(audit.count == 2)

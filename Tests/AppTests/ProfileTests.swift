@@ -137,7 +137,7 @@ import Testing
             try $0.fetchOne(ProfileVersionRecord.query().order(by: "number", .descending))
         }
         #expect(latest?.number == 2)
-        guard case .logging(let logging)? = latest?.content.payload(of: .logging) else {
+        guard let logging = latest?.content.settings(Logging.self) else {
             Issue.record("the logging payload is missing")
             return
         }
@@ -246,11 +246,11 @@ import Testing
             return (device, (parent.id!, child.id!))
         }
         let lobby = try await store.create(identifier: "com.example.lobby", content: ProfileContent(name: "Lobby lock")
-            .setting(.singleAppMode(SingleAppMode(appIdentifier: "com.example.checkin")))
-            .setting(.logging(Logging(level: .debug))), by: actor)
+            .setting(Payload(SingleAppMode(appIdentifier: "com.example.checkin")))
+            .setting(Payload(Logging(level: .debug))), by: actor)
         let all = try await store.create(identifier: "com.example.all", content: ProfileContent(name: "All kiosks")
-            .setting(.logging(Logging(level: .error)))
-            .setting(.dlp(DataLossPrevention(allowCopyPasteOut: false))), by: actor)
+            .setting(Payload(Logging(level: .error)))
+            .setting(Payload(DataLossPrevention(allowCopyPasteOut: false))), by: actor)
         try console.services.database.writeBlocking { connection in
             _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: lobby.id!, groupID: kioskProfile.1, assignedAt: Date(), assignedBy: "test"))
             _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: all.id!, groupID: kioskProfile.0, assignedAt: Date(), assignedBy: "test"))
@@ -268,7 +268,7 @@ import Testing
 
             // A second Single App Mode app through the parent group is a conflict.
             try await store.saveVersion(of: all.id!, basedOn: 1, content: ProfileContent(name: "All kiosks")
-                .setting(.singleAppMode(SingleAppMode(appIdentifier: "com.example.other"))), note: "test", by: actor)
+                .setting(Payload(SingleAppMode(appIdentifier: "com.example.other"))), note: "test", by: actor)
             let conflicted = try await browser.get("/devices/\(device.id!)")
             #expect(conflicted.body.contains(#"id="policy-conflict""#))
             #expect(conflicted.body.contains("com.example.other"))

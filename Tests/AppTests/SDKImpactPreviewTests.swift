@@ -16,7 +16,7 @@ import Testing
         let store = console.services.profileStore
         let profile = try await store.create(identifier: "com.example.test.checkin-versions", content: ProfileContent(name: "Check-In versions"), by: .system)
         try await store.saveVersion(of: profile.id!, basedOn: 1, content: ProfileContent(name: "Check-In versions", payloads: [
-            .compliance(Compliance(rules: [ComplianceRule(subject: .app("com.example.checkin"), comparison: .lessThan, version: "2.4.1", action: .block)])),
+            Payload(Compliance(rules: [ComplianceRule(subject: .app("com.example.checkin"), comparison: .lessThan, version: "2.4.1", action: .block)])),
         ]), note: "", by: .system)
         return profile.id!
     }

@@ -156,7 +156,7 @@ import Testing
             #expect(try await admin.post(path, pairs: pairs).status == .seeOther)
         }
         let latest = try console.services.database.readBlocking { try $0.fetchOne(ProfileVersionRecord.query().order(by: "number", .descending)) }
-        guard case .managedAppConfig(let config)? = latest?.content.payload(of: .managedAppConfig) else {
+        guard let config = latest?.content.settings(ManagedAppConfiguration.self) else {
             Issue.record("the configuration was not saved")
             return
         }

@@ -82,7 +82,7 @@ import Testing
 
     @Test func theSDKProfileCarriesHostsKeysAndCertificates() throws {
         let input = ProfileExportInput(identifier: "com.example.pins", uuid: "U", displayName: "Pins", description: "",
-                                       organization: "Example", payloads: [ExportedPayload(payload: .certificatePinning(pinning), uuid: "P")])
+                                       organization: "Example", payloads: [ExportedPayload(payload: Payload(pinning), uuid: "P")])
         let json = try #require(try JSONSerialization.jsonObject(with: SDKProfile.json(for: input)) as? [String: Any])
         let entry = try #require(json["CertificatePinning"] as? [String: Any])
         #expect(entry["Hosts"] as? [String] == ["api.example.com", "*.files.example.com"])

@@ -7,11 +7,11 @@ import Testing
 /// nothing, and the ASAM allowlist is named when no payload locks the device.
 @Suite struct PolicyLockTests {
     let tests = EffectivePolicyTests()
-    let lock = Payload.singleAppMode(SingleAppMode(appIdentifier: "com.example.checkin"))
+    let lock = Payload(SingleAppMode(appIdentifier: "com.example.checkin"))
 
     @Test func singleAppModeHoldsOnlyASupervisedDeviceWithTheApp() {
         let policy = EffectivePolicy.compute(from: [tests.reaching(7, distance: 0, [lock])])
-        let source = policy.singleAppMode?.sources.first
+        let source = policy[SingleAppMode.self]?.sources.first
         #expect(PolicyLock.of(policy, isSupervised: true, installedApps: ["com.example.checkin"])
                 == .singleAppMode(app: "com.example.checkin", source: source, blocked: nil))
         #expect(PolicyLock.of(policy, isSupervised: true, installedApps: ["com.example.checkin"]).lockedApp == "com.example.checkin")
@@ -22,14 +22,14 @@ import Testing
 
     @Test func aConflictTheAllowlistAndNoGroupAreTheirOwnAnswers() {
         let conflict = EffectivePolicy.compute(from: [tests.reaching(1, distance: 0, [lock]),
-                                                      tests.reaching(2, distance: 1, [.singleAppMode(SingleAppMode(appIdentifier: "com.example.b"))])])
+                                                      tests.reaching(2, distance: 1, [Payload(SingleAppMode(appIdentifier: "com.example.b"))])])
         guard case .conflict(let apps, let sources) = PolicyLock.of(conflict, isSupervised: true, installedApps: ["com.example.checkin"]) else {
             Issue.record("a conflict")
             return
         }
         #expect(apps == ["com.example.b", "com.example.checkin"] && sources.count == 2)
-        let asam = EffectivePolicy.compute(from: [tests.reaching(3, distance: 0, [.asamAllowlist(ASAMAllowlist(appIdentifiers: ["com.example.exam"]))])])
-        #expect(PolicyLock.of(asam, isSupervised: true, installedApps: []) == .unlocked(asam: asam.asamAllowlist))
+        let asam = EffectivePolicy.compute(from: [tests.reaching(3, distance: 0, [Payload(ASAMAllowlist(appIdentifiers: ["com.example.exam"]))])])
+        #expect(PolicyLock.of(asam, isSupervised: true, installedApps: []) == .unlocked(asam: asam[ASAMAllowlist.self]?.map(\.appIdentifiers)))
         #expect(PolicyLock.of(EffectivePolicy.compute(from: []), isSupervised: true, installedApps: []) == .unlocked(asam: nil))
         #expect(PolicyLock.of(nil, isSupervised: true, installedApps: []) == .noPolicy)
     }

@@ -68,7 +68,7 @@ import Testing
     ])
 
     @Test func aUserInstalledAppNeverReceivesManagedAppConfiguration() {
-        var run = Run(Fixture.device(policy: DevicePolicy(appConfigurations: [forChat, forKiosk])))
+        var run = Run(Fixture.device(policy: DevicePolicy(forChat, forKiosk)))
         #expect(run.device.deliveredConfiguration(for: Fixture.personal.bundleID) == nil)
         #expect(run.device.deliveredConfiguration(for: Fixture.kiosk.bundleID) == forKiosk)
         #expect(run.device.deliveredConfiguration(for: "com.example.absent") == nil)

@@ -19,8 +19,8 @@ import Testing
         var lock = SingleAppMode(appIdentifier: "com.example.checkin")
         lock.options.disableAutoLock = true
         lock.userEnabledOptions.voiceOver = true
-        let apple: [Payload] = [.singleAppMode(lock), .asamAllowlist(ASAMAllowlist(appIdentifiers: ["com.example.exam", "com.example.quiz"]))]
-        let all = apple + [.dlp(DataLossPrevention(allowCopyPasteOut: false))]
+        let apple: [Payload] = [Payload(lock), Payload(ASAMAllowlist(appIdentifiers: ["com.example.exam", "com.example.quiz"]))]
+        let all = apple + [Payload(DataLossPrevention(allowCopyPasteOut: false))]
         let first = exported(all)
         let imported = try read(first)
         #expect(imported.payloads == all)
@@ -36,11 +36,11 @@ import Testing
     /// come back as their bytes, for the app layer to read.
     @Test func sdkSettingsComeBackFromTheVendorPayload() throws {
         let kinds = PayloadKind.allCases.filter { !$0.isApplePayload && ![.branding, .managedAppConfig].contains($0) }
-        let sent = kinds.map(PayloadKindRegistryTests.sample(of:)) + [.branding(Branding())]
+        let sent = kinds.compactMap(PayloadKindRegistryTests.sample(of:)) + [Payload(Branding())]
         let imported = try read(exported(sent))
         #expect(imported.payloads.map(\.kind) == kinds)
         for (payload, original) in zip(imported.payloads, sent) {
-            if case .certificatePinning(let pinning) = payload, case .certificatePinning(let expected) = original {
+            if let pinning = payload.settings(as: CertificatePinning.self), let expected = original.settings(as: CertificatePinning.self) {
                 #expect(pinning.hosts == expected.hosts && pinning.certificates.map(\.der) == expected.certificates.map(\.der))
             } else {
                 #expect(payload == original, "\(payload.kind)")
@@ -63,7 +63,7 @@ import Testing
         }
         let imported = try read(profile([("serverURL", .string("https://notes.example.com")), ("retries", .integer(3)),
                                          ("kioskMode", .boolean(true)), ("wards", .array([.string("3A"), .string("4B")]))]))
-        #expect(imported.payloads == [.managedAppConfig(ManagedAppConfiguration(appIdentifier: "com.example.notes", keys: [
+        #expect(imported.payloads == [Payload(ManagedAppConfiguration(appIdentifier: "com.example.notes", keys: [
             ConfigKey(name: "serverURL", type: .string, value: .string("https://notes.example.com")),
             ConfigKey(name: "retries", type: .integer, value: .integer(3)),
             ConfigKey(name: "kioskMode", type: .boolean, value: .boolean(true)),
@@ -89,7 +89,7 @@ import Testing
             ])])),
         ])
         let imported = try read(plist)
-        #expect(imported.payloads == [.compromisedProtection(CompromisedProtection(enabled: true, action: .wipe))])
+        #expect(imported.payloads == [Payload(CompromisedProtection(enabled: true, action: .wipe))])
         let reasons = Dictionary(uniqueKeysWithValues: imported.leftOut.map { ($0.name, $0.reason) })
         #expect(reasons["SDK settings › Logging"] == "Enabled is missing or not true or false.")
         #expect(reasons["SDK settings › Authentication"]?.hasPrefix("AuthenticationType “Retina” is not one of:") == true)
@@ -113,7 +113,7 @@ import Testing
             ])),
         ])
         let imported = try read(plist)
-        #expect(imported.payloads == [.asamAllowlist(ASAMAllowlist(appIdentifiers: ["com.example.exam"])), .singleAppMode(SingleAppMode(appIdentifier: "com.example.kiosk"))])
+        #expect(imported.payloads == [Payload(ASAMAllowlist(appIdentifiers: ["com.example.exam"])), Payload(SingleAppMode(appIdentifier: "com.example.kiosk"))])
         let reasons = imported.leftOut.map(\.reason)
         #expect(imported.leftOut.first?.name == "Office Wi-Fi" && reasons[0] == "Not a payload this console manages.")
         #expect(reasons[1].contains("allowCamera") && reasons[2].contains("other than the ASAM allowlist"))
@@ -122,7 +122,7 @@ import Testing
     }
 
     @Test func aTunnelAddressWithoutAPortSurvivesExportAndImport() throws {
-        let tunnel = Payload.appTunnel(AppTunnel(mode: .split, directAddresses: ["data.example.com", "files.example.com:7777"]))
+        let tunnel = Payload(AppTunnel(mode: .split, directAddresses: ["data.example.com", "files.example.com:7777"]))
         let imported = try read(exported([tunnel]))
         #expect(imported.payloads == [tunnel])
         #expect(imported.leftOut.isEmpty)

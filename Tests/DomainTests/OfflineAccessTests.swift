@@ -4,7 +4,7 @@ import Testing
 /// Offline access is its own setting, whatever the authentication type (DOMAIN.md, SDK payloads).
 @Suite struct OfflineAccessTests {
     func sdkAppOpen(_ authentication: Authentication) -> Run {
-        var run = Run(Fixture.device(policy: DevicePolicy(authentication: authentication)))
+        var run = Run(Fixture.device(policy: DevicePolicy(authentication)))
         run.perform(.launchApp(Fixture.kiosk.bundleID))
         if authentication.type != .disabled { run.perform(.signIn(app: Fixture.kiosk.bundleID)) }
         return run

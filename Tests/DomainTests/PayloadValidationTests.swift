@@ -130,7 +130,7 @@ import Testing
     }
 
     @Test func everySingleAppModeOptionRoundTripsAsABooleanInsideApp() throws {
-        let xml = MobileConfig.xml(for: input([.singleAppMode(allOptions())]))
+        let xml = MobileConfig.xml(for: input([Payload(allOptions())]))
         let plist = try #require(try PropertyListSerialization.propertyList(from: Data(xml.utf8), format: nil) as? [String: Any])
         #expect(plist["PayloadVersion"] as? Int == 1)
         #expect(plist["PayloadDisplayName"] as? String == "P & <Q>")
@@ -169,11 +169,11 @@ import Testing
 
     @Test func sdkPayloadsShareOneVendorDictionaryAndTheSDKProfile() throws {
         let payloads: [Payload] = [
-            .asamAllowlist(ASAMAllowlist(appIdentifiers: ["com.a.exam"])),
-            .dlp(DataLossPrevention(allowCopyPasteOut: false)),
-            .logging(Logging(level: .information, wifiOnly: true)),
-            .geofence(Geofence(areas: [.init(name: "HQ", latitude: 51.5, longitude: -0.12, radiusMeters: 200)])),
-            .authentication(Authentication(type: .usernamePassword, offlineAccessEnabled: true, maximumOfflineMinutes: 60)),
+            Payload(ASAMAllowlist(appIdentifiers: ["com.a.exam"])),
+            Payload(DataLossPrevention(allowCopyPasteOut: false)),
+            Payload(Logging(level: .information, wifiOnly: true)),
+            Payload(Geofence(areas: [.init(name: "HQ", latitude: 51.5, longitude: -0.12, radiusMeters: 200)])),
+            Payload(Authentication(type: .usernamePassword, offlineAccessEnabled: true, maximumOfflineMinutes: 60)),
         ]
         let plist = MobileConfig.propertyList(for: input(payloads))
         guard case .array(let content)? = plist["PayloadContent"] else { Issue.record("no content"); return }
@@ -191,8 +191,8 @@ import Testing
     }
 
     @Test func payloadsRoundTripThroughTheAPIJSON() throws {
-        let payloads: [Payload] = [.singleAppMode(allOptions()), .dlp(DataLossPrevention(allowComposeEmail: false)),
-                                   .branding(Branding(primaryColor: RGBAColor(red: 1, green: 2, blue: 3)))]
+        let payloads: [Payload] = [Payload(allOptions()), Payload(DataLossPrevention(allowComposeEmail: false)),
+                                   Payload(Branding(primaryColor: RGBAColor(red: 1, green: 2, blue: 3)))]
         for payload in payloads {
             #expect(try PayloadJSON.decode(PayloadJSON.encode(payload)) == payload)
         }

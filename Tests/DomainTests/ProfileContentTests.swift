@@ -2,15 +2,15 @@ import Domain
 import Testing
 
 @Suite struct ProfileContentTests {
-    let lock = Payload.singleAppMode(SingleAppMode(appIdentifier: "com.example.kiosk"))
-    let logging = Payload.logging(Logging(enabled: true, level: .warning, wifiOnly: false))
+    let lock = Payload(SingleAppMode(appIdentifier: "com.example.kiosk"))
+    let logging = Payload(Logging(enabled: true, level: .warning, wifiOnly: false))
 
     @Test func settingAPayloadReplacesTheOneOfTheSameKindAndKeepsKindOrder() {
         let content = ProfileContent(name: "Kiosk").setting(logging).setting(lock)
         #expect(content.payloads.map(\.kind) == [.singleAppMode, .logging])
-        let replaced = content.setting(.singleAppMode(SingleAppMode(appIdentifier: "com.example.other")))
+        let replaced = content.setting(Payload(SingleAppMode(appIdentifier: "com.example.other")))
         #expect(replaced.payloads.count == 2)
-        guard case .singleAppMode(let updated)? = replaced.payload(of: .singleAppMode) else {
+        guard let updated = replaced.settings(SingleAppMode.self) else {
             Issue.record("Single App Mode is missing")
             return
         }
@@ -22,7 +22,7 @@ import Testing
         let old = ProfileContent(name: "Kiosk").setting(lock)
         var changedLock = SingleAppMode(appIdentifier: "com.example.kiosk")
         changedLock.options.disableTouch = true
-        let new = ProfileContent(name: "Kiosk v2").setting(.singleAppMode(changedLock)).setting(logging)
+        let new = ProfileContent(name: "Kiosk v2").setting(Payload(changedLock)).setting(logging)
         let changes = ProfileDiff.changes(from: old, to: new)
         #expect(changes.first == ProfileChange(field: "Name", before: "Kiosk", after: "Kiosk v2"))
         #expect(changes.contains { $0.field.hasPrefix("Single App Mode") && $0.field.hasSuffix("disableTouch") && $0.before == "No" && $0.after == "Yes" })

@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func aNonCompliantSDKAppShowsTheBlockerWithTheRule() throws {
-        var run = Run(device(DevicePolicy(compliance: [oldNotes])))
+        var run = Run(device(DevicePolicy(Compliance(rules: [oldNotes]))))
         run.perform(.launchApp(Fixture.notes.bundleID))
         guard case .blocked(_, let reason) = run.device.screen else { Issue.record("not blocked: \(run.device.screen)"); return }
         #expect(reason.contains("Notes earlier than 5.2"))
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func updatingTheAppBringsItBackInLine() {
-        var run = Run(device(DevicePolicy(compliance: [oldNotes])))
+        var run = Run(device(DevicePolicy(Compliance(rules: [oldNotes]))))
         run.perform(.launchApp(Fixture.notes.bundleID))
         let event = run.perform(.setAppVersion(app: Fixture.notes.bundleID, version: "5.10"))
         #expect(event.result == .done)
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func aWipeRemovesManagedAppsAndTheirDataButKeepsUploadedLogs() {
-        var start = device(DevicePolicy(logging: Logging(level: .debug)), os: "17.9")
+        var start = device(DevicePolicy(Logging(level: .debug)), os: "17.9")
         start.feedback = [Fixture.notes.bundleID: ["opened": 3], Fixture.personal.bundleID: ["x": 1]]
         var run = Run(start)
         run.perform(.launchApp(Fixture.notes.bundleID))
@@ -47,7 +47,7 @@ import Testing
         #expect(run.uploaded.count == 1)
 
         // 17.9 is earlier than 17.10: the wipe rule applies as soon as the policy arrives.
-        let event = run.perform(.applyPolicy(DevicePolicy(logging: Logging(level: .debug), compliance: [oldIOS]), conflict: []))
+        let event = run.perform(.applyPolicy(DevicePolicy(Logging(level: .debug), Compliance(rules: [oldIOS])), conflict: []))
         #expect(event.message.contains("Enterprise wipe"))
         #expect(run.device.apps.map(\.bundleID) == [Fixture.personal.bundleID], "managed apps go, the personal one stays")
         #expect(run.device.feedback[Fixture.notes.bundleID] == nil && run.device.feedback[Fixture.personal.bundleID] == ["x": 1])
@@ -58,14 +58,14 @@ import Testing
     }
 
     @Test func wipeBeatsBlock() {
-        let policy = DevicePolicy(compliance: [oldNotes, oldIOS])
+        let policy = DevicePolicy(Compliance(rules: [oldNotes, oldIOS]))
         #expect(device(policy, os: "17.2").enforcement.action == .wipe)
         #expect(device(policy, os: "18").enforcement.action == .block)
         #expect(device(policy, os: "18").enforcement.brokenRules == [oldNotes])
     }
 
     @Test func aJailbrokenDeviceIsBlockedOnlyUnderCompromisedProtection() {
-        var run = Run(device(DevicePolicy(compromisedProtection: CompromisedProtection(action: .block))))
+        var run = Run(device(DevicePolicy(CompromisedProtection(action: .block))))
         run.perform(.launchApp(Fixture.kiosk.bundleID))
         #expect(run.device.screen == .app(Fixture.kiosk.bundleID))
         run.perform(.setJailbroken(true))
@@ -81,13 +81,13 @@ import Testing
     }
 
     @Test func aJailbrokenDeviceUnderAWipingProtectionIsWiped() {
-        var run = Run(device(DevicePolicy(compromisedProtection: CompromisedProtection(action: .wipe))))
+        var run = Run(device(DevicePolicy(CompromisedProtection(action: .wipe))))
         run.perform(.setJailbroken(true))
         #expect(run.device.wipedAt != nil && !run.device.apps.contains(where: \.isManaged))
     }
 
     @Test func theBeaconGoesOnUnlockAndOnDemandFromSDKAppsOnly() {
-        var run = Run(device(DevicePolicy(authentication: Authentication(type: .passcode))))
+        var run = Run(device(DevicePolicy(Authentication(type: .passcode))))
         run.perform(.launchApp(Fixture.kiosk.bundleID))
         #expect(run.last?.beaconApp == nil, "the sign-in screen is not an unlock yet")
         run.perform(.signIn(app: Fixture.kiosk.bundleID))
@@ -101,13 +101,13 @@ import Testing
 
     @Test func aRuleAboutAnAppTheDeviceLacksDoesNotAct() {
         let rule = ComplianceRule(subject: .app("com.example.absent"), comparison: .lessThan, version: "99", action: .wipe)
-        var run = Run(device(DevicePolicy(compliance: [rule])))
+        var run = Run(device(DevicePolicy(Compliance(rules: [rule]))))
         run.perform(.launchApp(Fixture.kiosk.bundleID))
         #expect(run.device.screen == .app(Fixture.kiosk.bundleID) && run.device.wipedAt == nil)
     }
 
     @Test func iOSVersionsCompareAsApplesDo() {
-        var run = Run(device(DevicePolicy(compliance: [ComplianceRule(subject: .operatingSystem, comparison: .lessThan, version: "17.10", action: .block)]), os: "17.10"))
+        var run = Run(device(DevicePolicy(Compliance(rules: [ComplianceRule(subject: .operatingSystem, comparison: .lessThan, version: "17.10", action: .block)])), os: "17.10"))
         run.perform(.launchApp(Fixture.kiosk.bundleID))
         #expect(run.device.screen == .app(Fixture.kiosk.bundleID))
         run.perform(.setOSVersion("17.9"))

@@ -27,7 +27,7 @@ import Testing
 
     @Test func aComplianceRuleBlocksTheDevicesWhoseReportedVersionBreaksIt() {
         let result = impact([kiosk("Lobby kiosk 01", version: "2.4.0"), kiosk("Lobby kiosk 02", version: "2.4.1"), kiosk("Lobby kiosk 03", version: nil)],
-                            after: [.compliance(Compliance(rules: [oldCheckIn]))])
+                            after: [Payload(Compliance(rules: [oldCheckIn]))])
         let blocked = result.sdkStarting.filter { $0.finding == .ruleBroken(oldCheckIn) }
         #expect(blocked.map(\.device) == ["Lobby kiosk 01"], "2.4.1 is not earlier than 2.4.1")
         #expect(blocked.first?.finding.effect == "block")
@@ -40,17 +40,17 @@ import Testing
 
     @Test func removingTheRuleEndsTheBlockAndAnUnchangedRuleIsNotListed() {
         let devices = [kiosk("Lobby kiosk 01", version: "2.4.0")]
-        let removed = impact(devices, before: [.compliance(Compliance(rules: [oldCheckIn]))], after: [.logging(Logging(level: .error))])
+        let removed = impact(devices, before: [Payload(Compliance(rules: [oldCheckIn]))], after: [Payload(Logging(level: .error))])
         #expect(removed.sdkEnding.map(\.finding) == [.ruleBroken(oldCheckIn)])
         #expect(removed.sdkStarting.isEmpty)
-        let unchanged = impact(devices, before: [.compliance(Compliance(rules: [oldCheckIn]))],
-                               after: [.compliance(Compliance(rules: [oldCheckIn])), .logging(Logging(level: .error))])
+        let unchanged = impact(devices, before: [Payload(Compliance(rules: [oldCheckIn]))],
+                               after: [Payload(Compliance(rules: [oldCheckIn])), Payload(Logging(level: .error))])
         #expect(unchanged.sdkChanges.isEmpty, "a block already in force is not news")
     }
 
     @Test func anOSRuleWipesAndAnUnreportedOSIsNotKnown() {
         let result = impact([kiosk("Old", version: "2.4.1", os: "16.7"), kiosk("Unknown", version: "2.4.1", os: nil)],
-                            after: [.compliance(Compliance(rules: [oldIOS]))])
+                            after: [Payload(Compliance(rules: [oldIOS]))])
         #expect(result.sdkStarting.map(\.finding) == [.ruleBroken(oldIOS), .ruleNotKnown(oldIOS)])
         #expect(result.sdkStarting[0].finding.effect == "wipe")
     }
@@ -58,7 +58,7 @@ import Testing
     @Test func compromisedProtectionActsOnlyWhereAJailbreakWasReported() {
         let result = impact([kiosk("Jailbroken", version: "2.4.1", jailbroken: true), kiosk("Clean", version: "2.4.1", jailbroken: false),
                              kiosk("Unreported", version: "2.4.1")],
-                            after: [.compromisedProtection(CompromisedProtection(action: .wipe))])
+                            after: [Payload(CompromisedProtection(action: .wipe))])
         #expect(result.sdkStarting.map(\.device) == ["Jailbroken", "Unreported"])
         #expect(result.sdkStarting.map(\.finding) == [.jailbroken(.wipe), .jailbreakNotKnown])
     }
@@ -70,7 +70,7 @@ import Testing
             kiosk("Outside", version: "2.4.1", location: .at(GeoPoint(latitude: 53.48, longitude: -2.24))),
             kiosk("Airplane", version: "2.4.1", location: .servicesOff(reason: "airplane mode")),
             kiosk("Silent", version: "2.4.1"),
-        ], after: [.geofence(Geofence(areas: [office]))])
+        ], after: [Payload(Geofence(areas: [office]))])
         #expect(result.sdkStarting.map(\.device) == ["Outside", "Airplane", "Silent"])
         #expect(result.sdkStarting.map(\.finding) == [.outsideGeofence(nearestArea: "Head office"), .geofenceStopped, .locationNotKnown])
         #expect(result.sdkStarting.map(\.finding.effect) == ["block", "not-enforced", "not-known"])
@@ -79,7 +79,7 @@ import Testing
     @Test func offlineAccessOffBlocksAnOfflineDevice() {
         let result = impact([kiosk("Offline", version: "2.4.1", network: .offline(minutes: 30)), kiosk("Online", version: "2.4.1", network: .online),
                              kiosk("Silent", version: "2.4.1")],
-                            after: [.authentication(Authentication(type: .passcode, offlineAccessEnabled: false))])
+                            after: [Payload(Authentication(type: .passcode, offlineAccessEnabled: false))])
         #expect(result.sdkStarting.map(\.device) == ["Offline", "Silent"])
         #expect(result.sdkStarting.map(\.finding) == [.offlineBlocked, .networkNotKnown])
     }
@@ -88,7 +88,7 @@ import Testing
         let plain = PolicyImpact.Device(id: 2, name: "Plain", isSupervised: true, installedApps: ["com.example.checkin"], conditions: DeviceConditions(
             osVersion: "16", installedApps: ["com.example.checkin"], sdkApps: [], appVersions: ["com.example.checkin": "1.0"],
             isJailbroken: true, location: nil, network: nil))
-        #expect(impact([plain], after: [.compliance(Compliance(rules: [oldCheckIn, oldIOS]))]).sdkChanges.isEmpty)
+        #expect(impact([plain], after: [Payload(Compliance(rules: [oldCheckIn, oldIOS]))]).sdkChanges.isEmpty)
     }
 
     /// The preview's judgement is the simulator's: a simulated device's own conditions give
@@ -96,7 +96,7 @@ import Testing
     @Test func theSimulatorAndThePreviewJudgeAlike() {
         var device = SimulatedDevice(isSupervised: true, apps: [SimulatedApp(bundleID: "com.example.checkin", name: "Lobby Check-In", isSDKBuilt: true)],
                                      clock: Date(timeIntervalSince1970: 1_800_000_000),
-                                     policy: DevicePolicy(compliance: [oldCheckIn], compromisedProtection: CompromisedProtection(action: .block)))
+                                     policy: DevicePolicy(Compliance(rules: [oldCheckIn]), CompromisedProtection(action: .block)))
         device.osVersion = "18.1"
         device.appVersions = ["com.example.checkin": "2.4.0"]
         device.compromisedSince = device.clock

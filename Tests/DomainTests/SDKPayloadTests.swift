@@ -115,42 +115,42 @@ import Testing
         let oldIOS = ComplianceRule(subject: .operatingSystem, comparison: .lessThan, version: "17", action: .block)
         let oldNotes = ComplianceRule(subject: .app("com.example.notes"), comparison: .lessThan, version: "5.2", action: .wipe)
         let policy = EffectivePolicy.compute(from: [
-            reaching(1, distance: 0, [.compliance(Compliance(rules: [oldIOS]))]),
-            reaching(2, distance: 2, [.compliance(Compliance(rules: [oldNotes, oldIOS]))]),
+            reaching(1, distance: 0, [Payload(Compliance(rules: [oldIOS]))]),
+            reaching(2, distance: 2, [Payload(Compliance(rules: [oldNotes, oldIOS]))]),
         ])
-        #expect(policy.compliance?.value == [oldIOS, oldNotes], "both profiles' rules, the shared one once")
-        #expect(policy.compliance?.sources.count == 2)
-        #expect(try #require(DevicePolicy(policy)).compliance == [oldIOS, oldNotes])
+        #expect(policy[Compliance.self]?.value.rules == [oldIOS, oldNotes], "both profiles' rules, the shared one once")
+        #expect(policy[Compliance.self]?.sources.count == 2)
+        #expect(try #require(DevicePolicy(policy))[Compliance.self]?.rules == [oldIOS, oldNotes])
     }
 
     @Test func compromisedProtectionTakesTheMostRestrictiveAnswer() {
         let policy = EffectivePolicy.compute(from: [
-            reaching(1, distance: 0, [.compromisedProtection(CompromisedProtection(enabled: false, action: .wipe))]),
-            reaching(2, distance: 1, [.compromisedProtection(CompromisedProtection(enabled: true, action: .block))]),
+            reaching(1, distance: 0, [Payload(CompromisedProtection(enabled: false, action: .wipe))]),
+            reaching(2, distance: 1, [Payload(CompromisedProtection(enabled: true, action: .block))]),
         ])
         // On because one profile turns it on; a wipe from a profile that turns it off does not count.
-        #expect(policy.compromisedProtection?.value == CompromisedProtection(enabled: true, action: .block))
+        #expect(policy[CompromisedProtection.self]?.value == CompromisedProtection(enabled: true, action: .block))
         let wiping = EffectivePolicy.compute(from: [
-            reaching(1, distance: 0, [.compromisedProtection(CompromisedProtection(action: .block))]),
-            reaching(2, distance: 1, [.compromisedProtection(CompromisedProtection(action: .wipe))]),
+            reaching(1, distance: 0, [Payload(CompromisedProtection(action: .block))]),
+            reaching(2, distance: 1, [Payload(CompromisedProtection(action: .wipe))]),
         ])
-        #expect(wiping.compromisedProtection?.value.action == .wipe)
+        #expect(wiping[CompromisedProtection.self]?.value.action == .wipe)
     }
 
     @Test func theNearestGroupsTunnelWins() {
         let policy = EffectivePolicy.compute(from: [
-            reaching(1, distance: 1, [.appTunnel(AppTunnel())]),
-            reaching(2, distance: 0, [.appTunnel(AppTunnel(mode: .split, directAddresses: ["a.example.com:1"]))]),
+            reaching(1, distance: 1, [Payload(AppTunnel())]),
+            reaching(2, distance: 0, [Payload(AppTunnel(mode: .split, directAddresses: ["a.example.com:1"]))]),
         ])
-        #expect(policy.appTunnel?.value.mode == .split)
+        #expect(policy[AppTunnel.self]?.value.mode == .split)
     }
 
     @Test func theSDKProfileNamesEachNewPayload() throws {
         let input = ProfileExportInput(identifier: "com.example.p", uuid: "U", displayName: "P", description: "", organization: "", payloads: [
-            .customSettings(CustomSettings(text: "a=1")),
-            .compliance(Compliance(rules: [ComplianceRule(subject: .app("com.example.notes"), comparison: .lessThan, version: "5.2", action: .wipe)])),
-            .compromisedProtection(CompromisedProtection()), .appTunnel(AppTunnel(mode: .split, directAddresses: ["a.example.com:1"])),
-            .integratedAuthentication(IntegratedAuthentication(allowedSites: ["*.example.com"])), .analytics(Analytics()),
+            Payload(CustomSettings(text: "a=1")),
+            Payload(Compliance(rules: [ComplianceRule(subject: .app("com.example.notes"), comparison: .lessThan, version: "5.2", action: .wipe)])),
+            Payload(CompromisedProtection()), Payload(AppTunnel(mode: .split, directAddresses: ["a.example.com:1"])),
+            Payload(IntegratedAuthentication(allowedSites: ["*.example.com"])), Payload(Analytics()),
         ].map { ExportedPayload(payload: $0, uuid: "U") })
         let json = try #require(try JSONSerialization.jsonObject(with: SDKProfile.json(for: input)) as? [String: Any])
         #expect((json["CustomSettings"] as? [String: Any])?["Settings"] as? String == "a=1")

@@ -23,8 +23,7 @@ import Testing
     }
 
     var pinned: DevicePolicy {
-        DevicePolicy(certificatePinning: CertificatePinning(hosts: ["api.example.com", "*.legacy.example.com"], certificates: [api, legacy]),
-                     appTunnel: AppTunnel(mode: .split, directAddresses: ["api.example.com:443"]))
+        DevicePolicy(CertificatePinning(hosts: ["api.example.com", "*.legacy.example.com"], certificates: [api, legacy]), AppTunnel(mode: .split, directAddresses: ["api.example.com:443"]))
     }
 
     @Test func thePinnedCertificateConnectsAndSaysHowItRoutes() {
@@ -75,17 +74,17 @@ import Testing
     }
 
     @Test func composingEmailFollowsDLP() {
-        var blocked = run(DevicePolicy(dlp: DataLossPrevention(allowComposeEmail: false)))
+        var blocked = run(DevicePolicy(DataLossPrevention(allowComposeEmail: false)))
         #expect(blocked.perform(.composeEmail(app: Fixture.notes.bundleID)).result == .blocked)
-        var allowed = run(DevicePolicy(dlp: DataLossPrevention()))
+        var allowed = run(DevicePolicy(DataLossPrevention()))
         #expect(allowed.perform(.composeEmail(app: Fixture.notes.bundleID)).result == .done)
         // A non-SDK app is outside DLP.
-        var personal = run(DevicePolicy(dlp: DataLossPrevention(allowComposeEmail: false)), open: Fixture.personal)
+        var personal = run(DevicePolicy(DataLossPrevention(allowComposeEmail: false)), open: Fixture.personal)
         #expect(personal.perform(.composeEmail(app: Fixture.personal.bundleID)).result == .done)
     }
 
     @Test func linksStayInTheManagedBrowserWhenDLPSaysSo() {
-        let managed = DevicePolicy(dlp: DataLossPrevention(openLinksInManagedBrowser: true, openMailtoInManagedMail: true))
+        let managed = DevicePolicy(DataLossPrevention(openLinksInManagedBrowser: true, openMailtoInManagedMail: true))
         var withApps = run(managed, apps: [Self.browser, Self.mail])
         let link = withApps.perform(.openLink(app: Fixture.notes.bundleID, url: "https://intranet.example.com/news"))
         #expect(link.result == .done && link.message == "It opens in Web, the managed browser.")
@@ -96,7 +95,7 @@ import Testing
         #expect(without.perform(.openLink(app: Fixture.notes.bundleID, url: "https://intranet.example.com")).result == .blocked)
         #expect(without.perform(.openMailto(app: Fixture.notes.bundleID, address: "help@example.com")).result == .blocked)
 
-        var free = run(DevicePolicy(dlp: DataLossPrevention()), apps: [Self.browser])
+        var free = run(DevicePolicy(DataLossPrevention()), apps: [Self.browser])
         #expect(free.perform(.openLink(app: Fixture.notes.bundleID, url: "https://intranet.example.com")).message == "It opens in Safari.")
         #expect(free.perform(.openMailto(app: Fixture.notes.bundleID, address: "help@example.com")).message == "It opens in the Mail app.")
         #expect(free.perform(.openLink(app: Fixture.notes.bundleID, url: "intranet")).result == .refused)

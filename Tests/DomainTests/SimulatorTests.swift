@@ -34,7 +34,7 @@ struct Run {
 }
 
 @Suite struct LockTableTests {
-    let singleAppMode = DevicePolicy(singleAppMode: SingleAppMode(appIdentifier: Fixture.kiosk.bundleID))
+    let singleAppMode = DevicePolicy(SingleAppMode(appIdentifier: Fixture.kiosk.bundleID))
 
     @Test func singleAppModeLocksASupervisedDeviceSurvivesRestartAndIgnoresHome() {
         var run = Run(Fixture.device())
@@ -86,7 +86,7 @@ struct Run {
     }
 
     func asamRun(supervised: Bool = true, allowlist: [String]? = [Fixture.kiosk.bundleID]) -> Run {
-        var run = Run(Fixture.device(supervised: supervised, policy: DevicePolicy(asamAllowlist: allowlist)))
+        var run = Run(Fixture.device(supervised: supervised, policy: DevicePolicy(allowlist.map { ASAMAllowlist(appIdentifiers: $0) })))
         run.perform(.launchApp(Fixture.kiosk.bundleID))
         return run
     }
@@ -194,13 +194,13 @@ struct Run {
     @Test func singleAppModeOverridesAnAppsOwnLock() {
         var run = asamRun()
         run.perform(.requestLock(app: Fixture.kiosk.bundleID, mode: .autonomous, confirm: true))
-        run.perform(.applyPolicy(DevicePolicy(singleAppMode: SingleAppMode(appIdentifier: Fixture.exam.bundleID)), conflict: []))
+        run.perform(.applyPolicy(DevicePolicy(SingleAppMode(appIdentifier: Fixture.exam.bundleID)), conflict: []))
         #expect(run.device.lock == .singleAppMode(app: Fixture.exam.bundleID))
     }
 }
 
 @Suite struct DataLossPreventionTests {
-    func run(_ dlp: DataLossPrevention?) -> Run { Run(Fixture.device(policy: DevicePolicy(dlp: dlp))) }
+    func run(_ dlp: DataLossPrevention?) -> Run { Run(Fixture.device(policy: DevicePolicy(dlp))) }
 
     func copyThenPaste(_ run: inout Run, from source: SimulatedApp, to target: SimulatedApp) -> SimulatorEvent {
         run.perform(.launchApp(source.bundleID))
@@ -261,7 +261,7 @@ struct Run {
     let office = Geofence.Area(name: "Head office", latitude: 51.5, longitude: -0.12, radiusMeters: 500)
 
     func sdkAppOpen(areas: [Geofence.Area], authentication: Authentication? = nil) -> Run {
-        var run = Run(Fixture.device(policy: DevicePolicy(geofence: areas, authentication: authentication)))
+        var run = Run(Fixture.device(policy: DevicePolicy(Geofence(areas: areas), authentication)))
         run.perform(.launchApp(Fixture.kiosk.bundleID))
         return run
     }
@@ -309,7 +309,7 @@ struct Run {
     }
 
     @Test func anSDKAppOpensWithLocationServicesOffAndTheTimelineSaysWhy() {
-        var run = Run(Fixture.device(policy: DevicePolicy(geofence: [office])))
+        var run = Run(Fixture.device(policy: DevicePolicy(Geofence(areas: [office]))))
         let open = run.perform(.launchApp(Fixture.kiosk.bundleID))
         #expect(open.result == .done)
         #expect(open.message.contains("Geofencing stops while location services are off"))
@@ -322,7 +322,7 @@ struct Run {
     }
 
     @Test func nonSDKAppsIgnoreTheGeofence() {
-        var run = Run(Fixture.device(policy: DevicePolicy(geofence: [office])))
+        var run = Run(Fixture.device(policy: DevicePolicy(Geofence(areas: [office]))))
         #expect(run.perform(.launchApp(Fixture.personal.bundleID)).result == .done)
     }
 
@@ -381,7 +381,7 @@ struct Run {
 
 @Suite struct SimulatedLoggingTests {
     func run(_ logging: Logging?, network: SimulatedNetwork = .wifi) -> Run {
-        var run = Run(Fixture.device(policy: DevicePolicy(logging: logging)))
+        var run = Run(Fixture.device(policy: DevicePolicy(logging)))
         run.perform(.setNetwork(network))
         run.perform(.launchApp(Fixture.kiosk.bundleID))
         return run
@@ -466,7 +466,7 @@ struct Run {
         #expect(received.entries.map(\.usedDefault) == [false, true, true])
         #expect(received.entries[1].value == "0")
 
-        var run = Run(Fixture.device(policy: DevicePolicy(appConfigurations: [configuration])))
+        var run = Run(Fixture.device(policy: DevicePolicy(configuration)))
         run.perform(.launchApp(Fixture.kiosk.bundleID))
         run.perform(.home)
         run.perform(.launchApp(Fixture.kiosk.bundleID))
@@ -479,7 +479,7 @@ struct Run {
 
 @Suite struct SimulatorFailureReasonTests {
     @Test func appsActOnlyWhenInstalledAndOnScreen() {
-        var run = Run(Fixture.device(policy: DevicePolicy(asamAllowlist: [Fixture.kiosk.bundleID])))
+        var run = Run(Fixture.device(policy: DevicePolicy(ASAMAllowlist(appIdentifiers: [Fixture.kiosk.bundleID]))))
         let missing = run.perform(.launchApp("com.example.absent"))
         #expect(missing.result == .refused)
         #expect(missing.message.contains("not installed"))
@@ -500,7 +500,7 @@ struct Run {
 
     @Test func guidedAccessIsRefusedWhileAnotherLockHolds() {
         var run = Run(Fixture.device())
-        run.perform(.applyPolicy(DevicePolicy(singleAppMode: SingleAppMode(appIdentifier: Fixture.kiosk.bundleID)), conflict: []))
+        run.perform(.applyPolicy(DevicePolicy(SingleAppMode(appIdentifier: Fixture.kiosk.bundleID)), conflict: []))
         let refused = run.perform(.startGuidedAccess(passcode: "1234"))
         #expect(refused.result == .refused)
         #expect(run.device.lock == .singleAppMode(app: Fixture.kiosk.bundleID))
@@ -508,7 +508,7 @@ struct Run {
     }
 
     @Test func onlySDKAppsSendLogs() {
-        var run = Run(Fixture.device(policy: DevicePolicy(logging: Logging(level: .debug))))
+        var run = Run(Fixture.device(policy: DevicePolicy(Logging(level: .debug))))
         run.perform(.launchApp(Fixture.personal.bundleID))
         let event = run.perform(.emitLog(app: Fixture.personal.bundleID, level: .error, message: "m", count: 1))
         #expect(event.result == .ignored)
@@ -519,13 +519,13 @@ struct Run {
         var device = Fixture.device()
         device.apps.removeAll { $0.bundleID == Fixture.kiosk.bundleID }
         var run = Run(device)
-        let event = run.perform(.applyPolicy(DevicePolicy(singleAppMode: SingleAppMode(appIdentifier: Fixture.kiosk.bundleID)), conflict: []))
+        let event = run.perform(.applyPolicy(DevicePolicy(SingleAppMode(appIdentifier: Fixture.kiosk.bundleID)), conflict: []))
         #expect(run.device.lock == nil)
         #expect(event.message.contains("waits for com.example.kiosk"))
     }
 
     @Test func theStateSurvivesEncodingAsTheServerStoresIt() throws {
-        var run = Run(Fixture.device(policy: DevicePolicy(dlp: DataLossPrevention(allowCopyPasteOut: false), logging: Logging(level: .debug))))
+        var run = Run(Fixture.device(policy: DevicePolicy(DataLossPrevention(allowCopyPasteOut: false), Logging(level: .debug))))
         run.perform(.launchApp(Fixture.exam.bundleID))
         run.perform(.requestLock(app: Fixture.exam.bundleID, mode: .assessment, confirm: true))
         run.perform(.copy(app: Fixture.exam.bundleID, text: "answer"))

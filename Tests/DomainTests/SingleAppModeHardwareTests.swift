@@ -9,7 +9,7 @@ import Testing
         var lock = SingleAppMode(appIdentifier: Fixture.kiosk.bundleID)
         configure(&lock)
         var run = Run(Fixture.device())
-        run.perform(.applyPolicy(DevicePolicy(singleAppMode: lock), conflict: []))
+        run.perform(.applyPolicy(DevicePolicy(lock), conflict: []))
         return run
     }
 

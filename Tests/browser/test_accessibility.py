@@ -33,9 +33,11 @@ class AccessibilityTests(BrowserTestCase):
                  "/logs/crashes", "/settings", "/devices?q=lobby&sort=-checkin", "/logs/delete", "/help", "/help?q=retention",
                  "/help/roles", "/help/logs-and-feedback", "/help/payloads/dlp", "/tour",
                  f"/devices/{self.device}/feedback?app=com.example.checkin"]
-        pages += [f"/profiles/{self.profile}/payloads/{kind}" for kind in
-                  ["single-app-mode", "asam-allowlist", "dlp", "geofence", "logging", "branding", "authentication", "managed-app-config",
-                   "custom-settings", "compliance", "compromised-protection", "app-tunnel", "integrated-authentication", "analytics"]]
+        # Every payload kind's form, as the profile page lists the kinds (one item per kind).
+        self.open(f"/profiles/{self.profile}")
+        kinds = [item.get_attribute("id").removeprefix("payload-") for item in self.driver.find_elements(By.CSS_SELECTOR, "li.payload")]
+        self.assertTrue(kinds, "the profile page lists no payload kinds")
+        pages += [f"/profiles/{self.profile}/payloads/{kind}" for kind in kinds]
         for path in pages:
             with self.subTest(path=path):
                 self.open(path)

@@ -887,6 +887,13 @@ class ValidRequestsTest(ConsoleWithSeeds):
                 served |= {(method.upper(), path) for method, path in ROUTES_WITH_BODY.findall(swift.read()) if path.startswith("/api/")}
         self.assertFalse(served - described, f"API routes missing from /api/openapi.json: {sorted(served - described)}")
 
+    def test_every_payload_kind_has_form_values(self):
+        """The kinds come from the console (the API document's list of payload kinds), so a
+        new kind without valid form values here fails instead of going untested."""
+        kinds = self.openapi["components"]["schemas"]["ImportedProfile"]["properties"]["imported"]["items"]["enum"]
+        self.assertTrue(kinds)
+        self.assertEqual(sorted(kinds), sorted(PAYLOAD_FORMS), "PAYLOAD_FORMS must have valid values for exactly the console's payload kinds")
+
     def test_valid_form_requests_are_accepted(self):
         for route in FORM_ROUTES:
             with self.subTest(route.label):

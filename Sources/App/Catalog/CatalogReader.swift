@@ -126,7 +126,7 @@ struct CatalogReader: Sendable {
         var policies: [RecordID<DeviceGroupRecord>: GroupPolicySummary] = [:]
         for group in groups {
             let policy = EffectivePolicy.compute(from: try loader.reachingProfiles(group: group.id!, groups: groups))
-            policies[group.id!] = GroupPolicySummary(singleAppModeApp: policy.singleAppMode?.value.appIdentifier,
+            policies[group.id!] = GroupPolicySummary(singleAppModeApp: policy[SingleAppMode.self]?.value.appIdentifier,
                                                      conflictApps: policy.conflictApps)
         }
         return policies

@@ -131,49 +131,49 @@ enum DemoData {
         lock = lockForVisitors
         lock.options.disableAutoLock = true
         lock.options.disableRingerSwitch = true
-        let kioskLogging = Payload.logging(Logging(level: .warning, wifiOnly: true))
+        let kioskLogging = Payload(Logging(level: .warning, wifiOnly: true))
         let clinicPayloads: [Payload] = [
-            .dlp(DataLossPrevention(allowCopyPasteOut: false, allowThirdPartyKeyboards: false, openLinksInManagedBrowser: true,
+            Payload(DataLossPrevention(allowCopyPasteOut: false, allowThirdPartyKeyboards: false, openLinksInManagedBrowser: true,
                                     openMailtoInManagedMail: true)),
-            .authentication(Authentication(type: .passcode, singleSignOn: true, offlineAccessEnabled: true, maximumOfflineMinutes: 480)),
-            .logging(Logging(level: .information)),
-            .managedAppConfig(ManagedAppConfiguration(appIdentifier: "com.example.clinicnotes", keys: [
+            Payload(Authentication(type: .passcode, singleSignOn: true, offlineAccessEnabled: true, maximumOfflineMinutes: 480)),
+            Payload(Logging(level: .information)),
+            Payload(ManagedAppConfiguration(appIdentifier: "com.example.clinicnotes", keys: [
                 ConfigKey(name: "serverURL", type: .string, required: true, value: .string("https://notes.clinic.example")),
                 ConfigKey(name: "ward", type: .string, allowedValues: ["North", "South", "Day surgery"], value: .string("North")),
                 ConfigKey(name: "autoLogoutMinutes", type: .integer, minimum: 1, maximum: 60, value: .integer(10)),
             ])),
         ]
         let depots = Array(salesAreas.prefix(2))
-        let salesSignIn = Payload.authentication(Authentication(type: .usernamePassword, singleSignOn: true))
+        let salesSignIn = Payload(Authentication(type: .usernamePassword, singleSignOn: true))
         return [
             DemoProfile(name: "Lobby kiosk lockdown", identifier: "com.example.profiles.lobby-kiosk",
                         description: "Keeps the **lobby iPads** in the check-in app all day. Visitors can zoom and use VoiceOver.",
                         groups: ["Lobby kiosks"], versions: [
-                            (13, "Lock the lobby iPads in Lobby Check-In", [.singleAppMode(SingleAppMode(appIdentifier: "com.example.checkin")), kioskLogging]),
-                            (9, "Visitors may turn on Zoom and VoiceOver", [.singleAppMode(lockForVisitors), kioskLogging]),
-                            (4, "No auto-lock or ringer switch: the iPads stay awake and quiet", [.singleAppMode(lock), kioskLogging]),
+                            (13, "Lock the lobby iPads in Lobby Check-In", [Payload(SingleAppMode(appIdentifier: "com.example.checkin")), kioskLogging]),
+                            (9, "Visitors may turn on Zoom and VoiceOver", [Payload(lockForVisitors), kioskLogging]),
+                            (4, "No auto-lock or ringer switch: the iPads stay awake and quiet", [Payload(lock), kioskLogging]),
                         ]),
             DemoProfile(name: "Exam apps", identifier: "com.example.profiles.exams",
                         description: "Lets the exam and quiz apps lock the iPad for the length of a test (ASAM).",
                         groups: ["Exam iPads"], versions: [
-                            (12, "Allow the exam and quiz apps to lock", [.asamAllowlist(ASAMAllowlist(appIdentifiers: ["com.example.exam", "com.example.quiz"]))]),
+                            (12, "Allow the exam and quiz apps to lock", [Payload(ASAMAllowlist(appIdentifiers: ["com.example.exam", "com.example.quiz"]))]),
                         ]),
             DemoProfile(name: "Clinic data protection", identifier: "com.example.profiles.clinic",
                         description: "Patient data stays in managed apps: no copy out, system keyboard only, links in the work browser. Clinic Notes may lock the iPad while a patient holds it.",
                         groups: ["Clinics"], versions: [
                             (13, "Keep patient data in the work apps", clinicPayloads),
                             (6, "Let Clinic Notes lock the iPad for the patient hand-over",
-                             clinicPayloads + [.asamAllowlist(ASAMAllowlist(appIdentifiers: ["com.example.clinicnotes"]))]),
+                             clinicPayloads + [Payload(ASAMAllowlist(appIdentifiers: ["com.example.clinicnotes"]))]),
                         ]),
             DemoProfile(name: "Field sales", identifier: "com.example.profiles.field-sales",
                         description: "The sales app works at head office and the two depots, in the company colours, and sends its warnings to helpdesk.",
                         groups: ["Field sales"], versions: [
-                            (13, "Head office and the North depot only", [.geofence(Geofence(areas: depots)), salesSignIn]),
+                            (13, "Head office and the North depot only", [Payload(Geofence(areas: depots)), salesSignIn]),
                             (8, "Add the South depot; company colours; keep warnings", [
-                                .geofence(Geofence(areas: salesAreas)),
-                                .branding(Branding(primaryColor: RGBAColor(red: 238, green: 139, blue: 48))),
+                                Payload(Geofence(areas: salesAreas)),
+                                Payload(Branding(primaryColor: RGBAColor(red: 238, green: 139, blue: 48))),
                                 salesSignIn,
-                                .logging(Logging(level: .warning)),
+                                Payload(Logging(level: .warning)),
                             ]),
                         ]),
         ]

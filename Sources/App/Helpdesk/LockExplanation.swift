@@ -59,10 +59,10 @@ struct LockExplanation: Equatable {
         let status = "\(lock.modeName) in \(app)"
         switch lock {
         case .singleAppMode:
-            let source = policy?.singleAppMode?.sources.first.map { " " + sources([$0]) } ?? ""
+            let source = policy?[SingleAppMode.self]?.sources.first.map { " " + sources([$0]) } ?? ""
             return LockExplanation(status: status, reason: "The Single App Mode payload\(source) holds it; it ends only when that payload no longer reaches the device.")
         case .autonomous:
-            let source = policy?.asamAllowlist?.sources.map { "“\($0.profileName)”" }.joined(separator: ", ")
+            let source = policy?[ASAMAllowlist.self]?.sources.map { "“\($0.profileName)”" }.joined(separator: ", ")
             return LockExplanation(status: status, reason: "\(app) asked to lock the device"
                 + (source.map { ", which the ASAM allowlist in \($0) allows" } ?? "")
                 + ". It ends when the app unlocks or the device restarts.")

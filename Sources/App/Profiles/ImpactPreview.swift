@@ -84,7 +84,7 @@ enum ImpactPreview {
         var conditions: [Int64: DeviceConditions] = [:]
         if judgesSDK {
             let ruleApps = Set(reaching.flatMap { content -> [String] in
-                guard case .compliance(let compliance)? = content.payload(of: .compliance) else { return [] }
+                guard let compliance = content.settings(Compliance.self) else { return [] }
                 return compliance.rules.compactMap(\.appIdentifier)
             })
             let rows = sides.flatMap { devices[$0.group] ?? [] }

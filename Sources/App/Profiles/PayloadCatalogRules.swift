@@ -7,7 +7,7 @@ import Storage
 /// The payload forms and the API both call this.
 enum PayloadCatalogRules {
     static func problems(_ payload: Payload, in connection: Connection) throws -> ValidationErrors {
-        guard case .managedAppConfig(let config) = payload else { return ValidationErrors() }
+        guard let config = payload.settings(as: ManagedAppConfiguration.self) else { return ValidationErrors() }
         let app = try connection.fetchOne(AppRecord.query().filter("bundleID", .equal, config.appIdentifier))
         return config.validate(appIsManaged: app?.isManaged)
     }

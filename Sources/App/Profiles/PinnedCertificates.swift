@@ -20,7 +20,7 @@ enum PinnedCertificates {
     /// The payload with each certificate's details read from its DER; other kinds as they are.
     /// A certificate that does not read is an error at `certificates.N`.
     static func settle(_ payload: Payload) -> (payload: Payload, errors: ValidationErrors) {
-        guard case .certificatePinning(var pinning) = payload else { return (payload, ValidationErrors()) }
+        guard var pinning = payload.settings(as: CertificatePinning.self) else { return (payload, ValidationErrors()) }
         var errors = ValidationErrors()
         for index in pinning.certificates.indices {
             switch read(Array(pinning.certificates[index].der)) {
@@ -28,6 +28,6 @@ enum PinnedCertificates {
             case .failure(let problem): errors["certificates.\(index)"] = problem.message
             }
         }
-        return (.certificatePinning(pinning), errors)
+        return (Payload(pinning), errors)
     }
 }

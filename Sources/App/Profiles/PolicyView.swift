@@ -35,7 +35,7 @@ struct PolicyView {
                     lines: PayloadSummary.lines(setting.payload), sources: setting.sources.map(Self.describe))
         }
         if policy.settings.contains(where: { !$0.kind.isApplePayload }) {
-            settings.append(Self.encryption(policy.authentication))
+            settings.append(Self.encryption(policy[Authentication.self]))
         }
         self.settings = settings
         settingsHTML = settings.map(\.html).joined()

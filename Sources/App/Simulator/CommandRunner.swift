@@ -18,7 +18,7 @@ enum CommandRunner {
             let outcome = working.run(.restart)
             return Answer(status: .acknowledged, summary: outcome.event.message)
         case .settings:
-            let delivered = device.policy.appConfigurations.filter { device.app($0.appIdentifier)?.isManaged == true }
+            let delivered = device.policy.all(ManagedAppConfiguration.self).filter { device.app($0.appIdentifier)?.isManaged == true }
             guard !delivered.isEmpty else {
                 return Answer(status: .error, summary: "No managed app on this device has a configuration to receive.")
             }
@@ -32,7 +32,7 @@ enum CommandRunner {
             let outcome = working.run(.fetchFeedback(apps: command.apps, delete: command.deleteFeedback))
             return Answer(status: .acknowledged, summary: outcome.event.message, result: outcome.feedbackReport)
         case .requestLogs:
-            if device.network == .cellular, device.policy.logging?.wifiOnly == true {
+            if device.network == .cellular, device.policy[Logging.self]?.wifiOnly == true {
                 return Answer(status: .notNow, summary: "Logs are sent over Wi-Fi only; the device will answer on Wi-Fi.")
             }
             let outcome = working.run(.requestLogs(captureMinutes: command.captureMinutes))

@@ -59,7 +59,7 @@ struct DeviceAPIController {
             // The policy the device gets at check-in decides which levels the console keeps.
             let document = try await services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)
             let stored = try await services.logStore.ingest(batch, from: LogStore.Uploader(id: device.id, name: device.name),
-                                                            logging: document.policy?.logging)
+                                                            logging: document.policy?[Logging.self])
             return try .jsonObject(["stored": stored])
         } catch let refusal as LogStore.Refusal {
             switch refusal {

@@ -82,7 +82,7 @@ struct SimulatorAPIController {
             "compliance": ["state": state.complianceState.rawValue,
                            "reason": state.complianceReason as Any? ?? NSNull(),
                            "wipedAt": state.wipedAt.map { $0.formatted(.iso8601) as Any } ?? NSNull()] as [String: Any],
-            "customSettings": state.policy.customSettings?.text as Any? ?? NSNull(),
+            "customSettings": state.policy[CustomSettings.self]?.text as Any? ?? NSNull(),
             "hardware": ["orientation": hardware.orientation.rawValue, "volume": hardware.volume, "silent": hardware.isSilent,
                          "screenOff": hardware.isScreenOff, "disabledBySingleAppMode": state.disabledHardware] as [String: Any],
             "accessibility": state.accessibilityOn.map(\.rawValue),
@@ -93,7 +93,7 @@ struct SimulatorAPIController {
                      "note": entry.note as Any? ?? NSNull()] as [String: Any]
                 }]
             },
-            "pinnedCertificates": (state.policy.certificatePinning?.certificates ?? []).enumerated().map { index, certificate in
+            "pinnedCertificates": (state.policy[CertificatePinning.self]?.certificates ?? []).enumerated().map { index, certificate in
                 ["certificate": "pinned-\(index + 1)", "subject": certificate.subject, "publicKeySHA256": certificate.publicKeySHA256,
                  "notAfter": certificate.notAfter.formatted(.iso8601)]
             },

@@ -28,7 +28,7 @@ extension SimulatorPage {
         case .none, .notKnown:
             return state.location == nil ? place : place + " (no geofence reaches this device)"
         case .inside:
-            let area = state.location.map { Geofence(areas: state.policy.geofence ?? []).test($0).nearestAreaName } ?? ""
+            let area = state.location.map { (state.policy[Geofence.self] ?? Geofence(areas: [])).test($0).nearestAreaName } ?? ""
             return "\(place): inside \(area), so SDK apps open"
         case .outside(_, let reason):
             return "\(place): outside every area; the geofence blocks SDK apps here. \(reason)"

@@ -162,7 +162,7 @@ struct SimulatorPage {
         case .blocked(_, let reason): (appContent, signIn, blockedReason) = (false, false, reason)
         case .home: (appContent, signIn, blockedReason) = (false, false, nil)
         }
-        let branding = state.policy.branding.flatMap { $0.enabled ? $0 : nil }
+        let branding = state.policy[Branding.self].flatMap { $0.enabled ? $0 : nil }
         brandColor = branding?.primaryColor.hex ?? "#1f5fbf"
         appLogoPath = branding.flatMap { $0.appLogo2x ?? $0.appLogo1x }.map { Paths.image($0.id) }
         configuration = state.foregroundApp.flatMap(state.deliveredConfiguration(for:)).map {
@@ -173,14 +173,14 @@ struct SimulatorPage {
         lockPrompt = prompt
         locationText = Self.locationText(state)
         locationOff = state.location == nil
-        presets = Self.locationPresets(for: state.policy.geofence ?? [], current: state.location)
+        presets = Self.locationPresets(for: state.policy[Geofence.self]?.areas ?? [], current: state.location)
         pasteboardText = state.pasteboard.map { "“\($0.text)” from \(state.app($0.sourceApp)?.name ?? $0.sourceApp)" }
         pendingLogs = state.pendingLogs.count
         self.uploadedLogs = uploadedLogs
-        loggingText = state.policy.logging.map { $0.enabled ? "\($0.level.displayName) and more severe" + ($0.wifiOnly ? ", Wi-Fi only" : "") : "off" } ?? "off (no logging payload)"
+        loggingText = state.policy[Logging.self].map { $0.enabled ? "\($0.level.displayName) and more severe" + ($0.wifiOnly ? ", Wi-Fi only" : "") : "off" } ?? "off (no logging payload)"
         keyboardThirdParty = state.prefersThirdPartyKeyboard
         openAppVersion = state.foregroundApp.map(state.version(of:)) ?? ""
-        let received = isSDKApp ? state.policy.customSettings : nil
+        let received = isSDKApp ? state.policy[CustomSettings.self] : nil
         customSettings = received?.text
         customSettingsFormat = received?.format.displayName ?? ""
         let compliance = state.complianceState
@@ -196,7 +196,7 @@ struct SimulatorPage {
         isScreenOff = hardware.isScreenOff
         hardwareControls = HardwareControl.allCases.map { Preset(value: $0.rawValue, label: Self.buttonLabel($0)) }
         accessibility = Self.accessibilityToggles(state, on: accessibilityOn)
-        certificateChoices = (state.policy.certificatePinning?.certificates ?? []).enumerated().map { index, certificate in
+        certificateChoices = (state.policy[CertificatePinning.self]?.certificates ?? []).enumerated().map { index, certificate in
             Preset(value: "pinned-\(index + 1)", label: "Pinned: \(certificate.subject)")
         } + [Preset(value: "interceptor", label: "An inspecting proxy's certificate")]
         self.events = events.map { event in

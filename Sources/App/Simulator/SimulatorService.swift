@@ -250,7 +250,7 @@ struct SimulatorService: Sendable {
                 SELECT id FROM simulator_events WHERE deviceID = \(record.deviceID) ORDER BY id DESC LIMIT 1 OFFSET \(Self.timelineLength))
             """)
         guard !working.logs.isEmpty else { return (record, nil) }
-        return (record, Upload(logs: working.logs, device: device, logging: document.policy?.logging, at: time))
+        return (record, Upload(logs: working.logs, device: device, logging: document.policy?[Logging.self], at: time))
     }
 
     /// What the simulated device changed about itself goes to the console's record — an iOS

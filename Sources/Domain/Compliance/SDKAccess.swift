@@ -29,7 +29,7 @@ public enum OfflineVerdict: Equatable, Sendable {
 
 extension DevicePolicy {
     public func geofenceVerdict(on conditions: DeviceConditions) -> GeofenceVerdict {
-        guard let areas = geofence, !areas.isEmpty else { return .none }
+        guard let areas = self[Geofence.self]?.areas, !areas.isEmpty else { return .none }
         switch conditions.location {
         case nil: return .notKnown
         case .servicesOff(let reason)?: return .stopped(reason: reason)
@@ -42,7 +42,7 @@ extension DevicePolicy {
     }
 
     public func offlineVerdict(on conditions: DeviceConditions) -> OfflineVerdict {
-        guard let auth = authentication else { return .none }
+        guard let auth = self[Authentication.self] else { return .none }
         switch conditions.network {
         case nil: return .notKnown
         case .online?: return .none

@@ -39,17 +39,16 @@ public struct ProfileExportInput: Sendable {
 public enum MobileConfig {
     public static func propertyList(for input: ProfileExportInput) -> PropertyList {
         var content: [PropertyList] = []
-        for exported in input.payloads where exported.payload.kind.isApplePayload {
-            guard case .dictionary(let body)? = appleDictionary(for: exported.payload) else { continue }
-            let type = body.first { $0.0 == "PayloadType" }?.1 ?? .string("")
-            let suffix = exported.payload.kind == .singleAppMode ? "app-lock" : "restrictions"
+        for exported in input.payloads {
+            guard let apple = exported.payload.settings as? any ApplePayloadSettings else { continue }
+            let type = Swift.type(of: apple)
             content.append(.dictionary(
-                [("PayloadType", type), ("PayloadVersion", .integer(1)),
-                 ("PayloadIdentifier", .string("\(input.identifier).\(suffix)")), ("PayloadUUID", .string(exported.uuid)),
-                 ("PayloadDisplayName", .string(exported.payload.kind.displayName))]
-                + body.filter { $0.0 != "PayloadType" }))
+                [("PayloadType", .string(type.applePayloadType)), ("PayloadVersion", .integer(1)),
+                 ("PayloadIdentifier", .string("\(input.identifier).\(type.identifierSuffix)")), ("PayloadUUID", .string(exported.uuid)),
+                 ("PayloadDisplayName", .string(type.kind.displayName))]
+                + apple.appleKeys))
         }
-        let sdk = input.payloads.filter { !$0.payload.kind.isApplePayload && $0.payload.kind != .managedAppConfig }
+        let sdk = input.payloads.filter { ($0.payload.settings as? any SDKPayloadSettings).map { Swift.type(of: $0).travelsInMobileConfig } ?? false }
         if let first = sdk.first {
             content.append(.dictionary(
                 [("PayloadType", .string(input.vendorPayloadType)), ("PayloadVersion", .integer(1)),
@@ -76,27 +75,7 @@ public enum MobileConfig {
     /// An Apple payload under Apple's key names, with its PayloadType, as the JSON API shows it;
     /// nil for SDK payloads.
     public static func appleDictionary(for payload: Payload) -> PropertyList? {
-        switch payload {
-        case .singleAppMode(let lock):
-            let options = SingleAppMode.optionFields.map { ($0.appleKey, PropertyList.boolean(lock.options[keyPath: $0.keyPath])) }
-            let user = SingleAppMode.userEnabledOptionFields.map {
-                ($0.appleKey, PropertyList.boolean(lock.userEnabledOptions[keyPath: $0.keyPath]))
-            }
-            // Options and UserEnabledOptions belong inside App; next to it, iOS ignores them.
-            return .dictionary([
-                ("PayloadType", .string("com.apple.app.lock")),
-                ("App", .dictionary([("Identifier", .string(lock.appIdentifier)), ("Options", .dictionary(options)),
-                                     ("UserEnabledOptions", .dictionary(user))])),
-            ])
-        case .asamAllowlist(let list):
-            return .dictionary([
-                ("PayloadType", .string("com.apple.applicationaccess")),
-                ("autonomousSingleAppModePermittedAppIDs", .array(list.appIdentifiers.map(PropertyList.string))),
-            ])
-        case .dlp, .geofence, .logging, .branding, .authentication, .managedAppConfig, .customSettings, .compliance,
-             .compromisedProtection, .certificatePinning, .appTunnel, .integratedAuthentication, .analytics:
-            // SDK payloads travel inside the SDK profile dictionary, not under Apple's keys.
-            return nil
-        }
+        guard let apple = payload.settings as? any ApplePayloadSettings else { return nil }
+        return .dictionary([("PayloadType", .string(type(of: apple).applePayloadType))] + apple.appleKeys)
     }
 }

@@ -54,14 +54,14 @@ public struct MobileConfigImport: Equatable, Sendable {
         switch type {
         case "com.apple.app.lock":
             guard let lock = Self.singleAppMode(keys, leave: leave) else { return }
-            payload = .singleAppMode(lock)
+            payload = Payload(lock)
         case "com.apple.applicationaccess":
             guard case .array(let apps)? = keys["autonomousSingleAppModePermittedAppIDs"] else {
                 return leave("Restrictions other than the ASAM allowlist are not payloads this console manages.")
             }
             let others = pairs.map(\.0).filter { !$0.hasPrefix("Payload") && $0 != "autonomousSingleAppModePermittedAppIDs" }
             if !others.isEmpty { leave("Its other restrictions (\(others.sorted().joined(separator: ", "))) are not imported; the ASAM allowlist is.") }
-            payload = .asamAllowlist(ASAMAllowlist(appIdentifiers: apps.compactMap(\.text)))
+            payload = Payload(ASAMAllowlist(appIdentifiers: apps.compactMap(\.text)))
         case "com.payloadconsole.sdk":
             return takeSDKSettings(pairs.filter { !$0.0.hasPrefix("Payload") }, type: type)
         default:

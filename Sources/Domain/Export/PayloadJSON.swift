@@ -8,11 +8,7 @@ public enum PayloadJSON {
     public static let sdkTypePrefix = "com.payloadconsole.sdk."
 
     public static func payloadType(of kind: PayloadKind) -> String {
-        switch kind {
-        case .singleAppMode: "com.apple.app.lock"
-        case .asamAllowlist: "com.apple.applicationaccess"
-        default: sdkTypePrefix + kind.rawValue
-        }
+        (kind.settingsType as? any ApplePayloadSettings.Type)?.applePayloadType ?? sdkTypePrefix + kind.rawValue
     }
 
     /// The JSON object for one payload.
@@ -60,9 +56,9 @@ public enum PayloadJSON {
             let type = try container.decode(String.self, forKey: .PayloadType)
             switch type {
             case "com.apple.app.lock":
-                payload = .singleAppMode(try AppleAppLock(from: decoder).payload)
+                payload = Payload(try AppleAppLock(from: decoder).payload)
             case "com.apple.applicationaccess":
-                payload = .asamAllowlist(ASAMAllowlist(appIdentifiers: try AppleRestrictions(from: decoder).autonomousSingleAppModePermittedAppIDs))
+                payload = Payload(ASAMAllowlist(appIdentifiers: try AppleRestrictions(from: decoder).autonomousSingleAppModePermittedAppIDs))
             case _ where type.hasPrefix(sdkTypePrefix):
                 guard let kind = PayloadKind(rawValue: String(type.dropFirst(sdkTypePrefix.count))), !kind.isApplePayload else { fallthrough }
                 payload = try Payload.decodeSettings(of: kind, from: decoder)

@@ -2,7 +2,9 @@
 /// all but the listed addresses (split tunnelling; seed 004, "Configure VMware Tunnel for App
 /// Tunneling").
 public struct AppTunnel: Codable, Equatable, Sendable {
-    public static let kind = PayloadKind.appTunnel
+    public static let kind = PayloadKind("app-tunnel", displayName: "App tunnel",
+                                         summary: "Sends SDK apps' traffic through the organisation's tunnel, all of it or all but listed addresses.",
+                                         combination: .nearestGroup, settings: AppTunnel.self)
     public static let maximumAddresses = 100
 
     public enum Mode: String, CaseIterable, Codable, Sendable {
@@ -62,5 +64,29 @@ public struct AppTunnel: Codable, Equatable, Sendable {
             return (false, "\(listed) is listed to go direct.")
         }
         return (true, mode == .everything ? "Every address goes through the tunnel." : "Not listed to go direct, so through the tunnel.")
+    }
+}
+
+extension PayloadKind {
+    public static var appTunnel: PayloadKind { AppTunnel.kind }
+}
+
+extension AppTunnel: SDKPayloadSettings {
+    public static func combine(_ found: [Sourced<AppTunnel>]) -> Combined<AppTunnel> { .nearestGroup(found) }
+
+    public static let sdkKey = "AppTunnel"
+
+    public var sdkEntry: PropertyList {
+        .dictionary([("Mode", .string(mode == .everything ? "TunnelAll" : "Split")),
+                     ("AppTunnelURLs", .array(directAddresses.map(PropertyList.string)))])
+    }
+
+    public init(sdkEntry entry: SDKEntry) throws {
+        let mode: Mode = switch try entry.string("Mode") {
+        case "TunnelAll": .everything
+        case "Split": .split
+        default: throw SDKEntry.Unreadable("AppTunnel.Mode is neither TunnelAll nor Split.")
+        }
+        self.init(mode: mode, directAddresses: try entry.strings("AppTunnelURLs"))
     }
 }

@@ -24,7 +24,9 @@ public enum AuthenticationType: String, CaseIterable, Codable, Sendable {
 
 /// Authentication for SDK apps, single sign-on, and offline access.
 public struct Authentication: Codable, Equatable, Sendable {
-    public static let kind = PayloadKind.authentication
+    public static let kind = PayloadKind("authentication", displayName: "Authentication",
+                                         summary: "Sets how users unlock SDK apps, single sign-on and offline access.",
+                                         combination: .nearestGroup, settings: Authentication.self)
     public static let offlineMinutesRange = 1...43_200
 
     public var type: AuthenticationType
@@ -81,5 +83,29 @@ extension AuthenticationType {
         case .disabled:
             "Authentication is Disabled, so the key that protects SDK apps' data is random and stored on the device: weaker than with a passcode."
         }
+    }
+}
+
+extension PayloadKind {
+    public static var authentication: PayloadKind { Authentication.kind }
+}
+
+extension Authentication: SDKPayloadSettings {
+    public static func combine(_ found: [Sourced<Authentication>]) -> Combined<Authentication> { .nearestGroup(found) }
+
+    public static let sdkKey = "Authentication"
+
+    public var sdkEntry: PropertyList {
+        .dictionary([
+            ("AuthenticationType", .string(type.sdkValue)), ("SingleSignOn", .boolean(singleSignOn)),
+            ("OfflineAccess", .dictionary([("Enabled", .boolean(offlineAccessEnabled)),
+                                           ("MaximumOfflineMinutes", .integer(maximumOfflineMinutes))])),
+        ])
+    }
+
+    public init(sdkEntry entry: SDKEntry) throws {
+        let offline = try entry.dictionary("OfflineAccess")
+        self.init(type: try entry.choice("AuthenticationType", \AuthenticationType.sdkValue), singleSignOn: try entry.bool("SingleSignOn"),
+                  offlineAccessEnabled: try offline.bool("Enabled"), maximumOfflineMinutes: Int(try offline.number("MaximumOfflineMinutes")))
     }
 }

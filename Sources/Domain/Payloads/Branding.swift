@@ -48,7 +48,9 @@ public struct ImageReference: Codable, Equatable, Sendable {
 
 /// Branding for SDK apps: a highlight colour and logos, 1x and 2x.
 public struct Branding: Codable, Equatable, Sendable {
-    public static let kind = PayloadKind.branding
+    public static let kind = PayloadKind("branding", displayName: "Branding",
+                                         summary: "Gives SDK apps the organisation's colour and logos.",
+                                         combination: .nearestGroup, settings: Branding.self)
     public static let maximumImageBytes = 1_048_576
     public static let imageMediaTypes: Set<String> = ["image/png", "image/jpeg"]
 
@@ -83,5 +85,34 @@ public struct Branding: Codable, Equatable, Sendable {
             else if image.byteCount > Self.maximumImageBytes { errors[field] = "Images may be at most 1 MB." }
         }
         return errors
+    }
+}
+
+extension PayloadKind {
+    public static var branding: PayloadKind { Branding.kind }
+}
+
+extension Branding: SDKPayloadSettings {
+    public static func combine(_ found: [Sourced<Branding>]) -> Combined<Branding> { .nearestGroup(found) }
+
+    public static let sdkKey = "Branding"
+
+    public var sdkEntry: PropertyList {
+        let color = primaryColor
+        var entries: [(String, PropertyList)] = [
+            ("EnableBranding", .boolean(enabled)),
+            ("Colors", .dictionary([("PrimaryHighlight", .dictionary([
+                ("Red", .integer(color.red)), ("Green", .integer(color.green)),
+                ("Blue", .integer(color.blue)), ("Alpha", .integer(color.alpha)),
+            ]))])),
+        ]
+        let logos = [("AppLogo_1x", appLogo1x), ("AppLogo_2x", appLogo2x), ("SplashLogo_1x", splashLogo1x), ("SplashLogo_2x", splashLogo2x)]
+        for (key, image) in logos { if let image { entries.append((key, .string(image.id))) } }
+        return .dictionary(entries)
+    }
+
+    /// Never read back: the logos are images stored in the console that exported it.
+    public init(sdkEntry entry: SDKEntry) throws {
+        throw SDKEntry.Unreadable("Branding's logos are images stored in the console that exported it: set branding in its form.")
     }
 }

@@ -62,7 +62,9 @@ public struct PinnedCertificate: Codable, Equatable, Sendable {
 /// only when the server's certificate carries one of the pinned public keys, which stops a
 /// man-in-the-middle holding a certificate the device would otherwise trust.
 public struct CertificatePinning: Codable, Equatable, Sendable {
-    public static let kind = PayloadKind.certificatePinning
+    public static let kind = PayloadKind("certificate-pinning", displayName: "Certificate pinning",
+                                         summary: "SDK apps connect to the listed hosts only when the server presents a pinned public key.",
+                                         combination: .nearestGroup, settings: CertificatePinning.self)
     public static let maximumHosts = 100
     /// Room for the current certificate and the ones that will replace it.
     public static let maximumCertificates = 10
@@ -124,5 +126,31 @@ public struct CertificatePinning: Codable, Equatable, Sendable {
         guard enabled, hosts.contains(where: { HostName.matches(host, pattern: $0) }) else { return .notPinned }
         if let match = certificates.first(where: { $0.publicKeySHA256 == publicKeySHA256 }) { return .pinned(match) }
         return .refusedKey
+    }
+}
+
+extension PayloadKind {
+    public static var certificatePinning: PayloadKind { CertificatePinning.kind }
+}
+
+extension CertificatePinning: SDKPayloadSettings {
+    public static func combine(_ found: [Sourced<CertificatePinning>]) -> Combined<CertificatePinning> { .nearestGroup(found) }
+
+    public static let sdkKey = "CertificatePinning"
+
+    public var sdkEntry: PropertyList {
+        .dictionary([
+            ("Enabled", .boolean(enabled)), ("Hosts", .array(hosts.map(PropertyList.string))),
+            ("Certificates", .array(certificates.map { certificate in
+                .dictionary([("Subject", .string(certificate.subject)), ("PublicKeySHA256", .string(certificate.publicKeySHA256)),
+                             ("NotAfter", .date(certificate.notAfter)), ("Data", .data(Array(certificate.der)))])
+            })),
+        ])
+    }
+
+    /// The certificates' details are left for the app layer to read from their bytes.
+    public init(sdkEntry entry: SDKEntry) throws {
+        let certificates = try entry.dictionaries("Certificates").map { PinnedCertificate(unread: Data(try $0.data("Data"))) }
+        self.init(enabled: try entry.bool("Enabled"), hosts: try entry.strings("Hosts"), certificates: certificates)
     }
 }

@@ -2,7 +2,9 @@
 /// parses it. The console says which format the text reads as and, for XML and JSON, checks
 /// it parses, so a typo is found here rather than on every device.
 public struct CustomSettings: Codable, Equatable, Sendable {
-    public static let kind = PayloadKind.customSettings
+    public static let kind = PayloadKind("custom-settings", displayName: "Custom settings",
+                                         summary: "Raw text (XML, JSON, key-value, CSV or plain) SDK apps receive as it is.",
+                                         combination: .nearestGroup, settings: CustomSettings.self)
     public static let maximumBytes = 65_536
 
     public var text: String
@@ -77,5 +79,21 @@ public enum CustomSettingsFormat: String, CaseIterable, Sendable {
         case .keyValue, .csv, .plain:
             return nil
         }
+    }
+}
+
+extension PayloadKind {
+    public static var customSettings: PayloadKind { CustomSettings.kind }
+}
+
+extension CustomSettings: SDKPayloadSettings {
+    public static func combine(_ found: [Sourced<CustomSettings>]) -> Combined<CustomSettings> { .nearestGroup(found) }
+
+    public static let sdkKey = "CustomSettings"
+
+    public var sdkEntry: PropertyList { .dictionary([("Settings", .string(text))]) }
+
+    public init(sdkEntry entry: SDKEntry) throws {
+        self.init(text: try entry.string("Settings"))
     }
 }

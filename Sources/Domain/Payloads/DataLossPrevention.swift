@@ -1,6 +1,8 @@
 /// Data loss prevention for SDK apps. Each setting answers "is this allowed?": No restricts it.
 public struct DataLossPrevention: Codable, Equatable, Sendable {
-    public static let kind = PayloadKind.dlp
+    public static let kind = PayloadKind("dlp", displayName: "Data loss prevention",
+                                         summary: "Controls copy and paste, keyboards, email and links in SDK apps.",
+                                         combination: .mostRestrictive, settings: DataLossPrevention.self)
 
     public var allowCopyPasteOut = true
     public var allowCopyPasteInto = true
@@ -58,4 +60,33 @@ public struct DataLossPrevention: Codable, Equatable, Sendable {
 
     /// Every combination of Yes and No is a valid policy.
     public func validate() -> ValidationErrors { ValidationErrors() }
+}
+
+extension PayloadKind {
+    public static var dlp: PayloadKind { DataLossPrevention.kind }
+}
+
+extension DataLossPrevention: SDKPayloadSettings {
+    /// Per setting, the most restrictive answer.
+    public static func combine(_ found: [Sourced<DataLossPrevention>]) -> Combined<DataLossPrevention> {
+        var strictest = DataLossPrevention()
+        for dlp in found.map(\.value) {
+            strictest.allowCopyPasteOut = strictest.allowCopyPasteOut && dlp.allowCopyPasteOut
+            strictest.allowCopyPasteInto = strictest.allowCopyPasteInto && dlp.allowCopyPasteInto
+            strictest.allowThirdPartyKeyboards = strictest.allowThirdPartyKeyboards && dlp.allowThirdPartyKeyboards
+            strictest.allowComposeEmail = strictest.allowComposeEmail && dlp.allowComposeEmail
+            strictest.openLinksInManagedBrowser = strictest.openLinksInManagedBrowser || dlp.openLinksInManagedBrowser
+            strictest.openMailtoInManagedMail = strictest.openMailtoInManagedMail || dlp.openMailtoInManagedMail
+        }
+        return Combined(strictest, from: found)
+    }
+
+    public static let sdkKey = "DataLossPrevention"
+
+    public var sdkEntry: PropertyList { .dictionary(Self.fields.map { ($0.sdkKey, .boolean(self[keyPath: $0.keyPath])) }) }
+
+    public init(sdkEntry entry: SDKEntry) throws {
+        self.init()
+        for field in Self.fields { self[keyPath: field.keyPath] = try entry.bool(field.sdkKey) }
+    }
 }

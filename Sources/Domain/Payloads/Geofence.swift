@@ -1,6 +1,8 @@
 /// Geofence: SDK apps work only inside one of these circular areas.
 public struct Geofence: Codable, Equatable, Sendable {
-    public static let kind = PayloadKind.geofence
+    public static let kind = PayloadKind("geofence", displayName: "Geofence",
+                                         summary: "Limits SDK apps to named areas such as offices, schools or stores.",
+                                         combination: .union, settings: Geofence.self)
     public static let radiusRange = 50.0...50_000.0
 
     public struct Area: Codable, Equatable, Sendable {
@@ -76,4 +78,40 @@ public struct GeofenceTestResult: Equatable, Sendable {
     public let nearestAreaName: String
     /// Distance from the nearest area's edge: zero or negative inside, positive outside.
     public let distanceToNearestEdgeMeters: Double
+}
+
+extension PayloadKind {
+    public static var geofence: PayloadKind { Geofence.kind }
+}
+
+extension Geofence: SDKPayloadSettings {
+    /// The areas of every profile.
+    public static func combine(_ found: [Sourced<Geofence>]) -> Combined<Geofence> {
+        Combined(Geofence(areas: found.flatMap(\.value.areas)), from: found)
+    }
+
+    /// A device's stored policy holds the areas themselves.
+    public static func encodeHeld(_ held: [Geofence], to container: inout KeyedEncodingContainer<PolicyKey>) throws {
+        try container.encodeIfPresent(held.first?.areas, forKey: PolicyKey(policyKey))
+    }
+
+    public static func decodeHeld(from container: KeyedDecodingContainer<PolicyKey>) throws -> [Geofence] {
+        try container.decodeIfPresent([Area].self, forKey: PolicyKey(policyKey)).map { [Geofence(areas: $0)] } ?? []
+    }
+
+    public static let sdkKey = "Geofence"
+
+    public var sdkEntry: PropertyList {
+        .dictionary([("Areas", .array(areas.map { area in
+            .dictionary([("Name", .string(area.name)), ("Latitude", .real(area.latitude)),
+                         ("Longitude", .real(area.longitude)), ("Radius", .real(area.radiusMeters))])
+        }))])
+    }
+
+    public init(sdkEntry entry: SDKEntry) throws {
+        self.init(areas: try entry.dictionaries("Areas").map { area in
+            Area(name: try area.string("Name"), latitude: try area.number("Latitude"), longitude: try area.number("Longitude"),
+                 radiusMeters: try area.number("Radius"))
+        })
+    }
 }

@@ -2,7 +2,9 @@
 /// certificate) from the allowed sites with the user's enrollment credentials or certificate
 /// (seed 004, "Integrated Authentication and the Challenge Handler").
 public struct IntegratedAuthentication: Codable, Equatable, Sendable {
-    public static let kind = PayloadKind.integratedAuthentication
+    public static let kind = PayloadKind("integrated-authentication", displayName: "Integrated authentication",
+                                         summary: "Lets SDK apps sign in to the allowed sites with the user's credentials or certificate.",
+                                         combination: .nearestGroup, settings: IntegratedAuthentication.self)
     public static let maximumSites = 100
 
     public enum Credential: String, CaseIterable, Codable, Sendable {
@@ -54,5 +56,25 @@ public struct IntegratedAuthentication: Codable, Equatable, Sendable {
     /// Whether the apps answer a challenge from `host`.
     public func answers(_ host: String) -> Bool {
         enabled && allowedSites.contains { HostName.matches(host, pattern: $0) }
+    }
+}
+
+extension PayloadKind {
+    public static var integratedAuthentication: PayloadKind { IntegratedAuthentication.kind }
+}
+
+extension IntegratedAuthentication: SDKPayloadSettings {
+    public static func combine(_ found: [Sourced<IntegratedAuthentication>]) -> Combined<IntegratedAuthentication> { .nearestGroup(found) }
+
+    public static let sdkKey = "IntegratedAuthentication"
+
+    public var sdkEntry: PropertyList {
+        .dictionary([("Enabled", .boolean(enabled)), ("AllowedSites", .array(allowedSites.map(PropertyList.string))),
+                     ("AuthenticationOption", .string(credential.sdkValue))])
+    }
+
+    public init(sdkEntry entry: SDKEntry) throws {
+        self.init(enabled: try entry.bool("Enabled"), allowedSites: try entry.strings("AllowedSites"),
+                  credential: try entry.choice("AuthenticationOption", \Credential.sdkValue))
     }
 }

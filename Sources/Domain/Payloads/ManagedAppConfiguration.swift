@@ -105,7 +105,9 @@ public struct ConfigKey: Codable, Equatable, Sendable {
 
 /// Managed app configuration for one app: the `com.apple.configuration.managed` dictionary.
 public struct ManagedAppConfiguration: Codable, Equatable, Sendable {
-    public static let kind = PayloadKind.managedAppConfig
+    public static let kind = PayloadKind("managed-app-config", displayName: "Managed app configuration",
+                                         summary: "Typed settings one managed app reads from com.apple.configuration.managed.",
+                                         combination: .nearestGroupPerApp, settings: ManagedAppConfiguration.self)
 
     public var appIdentifier: String
     public var keys: [ConfigKey]
@@ -216,5 +218,48 @@ public struct ManagedAppConfiguration: Codable, Equatable, Sendable {
             return inRange(Double(items.count), "The number of items") ?? items.lazy.compactMap(allowed).first
         case .boolean, .date: return nil
         }
+    }
+}
+
+extension PayloadKind {
+    public static var managedAppConfig: PayloadKind { ManagedAppConfiguration.kind }
+}
+
+extension ManagedAppConfiguration: SDKPayloadSettings {
+    /// The nearest group's configuration for each app.
+    public static func combine(_ found: [Sourced<ManagedAppConfiguration>]) -> Combined<ManagedAppConfiguration> {
+        var configuredApps: Set<String> = []
+        return Combined(effective: found.filter { configuredApps.insert($0.value.appIdentifier).inserted })
+    }
+
+    /// A device's stored policy holds one configuration per app, under `appConfigurations`.
+    public static var policyKey: String { "appConfigurations" }
+
+    public static func encodeHeld(_ held: [ManagedAppConfiguration], to container: inout KeyedEncodingContainer<PolicyKey>) throws {
+        try container.encode(held, forKey: PolicyKey(policyKey))
+    }
+
+    public static func decodeHeld(from container: KeyedDecodingContainer<PolicyKey>) throws -> [ManagedAppConfiguration] {
+        try container.decodeIfPresent([ManagedAppConfiguration].self, forKey: PolicyKey(policyKey)) ?? []
+    }
+
+    public static let sdkKey = "ManagedAppConfiguration"
+    /// It reaches devices as an MDM command, not in the `.mobileconfig`.
+    public static var travelsInMobileConfig: Bool { false }
+
+    public var sdkEntry: PropertyList {
+        .dictionary([("Identifier", .string(appIdentifier)), ("Configuration", dictionary)])
+    }
+
+    /// Not in this console's own exports, but read when a file carries it: each value's type
+    /// is the key's type.
+    public init(sdkEntry entry: SDKEntry) throws {
+        let configuration = try entry.dictionary("Configuration")
+        self.init(appIdentifier: try entry.string("Identifier"), keys: try configuration.pairs.map { name, value in
+            guard let typed = ConfigValue(value) else {
+                throw SDKEntry.Unreadable("Configuration.\(name.clipped(to: 60)) is a value the form cannot hold (a dictionary, data or a mixed list).")
+            }
+            return ConfigKey(name: name, type: typed.type, value: typed)
+        })
     }
 }

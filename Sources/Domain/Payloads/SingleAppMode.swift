@@ -1,7 +1,9 @@
 /// Single App Mode (`com.apple.app.lock`): a supervised device runs one app until the
 /// payload is removed.
 public struct SingleAppMode: Codable, Equatable, Sendable {
-    public static let kind = PayloadKind.singleAppMode
+    public static let kind = PayloadKind("single-app-mode", displayName: "Single App Mode",
+                                         summary: "Locks a supervised device to one app until the payload is removed.",
+                                         combination: .oneApp, settings: SingleAppMode.self)
 
     /// Settings the user cannot change while locked; named after Apple's keys.
     public struct Options: Codable, Equatable, Sendable {
@@ -81,5 +83,34 @@ public struct BooleanOption<Root>: Sendable {
         self.keyPath = keyPath
         self.appleKey = appleKey
         self.label = label
+    }
+}
+
+extension PayloadKind {
+    public static var singleAppMode: PayloadKind { SingleAppMode.kind }
+}
+
+extension SingleAppMode: ApplePayloadSettings {
+    /// One app for the device: different apps are a conflict, and the device keeps its
+    /// previous policy until one is removed.
+    public static func combine(_ found: [Sourced<SingleAppMode>]) -> Combined<SingleAppMode> {
+        let apps = Set(found.map(\.value.appIdentifier))
+        guard apps.count == 1, let first = found.first else {
+            return Combined(conflicting: found, warnings: [
+                "Conflict: Single App Mode for different apps (\(apps.sorted().joined(separator: ", "))) reaches this device. It keeps its previous policy until one is removed.",
+            ])
+        }
+        return Combined(first.value, from: found)
+    }
+
+    public static let applePayloadType = "com.apple.app.lock"
+    public static let identifierSuffix = "app-lock"
+
+    public var appleKeys: [(String, PropertyList)] {
+        let options = Self.optionFields.map { ($0.appleKey, PropertyList.boolean(self.options[keyPath: $0.keyPath])) }
+        let user = Self.userEnabledOptionFields.map { ($0.appleKey, PropertyList.boolean(userEnabledOptions[keyPath: $0.keyPath])) }
+        // Options and UserEnabledOptions belong inside App; next to it, iOS ignores them.
+        return [("App", .dictionary([("Identifier", .string(appIdentifier)), ("Options", .dictionary(options)),
+                                     ("UserEnabledOptions", .dictionary(user))]))]
     }
 }

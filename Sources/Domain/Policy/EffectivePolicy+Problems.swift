@@ -8,10 +8,10 @@ extension EffectivePolicy {
             let apps = singleAppModeConflict.map { "\($0.value.appIdentifier) (\($0.sources.map(\.profileName).joined(separator: ", ")))" }
             problems.append("Conflict in \(groupName): Single App Mode for \(apps.joined(separator: " and ")). Devices there keep their previous policy.")
         }
-        if let list = asamAllowlist, list.sources.count > 1, list.sources.contains(where: { $0.profileID == profileID }) {
+        if let list = self[ASAMAllowlist.self], list.sources.count > 1, list.sources.contains(where: { $0.profileID == profileID }) {
             let names = list.sources.map(\.profileName).joined(separator: ", ")
             problems.append("In \(groupName) the ASAM allowlist is set by \(names); only apps on every list remain: "
-                            + (list.value.isEmpty ? "none" : list.value.joined(separator: ", ")) + ".")
+                            + (list.value.appIdentifiers.isEmpty ? "none" : list.value.appIdentifiers.joined(separator: ", ")) + ".")
         }
         return problems
     }

@@ -30,19 +30,3 @@ public enum PayloadCombination: Sendable {
         }
     }
 }
-
-extension PayloadKind {
-    /// How this kind's payloads combine: part of what a kind must say, so a new kind cannot be
-    /// added without deciding it.
-    public var combination: PayloadCombination {
-        switch self {
-        case .singleAppMode: .oneApp
-        case .asamAllowlist: .intersection
-        case .dlp, .compromisedProtection: .mostRestrictive
-        case .geofence: .union
-        case .compliance: .everyRule
-        case .logging, .branding, .authentication, .customSettings, .certificatePinning, .appTunnel, .integratedAuthentication, .analytics: .nearestGroup
-        case .managedAppConfig: .nearestGroupPerApp
-        }
-    }
-}

@@ -25,7 +25,9 @@ public enum PolicyLock: Equatable, Sendable {
         if policy.hasConflict {
             return .conflict(apps: policy.conflictApps, sources: policy.singleAppModeConflict.flatMap(\.sources))
         }
-        guard let lock = policy.singleAppMode else { return .unlocked(asam: policy.asamAllowlist.flatMap { $0.value.isEmpty ? nil : $0 }) }
+        guard let lock = policy[SingleAppMode.self] else {
+            return .unlocked(asam: policy[ASAMAllowlist.self].flatMap { $0.value.appIdentifiers.isEmpty ? nil : $0.map(\.appIdentifiers) })
+        }
         let app = lock.value.appIdentifier
         let blocked: Blocker? = !isSupervised ? .notSupervised : installedApps.contains(app) ? nil : .appNotInstalled
         return .singleAppMode(app: app, source: lock.sources.first, blocked: blocked)

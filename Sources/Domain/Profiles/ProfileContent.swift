@@ -18,12 +18,17 @@ public struct ProfileContent: Codable, Equatable, Sendable {
         payloads.first { $0.kind == kind }
     }
 
+    /// The settings of the payload of that kind, if the content has one.
+    public func settings<Settings: PayloadSettings>(_ type: Settings.Type) -> Settings? {
+        payload(of: Settings.kind)?.settings(as: type)
+    }
+
     /// The content with `payload` added, or replacing the payload of the same kind. Payloads
-    /// stay in the order of `PayloadKind.allCases`, so versions compare and export stably.
+    /// stay in the registry's order, so versions compare and export stably.
     public func setting(_ payload: Payload) -> ProfileContent {
         var copy = self
         copy.payloads = (payloads.filter { $0.kind != payload.kind } + [payload])
-            .sorted { Self.order(of: $0.kind) < Self.order(of: $1.kind) }
+            .sorted { PayloadRegistry.order(of: $0.kind) < PayloadRegistry.order(of: $1.kind) }
         return copy
     }
 
@@ -31,10 +36,6 @@ public struct ProfileContent: Codable, Equatable, Sendable {
         var copy = self
         copy.payloads.removeAll { $0.kind == kind }
         return copy
-    }
-
-    private static func order(of kind: PayloadKind) -> Int {
-        PayloadKind.allCases.firstIndex(of: kind) ?? 0
     }
 }
 

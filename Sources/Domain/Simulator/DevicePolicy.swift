@@ -3,44 +3,23 @@
 ///
 /// A conflict (two Single App Mode apps) is not a policy: the device keeps the one it had, so
 /// `init?(_:)` answers nil for it and the caller keeps the previous `DevicePolicy`.
+///
+/// Stored as JSON (in the simulated device's state) with each kind under its `policyKey`, in
+/// the shape its settings type holds it.
 public struct DevicePolicy: Codable, Equatable, Sendable {
-    public var singleAppMode: SingleAppMode?
-    public var asamAllowlist: [String]?
-    public var dlp: DataLossPrevention?
-    public var geofence: [Geofence.Area]?
-    public var logging: Logging?
-    public var branding: Branding?
-    public var authentication: Authentication?
-    public var appConfigurations: [ManagedAppConfiguration]
-    public var customSettings: CustomSettings?
-    public var compliance: [ComplianceRule]?
-    public var compromisedProtection: CompromisedProtection?
-    public var certificatePinning: CertificatePinning?
-    public var appTunnel: AppTunnel?
-    public var integratedAuthentication: IntegratedAuthentication?
-    public var analytics: Analytics?
+    /// The policy as payloads, in the registry's order (the order the device page lists them):
+    /// what the check-in API sends with Apple's and the SDK's key names.
+    public private(set) var payloads: [Payload]
 
-    public init(singleAppMode: SingleAppMode? = nil, asamAllowlist: [String]? = nil, dlp: DataLossPrevention? = nil,
-                geofence: [Geofence.Area]? = nil, logging: Logging? = nil, branding: Branding? = nil,
-                authentication: Authentication? = nil, appConfigurations: [ManagedAppConfiguration] = [],
-                customSettings: CustomSettings? = nil, compliance: [ComplianceRule]? = nil,
-                compromisedProtection: CompromisedProtection? = nil, certificatePinning: CertificatePinning? = nil, appTunnel: AppTunnel? = nil,
-                integratedAuthentication: IntegratedAuthentication? = nil, analytics: Analytics? = nil) {
-        self.singleAppMode = singleAppMode
-        self.asamAllowlist = asamAllowlist
-        self.dlp = dlp
-        self.geofence = geofence
-        self.logging = logging
-        self.branding = branding
-        self.authentication = authentication
-        self.appConfigurations = appConfigurations
-        self.customSettings = customSettings
-        self.compliance = compliance
-        self.compromisedProtection = compromisedProtection
-        self.certificatePinning = certificatePinning
-        self.appTunnel = appTunnel
-        self.integratedAuthentication = integratedAuthentication
-        self.analytics = analytics
+    /// A policy of these settings (nil ones left out), kept in the registry's order.
+    public init(_ settings: (any PayloadSettings)?...) {
+        self.init(payloads: settings.compactMap { $0.map(Payload.init(_:)) })
+    }
+
+    public init(payloads: [Payload]) {
+        self.payloads = payloads.enumerated()
+            .sorted { (PayloadRegistry.order(of: $0.element.kind), $0.offset) < (PayloadRegistry.order(of: $1.element.kind), $1.offset) }
+            .map(\.element)
     }
 
     /// Nothing applies: a device in no group, or whose groups have no profiles.
@@ -48,60 +27,42 @@ public struct DevicePolicy: Codable, Equatable, Sendable {
 
     public init?(_ policy: EffectivePolicy) {
         guard !policy.hasConflict else { return nil }
-        self.init()
-        for setting in policy.settings { apply(setting.payload) }
+        self.init(payloads: policy.settings.map(\.payload))
     }
 
-    /// Takes one effective payload; every kind is handled here or this does not compile.
-    private mutating func apply(_ payload: Payload) {
-        switch payload {
-        case .singleAppMode(let lock): singleAppMode = lock
-        case .asamAllowlist(let list): asamAllowlist = list.appIdentifiers
-        case .dlp(let value): dlp = value
-        case .geofence(let fence): geofence = fence.areas
-        case .logging(let value): logging = value
-        case .branding(let value): branding = value
-        case .authentication(let value): authentication = value
-        case .managedAppConfig(let config): appConfigurations.append(config)
-        case .customSettings(let value): customSettings = value
-        case .compliance(let value): compliance = value.rules
-        case .compromisedProtection(let value): compromisedProtection = value
-        case .certificatePinning(let value): certificatePinning = value
-        case .appTunnel(let value): appTunnel = value
-        case .integratedAuthentication(let value): integratedAuthentication = value
-        case .analytics(let value): analytics = value
-        }
+    /// The setting of one kind the device holds (the first, for a kind held per app).
+    public subscript<Settings: PayloadSettings>(_ type: Settings.Type) -> Settings? {
+        payloads.lazy.compactMap { $0.settings(as: type) }.first
+    }
+
+    /// Every setting of one kind the device holds (one per app for managed app configuration).
+    public func all<Settings: PayloadSettings>(_ type: Settings.Type) -> [Settings] {
+        payloads.compactMap { $0.settings(as: type) }
     }
 
     /// The configuration the policy holds for `app`. What the app actually receives (managed
     /// apps only) is `SimulatedDevice.deliveredConfiguration(for:)`.
     public func configuration(for app: String) -> ManagedAppConfiguration? {
-        appConfigurations.first { $0.appIdentifier == app }
+        all(ManagedAppConfiguration.self).first { $0.appIdentifier == app }
     }
-}
 
-extension DevicePolicy {
-    /// The policy as payloads, in the order the device page lists them: what the check-in
-    /// API sends with Apple's and the SDK's key names.
-    public var payloads: [Payload] {
-        PayloadKind.allCases.flatMap { kind -> [Payload] in
-            switch kind {
-            case .singleAppMode: singleAppMode.map { [.singleAppMode($0)] } ?? []
-            case .asamAllowlist: asamAllowlist.map { [.asamAllowlist(ASAMAllowlist(appIdentifiers: $0))] } ?? []
-            case .dlp: dlp.map { [.dlp($0)] } ?? []
-            case .geofence: geofence.map { [.geofence(Geofence(areas: $0))] } ?? []
-            case .logging: logging.map { [.logging($0)] } ?? []
-            case .branding: branding.map { [.branding($0)] } ?? []
-            case .authentication: authentication.map { [.authentication($0)] } ?? []
-            case .managedAppConfig: appConfigurations.map(Payload.managedAppConfig)
-            case .customSettings: customSettings.map { [.customSettings($0)] } ?? []
-            case .compliance: compliance.map { [.compliance(Compliance(rules: $0))] } ?? []
-            case .compromisedProtection: compromisedProtection.map { [.compromisedProtection($0)] } ?? []
-            case .certificatePinning: certificatePinning.map { [.certificatePinning($0)] } ?? []
-            case .appTunnel: appTunnel.map { [.appTunnel($0)] } ?? []
-            case .integratedAuthentication: integratedAuthentication.map { [.integratedAuthentication($0)] } ?? []
-            case .analytics: analytics.map { [.analytics($0)] } ?? []
-            }
-        }
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: PolicyKey.self)
+        var payloads: [Payload] = []
+        for type in PayloadRegistry.types { payloads += try Self.decodeHeld(type, from: container) }
+        self.payloads = payloads
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: PolicyKey.self)
+        for type in PayloadRegistry.types { try encodeHeld(type, to: &container) }
+    }
+
+    private static func decodeHeld<Settings: PayloadSettings>(_ type: Settings.Type, from container: KeyedDecodingContainer<PolicyKey>) throws -> [Payload] {
+        try Settings.decodeHeld(from: container).map(Payload.init(_:))
+    }
+
+    private func encodeHeld<Settings: PayloadSettings>(_ type: Settings.Type, to container: inout KeyedEncodingContainer<PolicyKey>) throws {
+        try Settings.encodeHeld(all(type), to: &container)
     }
 }

@@ -88,7 +88,7 @@ extension SimulatedDevice {
     /// The Single App Mode payload holding the device now; nil when it is not locked by one.
     var activeSingleAppMode: SingleAppMode? {
         guard case .singleAppMode? = lock else { return nil }
-        return policy.singleAppMode
+        return policy[SingleAppMode.self]
     }
 
     /// The features on now: the user's, and those Single App Mode forces on.

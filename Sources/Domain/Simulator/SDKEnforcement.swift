@@ -16,9 +16,9 @@ public struct SDKEnforcement: Equatable, Sendable {
     /// What the rules and compromised protection of `policy` make of a device in `conditions`:
     /// the one judgement the simulated SDK and the console's impact preview share.
     public static func judge(_ policy: DevicePolicy, on conditions: DeviceConditions) -> SDKEnforcement {
-        let verdict = ComplianceVerdict.judge(policy.compliance ?? [], osVersion: conditions.osVersion, appVersions: conditions.appVersions,
+        let verdict = ComplianceVerdict.judge(policy[Compliance.self]?.rules ?? [], osVersion: conditions.osVersion, appVersions: conditions.appVersions,
                                               installedApps: conditions.installedApps)
-        let protection = policy.compromisedProtection.flatMap { $0.enabled ? $0 : nil }
+        let protection = policy[CompromisedProtection.self].flatMap { $0.enabled ? $0 : nil }
         return SDKEnforcement(brokenRules: verdict.broken, compromisedAction: conditions.isJailbroken == true ? protection?.action : nil,
                               notKnownRules: verdict.notKnown, jailbreakNotKnown: protection != nil && conditions.isJailbroken == nil)
     }

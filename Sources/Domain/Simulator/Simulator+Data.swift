@@ -2,7 +2,7 @@
 extension Step {
     /// DLP applies to SDK apps: the SDK enforces it inside the app.
     func dlp(for app: SimulatedApp) -> DataLossPrevention? {
-        app.isSDKBuilt ? device.policy.dlp : nil
+        app.isSDKBuilt ? device.policy[DataLossPrevention.self] : nil
     }
 
     mutating func copy(app bundleID: String, text: String) {

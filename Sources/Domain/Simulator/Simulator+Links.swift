@@ -10,7 +10,7 @@ extension Step {
             record(action, rule: "Composing email: No", .blocked, "Blocked: \(app.name) may not start an email in the mail app.")
             return
         }
-        record(action, rule: app.isSDKBuilt && device.policy.dlp != nil ? "Composing email: Yes" : "Composing email", .done,
+        record(action, rule: app.isSDKBuilt && device.policy[DataLossPrevention.self] != nil ? "Composing email: Yes" : "Composing email", .done,
                "The mail app opens a new message from \(app.name).")
     }
 
@@ -41,7 +41,7 @@ extension Step {
     /// app is not installed: the SDK never falls back), or to the system's default app.
     private mutating func handOver(_ action: String, from app: SimulatedApp, keptManaged: Bool, role: AppRole, rule: String, otherwise: String) {
         guard keptManaged else {
-            record(action, rule: app.isSDKBuilt && device.policy.dlp != nil ? "\(rule): No" : "Links open in the default app", .done,
+            record(action, rule: app.isSDKBuilt && device.policy[DataLossPrevention.self] != nil ? "\(rule): No" : "Links open in the default app", .done,
                    "It opens in \(otherwise).")
             return
         }

@@ -17,7 +17,7 @@ extension Step {
                 record(action, rule: "ASAM needs a supervised device", .refused, "Refused: this device is not supervised.")
                 return
             }
-            guard device.policy.asamAllowlist?.contains(bundleID) == true else {
+            guard device.policy[ASAMAllowlist.self]?.appIdentifiers.contains(bundleID) == true else {
                 record(action, rule: "ASAM needs the app on the MDM allowlist", .refused,
                        "Refused: \(bundleID) is not in autonomousSingleAppModePermittedAppIDs.")
                 return
@@ -145,7 +145,7 @@ extension Step {
         device.policy = policy
         device.policyConflict = []
         var notes: [String] = []
-        let wanted = policy.singleAppMode?.appIdentifier
+        let wanted = policy[SingleAppMode.self]?.appIdentifier
         if case .singleAppMode(let held)? = device.lock, held != wanted {
             device.lock = nil
             notes.append("Single App Mode for \(name(held)) removed: the device unlocks.")

@@ -11,11 +11,11 @@ extension Step {
             return
         }
         let capturing = device.captureUntil.map { device.clock < $0 } ?? false
-        guard capturing || device.policy.logging?.enabled == true else {
+        guard capturing || device.policy[Logging.self]?.enabled == true else {
             record(action, rule: "Logging is off", .ignored, "Not kept: no logging payload enables it.")
             return
         }
-        let configured = capturing ? LogLevel.debug : device.policy.logging?.level ?? .error
+        let configured = capturing ? LogLevel.debug : device.policy[Logging.self]?.level ?? .error
         guard configured.includes(level) else {
             record(action, rule: "Kept: \(configured.displayName) and more severe", .ignored,
                    "Not kept: \(level.displayName) is below the configured level.")

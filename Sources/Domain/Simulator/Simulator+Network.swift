@@ -15,11 +15,11 @@ extension Step {
             return
         }
         guard let presented = presentedCertificate(certificate, for: action) else { return }
-        let route = app.isSDKBuilt ? device.policy.appTunnel.map { tunnel in
+        let route = app.isSDKBuilt ? device.policy[AppTunnel.self].map { tunnel in
             let (tunnelled, reason) = tunnel.route(url)
             return " \(tunnelled ? "Through the tunnel" : "Direct, not through the tunnel"): \(reason)"
         } ?? "" : ""
-        let pinning = app.isSDKBuilt ? device.policy.certificatePinning : nil
+        let pinning = app.isSDKBuilt ? device.policy[CertificatePinning.self] : nil
         let answer = (pinning ?? CertificatePinning(enabled: false))
             .connect(host: target.host, publicKeySHA256: presented.key, validFrom: presented.from, validUntil: presented.until, at: device.clock)
         switch answer {
@@ -50,7 +50,7 @@ extension Step {
             return ("interceptor", device.clock.addingTimeInterval(-year), device.clock.addingTimeInterval(year),
                     "an inspecting proxy's certificate")
         case .pinned(let index):
-            let pinned = device.policy.certificatePinning?.certificates ?? []
+            let pinned = device.policy[CertificatePinning.self]?.certificates ?? []
             guard pinned.indices.contains(index) else {
                 record(action, rule: "The server presents a pinned certificate", .refused,
                        "No pinned certificate \(index + 1) reaches this device: it has \(pinned.count).")

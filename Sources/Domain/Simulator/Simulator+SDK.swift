@@ -27,7 +27,7 @@ extension Step {
 
     mutating func setJailbroken(_ jailbroken: Bool) {
         device.compromisedSince = jailbroken ? (device.compromisedSince ?? device.clock) : nil
-        let protection = device.policy.compromisedProtection
+        let protection = device.policy[CompromisedProtection.self]
         let rule = protection?.enabled == true
             ? "Compromised protection: a jailbroken device's SDK apps \(protection?.action == .wipe ? "are wiped" : "are blocked")"
             : "No compromised protection applies"
@@ -48,7 +48,7 @@ extension Step {
     }
 
     private var complianceRule: String {
-        guard device.hasSDKApp, !(device.policy.compliance ?? []).isEmpty else { return "No compliance rule applies" }
+        guard device.hasSDKApp, !(device.policy[Compliance.self]?.rules ?? []).isEmpty else { return "No compliance rule applies" }
         return device.enforcement.isCompliant ? "Compliance: no rule is broken" : "Compliance: a broken rule blocks SDK apps; a wipe beats a block"
     }
 }

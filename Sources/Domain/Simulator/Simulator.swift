@@ -127,7 +127,7 @@ struct Step {
     /// 004, tables 3-2 and 3-3). Leaving the app ends it; answers whether there was one to end.
     @discardableResult
     mutating func endOwnSession(of bundleID: String) -> Bool {
-        guard let auth = device.policy.authentication, auth.type != .disabled, !auth.singleSignOn,
+        guard let auth = device.policy[Authentication.self], auth.type != .disabled, !auth.singleSignOn,
               device.signedInApps.contains(bundleID) else { return false }
         device.signedInApps.removeAll { $0 == bundleID }
         return true
@@ -140,7 +140,7 @@ struct Step {
             record(action, rule: "Sign-in shows only when the SDK asks for it", .ignored, "\(name(bundleID)) is not asking for a sign-in.")
             return
         }
-        let auth = device.policy.authentication
+        let auth = device.policy[Authentication.self]
         if auth?.singleSignOn == true {
             let sdkApps = device.apps.filter(\.isSDKBuilt).map(\.bundleID)
             device.signedInApps = Array(Set(device.signedInApps).union(sdkApps)).sorted()
@@ -186,7 +186,7 @@ struct Step {
     mutating func setLocation(_ point: GeoPoint?) {
         device.location = point
         let action = point.map { String(format: "Set location %.4f, %.4f", $0.latitude, $0.longitude) } ?? "Turn location services off"
-        let rule = if device.policy.geofence?.isEmpty ?? true {
+        let rule = if device.policy[Geofence.self]?.areas.isEmpty ?? true {
             "No geofence applies"
         } else if point == nil {
             "With location services off geofencing stops"
@@ -208,12 +208,12 @@ struct Step {
         if network != .offline { device.offlineSince = nil }
         var rule = "Network"
         var note = ""
-        if network == .offline, !(device.policy.geofence?.isEmpty ?? true) { rule = "In airplane mode geofencing stops" }
+        if network == .offline, !(device.policy[Geofence.self]?.areas.isEmpty ?? true) { rule = "In airplane mode geofencing stops" }
         if network != .offline, !wasOnline, offlineBlockerShown {
             // The SDK locked its apps at the blocker; with single sign-on the shared session
             // goes too, so no SDK app keeps a sign-in.
             device.signedInApps = []
-            if device.policy.authentication?.type == .disabled {
+            if device.policy[Authentication.self]?.type == .disabled {
                 rule = "After the offline blocker the app reopens: authentication is Disabled"
                 note = "Back online, SDK apps open again without a sign-in. "
             } else {

@@ -18,7 +18,7 @@ extension SimulatedDevice {
         if let reason = complianceReason { return .blocked(bundleID, reason: reason) }
         if let reason = geofenceBlock() { return .blocked(bundleID, reason: reason) }
         if let reason = offlineBlock() { return .blocked(bundleID, reason: reason) }
-        if let auth = policy.authentication, auth.type != .disabled, !signedInApps.contains(bundleID) {
+        if let auth = policy[Authentication.self], auth.type != .disabled, !signedInApps.contains(bundleID) {
             return .signIn(bundleID)
         }
         return .app(bundleID)
@@ -60,7 +60,7 @@ extension SimulatedDevice {
     public var canUploadLogs: Bool {
         switch network {
         case .wifi: true
-        case .cellular: !(policy.logging?.wifiOnly ?? false)
+        case .cellular: !(policy[Logging.self]?.wifiOnly ?? false)
         case .offline: false
         }
     }

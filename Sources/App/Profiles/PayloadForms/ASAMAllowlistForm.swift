@@ -22,7 +22,7 @@ struct ASAMAllowlistForm: PayloadForm {
     var listError: String?
 
     init(_ payload: Payload?) {
-        guard case .asamAllowlist(let list)? = payload else {
+        guard let list = payload?.settings(as: ASAMAllowlist.self) else {
             entries = Self.entries([""], errors: [:])
             return
         }
@@ -57,6 +57,21 @@ struct ASAMAllowlistForm: PayloadForm {
         let isSave = form["intent"].isEmpty || form["intent"] == "save"
         // Blank rows are left-over "add" clicks, not entries.
         let list = ASAMAllowlist(appIdentifiers: revised(form).filter { !$0.isEmpty })
-        return Submission(payload: .asamAllowlist(list), errors: isSave ? list.validate() : ValidationErrors(), isRevision: !isSave)
+        return Submission(payload: Payload(list), errors: isSave ? list.validate() : ValidationErrors(), isRevision: !isSave)
+    }
+}
+
+/// How pages show ASAMAllowlist payloads; its form is `ASAMAllowlistForm`.
+extension ASAMAllowlist: PayloadPresentation {
+    static var formType: any PayloadForm.Type { ASAMAllowlistForm.self }
+
+    var summaryLines: [String] {
+        // An effective list can be empty when profiles' lists share no app.
+        if appIdentifiers.isEmpty { return ["No app may lock the device"] }
+        return ["\(appIdentifiers.count) app(s) may lock the device: " + appIdentifiers.joined(separator: ", ")]
+    }
+
+    var labelledFields: [PayloadFields.Field] {
+        [PayloadFields.Field(label: "Apps that may lock the device", value: appIdentifiers.isEmpty ? "None" : appIdentifiers.joined(separator: ", "))]
     }
 }

@@ -7,7 +7,7 @@ struct AppTunnelForm: PayloadForm {
     var errors: [String: String] = [:]
 
     init(_ payload: Payload?) {
-        let tunnel = if case .appTunnel(let value)? = payload { value } else { AppTunnel() }
+        let tunnel = if let value = payload?.settings(as: AppTunnel.self) { value } else { AppTunnel() }
         modes = SelectOption.cases(\AppTunnel.Mode.displayName, selected: tunnel.mode.rawValue)
         addresses = LineList.text(tunnel.directAddresses)
     }
@@ -27,6 +27,21 @@ struct AppTunnelForm: PayloadForm {
         let tunnel = AppTunnel(mode: mode, directAddresses: entries)
         var errors = ValidationErrors()
         if let message = LineList.message("addresses", in: tunnel.validate(), entries: entries) { errors["addresses"] = message }
-        return Submission(payload: .appTunnel(tunnel), errors: errors)
+        return Submission(payload: Payload(tunnel), errors: errors)
+    }
+}
+
+/// How pages show AppTunnel payloads; its form is `AppTunnelForm`.
+extension AppTunnel: PayloadPresentation {
+    static var formType: any PayloadForm.Type { AppTunnelForm.self }
+
+    var summaryLines: [String] {
+        mode == .everything ? ["Every address through the tunnel"]
+            : ["All but \(directAddresses.count) address(es) through the tunnel: " + directAddresses.joined(separator: ", ")]
+    }
+
+    var labelledFields: [PayloadFields.Field] {
+        [PayloadFields.Field(label: "What goes through the tunnel", value: mode.displayName),
+         PayloadFields.Field(label: "Addresses that go direct", value: directAddresses.isEmpty ? "None" : directAddresses.joined(separator: ", "))]
     }
 }

@@ -17,7 +17,7 @@ struct AuthenticationForm: PayloadForm {
     var warnings: [String] = []
 
     init(_ payload: Payload?) {
-        guard case .authentication(let auth)? = payload else {
+        guard let auth = payload?.settings(as: Authentication.self) else {
             self.init(Authentication())
             return
         }
@@ -62,6 +62,21 @@ struct AuthenticationForm: PayloadForm {
         let auth = Authentication(type: type ?? .passcode, singleSignOn: form.isChecked("singleSignOn"), offlineAccessEnabled: offline,
                                   maximumOfflineMinutes: minutes ?? 1440)
         errors.merge(auth.validate())
-        return Submission(payload: errors.isEmpty ? .authentication(auth) : nil, errors: errors)
+        return Submission(payload: errors.isEmpty ? Payload(auth) : nil, errors: errors)
+    }
+}
+
+/// How pages show Authentication payloads; its form is `AuthenticationForm`.
+extension Authentication: PayloadPresentation {
+    static var formType: any PayloadForm.Type { AuthenticationForm.self }
+
+    var summaryLines: [String] {
+        ["\(type.displayName)\(singleSignOn ? " with single sign-on" : "")",
+         offlineAccessEnabled ? "Offline for up to \(maximumOfflineMinutes) minutes" : "No offline access"]
+    }
+
+    var labelledFields: [PayloadFields.Field] {
+        [PayloadFields.Field(label: "Authentication type", value: type.displayName), PayloadFields.Field(label: "Single sign-on", value: PayloadFields.yes(singleSignOn)),
+         PayloadFields.Field(label: "Offline access", value: offlineAccessEnabled ? "Up to \(maximumOfflineMinutes) minutes" : "No")]
     }
 }

@@ -35,7 +35,7 @@ struct BrandingForm: PayloadForm {
     var colorError: String?
 
     init(_ payload: Payload?) {
-        guard case .branding(let branding)? = payload else {
+        guard let branding = payload?.settings(as: Branding.self) else {
             self.init(branding: Branding())
             return
         }
@@ -94,6 +94,25 @@ struct BrandingForm: PayloadForm {
         let parsed = parse(form, images: images)
         var errors = parsed.errors
         errors.merge(parsed.branding.validate())
-        return Submission(payload: parsed.errors.isEmpty ? .branding(parsed.branding) : nil, errors: errors)
+        return Submission(payload: parsed.errors.isEmpty ? Payload(parsed.branding) : nil, errors: errors)
+    }
+}
+
+/// How pages show Branding payloads; its form is `BrandingForm`.
+extension Branding: PayloadPresentation {
+    static var formType: any PayloadForm.Type { BrandingForm.self }
+
+    var summaryLines: [String] {
+        [enabled ? "Enabled, highlight \(primaryColor.hex)" : "Disabled"]
+    }
+
+    var labelledFields: [PayloadFields.Field] {
+        [PayloadFields.Field(label: "Enabled", value: PayloadFields.yes(enabled)),
+         PayloadFields.Field(label: "Highlight colour", value: primaryColor.hex, swatch: String(primaryColor.hex.prefix(7)))]
+            + BrandingForm.logoFields.map { logo in
+                let image = self[keyPath: logo.keyPath]
+                return PayloadFields.Field(label: logo.label, value: image.map { "\($0.width) × \($0.height) \($0.mediaType)" } ?? "None",
+                                           image: image.map { Paths.image($0.id) })
+            }
     }
 }

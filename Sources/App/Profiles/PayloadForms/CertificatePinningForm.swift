@@ -22,7 +22,7 @@ struct CertificatePinningForm: PayloadForm {
     var errors: [String: String] = [:]
 
     init(_ payload: Payload?) {
-        let pinning = if case .certificatePinning(let value)? = payload { value } else { CertificatePinning() }
+        let pinning = if let value = payload?.settings(as: CertificatePinning.self) { value } else { CertificatePinning() }
         enabled = pinning.enabled
         hosts = LineList.text(pinning.hosts)
         certificates = Self.shown(pinning.certificates)
@@ -59,7 +59,7 @@ struct CertificatePinningForm: PayloadForm {
         let problems = pinning.validate()
         if let message = LineList.message("hosts", in: problems, entries: entries) { errors["hosts"] = message }
         if let message = problems["certificates"] { errors["certificates"] = message }
-        return Submission(payload: .certificatePinning(pinning), errors: errors)
+        return Submission(payload: Payload(pinning), errors: errors)
     }
 
     /// The certificates the form carries, less those ticked for removal.
@@ -77,5 +77,25 @@ struct CertificatePinningForm: PayloadForm {
                         validity: "\(PinnedCertificate.day(certificate.notBefore)) to \(PinnedCertificate.day(certificate.notAfter))",
                         publicKeySHA256: certificate.publicKeySHA256, warning: certificate.expiryWarning(at: now))
         }
+    }
+}
+
+/// How pages show CertificatePinning payloads; its form is `CertificatePinningForm`.
+extension CertificatePinning: PayloadPresentation {
+    static var formType: any PayloadForm.Type { CertificatePinningForm.self }
+
+    var summaryLines: [String] {
+        let expired = warnings(at: Date()).count
+        return [enabled ? "\(certificates.count) certificate(s) pinned for \(hosts.joined(separator: ", "))" : "Disabled"]
+            + (expired > 0 ? ["\(expired) pinned certificate(s) expired"] : [])
+    }
+
+    var labelledFields: [PayloadFields.Field] {
+        [PayloadFields.Field(label: "Enabled", value: PayloadFields.yes(enabled)),
+         PayloadFields.Field(label: "Pinned hosts", value: hosts.isEmpty ? "None" : hosts.joined(separator: ", "))]
+            + certificates.map { certificate in
+                PayloadFields.Field(label: "Certificate “\(certificate.subject)”",
+                                    value: "key SHA-256 \(certificate.publicKeySHA256), valid to \(PinnedCertificate.day(certificate.notAfter))")
+            }
     }
 }

@@ -34,7 +34,7 @@ struct ComplianceForm: PayloadForm {
     }
 
     init(_ payload: Payload?) {
-        let rules = if case .compliance(let compliance)? = payload { compliance.rules } else { [ComplianceRule]() }
+        let rules = if let compliance = payload?.settings(as: Compliance.self) { compliance.rules } else { [ComplianceRule]() }
         typed = rules.isEmpty ? [Row()] : rules.map { rule in
             Row(subject: rule.appIdentifier == nil ? "os-version" : "app-version", app: rule.appIdentifier ?? "",
                 comparison: rule.comparison.rawValue, version: rule.version, action: rule.action.rawValue)
@@ -95,10 +95,25 @@ struct ComplianceForm: PayloadForm {
         guard isSave else { return Submission(payload: nil, errors: ValidationErrors(), isRevision: true) }
         let compliance = Compliance(rules: rules)
         if errors.isEmpty { errors = compliance.validate() }
-        return Submission(payload: errors.isEmpty ? .compliance(compliance) : nil, errors: errors)
+        return Submission(payload: errors.isEmpty ? Payload(compliance) : nil, errors: errors)
     }
 }
 
 extension Array {
     fileprivate func element(_ index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
+
+/// How pages show Compliance payloads; its form is `ComplianceForm`.
+extension Compliance: PayloadPresentation {
+    static var formType: any PayloadForm.Type { ComplianceForm.self }
+
+    var summaryLines: [String] {
+        rules.map { "\($0.describe()): \($0.action.displayName.lowercased())" }
+    }
+
+    var labelledFields: [PayloadFields.Field] {
+        rules.enumerated().map { index, rule in
+            PayloadFields.Field(label: "Rule \(index + 1)", value: "\(rule.describe()): \(rule.action.displayName.lowercased())")
+        }
+    }
 }

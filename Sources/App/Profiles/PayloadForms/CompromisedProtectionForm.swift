@@ -8,7 +8,7 @@ struct CompromisedProtectionForm: PayloadForm {
     var errors: [String: String] = [:]
 
     init(_ payload: Payload?) {
-        let protection = if case .compromisedProtection(let value)? = payload { value } else { CompromisedProtection() }
+        let protection = if let value = payload?.settings(as: CompromisedProtection.self) { value } else { CompromisedProtection() }
         enabled = protection.enabled
         actions = SelectOption.cases(\ComplianceRule.Action.displayName, selected: protection.action.rawValue)
     }
@@ -25,6 +25,20 @@ struct CompromisedProtectionForm: PayloadForm {
             return Submission(payload: nil, errors: errors)
         }
         let protection = CompromisedProtection(enabled: form.isChecked("enabled"), action: action)
-        return Submission(payload: .compromisedProtection(protection), errors: protection.validate())
+        return Submission(payload: Payload(protection), errors: protection.validate())
+    }
+}
+
+/// How pages show CompromisedProtection payloads; its form is `CompromisedProtectionForm`.
+extension CompromisedProtection: PayloadPresentation {
+    static var formType: any PayloadForm.Type { CompromisedProtectionForm.self }
+
+    var summaryLines: [String] {
+        [enabled ? "On a jailbroken device: \(action.displayName.lowercased())" : "Disabled"]
+    }
+
+    var labelledFields: [PayloadFields.Field] {
+        [PayloadFields.Field(label: "Check whether the device is jailbroken", value: PayloadFields.yes(enabled)),
+         PayloadFields.Field(label: "On a jailbroken device", value: action.displayName)]
     }
 }

@@ -8,7 +8,7 @@ struct CustomSettingsForm: PayloadForm {
     var errors: [String: String] = [:]
 
     init(_ payload: Payload?) {
-        let text = if case .customSettings(let settings)? = payload { settings.text } else { "" }
+        let text = if let settings = payload?.settings(as: CustomSettings.self) { settings.text } else { "" }
         self.init(text: text)
     }
 
@@ -23,6 +23,19 @@ struct CustomSettingsForm: PayloadForm {
 
     static func submitted(_ form: FormFields) -> Submission {
         let settings = CustomSettings(text: form["text"])
-        return Submission(payload: .customSettings(settings), errors: settings.validate())
+        return Submission(payload: Payload(settings), errors: settings.validate())
+    }
+}
+
+/// How pages show CustomSettings payloads; its form is `CustomSettingsForm`.
+extension CustomSettings: PayloadPresentation {
+    static var formType: any PayloadForm.Type { CustomSettingsForm.self }
+
+    var summaryLines: [String] {
+        ["\(format.displayName), \(text.utf8.count) bytes"]
+    }
+
+    var labelledFields: [PayloadFields.Field] {
+        [PayloadFields.Field(label: "Format", value: format.displayName), PayloadFields.Field(label: "Settings the app receives", value: text)]
     }
 }

@@ -17,7 +17,7 @@ struct DLPForm: PayloadForm {
     var restrictsNothing = false
 
     init(_ payload: Payload?) {
-        guard case .dlp(let dlp)? = payload else {
+        guard let dlp = payload?.settings(as: DataLossPrevention.self) else {
             self.init(DataLossPrevention.restrictive)
             isNew = true
             return
@@ -46,6 +46,19 @@ struct DLPForm: PayloadForm {
 
     static func submitted(_ form: FormFields) -> Submission {
         let dlp = payload(from: form)
-        return Submission(payload: .dlp(dlp), errors: dlp.validate())
+        return Submission(payload: Payload(dlp), errors: dlp.validate())
+    }
+}
+
+/// How pages show DataLossPrevention payloads; its form is `DLPForm`.
+extension DataLossPrevention: PayloadPresentation {
+    static var formType: any PayloadForm.Type { DLPForm.self }
+
+    var summaryLines: [String] {
+        DataLossPrevention.fields.map { "\($0.label): \(self[keyPath: $0.keyPath] ? "Yes" : "No")" }
+    }
+
+    var labelledFields: [PayloadFields.Field] {
+        DataLossPrevention.fields.map { PayloadFields.Field(label: $0.label, value: PayloadFields.yes(self[keyPath: $0.keyPath])) }
     }
 }

@@ -35,7 +35,7 @@ struct GeofenceForm: PayloadForm {
     var sketch = ""
 
     init(_ payload: Payload?) {
-        guard case .geofence(let fence)? = payload else {
+        guard let fence = payload?.settings(as: Geofence.self) else {
             areas = [Self.row(index: 0, name: "", latitude: "", longitude: "", radius: "200", errors: [:])]
             return
         }
@@ -92,7 +92,7 @@ struct GeofenceForm: PayloadForm {
         var errors = parsed.errors
         let fence = Geofence(areas: parsed.areas)
         errors.merge(fence.validate())
-        return Submission(payload: parsed.errors.isEmpty ? .geofence(fence) : nil, errors: errors)
+        return Submission(payload: parsed.errors.isEmpty ? Payload(fence) : nil, errors: errors)
     }
 
     // MARK: parsing
@@ -149,5 +149,21 @@ struct GeofenceForm: PayloadForm {
 
     static func describeDistance(_ meters: Double) -> String {
         meters >= 1000 ? String(format: "%.1f km", meters / 1000) : "\(Int(meters.rounded())) m"
+    }
+}
+
+/// How pages show Geofence payloads; its form is `GeofenceForm`.
+extension Geofence: PayloadPresentation {
+    static var formType: any PayloadForm.Type { GeofenceForm.self }
+
+    var summaryLines: [String] {
+        areas.map { "\($0.name): \(GeofenceForm.format($0.latitude)), \(GeofenceForm.format($0.longitude)), radius \(GeofenceForm.describeDistance($0.radiusMeters))" }
+    }
+
+    var labelledFields: [PayloadFields.Field] {
+        areas.map { area in
+            PayloadFields.Field(label: "Area “\(area.name)”",
+                                value: "\(GeofenceForm.format(area.latitude)), \(GeofenceForm.format(area.longitude)), radius \(GeofenceForm.describeDistance(area.radiusMeters))")
+        }
     }
 }

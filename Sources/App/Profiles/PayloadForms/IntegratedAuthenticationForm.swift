@@ -8,7 +8,7 @@ struct IntegratedAuthenticationForm: PayloadForm {
     var errors: [String: String] = [:]
 
     init(_ payload: Payload?) {
-        let integrated = if case .integratedAuthentication(let value)? = payload { value } else { IntegratedAuthentication() }
+        let integrated = if let value = payload?.settings(as: IntegratedAuthentication.self) { value } else { IntegratedAuthentication() }
         enabled = integrated.enabled
         sites = LineList.text(integrated.allowedSites)
         credentials = SelectOption.cases(\IntegratedAuthentication.Credential.displayName, selected: integrated.credential.rawValue)
@@ -27,6 +27,21 @@ struct IntegratedAuthenticationForm: PayloadForm {
         var errors = ValidationErrors()
         if let message = LineList.message("sites", in: integrated.validate(), entries: entries) { errors["sites"] = message }
         if credential == nil { errors["credential"] = "Choose what the apps sign in with." }
-        return Submission(payload: credential == nil ? nil : .integratedAuthentication(integrated), errors: errors)
+        return Submission(payload: credential == nil ? nil : Payload(integrated), errors: errors)
+    }
+}
+
+/// How pages show IntegratedAuthentication payloads; its form is `IntegratedAuthenticationForm`.
+extension IntegratedAuthentication: PayloadPresentation {
+    static var formType: any PayloadForm.Type { IntegratedAuthenticationForm.self }
+
+    var summaryLines: [String] {
+        [enabled ? "\(credential.displayName) for \(allowedSites.joined(separator: ", "))" : "Disabled"]
+    }
+
+    var labelledFields: [PayloadFields.Field] {
+        [PayloadFields.Field(label: "Enabled", value: PayloadFields.yes(enabled)),
+         PayloadFields.Field(label: "Allowed sites", value: allowedSites.isEmpty ? "None" : allowedSites.joined(separator: ", ")),
+         PayloadFields.Field(label: "Sign in with", value: credential.displayName)]
     }
 }

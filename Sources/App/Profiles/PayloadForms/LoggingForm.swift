@@ -15,7 +15,7 @@ struct LoggingForm: PayloadForm {
     var errors: [String: String] = [:]
 
     init(_ payload: Payload?) {
-        guard case .logging(let logging)? = payload else {
+        guard let logging = payload?.settings(as: Logging.self) else {
             self.init(Logging())
             return
         }
@@ -51,6 +51,21 @@ struct LoggingForm: PayloadForm {
         let parsed = parse(form)
         var errors = parsed.logging.validate()
         for (field, message) in parsed.errors { errors[field] = message }
-        return Submission(payload: parsed.errors.isEmpty ? .logging(parsed.logging) : nil, errors: errors)
+        return Submission(payload: parsed.errors.isEmpty ? Payload(parsed.logging) : nil, errors: errors)
+    }
+}
+
+/// How pages show Logging payloads; its form is `LoggingForm`.
+extension Logging: PayloadPresentation {
+    static var formType: any PayloadForm.Type { LoggingForm.self }
+
+    var summaryLines: [String] {
+        [enabled ? "Enabled at \(level.displayName) and more severe" : "Disabled",
+         wifiOnly ? "Uploads over Wi-Fi only" : "Uploads over any network"]
+    }
+
+    var labelledFields: [PayloadFields.Field] {
+        [PayloadFields.Field(label: "Enabled", value: PayloadFields.yes(enabled)), PayloadFields.Field(label: "Level kept", value: "\(level.displayName) and more severe"),
+         PayloadFields.Field(label: "Upload over Wi-Fi only", value: PayloadFields.yes(wifiOnly))]
     }
 }

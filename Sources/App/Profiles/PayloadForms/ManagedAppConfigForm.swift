@@ -84,7 +84,7 @@ struct ManagedAppConfigForm: PayloadForm {
                         description: String)
 
     init(_ payload: Payload?) {
-        guard case .managedAppConfig(let config)? = payload else {
+        guard let config = payload?.settings(as: ManagedAppConfiguration.self) else {
             rows = [Self.makeRow(0, ("", ConfigValueType.string.rawValue, false, "", "", "", "", "", ""))]
             return
         }
@@ -113,7 +113,7 @@ struct ManagedAppConfigForm: PayloadForm {
         let parsed = parse(app: form["app"], rawKeys(form))
         var errors = parsed.errors
         errors.merge(parsed.config.validate())
-        return Submission(payload: parsed.errors.isEmpty ? .managedAppConfig(parsed.config) : nil, errors: errors)
+        return Submission(payload: parsed.errors.isEmpty ? Payload(parsed.config) : nil, errors: errors)
     }
 
     /// A stored key as the form's text fields hold it.
@@ -218,6 +218,22 @@ struct ManagedAppConfigForm: PayloadForm {
         case .boolean(let flag): flag ? "true" : "false"
         case .date(let date): date.formatted(.iso8601)
         case .stringArray(let items): items.joined(separator: "\n")
+        }
+    }
+}
+
+/// How pages show ManagedAppConfiguration payloads; its form is `ManagedAppConfigForm`.
+extension ManagedAppConfiguration: PayloadPresentation {
+    static var formType: any PayloadForm.Type { ManagedAppConfigForm.self }
+
+    var summaryLines: [String] {
+        ["\(keys.count) key(s) for \(appIdentifier)"]
+    }
+
+    var labelledFields: [PayloadFields.Field] {
+        [PayloadFields.Field(label: "App", value: appIdentifier)] + keys.map { key in
+            PayloadFields.Field(label: "Key “\(key.name)” (\(key.type.displayName.lowercased())\(key.required ? ", required" : ""))",
+                                value: key.value.map(PayloadFields.text) ?? "Not set")
         }
     }
 }

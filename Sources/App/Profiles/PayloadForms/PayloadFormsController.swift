@@ -38,23 +38,7 @@ struct PayloadFormsController {
     }
 
     static func formType(for kind: PayloadKind) -> (any PayloadForm.Type)? {
-        switch kind {
-        case .singleAppMode: SingleAppModeForm.self
-        case .asamAllowlist: ASAMAllowlistForm.self
-        case .dlp: DLPForm.self
-        case .geofence: GeofenceForm.self
-        case .logging: LoggingForm.self
-        case .authentication: AuthenticationForm.self
-        case .branding: BrandingForm.self
-        case .managedAppConfig: ManagedAppConfigForm.self
-        case .customSettings: CustomSettingsForm.self
-        case .compliance: ComplianceForm.self
-        case .compromisedProtection: CompromisedProtectionForm.self
-        case .certificatePinning: CertificatePinningForm.self
-        case .appTunnel: AppTunnelForm.self
-        case .integratedAuthentication: IntegratedAuthenticationForm.self
-        case .analytics: AnalyticsForm.self
-        }
+        PayloadPresentations.of(kind)?.formType
     }
 
     private func kind(_ context: SignedInContext) throws -> (PayloadKind, any PayloadForm.Type) {

@@ -15,7 +15,7 @@ struct SingleAppModeForm: PayloadForm {
     var errors: [String: String] = [:]
 
     init(_ payload: Payload?) {
-        guard case .singleAppMode(let lock)? = payload else {
+        guard let lock = payload?.settings(as: SingleAppMode.self) else {
             self.init(SingleAppMode(appIdentifier: ""))
             return
         }
@@ -49,6 +49,27 @@ struct SingleAppModeForm: PayloadForm {
 
     static func submitted(_ form: FormFields) -> Submission {
         let lock = payload(from: form)
-        return Submission(payload: .singleAppMode(lock), errors: lock.validate())
+        return Submission(payload: Payload(lock), errors: lock.validate())
+    }
+}
+
+/// How pages show SingleAppMode payloads; its form is `SingleAppModeForm`.
+extension SingleAppMode: PayloadPresentation {
+    static var formType: any PayloadForm.Type { SingleAppModeForm.self }
+
+    var summaryLines: [String] {
+        let on = SingleAppMode.optionFields.filter { options[keyPath: $0.keyPath] }.map(\.label)
+        let user = SingleAppMode.userEnabledOptionFields.filter { userEnabledOptions[keyPath: $0.keyPath] }.map(\.label)
+        return ["Locks to \(appIdentifier)",
+                on.isEmpty ? "No options set" : "Options: " + on.joined(separator: ", "),
+                user.isEmpty ? "The user may toggle nothing" : "The user may toggle: " + user.joined(separator: ", ")]
+    }
+
+    var labelledFields: [PayloadFields.Field] {
+        [PayloadFields.Field(label: "App", value: appIdentifier)]
+            + SingleAppMode.optionFields.map { PayloadFields.Field(label: $0.label, value: PayloadFields.yes(options[keyPath: $0.keyPath])) }
+            + SingleAppMode.userEnabledOptionFields.map {
+                PayloadFields.Field(label: "The user may toggle \($0.label)", value: PayloadFields.yes(userEnabledOptions[keyPath: $0.keyPath]))
+            }
     }
 }
