@@ -19,7 +19,7 @@ from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.common.exceptions import WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -226,4 +226,11 @@ class BrowserTestCase(unittest.TestCase):
         box.send_keys(text)
 
     def heading(self):
+        """The page's h1. Read again if the page replaced it meanwhile (a loaded machine once
+        finished a redirect between finding the heading and reading its text)."""
+        for _ in range(5):
+            try:
+                return self.driver.find_element(By.TAG_NAME, "h1").text
+            except StaleElementReferenceException:
+                time.sleep(0.2)
         return self.driver.find_element(By.TAG_NAME, "h1").text
