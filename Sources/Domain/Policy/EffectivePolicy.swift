@@ -1,15 +1,8 @@
-/// What a device actually gets from every profile that reaches it. Each kind's rule is its
-/// settings type's `combine` (stated on the device page by its kind's `combination`):
-///
-/// - Single App Mode: one app. Two different apps are a conflict; the device keeps its previous policy.
-/// - ASAM allowlist: the intersection of every list, as iOS combines allow-lists (a warning when
-///   more than one payload sets it).
-/// - DLP: per setting, the most restrictive answer.
-/// - Geofence: the union of all areas.
-/// - Logging, branding, authentication, custom settings, app tunnel, certificate pinning,
-///   integrated authentication, analytics: the nearest group's setting; app configuration: per app.
-/// - Compliance: every rule of every profile (a wipe beats a block when the device judges them).
-/// - Compromised protection: on when any profile turns it on; wipe when any of those wipes.
+/// What a device actually gets from every profile that reaches it: kind by kind, in the
+/// registry's order, the payloads of that kind combined by its settings type's `combine`
+/// (stated on the device page by its kind's `combination`: one app for Single App Mode, the
+/// intersection of ASAM allowlists, the most restrictive DLP answer, the nearest group's
+/// setting for most SDK kinds, …). The rules are tested in `EffectivePolicyTests`.
 public struct EffectivePolicy: Sendable {
     public typealias Setting = (kind: PayloadKind, payload: Payload, sources: [PolicySource])
 
