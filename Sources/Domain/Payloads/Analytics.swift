@@ -20,8 +20,6 @@ extension PayloadKind {
 }
 
 extension Analytics: SDKPayloadSettings {
-    public static func combine(_ found: [Sourced<Analytics>]) -> Combined<Analytics> { .nearestGroup(found) }
-
     public static let sdkKey = "Analytics"
 
     public var sdkEntry: PropertyList { .dictionary([("Enabled", .boolean(enabled))]) }

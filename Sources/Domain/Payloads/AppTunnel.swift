@@ -72,8 +72,6 @@ extension PayloadKind {
 }
 
 extension AppTunnel: SDKPayloadSettings {
-    public static func combine(_ found: [Sourced<AppTunnel>]) -> Combined<AppTunnel> { .nearestGroup(found) }
-
     public static let sdkKey = "AppTunnel"
 
     public var sdkEntry: PropertyList {

@@ -91,8 +91,6 @@ extension PayloadKind {
 }
 
 extension Authentication: SDKPayloadSettings {
-    public static func combine(_ found: [Sourced<Authentication>]) -> Combined<Authentication> { .nearestGroup(found) }
-
     public static let sdkKey = "Authentication"
 
     public var sdkEntry: PropertyList {

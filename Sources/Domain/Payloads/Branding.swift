@@ -93,8 +93,6 @@ extension PayloadKind {
 }
 
 extension Branding: SDKPayloadSettings {
-    public static func combine(_ found: [Sourced<Branding>]) -> Combined<Branding> { .nearestGroup(found) }
-
     public static let sdkKey = "Branding"
 
     public var sdkEntry: PropertyList {

@@ -134,8 +134,6 @@ extension PayloadKind {
 }
 
 extension CertificatePinning: SDKPayloadSettings {
-    public static func combine(_ found: [Sourced<CertificatePinning>]) -> Combined<CertificatePinning> { .nearestGroup(found) }
-
     public static let sdkKey = "CertificatePinning"
 
     public var sdkEntry: PropertyList {

@@ -87,8 +87,6 @@ extension PayloadKind {
 }
 
 extension CustomSettings: SDKPayloadSettings {
-    public static func combine(_ found: [Sourced<CustomSettings>]) -> Combined<CustomSettings> { .nearestGroup(found) }
-
     public static let sdkKey = "CustomSettings"
 
     public var sdkEntry: PropertyList { .dictionary([("Settings", .string(text))]) }

@@ -64,8 +64,6 @@ extension PayloadKind {
 }
 
 extension IntegratedAuthentication: SDKPayloadSettings {
-    public static func combine(_ found: [Sourced<IntegratedAuthentication>]) -> Combined<IntegratedAuthentication> { .nearestGroup(found) }
-
     public static let sdkKey = "IntegratedAuthentication"
 
     public var sdkEntry: PropertyList {

@@ -23,8 +23,6 @@ extension PayloadKind {
 }
 
 extension Logging: SDKPayloadSettings {
-    public static func combine(_ found: [Sourced<Logging>]) -> Combined<Logging> { .nearestGroup(found) }
-
     public static let sdkKey = "Logging"
 
     public var sdkEntry: PropertyList {

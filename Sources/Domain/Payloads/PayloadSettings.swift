@@ -37,6 +37,10 @@ public struct PolicyKey: CodingKey {
 }
 
 extension PayloadSettings {
+    /// The nearest group's payload, the rule most kinds state (`PayloadCombination.nearestGroup`);
+    /// a kind with another rule implements its own.
+    public static func combine(_ found: [Sourced<Self>]) -> Combined<Self> { .nearestGroup(found) }
+
     public static var policyKey: String {
         let words = kind.rawValue.split(separator: "-")
         return (words.first.map(String.init) ?? "") + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
