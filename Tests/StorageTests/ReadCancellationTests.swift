@@ -19,6 +19,13 @@ import Testing
     }
 
     /// When a read's closure began and ended, noted on the connection's own thread.
+    /// The slow count, with the moments the closure began and ended noted in `times`.
+    static func timedSlowCount(on connection: Connection, timedBy times: ClosureTimes) throws -> Int? {
+        times.begin()
+        defer { times.end() }
+        return try connection.scalar(slowCount(upTo: 100_000_000), as: Int.self)
+    }
+
     final class ClosureTimes: Sendable {
         private let times = Mutex<(began: ContinuousClock.Instant?, ended: ContinuousClock.Instant?)>((nil, nil))
         func begin() { times.withLock { $0.began = .now } }
@@ -49,11 +56,7 @@ import Testing
         let database = try Self.oneReaderDatabase(in: directory)
 
         let (result, elapsed) = await Self.cancelAfter100ms { times in
-            try await database.read { connection in
-                times.begin()
-                defer { times.end() }
-                return try connection.scalar(Self.slowCount(upTo: 100_000_000), as: Int.self)
-            }
+            try await database.read { try Self.timedSlowCount(on: $0, timedBy: times) }
         }
         #expect(throws: CancellationError.self) { try result.get() }
         #expect(try #require(elapsed) < .seconds(1), "the read went on for \(elapsed!) after it was cancelled")
@@ -68,11 +71,7 @@ import Testing
         let database = try Self.oneReaderDatabase(in: directory)
 
         let (result, elapsed) = await Self.cancelAfter100ms { times in
-            try await database.readSingleStatement { connection in
-                times.begin()
-                defer { times.end() }
-                return try connection.scalar(Self.slowCount(upTo: 100_000_000), as: Int.self)
-            }
+            try await database.readSingleStatement { try Self.timedSlowCount(on: $0, timedBy: times) }
         }
         #expect(throws: CancellationError.self) { try result.get() }
         #expect(try #require(elapsed) < .seconds(1))
@@ -85,11 +84,7 @@ import Testing
         let database = try makeDatabase()
 
         let (result, elapsed) = await Self.cancelAfter100ms { times in
-            try await database.read { connection in
-                times.begin()
-                defer { times.end() }
-                return try connection.scalar(Self.slowCount(upTo: 100_000_000), as: Int.self)
-            }
+            try await database.read { try Self.timedSlowCount(on: $0, timedBy: times) }
         }
         #expect(throws: CancellationError.self) { try result.get() }
         #expect(try #require(elapsed) < .seconds(1))
