@@ -1,0 +1,42 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// A JSON answer of the API: a `Codable` type, so the handler that builds it and the document
+/// that describes it (`SchemaReader`) read the same fields. Decodable too, so tests and
+/// scripts in Swift read answers with the same type.
+protocol APIAnswer: Codable, Sendable {}
+
+extension APIAnswer {
+    /// The answer as JSON: keys sorted, times in ISO 8601 (as `DisplayTime.iso` writes them).
+    func encodedJSON() throws -> Data {
+        try APIAnswerCoding.encoder.encode(self)
+    }
+}
+
+enum APIAnswerCoding {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(DisplayTime.iso(date))
+        }
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+}
+
+extension Response {
+    /// `answer` as the API's JSON.
+    static func json(_ answer: some APIAnswer, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) throws -> Response {
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        headers.append(contentsOf: extra)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try answer.encodedJSON())))
+    }
+}
