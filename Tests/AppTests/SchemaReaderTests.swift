@@ -109,7 +109,9 @@ import Testing
     }
 
     @Test func requestBodiesThatRefuseOtherFieldsSaySo() throws {
-        let (schema, _) = try read(GroupBody.self)
+        let (reference, components) = try read(GroupBody.self)
+        #expect(reference.reference == "#/components/schemas/GroupInput")
+        let schema = try #require(components["GroupInput"])
         #expect(schema.additionalProperties == .refused)
         #expect(schema.required == ["name"])
         #expect(schema.properties?["parentID"]?.types == [.integer, .null])

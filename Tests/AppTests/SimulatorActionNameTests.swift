@@ -15,7 +15,7 @@ import Testing
         "control": HardwareControl.allCases[0].rawValue, "feature": AccessibilityFeature.allCases[0].rawValue,
     ]
 
-    @Test func everyNameParsesIntoTheActionItNames() throws {
+    @Test func everyNameParsesIntoTheActionItNames() async throws {
         for name in SimulatorAction.Name.allCases {
             let action = try SimulatorActionParser.parse { $0 == "action" ? name.rawValue : Self.fields[$0] }
             #expect(action.name == name, "\(name.rawValue) parsed as \(action)")
@@ -32,15 +32,15 @@ import Testing
         }
     }
 
-    @Test func theDocumentListsExactlyTheNames() throws {
-        let components = try #require(OpenAPIDocument.document["components"] as? [String: Any])
+    @Test func theDocumentListsExactlyTheNames() async throws {
+        let components = try #require((try await TestConsole.openAPIDocument())["components"] as? [String: Any])
         let schema = try #require((components["schemas"] as? [String: Any])?["SimulatorAction"] as? [String: Any])
         let action = try #require((schema["properties"] as? [String: Any])?["action"] as? [String: Any])
         #expect(action["enum"] as? [String] == SimulatorAction.Name.allCases.map(\.rawValue))
     }
 
     /// A template is text the compiler never sees: each action its forms post must be a name.
-    @Test func everyActionTheSimulatorPagePostsIsAName() throws {
+    @Test func everyActionTheSimulatorPagePostsIsAName() async throws {
         let folder = TestConsole.packageRoot.appendingPathComponent("Templates/simulator")
         let pattern = try NSRegularExpression(pattern: #"name="action" value="([^"]*)""#)
         var posted: Set<String> = []

@@ -3,29 +3,60 @@ import Foundation
 import Hummingbird
 import Storage
 
-/// Read access to the catalog for scripts: groups, apps, and devices a page at a time.
+/// The catalog for scripts: groups, apps, and devices a page at a time.
 struct CatalogAPIController {
     let services: Services
 
+    static let listGroups = APIEndpoint<NoBody, GroupList>(.get, "/api/v1/groups", role: .viewer, "List device groups")
+    static let createGroup = APIEndpoint<GroupBody, GroupAnswer>(.post, "/api/v1/groups", role: .admin, "Create a group",
+                                                                 success: .created, otherAnswers: [409: "group_name_taken"])
+    static let removeGroup = APIEndpoint<NoBody, NoContent>(.delete, "/api/v1/groups/{id}", role: .admin, "Remove an empty group",
+                                                            parameters: ["id"], success: .noContent, otherAnswers: [409: "group_not_empty"])
+    static let listApps = APIEndpoint<NoBody, AppList>(.get, "/api/v1/apps", role: .viewer, "List catalog apps")
+    static let createApp = APIEndpoint<AppBody, AppAnswer>(.post, "/api/v1/apps", role: .admin, "Add an app",
+                                                           success: .created, otherAnswers: [409: "bundle_id_taken"])
+    static let removeApp = APIEndpoint<NoBody, NoContent>(.delete, "/api/v1/apps/{id}", role: .admin, "Remove an app from the catalog",
+                                                          parameters: ["id"], success: .noContent)
+    static let listDevices = APIEndpoint<NoBody, DeviceListAnswer>(.get, "/api/v1/devices", role: .viewer, "List devices, a page at a time (follow next)",
+                                                                   parameters: ["device filters", "limit"])
+    static let createDevice = APIEndpoint<DeviceBody, CreatedDevice>(.post, "/api/v1/devices", role: .admin, "Add a device",
+                                                                     success: .created, otherAnswers: [409: "device_exists"])
+    static let removeDevice = APIEndpoint<NoBody, NoContent>(.delete, "/api/v1/devices/{id}", role: .admin, "Remove a device",
+                                                             parameters: ["id"], success: .noContent)
+    static let moveDevice = APIEndpoint<MoveDeviceBody, NoContent>(.put, "/api/v1/devices/{id}/group", role: .admin,
+                                                                   "Move a device to a group (groupID null: no group)", parameters: ["id"], success: .noContent)
+
     func register(on routes: SecuredRoutes) {
-        routes.post("/api/v1/apps", role: .admin, use: createApp)
-        routes.post("/api/v1/groups", role: .admin, use: createGroup)
-        routes.post("/api/v1/devices", role: .admin, use: createDevice)
-        routes.delete("/api/v1/apps/{id}", role: .admin) { _, context in
+        routes.handle(Self.listGroups) { _, _ in Reply(GroupList(groups: try await services.catalogReader.groups().map(GroupAnswer.init))) }
+        routes.handle(Self.createGroup) { body, _, context in
+            Reply(GroupAnswer(try await services.catalog.addGroup(body.draft, parentID: body.parentID, by: Actor(context.user))))
+        }
+        routes.handle(Self.removeGroup) { _, context in
+            try await services.catalog.removeGroup(try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self), by: Actor(context.user))
+            return .done
+        }
+        routes.handle(Self.listApps) { _, _ in Reply(AppList(apps: try await services.catalogReader.apps().map(AppAnswer.init))) }
+        routes.handle(Self.createApp) { body, _, context in
+            Reply(AppAnswer(try await services.catalog.addApp(body.draft, by: Actor(context.user))))
+        }
+        routes.handle(Self.removeApp) { _, context in
             try await services.catalog.removeApp(try context.parameters.require("id", as: RecordID<AppRecord>.self), by: Actor(context.user))
-            return Response(status: .noContent)
+            return .done
         }
-        routes.delete("/api/v1/groups/{id}", role: .admin) { _, context in
-            let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
-            try await services.catalog.removeGroup(id, by: Actor(context.user))
-            return Response(status: .noContent)
+        routes.handle(Self.listDevices) { request, _ in Reply(try await deviceList(request)) }
+        routes.handle(Self.createDevice) { body, _, context in
+            let device = try await services.catalog.addDevice(try body.draft(), groupID: body.groupID, by: Actor(context.user))
+            return Reply(CreatedDevice(id: device.id!, name: device.name, udid: device.udid))
         }
-        routes.delete("/api/v1/devices/{id}", role: .admin) { _, context in
+        routes.handle(Self.removeDevice) { _, context in
+            try await services.catalog.removeDevice(try context.parameters.require("id", as: RecordID<DeviceRecord>.self), by: Actor(context.user))
+            return .done
+        }
+        routes.handle(Self.moveDevice) { body, _, context in
             let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-            try await services.catalog.removeDevice(id, by: Actor(context.user))
-            return Response(status: .noContent)
+            try await services.catalog.moveDevice(id, to: body.groupID, by: Actor(context.user))
+            return .done
         }
-        routes.put("/api/v1/devices/{id}/group", role: .admin, use: moveDevice)
         routes.get("/api/v1/devices/{id}/sdk-profile", role: .viewer) { _, context in
             let (device, policy) = try await services.catalogReader.effectivePolicy(of: context.parameters.require("id", as: RecordID<DeviceRecord>.self))
             do {
@@ -37,64 +68,18 @@ struct CatalogAPIController {
             }
         }
         registerUpdates(on: routes)
-        routes.get("/api/v1/groups", role: .viewer) { _, _ in
-            let groups = try await services.catalogReader.groups()
-            return try .jsonObject(["groups": groups.map(Self.json)])
+    }
+
+    /// One page of the device list, filtered as the device list page filters.
+    private func deviceList(_ request: Request) async throws -> DeviceListAnswer {
+        let filter: DeviceListFilter
+        do { filter = try DeviceListFilter(request.uri.formParameters, strict: true) } catch {
+            throw APIError(status: .badRequest, code: .invalidQuery, message: error.message, field: error.parameter)
         }
-        routes.get("/api/v1/apps", role: .viewer) { _, _ in
-            let apps = try await services.catalogReader.apps()
-            return try .jsonObject(["apps": apps.map(Self.json)])
-        }
-        routes.get("/api/v1/devices", role: .viewer) { request, _ in
-            let filter: DeviceListFilter
-            do { filter = try DeviceListFilter(request.uri.formParameters, strict: true) } catch let error as DeviceListFilter.Invalid {
-                throw APIError(status: .badRequest, code: .invalidQuery, message: error.message, field: error.parameter)
-            }
-            let limit = try APIQuery.limit(of: request)
-            let list = try await services.catalogReader.deviceList(filter, limit: limit, now: services.now)
-            let page = list.devices.prefix(limit)
-            var body: [String: Any] = ["total": list.total, "devices": page.map { listed in
-                let device = listed.device
-                let policy = device.groupID.flatMap { list.policies[$0] }
-                return ["id": device.id!.rawValue, "name": device.name, "model": device.model.rawValue, "osVersion": device.osVersion,
-                        "serialNumber": device.serialNumber, "udid": device.udid, "isSupervised": device.isSupervised, "owner": device.owner,
-                        "groupID": device.groupID.map { $0.rawValue as Any } ?? NSNull(), "installedApps": device.installedApps,
-                        "lastCheckInAt": device.lastCheckInAt.map { DisplayTime.iso($0) as Any } ?? NSNull(),
-                        "lock": listed.lockMode.map { ["mode": $0, "app": listed.lockApp as Any? ?? NSNull()] as Any } ?? NSNull(),
-                        "singleAppModeApp": policy?.singleAppModeApp as Any? ?? NSNull(),
-                        "conflictApps": policy?.conflictApps ?? [],
-                        "compliance": listed.compliance?.rawValue as Any? ?? NSNull()] as [String: Any]
-            }]
-            if list.devices.count > limit, let last = page.last?.device.id {
-                body["next"] = "/api/v1/devices?" + filter.query(after: last) + "&limit=\(limit)"
-            }
-            return try .jsonObject(body)
-        }
-    }
-
-    @Sendable func createApp(request: Request, context: SignedInContext) async throws -> Response {
-        let body = try await APIRequest.decode(AppBody.self, from: request)
-        let app = try await services.catalog.addApp(body.draft, by: Actor(context.user))
-        return try .jsonObject(Self.json(app), status: .created)
-    }
-
-    @Sendable func createGroup(request: Request, context: SignedInContext) async throws -> Response {
-        let body = try await APIRequest.decode(GroupBody.self, from: request)
-        let group = try await services.catalog.addGroup(body.draft, parentID: body.parentID, by: Actor(context.user))
-        return try .jsonObject(Self.json(group), status: .created)
-    }
-
-    /// Moves a device to another group (or none, with `"groupID": null`).
-    @Sendable func moveDevice(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-        let groupID = try await APIRequest.decode(MoveDeviceBody.self, from: request).groupID
-        try await services.catalog.moveDevice(id, to: groupID, by: Actor(context.user))
-        return Response(status: .noContent)
-    }
-
-    @Sendable func createDevice(request: Request, context: SignedInContext) async throws -> Response {
-        let body = try await APIRequest.decode(DeviceBody.self, from: request)
-        let device = try await services.catalog.addDevice(try body.draft(), groupID: body.groupID, by: Actor(context.user))
-        return try .jsonObject(["id": device.id!.rawValue, "name": device.name, "udid": device.udid], status: .created)
+        let limit = try APIQuery.limit(of: request)
+        let list = try await services.catalogReader.deviceList(filter, limit: limit, now: services.now)
+        let page = list.devices.prefix(limit)
+        let next = list.devices.count > limit ? page.last.map { "/api/v1/devices?" + filter.query(after: $0.device.id!) + "&limit=\(limit)" } : nil
+        return DeviceListAnswer(total: list.total, devices: page.map { ListedDevice($0, policy: $0.device.groupID.flatMap { list.policies[$0] }) }, next: next)
     }
 }

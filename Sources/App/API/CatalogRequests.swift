@@ -74,6 +74,62 @@ struct MoveDeviceBody: APIRequestBody {
         guard container.contains(.groupID) else {
             throw DecodingError.keyNotFound(CodingKeys.groupID, .init(codingPath: [], debugDescription: "groupID is required; send null for no group."))
         }
-        groupID = try container.decodeIfPresent(RecordID<DeviceGroupRecord>.self, forKey: .groupID)
+        // Required and nullable: the one field says where the device goes, and null is a place.
+        groupID = try container.decode(Nullable<RecordID<DeviceGroupRecord>>.self, forKey: .groupID).wrappedValue
+    }
+}
+
+// What the document says of each field beyond its type: the rules `CatalogAppDraft`,
+// `GroupDraft` and `DeviceDraft` check, as patterns a client can check first.
+
+extension AppBody: NamedSchema, DocumentedFields {
+    static let schemaName = "AppInput"
+
+    static func note(on field: CodingKeys) -> JSONSchema? {
+        typealias D = OpenAPIDocument
+        return switch field {
+        case .name: D.singleLine(1...80)
+        case .bundleID: D.bundleID
+        case .isManaged: JSONSchema(defaultValue: .bool(true))
+        case .isSDKBuilt, .hasAssessmentEntitlement: JSONSchema(defaultValue: .bool(false))
+        case .iconColor: D.trimmed("(?:#[0-9A-Fa-f]{6})?", description: "#rrggbb, or empty for a colour from the name").refined(by: JSONSchema(defaultValue: .string("")))
+        case .role: JSONSchema(description: "browser or mail: the managed browser or mail app DLP keeps links in (a managed app only); null or absent for none")
+        }
+    }
+}
+
+extension GroupBody: NamedSchema, DocumentedFields {
+    static let schemaName = "GroupInput"
+
+    static func note(on field: CodingKeys) -> JSONSchema? {
+        switch field {
+        case .name: OpenAPIDocument.singleLine(1...GroupDraft.maximumNameLength)
+        case .parentID: JSONSchema(description: "The group it goes inside; absent or null: at the top")
+        }
+    }
+}
+
+extension DeviceBody: NamedSchema, DocumentedFields {
+    static let schemaName = "DeviceInput"
+
+    static func note(on field: CodingKeys) -> JSONSchema? {
+        typealias D = OpenAPIDocument
+        return switch field {
+        case .name: D.singleLine(1...80)
+        case .model: .names(of: DeviceModel.self)
+        case .osVersion: D.trimmed(#"[0-9]{1,3}(?:\.[0-9]{1,3}){1,2}"#, description: "Such as 17.4 or 18.1.2")
+        case .serialNumber: D.trimmed("[A-Za-z0-9]{8,14}", description: "8 to 14 letters and digits")
+        case .udid: D.trimmed("(?:[0-9A-Fa-f]{40}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{16})", description: "40 hex digits, or 8 and 16 joined by a hyphen")
+        case .isSupervised: JSONSchema(defaultValue: .bool(false))
+        case .owner: D.singleLine(0...120).refined(by: JSONSchema(defaultValue: .string("")))
+        case .groupID: nil
+        case .installedApps: JSONSchema(defaultValue: .array([]), items: D.bundleID)
+        }
+    }
+}
+
+extension MoveDeviceBody: DocumentedFields {
+    static func note(on field: CodingKeys) -> JSONSchema? {
+        JSONSchema(description: "The group to move it to; null: no group")
     }
 }

@@ -26,11 +26,11 @@ extension OpenAPIDocument {
                          "description": "Keys other than Status and ErrorChain (UDID, CommandUUID, results) are accepted and ignored, as MDM clients send them. The command's answer keeps the chain's descriptions within \(CommandReplyBody.maximumSummary.formatted()) characters, counting those left out.", "properties": [
             "Status": ["type": "string", "enum": ["Acknowledged", "Error", "NotNow"]],
             "ErrorChain": ["type": "array", "items": ["type": "object", "properties": [
-                "ErrorCode": ["type": "integer"], "ErrorDomain": plainText, "LocalizedDescription": plainText]]],
+                "ErrorCode": ["type": "integer"], "ErrorDomain": plain(plainText), "LocalizedDescription": plain(plainText)]]],
             "ManagedApplicationFeedback": ["type": "array", "maxItems": DeviceCommand.maximumApps,
                                            "description": "The answer to ManagedApplicationFeedback: each app's feedback dictionary, kept as its history; keys and text values of all apps together at most \(CommandReplyBody.maximumFeedbackCharacters) characters",
                                            "items": ["type": "object", "required": ["Identifier"], "properties": [
-                                               "Identifier": bundleID,
+                                               "Identifier": plain(bundleID),
                                                "Feedback": ["type": "object", "maxProperties": CommandReplyBody.maximumFeedbackKeys,
                                                             "propertyNames": ["pattern": "^[^\(controls)]+$", "maxLength": CommandReplyBody.maximumFeedbackKeyLength],
                                                             "additionalProperties": ["oneOf": [["type": "number"], ["type": "boolean"],
@@ -40,7 +40,7 @@ extension OpenAPIDocument {
         ]],
         "LogLine": ["type": "object", "required": ["app", "level", "type", "timestamp", "message"], "additionalProperties": true,
                     "description": "One line of an upload. Keys the console does not read are accepted and ignored.", "properties": [
-            "app": bundleID,
+            "app": plain(bundleID),
             "appVersion": ["type": "string", "maxLength": 40, "pattern": "^[^\(controls)]*$"],
             "level": ["type": "string", "enum": LogLevel.allCases.map(\.rawValue)],
             "type": ["type": "string", "enum": ["application", "crash"]],
@@ -174,7 +174,7 @@ extension OpenAPIDocument {
             body: ["type": "object", "additionalProperties": false, "required": ["bundleID", "appVersion", "osVersion", "enrollment", "compliance"],
                    "properties": [
                        "bundleID": ["type": "string", "maxLength": BundleID.maximumLength, "pattern": "^\(bundleIDPattern)$"],
-                       "appVersion": appleVersion, "osVersion": appleVersion,
+                       "appVersion": plain(appleVersion), "osVersion": plain(appleVersion),
                        "enrollment": ["type": "string", "enum": ["enrolled", "wiped"]],
                        "compliance": ["type": "string", "enum": ["compliant", "blocked", "wiped"]],
                        "complianceReason": ["type": ["string", "null"], "maxLength": BeaconBody.maximumReasonLength,

@@ -24,10 +24,11 @@ extension OpenAPIDocument {
         "CommandInput": object(required: ["requestType"], [
             "requestType": ["type": "string", "enum": DeviceCommand.RequestType.queueable.map(\.rawValue),
                             "description": commandRoles],
-            "apps": optional(["type": "array", "items": bundleID, "maxItems": DeviceCommand.maximumApps,
-                              "description": "ManagedApplicationFeedback: the apps to ask (empty: every managed app)"]),
-            "deleteFeedback": optional(["type": "boolean", "description": "ManagedApplicationFeedback: the device deletes the feedback after reporting it"], default: false),
-            "captureMinutes": optional(["type": "integer", "minimum": 1, "maximum": 1440, "description": "RequestLogs: capture every level this long (absent or null: send what is kept)"]),
+            "apps": plain(optional(JSONSchema(types: [.array], description: "ManagedApplicationFeedback: the apps to ask (empty: every managed app)",
+                                              maxItems: DeviceCommand.maximumApps, items: bundleID))),
+            "deleteFeedback": plain(optional(.of(.boolean, description: "ManagedApplicationFeedback: the device deletes the feedback after reporting it"), default: .bool(false))),
+            "captureMinutes": plain(optional(JSONSchema(types: [.integer], description: "RequestLogs: capture every level this long (absent or null: send what is kept)",
+                                                        minimum: 1, maximum: 1440))),
         ]).merging(["allOf": commandParameterRules]) { $1 },
         "Note": ["type": "object", "properties": [
             "id": id, "author": ["type": "string"], "body": ["type": "string", "description": "Markdown"],
@@ -75,7 +76,7 @@ extension OpenAPIDocument {
                                    ["fetchedAt": "2026-11-23T09:31:10Z", "wasReset": false, "values": ["syncedRecords": 25, "lastError": "E_TIMEOUT"]]]]),
                                extraErrors: ["400": "invalid_query: app is missing or not a bundle ID"])
             op["parameters"] = (op["parameters"] as? [[String: Any]] ?? []) + [
-                ["name": "app", "in": "query", "required": true, "schema": bundleID, "description": "The app's bundle ID"]]
+                ["name": "app", "in": "query", "required": true, "schema": plain(bundleID), "description": "The app's bundle ID"]]
             return op
         }()],
         "/api/v1/devices/{id}/notes": [

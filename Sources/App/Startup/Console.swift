@@ -13,6 +13,8 @@ public struct Console: Sendable {
     let services: Services
     /// Every route with the access it declares, for tests that sweep them all.
     let routes: [RouteEntry]
+    /// The API operations registered from `APIEndpoint`s, which the API document describes.
+    let operations: [DocumentedOperation]
     public let startupNotes: [String]
     let logger: Logger
 
@@ -75,7 +77,7 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
         // Started before the server, so stopped after it: no request is left to write.
         services: [DatabaseService(database: services.database, logger: logger), DatabaseService(database: services.logs, logger: logger)] + background,
         logger: logger)
-    return Console(application: application, services: services, routes: table.entries, startupNotes: notes, logger: logger)
+    return Console(application: application, services: services, routes: table.entries, operations: table.operations, startupNotes: notes, logger: logger)
 }
 
 /// Opens and migrates both databases, prepares the accounts and builds the services (whose

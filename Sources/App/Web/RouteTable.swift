@@ -11,6 +11,14 @@ final class RouteTable: Sendable {
     }
 
     private let rows = Mutex<[Entry]>([])
+    private let documented = Mutex<[DocumentedOperation]>([])
+
+    /// Records what the API document says of an API route registered from an `APIEndpoint`.
+    func document(_ operation: DocumentedOperation) {
+        documented.withLock { $0.append(operation) }
+    }
+
+    var operations: [DocumentedOperation] { documented.withLock { $0 } }
 
     func add(_ route: RouteEntry) {
         rows.withLock { $0.append(Entry(route: route, segments: route.path.split(separator: "/"))) }

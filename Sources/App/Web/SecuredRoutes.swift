@@ -31,7 +31,7 @@ typealias SignedInHandler = @Sendable (Request, SignedInContext) async throws ->
 final class SecuredRoutes {
     private let group: RouterGroup<AppRequestContext>
     private let signedIn: RouterGroup<SignedInContext>
-    private let table: RouteTable
+    let table: RouteTable
 
     init(_ group: RouterGroup<AppRequestContext>, table: RouteTable) {
         self.group = group
@@ -78,7 +78,7 @@ final class SecuredRoutes {
         group.on(RouterPath(path), method: method, use: handler)
     }
 
-    private func add(_ method: HTTPRequest.Method, _ path: String, _ role: Role, _ handler: @escaping SignedInHandler) {
+    func add(_ method: HTTPRequest.Method, _ path: String, _ role: Role, _ handler: @escaping SignedInHandler) {
         table.add(RouteEntry(method: method, path: path, access: .role(role)))
         signedIn.on(RouterPath(path), method: method, use: { @Sendable request, context in
             try Self.authorize(role, request: request, context: context)

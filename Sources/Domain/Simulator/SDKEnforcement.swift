@@ -41,7 +41,7 @@ public struct SDKEnforcement: Equatable, Sendable {
 }
 
 /// The state the status beacon and the device list report.
-public enum ComplianceState: String, Codable, Sendable {
+public enum ComplianceState: String, CaseIterable, Codable, Sendable {
     case compliant, blocked, wiped
 
     public var displayName: String {

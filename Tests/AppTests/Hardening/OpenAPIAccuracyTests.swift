@@ -7,14 +7,14 @@ import Testing
 /// The OpenAPI document describes exactly what the server does (schemathesis checks the
 /// answers against it in `make test`; these pin the points it cannot see).
 @Suite struct OpenAPIAccuracyTests {
-    func parameters(_ path: String, _ method: String) throws -> [[String: Any]] {
-        let paths = try #require(OpenAPIDocument.document["paths"] as? [String: Any])
+    func parameters(_ path: String, _ method: String) async throws -> [[String: Any]] {
+        let paths = try #require((try await TestConsole.openAPIDocument())["paths"] as? [String: Any])
         let operation = try #require((paths[path] as? [String: Any])?[method] as? [String: Any])
         return operation["parameters"] as? [[String: Any]] ?? []
     }
 
-    @Test func everyPathParameterIsInThePathAndEveryIdIsPositive() throws {
-        let paths = try #require(OpenAPIDocument.document["paths"] as? [String: Any])
+    @Test func everyPathParameterIsInThePathAndEveryIdIsPositive() async throws {
+        let paths = try #require((try await TestConsole.openAPIDocument())["paths"] as? [String: Any])
         for (path, operations) in paths {
             for (method, operation) in try #require(operations as? [String: Any]) {
                 let parameters = (operation as? [String: Any])?["parameters"] as? [[String: Any]] ?? []
@@ -26,20 +26,20 @@ import Testing
                 }
             }
         }
-        let unassign = try parameters("/api/v1/profiles/{id}/assignments/{group}", "delete")
+        let unassign = try await parameters("/api/v1/profiles/{id}/assignments/{group}", "delete")
         #expect(unassign.contains { $0["name"] as? String == "group" && $0["in"] as? String == "path" })
     }
 
-    @Test func consoleBodiesAllowNoOtherFields() throws {
-        let components = try #require(OpenAPIDocument.document["components"] as? [String: Any])
+    @Test func consoleBodiesAllowNoOtherFields() async throws {
+        let components = try #require((try await TestConsole.openAPIDocument())["components"] as? [String: Any])
         let schemas = try #require(components["schemas"] as? [String: Any])
         for name in ["ProfileInput", "ProfileVersionInput", "AppInput", "GroupInput", "DeviceInput", "SimulatorAction"] {
             #expect((schemas[name] as? [String: Any])?["additionalProperties"] as? Bool == false, "\(name)")
         }
     }
 
-    func fieldSchema(_ schema: String, _ field: String) throws -> [String: Any] {
-        let components = try #require(OpenAPIDocument.document["components"] as? [String: Any])
+    func fieldSchema(_ schema: String, _ field: String) async throws -> [String: Any] {
+        let components = try #require((try await TestConsole.openAPIDocument())["components"] as? [String: Any])
         let object = try #require((components["schemas"] as? [String: Any])?[schema] as? [String: Any])
         return try #require((object["properties"] as? [String: Any])?[field] as? [String: Any], "\(schema).\(field)")
     }
@@ -55,18 +55,18 @@ import Testing
 
     /// The patterns are checked against the domain rules on the strings that sit on each rule's
     /// edges: trimming, length, control characters, letters that only look like ASCII.
-    @Test func theDocumentsTextRulesAgreeWithTheDomainRules() throws {
+    @Test func theDocumentsTextRulesAgreeWithTheDomainRules() async throws {
         let names = ["Lobby", " Lobby kiosk\t", "\u{3000}Exam\u{85}", "a", String(repeating: "x", count: 80), " " + String(repeating: "x", count: 80) + "\n",
                      String(repeating: "x", count: 81), "", "   ", "Lob\tby", "Lob\u{1}by", "Lob\u{7F}", "Lobby\u{FFFE}", "x\ny"]
         for name in names {
             let domainAccepts = GroupDraft(name: name).validate().isEmpty
-            #expect(try documentAccepts(fieldSchema("GroupInput", "name"), name) == domainAccepts, "\(name.debugDescription)")
+            #expect(try await documentAccepts(fieldSchema("GroupInput", "name"), name) == domainAccepts, "\(name.debugDescription)")
         }
         let bundleIDs = ["com.example.app", " com.example.app\n", "com", "com..app", "com.exa mple", "com.ex\u{1}", "com.ëxample", "-.-",
                          "a." + String(repeating: "b", count: 153), "a." + String(repeating: "b", count: 154)]
         for bundleID in bundleIDs {
             let domainAccepts = CatalogAppDraft(name: "App", bundleID: bundleID).validate()["bundleID"] == nil
-            #expect(try documentAccepts(fieldSchema("AppInput", "bundleID"), bundleID) == domainAccepts, "\(bundleID.debugDescription)")
+            #expect(try await documentAccepts(fieldSchema("AppInput", "bundleID"), bundleID) == domainAccepts, "\(bundleID.debugDescription)")
         }
         let device = DeviceDraft(name: "Kiosk", model: .iPad, osVersion: "17.4", serialNumber: "DMPXK2ABCD",
                                  udid: "00008101-000A1B2C3D4E5F60", isSupervised: true)
@@ -82,20 +82,20 @@ import Testing
                 var draft = device
                 draft[keyPath: keyPath] = sample
                 let domainAccepts = draft.validate()[field] == nil
-                #expect(try documentAccepts(fieldSchema("DeviceInput", field), sample) == domainAccepts, "\(field) \(sample.debugDescription)")
+                #expect(try await documentAccepts(fieldSchema("DeviceInput", field), sample) == domainAccepts, "\(field) \(sample.debugDescription)")
             }
         }
         for color in ["", "#1e88E5", " #1e88e5 ", "#1e88e", "1e88e5", "#ｆｆｆｆｆｆ"] {
             let domainAccepts = CatalogAppDraft(name: "App", bundleID: "com.example.app", iconColor: color).validate()["iconColor"] == nil
-            #expect(try documentAccepts(fieldSchema("AppInput", "iconColor"), color) == domainAccepts, "\(color.debugDescription)")
+            #expect(try await documentAccepts(fieldSchema("AppInput", "iconColor"), color) == domainAccepts, "\(color.debugDescription)")
         }
         for description in ["", "Line one\n\tLine two\r\n", "Bell\u{7}", String(repeating: "d", count: 20_001)] {
             let domainAccepts = ProfileRules.descriptionProblem(description) == nil
-            #expect(try documentAccepts(fieldSchema("ProfileInput", "description"), description) == domainAccepts, "\(description.prefix(20).debugDescription)")
+            #expect(try await documentAccepts(fieldSchema("ProfileInput", "description"), description) == domainAccepts, "\(description.prefix(20).debugDescription)")
         }
     }
 
-    @Test func anIfMatchIsAVersionAsTheETagGivesItOrAStar() throws {
+    @Test func anIfMatchIsAVersionAsTheETagGivesItOrAStar() async throws {
         #expect(IfMatch("\"3\"") == .version(3))
         #expect(IfMatch("W/\"3\"") == .version(3))
         #expect(IfMatch("3") == .version(3))
@@ -103,7 +103,7 @@ import Testing
         for malformed in ["", "\"3", "3\"", "\"\"", "three", "\"-3\"", "W/", "**", "1234567890123456789", "\"٣\""] {
             #expect(IfMatch(malformed) == nil, "\(malformed)")
         }
-        let pattern = try #require(try parameters("/api/v1/profiles/{id}", "put").first { $0["name"] as? String == "If-Match" }?["schema"] as? [String: Any])
+        let pattern = try #require(try await parameters("/api/v1/profiles/{id}", "put").first { $0["name"] as? String == "If-Match" }?["schema"] as? [String: Any])
         for header in ["\"3\"", "W/\"3\"", "3", "*", "", "\"3", "three", "**", "1234567890123456789"] {
             #expect(try documentAccepts(pattern, header) == (IfMatch(header) != nil), "\(header)")
         }

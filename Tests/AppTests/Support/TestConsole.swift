@@ -73,6 +73,16 @@ struct TestConsole {
     }
     var routes: [RouteEntry] { console.routes }
 
+    /// The API document as `/api/openapi.json` serves it.
+    var openAPIDocument: [String: Any] {
+        get throws { try OpenAPIDocument.object(describing: console.operations) }
+    }
+
+    /// The API document of a console made for the purpose.
+    static func openAPIDocument() async throws -> [String: Any] {
+        try await make().openAPIDocument
+    }
+
     /// An account with the shared test password, ready to sign in.
     @discardableResult
     func addUser(_ email: String, role: Role, mustChangePassword: Bool = false) async throws -> User {

@@ -114,6 +114,11 @@ struct JSONSchema: Encodable, Equatable, Sendable {
         return schema
     }
 
+    /// The raw values of a string enum.
+    static func names<Names: CaseIterable & RawRepresentable>(of type: Names.Type) -> JSONSchema where Names.RawValue == String {
+        oneOfStrings(Names.allCases.map(\.rawValue))
+    }
+
     /// The same schema that also accepts null.
     var orNull: JSONSchema {
         var copy = self
@@ -127,7 +132,8 @@ struct JSONSchema: Encodable, Equatable, Sendable {
     /// a pattern, a range) join what was read off its Swift type.
     func refined(by other: JSONSchema) -> JSONSchema {
         var merged = self
-        if !other.types.isEmpty { merged.types = other.types }
+        // A note says what a value must be; whether it may be null is the Swift type's to say.
+        if !other.types.isEmpty { merged.types = other.types + (types.contains(.null) && !other.types.contains(.null) ? [.null] : []) }
         merged.format = other.format ?? format
         merged.description = other.description ?? description
         merged.pattern = other.pattern ?? pattern

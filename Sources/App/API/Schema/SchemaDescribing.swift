@@ -27,7 +27,7 @@ extension SchemaLeaf {
 protocol DocumentedEnum: SchemaLeaf, CaseIterable, RawRepresentable where RawValue == String {}
 
 extension DocumentedEnum {
-    static var schema: JSONSchema { .oneOfStrings(allCases.map(\.rawValue)) }
+    static var schema: JSONSchema { .names(of: Self.self) }
     static var placeholder: Self { allCases.first! }
 }
 

@@ -1,0 +1,8 @@
+import Domain
+
+// The domain's string enums the API sends and takes, documented as the list of their raw
+// values (the domain does not know about the API document).
+extension AppRole: DocumentedEnum {}
+extension ComplianceState: DocumentedEnum {}
+extension DeviceModel: DocumentedEnum {}
+extension LogLevel: DocumentedEnum {}
