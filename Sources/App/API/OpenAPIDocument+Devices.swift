@@ -123,7 +123,7 @@ extension OpenAPIDocument {
                 text/event-stream. `event: event` for each timeline event (`id:` is its id, data is a SimulatorEvent with its id); \
                 `event: status` with the device's compliance, lock, screen and foreground app whenever one of them changes (and once \
                 at the start); `event: gone` when the device is removed. Reconnect with Last-Event-ID to continue where the stream ended.
-                """, "content": ["text/event-stream": ["schema": ["type": "string"]]]]],
+                """, "content": ["text/event-stream": ["schema": plain(serverSentEvent)]]]],
             extraErrors: ["400": "invalid_parameter, with field"])
         op["parameters"] = (op["parameters"] as? [[String: Any]] ?? []) + [
             ["name": "after", "in": "query", "required": false, "schema": ["type": "integer", "minimum": 0],
@@ -200,4 +200,12 @@ extension OpenAPIDocument {
                 "event": ref("SimulatorEvent"), "state": ref("SimulatorState")]]),
             extraErrors: ["422": "invalid_action or validation_failed, with field"])],
     ] }
+
+    /// One event of a stream, as OpenAPI 3.1 describes an event stream: each event's fields,
+    /// `data` being the JSON text the description says.
+    static var serverSentEvent: JSONSchema {
+        var schema = JSONSchema.of(.object, description: "One server-sent event; data is JSON text")
+        schema.properties = ["event": .string, "data": .string, "id": .string, "retry": .integer]
+        return schema
+    }
 }

@@ -154,83 +154,9 @@ enum OpenAPIDocument {
                     "Payload": ["type": "object", "required": ["PayloadType"], "description": "Apple payloads use Apple's keys (com.apple.app.lock with App.Identifier, App.Options, App.UserEnabledOptions; com.apple.applicationaccess with autonomousSingleAppModePermittedAppIDs). SDK payloads use PayloadType com.payloadconsole.sdk.<kind> (\(PayloadKind.allCases.filter { !$0.isApplePayload }.map(\.rawValue).joined(separator: ", "))).",
                                 "properties": ["PayloadType": ["type": "string", "enum": PayloadKind.allCases.map(PayloadJSON.payloadType(of:))]],
                                 "additionalProperties": true],
-                    "ProfileInput": object(required: ["name"], [
-                        "name": plain(singleLine(1...120)), "description": plain(optional(multiLine, default: .string(""))),
-                        "payloads": plain(optional(.array(of: .reference(to: "Payload")), default: .array([]))),
-                        "identifier": plain(optional(JSONSchema(types: [.string], description: "Reverse-DNS; left out, one is made from the name. It never changes.",
-                                                                pattern: "^\(bundleIDPattern)$", maxLength: BundleID.maximumLength))),
-                    ]),
-                    "ProfileVersionInput": object(required: ["name"], [
-                        "name": plain(singleLine(1...120)), "description": plain(optional(multiLine, default: .string(""))),
-                        "payloads": plain(optional(.array(of: .reference(to: "Payload")), default: .array([]))),
-                    ]),
-                    "DryRun": ["type": "object", "required": ["dryRun", "impact"], "properties": [
-                        "dryRun": ["type": "boolean", "enum": [true]],
-                        "impact": ["type": "object", "required": ["devicesReached", "devicesChanged", "locking", "unlocking", "switching", "sdkStarting", "sdkEnding", "groups"], "properties": [
-                            "devicesReached": ["type": "integer", "description": "Devices in the groups the change reaches"],
-                            "devicesChanged": ["type": "integer", "description": "Of them, devices whose policy is different afterwards"],
-                            "locking": ["type": "array", "items": ref("LockChange"), "description": "Devices Single App Mode will hold in an app"],
-                            "unlocking": ["type": "array", "items": ref("LockChange"), "description": "Devices Single App Mode will let go"],
-                            "switching": ["type": "array", "items": ref("LockChange"), "description": "Devices held in a different app"],
-                            "sdkStarting": ["type": "array", "items": ref("SDKEffect"), "description": "What SDK apps start doing on a device (block, wipe), judged against what it last reported; effect not-known where it never reported what the rule compares"],
-                            "sdkEnding": ["type": "array", "items": ref("SDKEffect"), "description": "What SDK apps stop doing on a device"],
-                            "groups": ["type": "array", "items": ["type": "object", "properties": [
-                                "name": ["type": "string"], "devices": ["type": "integer"],
-                                "newConflict": ["type": "array", "items": ["type": "string"], "description": "Single App Mode apps newly in conflict: the group's devices keep their current policy"],
-                                "resolvedConflict": ["type": "array", "items": ["type": "string"]],
-                                "changes": ["type": "array", "items": ["type": "object", "properties": [
-                                    "field": ["type": "string"], "before": ["type": ["string", "null"]], "after": ["type": ["string", "null"]]]]],
-                            ]]],
-                        ]],
-                    ], "example": ["dryRun": true, "impact": [
-                        "devicesReached": 6, "devicesChanged": 6, "unlocking": [String](), "switching": [String](), "sdkEnding": [String](),
-                        "sdkStarting": [["device": "Lobby kiosk 01", "group": "Lobby kiosks", "setting": "compliance", "effect": "block",
-                                         "message": "SDK apps blocked: Lobby Check-In earlier than 2.4.1 (compliance rule, by the last reported version)"]],
-                        "locking": [["device": "Lobby kiosk 01", "group": "Lobby kiosks", "from": NSNull(), "to": "com.example.checkin"]],
-                        "groups": [["name": "Lobby kiosks", "devices": 6, "newConflict": [String](), "resolvedConflict": [String](),
-                                    "changes": [["field": "Single App Mode › App › Identifier", "before": NSNull(), "after": "com.example.checkin"]]]],
-                    ]]],
-                    "SDKEffect": ["type": "object", "required": ["device", "group", "setting", "effect", "message"], "properties": [
-                        "device": ["type": "string"], "group": ["type": "string"],
-                        "setting": ["type": "string", "enum": ImpactPreview.sdkRuleKinds.map(\.rawValue), "description": "The payload kind the effect comes from"],
-                        "effect": ["type": "string", "enum": ["block", "wipe", "not-enforced", "not-known"]],
-                        "message": ["type": "string"],
-                    ]],
-                    "LockChange": ["type": "object", "properties": [
-                        "device": ["type": "string"], "group": ["type": "string"],
-                        "from": ["type": ["string", "null"], "description": "The app before; null: not locked"],
-                        "to": ["type": ["string", "null"], "description": "The app after; null: not locked"],
-                    ]],
-                    "Profile": ["type": "object", "properties": [
-                        "id": ["type": "integer"], "identifier": ["type": "string"], "name": ["type": "string"], "description": ["type": "string"],
-                        "version": ["type": "integer"], "payloads": ["type": "array", "items": ref("Payload")],
-                        "groups": ["type": "array", "items": ["type": "object", "properties": ["id": ["type": "integer"], "name": ["type": "string"]]]],
-                    ]],
                 ]) { $1 },
             ],
             "paths": devicePaths.merging(checkPaths) { $1 }.merging(logPaths) { $1 }.merging(helpdeskPaths) { $1 }.merging(importPaths) { $1 }.merging([
-                "/api/v1/profiles": [
-                    "get": operation("List profiles", role: "viewer", responses: ok("Profiles", ["type": "object"])),
-                    "post": operation("Create a profile", role: "admin", body: ref("ProfileInput"),
-                                      responses: ["201": ["description": "Created"].merging(json(ref("Profile"))) { $1 }],
-                                      extraErrors: ["409": "identifier_taken", "422": "validation_failed or duplicate_payload, with field"]),
-                ],
-                "/api/v1/profiles/{id}": [
-                    "get": operation("Read a profile's latest version (ETag: its version)", role: "viewer", parameters: profileIDs, responses: ok("Profile", ref("Profile"))),
-                    "put": operation("Save a new version (with dryRun=true: what it would do to devices, saving nothing)", role: "admin",
-                                     parameters: profileIDs + ["If-Match", "dryRun"], body: ref("ProfileVersionInput"),
-                                     responses: ok("The new version, or a dry run's impact", anyOf(ref("Profile"), ref("DryRun"))),
-                                     extraErrors: ["412": "version_conflict: a newer version exists", "428": "if_match_required", "422": "validation_failed"]),
-                ],
-                "/api/v1/profiles/{id}/assignments": [
-                    "post": operation("Assign to a group (with dryRun=true: what it would do to devices, changing nothing)", role: "admin",
-                                      parameters: profileIDs + ["dryRun"], body: object(required: ["groupID"], ["groupID": id]),
-                                      responses: ok("The profile, or a dry run's impact", anyOf(ref("Profile"), ref("DryRun")))),
-                ],
-                "/api/v1/profiles/{id}/assignments/{group}": [
-                    "delete": operation("Unassign from a group (with dryRun=true: what it would do to devices, changing nothing)", role: "admin",
-                                        parameters: ["id", "group", "dryRun"], responses: ok("The profile, or a dry run's impact", anyOf(ref("Profile"), ref("DryRun")))),
-                ],
                 "/api/v1/profiles/{id}/versions/{number}/mobileconfig": [
                     "get": operation("Download a version as .mobileconfig", role: "viewer", parameters: versionIDs + ["signed"], responses: mobileconfig),
                 ],

@@ -45,3 +45,18 @@ struct SentPayload: Decodable, Sendable {
         }
     }
 }
+
+extension ProfileBody: NamedSchema, DocumentedFields {
+    static let schemaName = "ProfileInput"
+
+    static func note(on field: CodingKeys) -> JSONSchema? {
+        typealias D = OpenAPIDocument
+        return switch field {
+        case .name: D.singleLine(1...120)
+        case .description: D.multiLine.refined(by: JSONSchema(defaultValue: .string("")))
+        case .identifier: JSONSchema(description: "Reverse-DNS; left out, one is made from the name. Only when creating: it never changes, so a new version refuses it.",
+                                     pattern: "^\(D.bundleIDPattern)$", maxLength: BundleID.maximumLength)
+        case .payloads: JSONSchema(defaultValue: .array([]))
+        }
+    }
+}

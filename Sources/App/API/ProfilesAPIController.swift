@@ -9,39 +9,61 @@ struct ProfilesAPIController {
     let services: Services
     var store: ProfileStore { services.profileStore }
 
+    static let list = APIEndpoint<NoBody, ProfileList>(.get, "/api/v1/profiles", role: .viewer, "List profiles")
+    static let create = APIEndpoint<ProfileBody, ProfileAnswer>(.post, "/api/v1/profiles", role: .admin, "Create a profile", success: .created,
+                                                                otherAnswers: [409: "identifier_taken", 422: "validation_failed or duplicate_payload, with field"])
+    static let show = APIEndpoint<NoBody, ProfileAnswer>(.get, "/api/v1/profiles/{id}", role: .viewer,
+                                                         "Read a profile's latest version (ETag: its version)", parameters: ["id"])
+    static let update = APIEndpoint<ProfileBody, ProfileChangeAnswer>(
+        .put, "/api/v1/profiles/{id}", role: .admin, "Save a new version (with dryRun=true: what it would do to devices, saving nothing)",
+        parameters: ["id", "If-Match", "dryRun"],
+        otherAnswers: [412: "version_conflict: a newer version exists", 428: "if_match_required", 422: "validation_failed"])
+    static let assign = APIEndpoint<AssignmentBody, ProfileChangeAnswer>(
+        .post, "/api/v1/profiles/{id}/assignments", role: .admin,
+        "Assign to a group (with dryRun=true: what it would do to devices, changing nothing)", parameters: ["id", "dryRun"])
+    static let unassign = APIEndpoint<NoBody, ProfileChangeAnswer>(
+        .delete, "/api/v1/profiles/{id}/assignments/{group}", role: .admin,
+        "Unassign from a group (with dryRun=true: what it would do to devices, changing nothing)", parameters: ["id", "group", "dryRun"])
+
     func register(on routes: SecuredRoutes) {
-        routes.get("/api/v1/profiles", role: .viewer, use: list)
-        routes.post("/api/v1/profiles", role: .admin, use: create)
-        routes.get("/api/v1/profiles/{id}", role: .viewer, use: show)
-        routes.put("/api/v1/profiles/{id}", role: .admin, use: update)
-        routes.post("/api/v1/profiles/{id}/assignments", role: .admin, use: assign)
-        routes.delete("/api/v1/profiles/{id}/assignments/{group}", role: .admin, use: unassign)
+        routes.handle(Self.list) { _, _ in
+            Reply(ProfileList(profiles: try await services.profiles.all().map {
+                ProfileSummary(id: $0.id!, identifier: $0.identifier, name: $0.name, version: $0.version, updatedAt: $0.updatedAt)
+            }))
+        }
+        routes.handle(Self.create, create)
+        routes.handle(Self.show) { _, context in try await detail(context.parameters.require("id", as: RecordID<ProfileRecord>.self)) }
+        routes.handle(Self.update, update)
+        routes.handle(Self.assign) { body, request, context in
+            let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+            if try Self.isDryRun(request) { return try Self.dryRun(try await services.profiles.impact(of: .assign(id, to: body.groupID))) }
+            _ = try await services.assignments.assign(id, to: body.groupID, by: Actor(context.user))
+            return try await saved(id)
+        }
+        routes.handle(Self.unassign) { request, context in
+            let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+            let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
+            if try Self.isDryRun(request) { return try Self.dryRun(try await services.profiles.impact(of: .unassign(id, from: groupID))) }
+            _ = try await services.assignments.unassign(id, from: groupID, by: Actor(context.user))
+            return try await saved(id)
+        }
         routes.get("/api/v1/profiles/{id}/versions/{number}/mobileconfig", role: .viewer, use: mobileconfig)
         routes.get("/api/v1/profiles/{id}/versions/{number}/sdk-profile", role: .viewer, use: sdkProfile)
     }
 
-    @Sendable func list(request: Request, context: SignedInContext) async throws -> Response {
-        let profiles = try await services.profiles.all()
-        return try .jsonObject(["profiles": profiles.map { profile in
-            ["id": profile.id!.rawValue, "identifier": profile.identifier, "name": profile.name, "version": profile.version,
-             "updatedAt": DisplayTime.iso(profile.updatedAt)] as [String: Any]
-        }])
-    }
-
-    @Sendable func show(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-        return try await detail(id)
-    }
-
-    private func detail(_ id: RecordID<ProfileRecord>, status: HTTPResponse.Status = .ok) async throws -> Response {
+    /// The profile's latest version, its number as the ETag.
+    private func detail(_ id: RecordID<ProfileRecord>) async throws -> Reply<ProfileAnswer> {
         let (profile, version, groups) = try await services.profiles.detail(id)
-        let payloads = try version.content.payloads.map { try JSONSerialization.jsonObject(with: PayloadJSON.encode($0)) }
-        let body: [String: Any] = [
-            "id": profile.id!.rawValue, "identifier": profile.identifier, "name": version.content.name,
-            "description": version.content.descriptionMarkdown, "version": version.number, "payloads": payloads,
-            "groups": groups.map { ["id": $0.id!.rawValue, "name": $0.name] as [String: Any] },
-        ]
-        return try .jsonObject(body, status: status, headers: [.eTag: "\"\(version.number)\""])
+        let answer = ProfileAnswer(id: profile.id!, identifier: profile.identifier, name: version.content.name,
+                                   description: version.content.descriptionMarkdown, version: version.number,
+                                   payloads: try version.content.payloads.map(PayloadDocument.init),
+                                   groups: groups.map { ProfileAnswer.AssignedGroup(id: $0.id!, name: $0.name) })
+        return Reply(answer, headers: [.eTag: "\"\(version.number)\""])
+    }
+
+    private func saved(_ id: RecordID<ProfileRecord>) async throws -> Reply<ProfileChangeAnswer> {
+        let profile = try await detail(id)
+        return Reply(.saved(profile.answer), headers: profile.headers)
     }
 
     /// Name, description and payloads of a request body, validated like the forms.
@@ -67,9 +89,8 @@ struct ProfilesAPIController {
         return content
     }
 
-    @Sendable func create(request: Request, context: SignedInContext) async throws -> Response {
+    @Sendable func create(body: ProfileBody, request: Request, context: SignedInContext) async throws -> Reply<ProfileAnswer> {
         let actor = Actor(context.user)
-        let body = try await APIRequest.decode(ProfileBody.self, from: request)
         let content = try await content(from: body)
         let identifier = body.identifier ?? ProfileRules.suggestedIdentifier(prefix: ProfilesController.identifierPrefix, name: content.name)
         try APIRequest.refuse(ProfileRules.validate(name: content.name, descriptionMarkdown: content.descriptionMarkdown, identifier: identifier))
@@ -78,13 +99,13 @@ struct ProfilesAPIController {
             if !content.payloads.isEmpty {
                 try await store.saveVersion(of: profile.id!, basedOn: 1, content: content, note: "Created with payloads through the API", by: actor)
             }
-            return try await detail(profile.id!, status: .created)
+            return try await detail(profile.id!)
         } catch StorageError.uniqueViolation {
             throw APIError(status: .conflict, code: .identifierTaken, message: "Another profile uses the identifier \(identifier).", field: "identifier")
         }
     }
 
-    @Sendable func update(request: Request, context: SignedInContext) async throws -> Response {
+    @Sendable func update(body: ProfileBody, request: Request, context: SignedInContext) async throws -> Reply<ProfileChangeAnswer> {
         let actor = Actor(context.user)
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         guard let ifMatch = request.headers[.ifMatch] else {
@@ -94,7 +115,6 @@ struct ProfilesAPIController {
         guard let precondition = IfMatch(ifMatch) else {
             throw APIError(status: .badRequest, code: .malformedIfMatch, message: "If-Match must be a version such as \"3\", as the ETag gives it, or *.")
         }
-        let body = try await APIRequest.decode(ProfileBody.self, from: request)
         if body.identifier != nil { throw APIRequest.invalid("identifier", "A profile's identifier never changes; leave identifier out when saving a version.") }
         let content = try await content(from: body)
         if try Self.isDryRun(request) {
@@ -109,7 +129,7 @@ struct ProfilesAPIController {
         } catch StorageError.versionConflict {
             throw Self.versionConflict
         }
-        return try await detail(id)
+        return try await saved(id)
     }
 
     /// Whether a change is asked as a dry run; any other query parameter is refused.
@@ -119,28 +139,12 @@ struct ProfilesAPIController {
     }
 
     /// A dry run's answer: what the change would do, with nothing changed.
-    static func dryRun(_ preview: ImpactPreview.Result) throws -> Response {
-        try .jsonObject(["dryRun": true, "impact": ImpactJSON.object(preview.impact, appNames: preview.appNames)])
+    static func dryRun(_ preview: ImpactPreview.Result) throws -> Reply<ProfileChangeAnswer> {
+        Reply(.dryRun(DryRunAnswer(impact: DryRunAnswer.Impact(preview.impact, appNames: preview.appNames))))
     }
 
     static let versionConflict = APIError(status: .preconditionFailed, code: .versionConflict,
                                           message: "The profile has a newer version than the one you edited. Read it again and reapply your change.")
-
-    @Sendable func assign(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-        let groupID = try await APIRequest.decode(AssignmentBody.self, from: request).groupID
-        if try Self.isDryRun(request) { return try Self.dryRun(try await services.profiles.impact(of: .assign(id, to: groupID))) }
-        _ = try await services.assignments.assign(id, to: groupID, by: Actor(context.user))
-        return try await detail(id)
-    }
-
-    @Sendable func unassign(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-        let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
-        if try Self.isDryRun(request) { return try Self.dryRun(try await services.profiles.impact(of: .unassign(id, from: groupID))) }
-        _ = try await services.assignments.unassign(id, from: groupID, by: Actor(context.user))
-        return try await detail(id)
-    }
 
     private func exportInput(_ context: SignedInContext) async throws -> ProfileExportInput {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
