@@ -26,8 +26,8 @@ import Testing
             let page = try await helpdesk.get("/devices/\(device.id)")
             #expect(page.body.contains(#"data-events-path="/devices/\#(device.id)/events""#))
 
-            async let streamed = helpdesk.get("/devices/\(device.id)/events?timeout=2")
-            try await Task.sleep(for: .milliseconds(500))
+            async let streamed = helpdesk.get("/devices/\(device.id)/events?timeout=5")
+            try await console.untilAStreamListens()
             try await console.services.database.write { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test")) }
             let stream = try await streamed
             #expect(stream.status == .ok)

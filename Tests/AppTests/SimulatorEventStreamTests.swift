@@ -70,8 +70,8 @@ import Testing
 
             // A change while the stream is open arrives on it, with the status it caused.
             let lastID = try #require(timeline.last?.id)
-            async let live = stream(client, "\(events)?timeout=2", token: viewer, headers: [HTTPField.Name("Last-Event-ID")!: lastID])
-            try await Task.sleep(for: .milliseconds(600))
+            async let live = stream(client, "\(events)?timeout=5", token: viewer, headers: [HTTPField.Name("Last-Event-ID")!: lastID])
+            try await console.untilAStreamListens()
             _ = try await api.call(client, .post, actions, token: helpdesk, body: #"{"action": "home"}"#)
             let (_, later) = try await live
             #expect(later.filter { $0.event == "event" }.map { $0.data["action"] as? String } == ["Home"])

@@ -35,6 +35,11 @@ final class LiveChanges: Sendable {
         database.onCommit(tables: Self.tables) { [weak self] changes in self?.heard(changes) }
     }
 
+    /// How many streams wait for a change now: tests make their change once a stream listens.
+    var waiting: Int {
+        state.withLock { $0.waiters.count }
+    }
+
     func mark(of device: RecordID<DeviceRecord>) -> UInt64 {
         state.withLock { $0.mark(of: device.rawValue) }
     }

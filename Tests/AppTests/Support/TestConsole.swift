@@ -73,6 +73,16 @@ struct TestConsole {
     }
     var routes: [RouteEntry] { console.routes }
 
+    /// Returns once a live stream (device page, simulator events) waits for changes, so a test
+    /// makes its change after the stream took its mark however loaded the machine is.
+    func untilAStreamListens() async throws {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while services.liveChanges.waiting == 0 {
+            guard ContinuousClock.now < deadline else { throw CancellationError() }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// The API document as `/api/openapi.json` serves it.
     var openAPIDocument: [String: Any] {
         get throws { try OpenAPIDocument.object(describing: console.operations) }
