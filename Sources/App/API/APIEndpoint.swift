@@ -31,12 +31,9 @@ struct APIEndpoint<Body: APIRequestBody, Answer: APIAnswer>: Sendable {
     }
 
     var operation: DocumentedOperation {
-        let body: @Sendable (SchemaReader) throws -> JSONSchema = { reader in try reader.schema(of: Body.self) }
-        let answer: @Sendable (SchemaReader) throws -> JSONSchema = { reader in try reader.schema(of: Answer.self) }
-        return DocumentedOperation(method: method, path: path, summary: summary, role: role, parameters: parameters,
-                                   success: success, otherAnswers: otherAnswers,
-                                   body: Body.self == NoBody.self ? nil : body,
-                                   answer: Answer.self == NoContent.self ? nil : answer)
+        DocumentedOperation(method: method, path: path, summary: summary, role: role, parameters: parameters,
+                            success: success, otherAnswers: otherAnswers,
+                            body: { try Body.documentedSchema($0) }, answer: { try Answer.documentedSchema($0) })
     }
 }
 
@@ -49,17 +46,27 @@ struct DocumentedOperation: Sendable {
     let parameters: [String]
     let success: HTTPResponse.Status
     let otherAnswers: [Int: String]
-    let body: (@Sendable (SchemaReader) throws -> JSONSchema)?
-    let answer: (@Sendable (SchemaReader) throws -> JSONSchema)?
+    /// The schemas of the body and the answer, nil where there is none.
+    let body: @Sendable (SchemaReader) throws -> JSONSchema?
+    let answer: @Sendable (SchemaReader) throws -> JSONSchema?
 }
 
-/// The body of an operation that takes none.
+/// The body of an operation that takes none: nothing is read.
 struct NoBody: APIRequestBody {
     enum CodingKeys: CodingKey, CaseIterable {}
+
+    static func read(from request: Request) async throws -> NoBody { NoBody() }
+    static func documentedSchema(_ reader: SchemaReader) throws -> JSONSchema? { nil }
 }
 
 /// The answer of an operation that answers with its status alone (204).
-struct NoContent: APIAnswer {}
+struct NoContent: APIAnswer {
+    func response(status: HTTPResponse.Status, headers: HTTPFields) throws -> Response {
+        Response(status: status, headers: headers)
+    }
+
+    static func documentedSchema(_ reader: SchemaReader) throws -> JSONSchema? { nil }
+}
 
 extension SecuredRoutes {
     /// Registers `endpoint`: its body decoded (413, 400 or 422 as `APIRequest` words them),
@@ -68,12 +75,8 @@ extension SecuredRoutes {
                               _ handler: @escaping @Sendable (Body, Request, SignedInContext) async throws -> Reply<Answer>) {
         table.document(endpoint.operation)
         add(endpoint.method, endpoint.path, endpoint.role) { request, context in
-            let body = Body.self == NoBody.self ? NoBody() as! Body : try await APIRequest.decode(Body.self, from: request)
-            let reply = try await handler(body, request, context)
-            if Answer.self == NoContent.self {
-                return Response(status: endpoint.success, headers: reply.headers)
-            }
-            return try .json(reply.answer, status: endpoint.success, headers: reply.headers)
+            let reply = try await handler(try await Body.read(from: request), request, context)
+            return try reply.answer.response(status: endpoint.success, headers: reply.headers)
         }
     }
 

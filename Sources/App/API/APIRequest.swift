@@ -10,10 +10,22 @@ import NIOCore
 protocol APIRequestBody: Decodable, Sendable {
     associatedtype CodingKeys: CodingKey & CaseIterable
     static var refusesUnknownFields: Bool { get }
+    /// The body of `request`: decoded as JSON, unless the operation takes none (`NoBody`).
+    static func read(from request: Request) async throws -> Self
+    /// The body's schema in the API document; nil when the operation takes none.
+    static func documentedSchema(_ reader: SchemaReader) throws -> JSONSchema?
 }
 
 extension APIRequestBody {
     static var refusesUnknownFields: Bool { true }
+
+    static func read(from request: Request) async throws -> Self {
+        try await APIRequest.decode(Self.self, from: request)
+    }
+
+    static func documentedSchema(_ reader: SchemaReader) throws -> JSONSchema? {
+        try reader.schema(of: Self.self)
+    }
 }
 
 /// Reading JSON request bodies and writing JSON answers for the API.

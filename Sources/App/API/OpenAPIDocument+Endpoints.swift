@@ -27,11 +27,11 @@ extension OpenAPIDocument {
 
     static func operation(_ registered: DocumentedOperation, reader: SchemaReader) throws -> OpenAPI.Operation {
         var responses = errors
-        let body = try registered.body?(reader)
+        let body = try registered.body(reader)
         if body != nil { responses.merge(bodyErrors) { $1 } }
         for (status, meaning) in registered.otherAnswers { responses[String(status)] = .error(meaning) }
         let success = registered.success
-        responses[String(success.code)] = try registered.answer.map { .json(success.reasonPhrase, try $0(reader)) }
+        responses[String(success.code)] = try registered.answer(reader).map { .json(success.reasonPhrase, $0) }
             ?? OpenAPI.Response(description: success.reasonPhrase)
         let parameters = registered.parameters.flatMap(parameters(named:))
         return OpenAPI.Operation(summary: registered.summary, description: "Requires the \(registered.role.rawValue) role.",

@@ -43,9 +43,9 @@ enum OpenAPIDocument {
     }
 
     /// Ids are positive integers, in paths as in bodies.
-    static var id: [String: Any] { ["type": "integer", "format": "int64", "minimum": 1] }
     static var idSchema: JSONSchema { RecordID<Never>.schema }
-    static var optionalID: [String: Any] { ["type": ["integer", "null"], "format": "int64", "minimum": 1] }
+    static var id: [String: Any] { plain(idSchema) as? [String: Any] ?? [:] }
+    static var optionalID: [String: Any] { plain(idSchema.orNull) as? [String: Any] ?? [:] }
 
     /// A body object exactly as the server decodes it: the listed fields, no others.
     static func object(required: [String], _ properties: [String: Any]) -> [String: Any] {

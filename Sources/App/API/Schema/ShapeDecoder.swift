@@ -38,10 +38,14 @@ private struct ObjectShape<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let slot = SchemaReader.Slot()
         let value = try decoder.reader.value(of: type, into: slot, at: codingPath + [key])
         decoder.slot.schema.properties?[key.stringValue] = required ? slot.schema : slot.schema.orNull
-        if required, !(decoder.slot.schema.required ?? []).contains(key.stringValue) {
+        if required { require(key) }
+        return value
+    }
+
+    private func require(_ key: Key) {
+        if !(decoder.slot.schema.required ?? []).contains(key.stringValue) {
             decoder.slot.schema.required = (decoder.slot.schema.required ?? []) + [key.stringValue]
         }
-        return value
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try property(type, key, required: true) }
@@ -77,7 +81,7 @@ private struct ObjectShape<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func nested(_ key: Key) -> ShapeDecoder {
         let slot = SchemaReader.Slot()
         decoder.slot.nestedProperties.append((key.stringValue, slot))
-        decoder.slot.schema.required = (decoder.slot.schema.required ?? []) + [key.stringValue]
+        require(key)
         return ShapeDecoder(reader: decoder.reader, slot: slot, codingPath: codingPath + [key])
     }
 }
