@@ -56,7 +56,7 @@ struct CatalogAPIController {
             var body: [String: Any] = ["total": list.total, "devices": page.map { listed in
                 let device = listed.device
                 let policy = device.groupID.flatMap { list.policies[$0] }
-                return ["id": device.id!.rawValue, "name": device.name, "model": device.model.rawValue, "osVersion": device.osVersion,
+                return ["id": device.id.rawValue, "name": device.name, "model": device.model.rawValue, "osVersion": device.osVersion,
                         "serialNumber": device.serialNumber, "udid": device.udid, "isSupervised": device.isSupervised, "owner": device.owner,
                         "groupID": device.groupID.map { $0.rawValue as Any } ?? NSNull(), "installedApps": device.installedApps,
                         "lastCheckInAt": device.lastCheckInAt.map { DisplayTime.iso($0) as Any } ?? NSNull(),
@@ -95,6 +95,6 @@ struct CatalogAPIController {
     @Sendable func createDevice(request: Request, context: SignedInContext) async throws -> Response {
         let body = try await APIRequest.decode(DeviceBody.self, from: request)
         let device = try await services.catalog.addDevice(try body.draft(), groupID: body.groupID, by: Actor(context.user))
-        return try .jsonObject(["id": device.id!.rawValue, "name": device.name, "udid": device.udid], status: .created)
+        return try .jsonObject(["id": device.id.rawValue, "name": device.name, "udid": device.udid], status: .created)
     }
 }

@@ -23,18 +23,18 @@ extension CatalogAPIController {
             let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
             let body = try await APIRequest.decode(DeviceBody.self, from: request)
             let device = try await services.catalog.updateDevice(id, to: try body.draft(), groupID: body.groupID, by: Actor(context.user))
-            return try .jsonObject(["id": device.id!.rawValue, "name": device.name, "udid": device.udid,
+            return try .jsonObject(["id": device.id.rawValue, "name": device.name, "udid": device.udid,
                                     "groupID": device.groupID.map { $0.rawValue as Any } ?? NSNull(), "installedApps": device.installedApps])
         }
     }
 
     static func json(_ app: AppRecord) -> [String: Any] {
-        ["id": app.id!.rawValue, "name": app.name, "bundleID": app.bundleID, "isManaged": app.isManaged,
+        ["id": app.id.rawValue, "name": app.name, "bundleID": app.bundleID, "isManaged": app.isManaged,
          "isSDKBuilt": app.isSDKBuilt, "hasAssessmentEntitlement": app.hasAssessmentEntitlement,
          "role": app.role?.rawValue as Any? ?? NSNull()]
     }
 
     static func json(_ group: DeviceGroupRecord) -> [String: Any] {
-        ["id": group.id!.rawValue, "name": group.name, "parentID": group.parentID.map { $0.rawValue as Any } ?? NSNull()]
+        ["id": group.id.rawValue, "name": group.name, "parentID": group.parentID.map { $0.rawValue as Any } ?? NSNull()]
     }
 }

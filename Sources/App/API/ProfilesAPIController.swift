@@ -23,7 +23,7 @@ struct ProfilesAPIController {
     @Sendable func list(request: Request, context: SignedInContext) async throws -> Response {
         let profiles = try await services.profiles.all()
         return try .jsonObject(["profiles": profiles.map { profile in
-            ["id": profile.id!.rawValue, "identifier": profile.identifier, "name": profile.name, "version": profile.version,
+            ["id": profile.id.rawValue, "identifier": profile.identifier, "name": profile.name, "version": profile.version,
              "updatedAt": DisplayTime.iso(profile.updatedAt)] as [String: Any]
         }])
     }
@@ -37,9 +37,9 @@ struct ProfilesAPIController {
         let (profile, version, groups) = try await services.profiles.detail(id)
         let payloads = try version.content.payloads.map { try JSONSerialization.jsonObject(with: PayloadJSON.encode($0)) }
         let body: [String: Any] = [
-            "id": profile.id!.rawValue, "identifier": profile.identifier, "name": version.content.name,
+            "id": profile.id.rawValue, "identifier": profile.identifier, "name": version.content.name,
             "description": version.content.descriptionMarkdown, "version": version.number, "payloads": payloads,
-            "groups": groups.map { ["id": $0.id!.rawValue, "name": $0.name] as [String: Any] },
+            "groups": groups.map { ["id": $0.id.rawValue, "name": $0.name] as [String: Any] },
         ]
         return try .jsonObject(body, status: status, headers: [.eTag: "\"\(version.number)\""])
     }
@@ -76,9 +76,9 @@ struct ProfilesAPIController {
         do {
             let profile = try await store.create(identifier: identifier, content: ProfileContent(name: content.name, descriptionMarkdown: content.descriptionMarkdown), by: actor)
             if !content.payloads.isEmpty {
-                try await store.saveVersion(of: profile.id!, basedOn: 1, content: content, note: "Created with payloads through the API", by: actor)
+                try await store.saveVersion(of: profile.id, basedOn: 1, content: content, note: "Created with payloads through the API", by: actor)
             }
-            return try await detail(profile.id!, status: .created)
+            return try await detail(profile.id, status: .created)
         } catch StorageError.uniqueViolation {
             throw APIError(status: .conflict, code: .identifierTaken, message: "Another profile uses the identifier \(identifier).", field: "identifier")
         }
