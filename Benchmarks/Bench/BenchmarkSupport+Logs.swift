@@ -99,16 +99,16 @@ extension BenchmarkSupport {
         let now = Date()
         let tokens = (0..<deviceCount).map { _ in DeviceTokens.mint() }
         let group = try await database.write { connection -> RecordID<DeviceGroupRecord> in
-            let group = try connection.insert(DeviceGroupRecord(id: nil, name: logGroupName, parentID: nil, createdAt: now)).id!
+            let group = try connection.insert(DeviceGroupRecord(name: logGroupName, parentID: nil, createdAt: now)).id
             for index in 0..<deviceCount {
                 _ = try connection.insert(DeviceRecord(
-                    id: nil, name: String(format: "Log device %05d", index), model: .iPad, osVersion: "18.1",
+                    name: String(format: "Log device %05d", index), model: .iPad, osVersion: "18.1",
                     serialNumber: String(format: "LOGS%07d", index), udid: String(format: "1%039d", index), isSupervised: true,
                     owner: "", groupID: group, installedApps: Array(apps.prefix(5)), enrolledAt: now, lastCheckInAt: nil,
                     tokenHash: tokens[index].hash))
             }
             for (index, app) in apps.enumerated() {
-                _ = try connection.insert(AppRecord(id: nil, name: String(format: "Bench app %02d", index), bundleID: app, isManaged: true,
+                _ = try connection.insert(AppRecord(name: String(format: "Bench app %02d", index), bundleID: app, isManaged: true,
                                                     isSDKBuilt: true, hasAssessmentEntitlement: false, iconColor: "#2f6fdf", createdAt: now))
             }
             // The default cap (200 MB an app) would refuse a long ingest run with 413.
@@ -120,7 +120,7 @@ extension BenchmarkSupport {
         let content = ProfileContent(name: "Bench logging").setting(Payload(Logging(enabled: true, level: .debug)))
         let profile = try await ProfileStore(database: database, now: { now }).create(identifier: "com.example.bench.logging", content: content, by: .system)
         try await database.write { connection in
-            _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: profile.id!, groupID: group, assignedAt: now, assignedBy: "bench"))
+            _ = try connection.insert(ProfileAssignmentRecord(profileID: profile.id, groupID: group, assignedAt: now, assignedBy: "bench"))
         }
         return tokens.map(\.token)
     }

@@ -47,11 +47,11 @@ enum BenchmarkSupport {
         let groups = try await database.write { connection -> [RecordID<DeviceGroupRecord>] in
             var ids: [RecordID<DeviceGroupRecord>] = []
             for level in 0..<5 {
-                ids.append(try connection.insert(DeviceGroupRecord(id: nil, name: "Bench level \(level)", parentID: ids.last, createdAt: now)).id!)
+                ids.append(try connection.insert(DeviceGroupRecord(name: "Bench level \(level)", parentID: ids.last, createdAt: now)).id)
             }
             for index in 0..<deviceCount {
                 _ = try connection.insert(DeviceRecord(
-                    id: nil, name: String(format: "Bench device %05d", index), model: .iPad, osVersion: "18.1",
+                    name: String(format: "Bench device %05d", index), model: .iPad, osVersion: "18.1",
                     serialNumber: String(format: "BENCH%07d", index), udid: String(format: "%040d", index), isSupervised: true,
                     owner: "", groupID: ids[index % ids.count], installedApps: ["com.example.checkin"], enrolledAt: now, lastCheckInAt: nil,
                     tokenHash: tokens[index].hash))
@@ -65,7 +65,7 @@ enum BenchmarkSupport {
             let profile = try await store.create(identifier: "com.example.bench.p\(index)", content: content, by: .system)
             if index < 20 {
                 try await database.write { connection in
-                    _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: profile.id!, groupID: groups[index % groups.count],
+                    _ = try connection.insert(ProfileAssignmentRecord(profileID: profile.id, groupID: groups[index % groups.count],
                                                                       assignedAt: now, assignedBy: "bench"))
                 }
             }

@@ -1,8 +1,9 @@
 extension Connection {
-    /// Inserts `record` and returns it with its new id (or the id it already had).
+    /// Inserts `record` and returns it with its new id. A record that already holds a real id
+    /// (a copy, a test's fixed row) is inserted under that id.
     public func insert<R: Record>(_ record: R) throws -> R {
         var columns = try RowEncoder.columns(of: record)
-        if record.id == nil {
+        if !record.id.isSaved {
             columns.removeAll { $0.name == "id" }
         }
         let names = columns.map { SQL.quoted(identifier: $0.name) }.joined(separator: ", ")
@@ -18,9 +19,10 @@ extension Connection {
         return saved
     }
 
-    /// Writes every column of `record` to its row; throws `notFound` when the row is gone.
+    /// Writes every column of `record` to its row; throws `notFound` when the row is gone or
+    /// `record` was never stored.
     public func update<R: Record>(_ record: R) throws {
-        let id = try record.requireID
+        let id = try Self.stored(record.id)
         let changed = try execute(updateStatement(for: record, id: id, extraCondition: nil))
         if changed == 0 {
             throw StorageError.notFound(table: R.tableName)
@@ -29,9 +31,9 @@ extension Connection {
 
     /// Saves `record` only if its row still has the version `record.version` was read at;
     /// returns the record with its version increased. A concurrent save in between makes this
-    /// throw `versionConflict` instead of overwriting it.
+    /// throw `versionConflict` instead of overwriting it, and an unstored record `notFound`.
     public func update<R: VersionedRecord>(checkingVersion record: R) throws -> R {
-        let id = try record.requireID
+        let id = try Self.stored(record.id)
         var next = record
         next.version = record.version + 1
         let changed = try execute(updateStatement(for: next, id: id, extraCondition: "version = \(record.version)"))
@@ -45,8 +47,9 @@ extension Connection {
         return next
     }
 
-    /// Deletes the row with `id`; throws `notFound` when there was none.
+    /// Deletes the row with `id`; throws `notFound` when there was none (always for `unsaved`).
     public func delete<R: Record>(_ type: R.Type, id: RecordID<R>) throws {
+        _ = try Self.stored(id)
         let table = SQL.quoted(identifier: R.tableName)
         if try execute(SQL(verbatim: "DELETE FROM \(table) WHERE id = ?", bindings: [id.sqliteValue])) == 0 {
             throw StorageError.notFound(table: R.tableName)
@@ -61,8 +64,10 @@ extension Connection {
         return try execute(SQL(verbatim: "DELETE FROM \(table) WHERE id IN (", bindings: []) + select + ")")
     }
 
+    /// The row with `id`, or nil when there is none (always for `unsaved`).
     public func find<R: Record>(_ type: R.Type, id: RecordID<R>) throws -> R? {
-        try fetchOne(R.query().filter("id", .equal, id))
+        guard id.isSaved else { return nil }
+        return try fetchOne(R.query().filter("id", .equal, id))
     }
 
     /// Like `find`, but a missing row is an error.
@@ -90,6 +95,13 @@ extension Connection {
 
     public func fetchOne<T: Decodable>(_ type: T.Type, _ sql: SQL) throws -> T? {
         try row(sql).map { try RowDecoder.decode(T.self, from: $0) }
+    }
+
+    /// `id` itself, or `notFound` for `unsaved`: writing to it would name no row (or, had
+    /// someone stored a row 0 by hand, the wrong one).
+    private static func stored<R: Record>(_ id: RecordID<R>) throws -> RecordID<R> {
+        guard id.isSaved else { throw StorageError.notFound(table: R.tableName) }
+        return id
     }
 
     private func updateStatement<R: Record>(for record: R, id: RecordID<R>, extraCondition: SQL?) throws -> SQL {

@@ -6,8 +6,10 @@
 /// dictionaries and nested structs are stored as JSON text.
 public protocol Record: Codable, Sendable {
     static var tableName: String { get }
-    /// The primary key: `nil` until the row is inserted.
-    var id: RecordID<Self>? { get set }
+    /// The primary key. A record not stored yet holds `RecordID.unsaved` (each record declares
+    /// `var id: RecordID<Self> = .unsaved`), and `Connection.insert` returns it with its real id,
+    /// so code past the insert never unwraps an id.
+    var id: RecordID<Self> { get set }
 }
 
 /// A record that carries a row version for optimistic concurrency: an update states the version
@@ -28,6 +30,22 @@ public struct RecordID<Owner>: Sendable, Hashable, Comparable, Codable, SQLiteVa
         guard let value = Int64(description), value > 0 else { return nil }
         self.rawValue = value
     }
+
+    /// The id of a record not stored yet. Real ids are positive (SQLite's `AUTOINCREMENT` and
+    /// PostgreSQL's identity columns start at 1, and `init?(_: String)` refuses anything below),
+    /// so no stored row and no address can name it: `insert` leaves the column out for it, and
+    /// `update`, `delete` and `find` answer not found instead of touching a row 0. It is a plain
+    /// value rather than an optional on purpose: a sentinel the storage layer checks keeps the
+    /// 80-odd callers that only ever see stored records free of `!`.
+    public static var unsaved: RecordID { RecordID(0) }
+
+    /// False for `unsaved`: the record behind this id has not been inserted.
+    public var isSaved: Bool { rawValue > 0 }
+
+    /// This id, or nil for `unsaved`: for the few values where "no stored row" is a real answer
+    /// (an API token made on the command line acts for no person, so its made-up `User` is
+    /// unsaved and its actor's `userID` nil).
+    public var ifSaved: RecordID? { isSaved ? self : nil }
 
     public var description: String { String(rawValue) }
 
@@ -56,13 +74,5 @@ extension Record {
     /// A query over this record's table; refine it with `filter`, `order` and `limit`.
     public static func query() -> Query<Self> {
         Query()
-    }
-
-    /// The id of a record read from the database (its id is set by then).
-    public var requireID: RecordID<Self> {
-        get throws {
-            guard let id else { throw StorageError.notFound(table: Self.tableName) }
-            return id
-        }
     }
 }

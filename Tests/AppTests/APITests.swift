@@ -105,7 +105,7 @@ import Testing
         let (token, record) = try await store.create(name: "nightly", role: .viewer, by: .system)
         try await console.test { client in
             #expect(try await call(client, .get, "/api/v1/groups", token: token).status == .ok)
-            try await store.revoke(record.id!, by: .system)
+            try await store.revoke(record.id, by: .system)
             #expect(try await call(client, .get, "/api/v1/groups", token: token).status == .unauthorized)
         }
     }

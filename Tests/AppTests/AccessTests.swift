@@ -42,7 +42,7 @@ import Testing
                 let token = try await APITokenStore(database: console.services.database, now: { Date() })
                     .create(name: "script", role: role, by: .system).token
                 for route in adminRoutes {
-                    let path = Self.concrete(route.path, id: admin.id!.description)
+                    let path = Self.concrete(route.path, id: admin.id.description)
                     let page: Browser.Page
                     if route.path.hasPrefix("/api/") {
                         page = try await browser.send(path, method: route.method, body: #"{"name": "x", "groupID": 1}"#,

@@ -53,7 +53,7 @@ import Testing
         try await console.addUser("admin@example.com", role: .admin)
         let time = console.clock.now.addingTimeInterval(-60)
         try await console.services.database.write { connection in
-            _ = try connection.insert(AuditEvent(id: nil, occurredAt: time, actorID: nil, actorEmail: "ann@example.com",
+            _ = try connection.insert(AuditEvent(occurredAt: time, actorID: nil, actorEmail: "ann@example.com",
                                                  action: "device.teleported", subject: "Lobby kiosk 01", before: nil, after: "to the moon"))
             try connection.audit(.profileImported, subject: "Lobby lock", by: Actor(userID: nil, email: "ann@example.com"), at: time)
         }

@@ -21,7 +21,7 @@ import Testing
             try connection.audit(.deviceUpdated, subject: "Lobby kiosk 01", by: bob, before: "group: Lobby", after: "group: Spare", at: start.addingTimeInterval(Self.day))
             try connection.audit(.profileEdited, subject: "Lobby lock (com.example.lobby)", by: ann, after: "version 2", at: start.addingTimeInterval(Self.day))
             // A code this console does not know, as another version of it may have stored.
-            _ = try connection.insert(AuditEvent(id: nil, occurredAt: start.addingTimeInterval(2 * Self.day), actorID: nil, actorEmail: ann.email,
+            _ = try connection.insert(AuditEvent(occurredAt: start.addingTimeInterval(2 * Self.day), actorID: nil, actorEmail: ann.email,
                                                  action: "device_group.odd", subject: "not a device", before: nil, after: nil))
             try connection.audit(.noteAdded, subject: "=HYPERLINK(\"http://evil.example\",\"x\")", by: bob, after: "a, \"quoted\"\nline", at: start.addingTimeInterval(2 * Self.day))
         }

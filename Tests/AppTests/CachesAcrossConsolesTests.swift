@@ -34,7 +34,7 @@ import Testing
             #expect(try await api.call(client, .get, "/api/v1/device/policy", token: spare.token).status == .ok)
 
             // A profile assigned through the first: the second's next answer is the new policy.
-            try await first.services.database.write { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test")) }
+            try await first.services.database.write { _ = try $0.insert(ProfileAssignmentRecord(profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test")) }
             let changed = try await eventually { try await api.call(client, .get, "/api/v1/device/policy", token: kiosk.token, headers: [.ifNoneMatch: tag]) } until: { $0.status == .ok }
             #expect(changed.headers[.eTag] != tag)
             #expect((changed.json["payloads"] as? [[String: Any]])?.first?["PayloadType"] as? String == "com.apple.app.lock")

@@ -15,9 +15,9 @@ import Testing
         try await console.addUser("ann@example.com", role: .admin)
         let token = try await APITokenStore(database: console.services.database, now: { Date() }).create(name: "script", role: .admin, by: .system).token
         let (top, child) = try console.services.database.writeBlocking { connection in
-            let top = try connection.insert(DeviceGroupRecord(id: nil, name: "Clinics", parentID: nil, createdAt: Date()))
-            let child = try connection.insert(DeviceGroupRecord(id: nil, name: "Ward 3", parentID: top.id, createdAt: Date()))
-            return (top.id!, child.id!)
+            let top = try connection.insert(DeviceGroupRecord(name: "Clinics", parentID: nil, createdAt: Date()))
+            let child = try connection.insert(DeviceGroupRecord(name: "Ward 3", parentID: top.id, createdAt: Date()))
+            return (top.id, child.id)
         }
         return (console, token, top, child)
     }

@@ -65,14 +65,14 @@ import Testing
             try await admin.post("/groups", ["name": "Clinics", "parentID": ""])
             let clinics = try #require(try console.services.database.readBlocking { try $0.fetchOne(DeviceGroupRecord.query()) })
             try await admin.get("/groups")
-            try await admin.post("/groups", ["name": "Clinic iPads", "parentID": clinics.id!.description])
+            try await admin.post("/groups", ["name": "Clinic iPads", "parentID": clinics.id.description])
             let child = try #require(try console.services.database.readBlocking {
                 try $0.fetchOne(DeviceGroupRecord.query().filter("name", .equal, "Clinic iPads"))
             })
             #expect(child.parentID == clinics.id)
 
-            try await admin.get("/groups/\(clinics.id!)/edit")
-            let cycle = try await admin.post("/groups/\(clinics.id!)", ["name": "Clinics", "parentID": child.id!.description])
+            try await admin.get("/groups/\(clinics.id)/edit")
+            let cycle = try await admin.post("/groups/\(clinics.id)", ["name": "Clinics", "parentID": child.id.description])
             #expect(cycle.status == .unprocessableContent)
             #expect(cycle.body.contains("cannot sit inside itself"))
 
@@ -83,12 +83,12 @@ import Testing
 
             // A group with a subgroup cannot be removed: its page says why instead of a button,
             // and a forged request is refused with the same reason.
-            let page = try await admin.get(Paths.group(clinics.id!))
+            let page = try await admin.get(Paths.group(clinics.id))
             #expect(page.body.contains("id=\"removal-blocked\">Move its 1 subgroup to another group first"))
             #expect(!page.body.contains("id=\"remove-group\""))
-            let refused = try await admin.post("/groups/\(clinics.id!)/delete")
-            #expect(refused.status == .seeOther && refused.location == Paths.group(clinics.id!))
-            #expect(try await admin.get(Paths.group(clinics.id!)).body.contains("still holds devices or subgroups"))
+            let refused = try await admin.post("/groups/\(clinics.id)/delete")
+            #expect(refused.status == .seeOther && refused.location == Paths.group(clinics.id))
+            #expect(try await admin.get(Paths.group(clinics.id)).body.contains("still holds devices or subgroups"))
         }
         #expect(try console.services.database.readBlocking { try $0.count(DeviceGroupRecord.query()) } == 2)
     }
@@ -102,23 +102,23 @@ import Testing
         try await console.test { client in
             let viewer = Browser(client)
             try await viewer.signIn("vic@example.com", password: TestConsole.password)
-            let page = try await viewer.get(Paths.group(ipads.id!))
+            let page = try await viewer.get(Paths.group(ipads.id))
             #expect(page.status == .ok)
-            #expect(page.body.contains("<a href=\"/groups/\(clinics.id!)\">Clinics</a> › Clinic iPads"), "where it sits")
+            #expect(page.body.contains("<a href=\"/groups/\(clinics.id)\">Clinics</a> › Clinic iPads"), "where it sits")
             #expect(page.body.contains(">12 device(s)</a>"))
-            #expect(page.body.contains("Clinic data protection</a>") && page.body.contains("Inherited from <a href=\"/groups/\(clinics.id!)\">Clinics</a>"))
+            #expect(page.body.contains("Clinic data protection</a>") && page.body.contains("Inherited from <a href=\"/groups/\(clinics.id)\">Clinics</a>"))
             #expect(!page.body.contains("/remove\""), "viewers read; no unassign links")
-            let parent = try await viewer.get(Paths.group(clinics.id!))
+            let parent = try await viewer.get(Paths.group(clinics.id))
             #expect(parent.body.contains("Assigned here") && parent.body.contains("id=\"subgroups\""))
             #expect(parent.body.contains(">12 device(s)</a>, 0 directly in this group"))
 
             let admin = Browser(client)
             try await admin.signIn("ann@example.com", password: TestConsole.password)
-            let editable = try await admin.get(Paths.group(ipads.id!))
+            let editable = try await admin.get(Paths.group(ipads.id))
             let profile = try #require(try await console.services.database.read {
                 try $0.fetchOne(ProfileRecord.query().filter("identifier", .equal, "com.example.profiles.clinic"))
             })
-            #expect(editable.body.contains("href=\"\(Paths.profileUnassign(profile.id!, from: clinics.id!))\">Unassign from Clinics…"),
+            #expect(editable.body.contains("href=\"\(Paths.profileUnassign(profile.id, from: clinics.id))\">Unassign from Clinics…"),
                     "an inherited profile is unassigned where it is assigned, through the preview")
             #expect(editable.body.contains("Move its 12 devices to another group first"))
 
@@ -126,8 +126,8 @@ import Testing
             try await admin.get("/groups")
             try await admin.post("/groups", ["name": "Spare", "parentID": ""])
             let spare = try #require(try await console.services.database.read { try $0.fetchOne(DeviceGroupRecord.query().filter("name", .equal, "Spare")) })
-            _ = try await console.services.assignments.assign(profile.id!, to: spare.id!, by: .system)
-            let empty = try await admin.get(Paths.group(spare.id!))
+            _ = try await console.services.assignments.assign(profile.id, to: spare.id, by: .system)
+            let empty = try await admin.get(Paths.group(spare.id))
             #expect(empty.body.contains("data-confirm=\"Remove the group Spare? Its assignment goes with it; the profiles themselves stay.\""))
             #expect(try await admin.get(Paths.group(RecordID(999_999))).status == .notFound)
         }
@@ -173,7 +173,7 @@ import Testing
         try console.services.database.writeBlocking { connection in
             for index in 0..<120 {
                 _ = try connection.insert(DeviceRecord(
-                    id: nil, name: "Kiosk \(String(format: "%03d", index % 60))", model: .iPad, osVersion: "18.1",
+                    name: "Kiosk \(String(format: "%03d", index % 60))", model: .iPad, osVersion: "18.1",
                     serialNumber: "SERIAL\(1000 + index)", udid: String(format: "%040d", index), isSupervised: true, owner: "",
                     groupID: nil, installedApps: [], enrolledAt: now, lastCheckInAt: nil))
             }

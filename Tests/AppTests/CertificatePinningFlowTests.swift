@@ -30,7 +30,7 @@ import Testing
         try await console.addUser("ann@example.com", role: .admin)
         let profile = try await ProfileStore(database: console.services.database, now: { Date() })
             .create(identifier: "com.example.sales", content: ProfileContent(name: "Sales"), by: .system)
-        let path = "/profiles/\(profile.id!)/payloads/certificate-pinning"
+        let path = "/profiles/\(profile.id)/payloads/certificate-pinning"
         try await console.test { client in
             let admin = Browser(client)
             try await admin.signIn("ann@example.com", password: TestConsole.password)
@@ -44,7 +44,7 @@ import Testing
             #expect(refused.body.contains("VypSEiTGNN+o2RTrcTHOlzLQrA2VgWVmQ4Xglo6DM3k="))
             #expect(refused.body.contains("2026-01-01 to 2036-01-01"))
             #expect(refused.body.contains(#"id="pinning-hosts-error""#))
-            #expect(try pinning(console, profile: profile.id!) == nil)
+            #expect(try pinning(console, profile: profile.id) == nil)
             let carried = try #require(refused.body.range(of: #"name="certificate" value=""#).map { refused.body[$0.upperBound...].prefix { $0 != "\"" } })
 
             // Fixed, with the carried certificate and an expired one uploaded beside it: saved, with a warning shown.
@@ -52,7 +52,7 @@ import Testing
                                                              "certificate": String(carried)],
                                                       files: ["upload": ("legacy.pem", try Self.certificate("expired.pem"))])
             #expect(saved.status == .seeOther)
-            let stored = try #require(try pinning(console, profile: profile.id!))
+            let stored = try #require(try pinning(console, profile: profile.id))
             #expect(stored.hosts == ["api.northwind.example", "*.northwind.example"])
             #expect(stored.certificates.map(\.publicKeySHA256) == ["VypSEiTGNN+o2RTrcTHOlzLQrA2VgWVmQ4Xglo6DM3k=", "LodqjulmQimbQPGlJogisxIXv9fVNS53VLridlM6AfU="])
             let form = try await admin.get(path)
@@ -63,19 +63,19 @@ import Testing
                                                                files: ["upload": ("key.pem", Array("-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n".utf8))])
             #expect(notCertificate.status == .unprocessableContent)
             #expect(notCertificate.body.contains("The file is not an X.509 certificate in PEM or DER form."))
-            #expect(try pinning(console, profile: profile.id!) == stored)
+            #expect(try pinning(console, profile: profile.id) == stored)
 
             // A forged hidden field is re-read, not trusted.
             let forged = try await admin.postMultipart(path, ["baseVersion": "2", "enabled": "on", "hosts": "api.northwind.example",
                                                               "certificate": Data("not a certificate".utf8).base64EncodedString()], files: [:])
             #expect(forged.status == .unprocessableContent)
-            #expect(try pinning(console, profile: profile.id!) == stored)
+            #expect(try pinning(console, profile: profile.id) == stored)
 
             // Removing the expired one keeps the other.
             let removed = try await admin.postMultipart(path, ["baseVersion": "2", "enabled": "on", "hosts": "api.northwind.example",
                                                                "certificate": String(carried), "remove": "1"], files: [:])
             #expect(removed.status == .seeOther)
-            #expect(try pinning(console, profile: profile.id!)?.certificates.count == 1)
+            #expect(try pinning(console, profile: profile.id)?.certificates.count == 1)
         }
     }
 
@@ -105,15 +105,15 @@ import Testing
         try await console.addUser("ann@example.com", role: .admin)
         let helpdesk = try await api.token(console, role: .helpdesk)
         let group = try console.services.database.writeBlocking { connection in
-            _ = try connection.insert(AppRecord(id: nil, name: "Field Sales", bundleID: "com.example.fieldsales", isManaged: true, isSDKBuilt: true,
+            _ = try connection.insert(AppRecord(name: "Field Sales", bundleID: "com.example.fieldsales", isManaged: true, isSDKBuilt: true,
                                                 hasAssessmentEntitlement: false, iconColor: "", createdAt: Date()))
-            return try connection.insert(DeviceGroupRecord(id: nil, name: "Sales", parentID: nil, createdAt: Date())).id!
+            return try connection.insert(DeviceGroupRecord(name: "Sales", parentID: nil, createdAt: Date())).id
         }
         let certificate = try #require(try? PinnedCertificates.read(try Self.certificate("api.pem")).get())
         let content = ProfileContent(name: "Sales pins")
             .setting(Payload(CertificatePinning(hosts: ["api.northwind.example"], certificates: [certificate])))
         let profile = try await ProfileStore(database: console.services.database, now: { Date() }).create(identifier: "com.example.pins", content: content, by: .system)
-        try console.services.database.writeBlocking { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile.id!, groupID: group, assignedAt: Date(), assignedBy: "test")) }
+        try console.services.database.writeBlocking { _ = try $0.insert(ProfileAssignmentRecord(profileID: profile.id, groupID: group, assignedAt: Date(), assignedBy: "test")) }
 
         try await console.test { client in
             let admin = Browser(client)

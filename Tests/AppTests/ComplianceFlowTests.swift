@@ -16,17 +16,17 @@ import Testing
         try await console.addUser("ann@example.com", role: .admin)
         let helpdesk = try await api.token(console, role: .helpdesk)
         let group = try console.services.database.writeBlocking { connection in
-            _ = try connection.insert(AppRecord(id: nil, name: "Notes", bundleID: "com.example.notes", isManaged: true, isSDKBuilt: true,
+            _ = try connection.insert(AppRecord(name: "Notes", bundleID: "com.example.notes", isManaged: true, isSDKBuilt: true,
                                                 hasAssessmentEntitlement: false, iconColor: "", createdAt: Date()))
-            _ = try connection.insert(AppRecord(id: nil, name: "Chat", bundleID: "com.social.chat", isManaged: false, isSDKBuilt: false,
+            _ = try connection.insert(AppRecord(name: "Chat", bundleID: "com.social.chat", isManaged: false, isSDKBuilt: false,
                                                 hasAssessmentEntitlement: false, iconColor: "", createdAt: Date()))
-            return try connection.insert(DeviceGroupRecord(id: nil, name: "Ward", parentID: nil, createdAt: Date())).id!
+            return try connection.insert(DeviceGroupRecord(name: "Ward", parentID: nil, createdAt: Date())).id
         }
         let wipeOldIOS = ComplianceRule(subject: .operatingSystem, comparison: .lessThan, version: "17.10", action: .wipe)
         let content = ProfileContent(name: "Ward rules").setting(Payload(Logging(level: .information)))
             .setting(Payload(Compliance(rules: [wipeOldIOS])))
         let profile = try await ProfileStore(database: console.services.database, now: { Date() }).create(identifier: "com.example.ward", content: content, by: .system)
-        try console.services.database.writeBlocking { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile.id!, groupID: group, assignedAt: Date(), assignedBy: "test")) }
+        try console.services.database.writeBlocking { _ = try $0.insert(ProfileAssignmentRecord(profileID: profile.id, groupID: group, assignedAt: Date(), assignedBy: "test")) }
 
         try await console.test { client in
             let admin = Browser(client)

@@ -53,12 +53,12 @@ import Testing
             let exams = try #require(groups.first { $0.name == "Exam iPads" })
             let store = console.services.profileStore
             let profile = try await store.create(identifier: "com.example.second-lock", content: ProfileContent(name: "Second lock"), by: .system)
-            try await store.saveVersion(of: profile.id!, basedOn: 1, content: ProfileContent(name: "Second lock", payloads: [
+            try await store.saveVersion(of: profile.id, basedOn: 1, content: ProfileContent(name: "Second lock", payloads: [
                 Payload(SingleAppMode(appIdentifier: "com.example.quiz"))]), note: "", by: .system)
             let kiosk = try await store.create(identifier: "com.example.first-lock", content: ProfileContent(name: "First lock"), by: .system)
-            try await store.saveVersion(of: kiosk.id!, basedOn: 1, content: ProfileContent(name: "First lock", payloads: [
+            try await store.saveVersion(of: kiosk.id, basedOn: 1, content: ProfileContent(name: "First lock", payloads: [
                 Payload(SingleAppMode(appIdentifier: "com.example.exam"))]), note: "", by: .system)
-            for id in [profile.id!, kiosk.id!] { _ = try await console.services.assignments.assign(id, to: exams.id!, by: .system) }
+            for id in [profile.id, kiosk.id] { _ = try await console.services.assignments.assign(id, to: exams.id, by: .system) }
             let conflict = Self.health(try await admin.get("/dashboard").body)[0]
             #expect(conflict.text == "17 devices in a policy conflict")
             #expect(try await admin.get(conflict.href).body.contains(">17 device(s) match<"))
@@ -82,8 +82,8 @@ import Testing
             for story in DemoStory.all { #expect(body.contains("id=\"story-\(story.id)\""), "a tile for \(story.title)") }
             let devices = try await console.services.database.read { try $0.fetch(DeviceRecord.query()) }
             let student = try #require(devices.first { $0.name == "Student iPad (own)" })
-            #expect(body.contains("href=\"\(Paths.simulator(student.id!))\">Open simulator: Student iPad (own)</a>"))
-            let simulator = try await helpdesk.get(Paths.simulator(student.id!))
+            #expect(body.contains("href=\"\(Paths.simulator(student.id))\">Open simulator: Student iPad (own)</a>"))
+            let simulator = try await helpdesk.get(Paths.simulator(student.id))
             #expect(simulator.status == .ok && simulator.body.contains("not supervised"))
             #expect(body.contains(">Exam iPads</a>: 17 device(s)"))
 

@@ -35,14 +35,14 @@ import Testing
             #expect(found == expected, "\(table)")
         }
         let profile = try await source.services.database.read { try $0.fetchOne(ProfileRecord.query().order(by: "id")) }
-        let same = try await copied.services.database.read { try $0.find(ProfileRecord.self, id: profile!.id!) }
+        let same = try await copied.services.database.read { try $0.find(ProfileRecord.self, id: profile!.id) }
         #expect(same?.name == profile?.name && same?.updatedAt == profile?.updatedAt, "ids and moments kept")
         #expect(try await copied.services.signing.current().identity.sha256Fingerprint == signedBy, "it signs with the same certificate")
 
         // New rows get ids after the copied ones.
         let newest = try await copied.services.database.read { try $0.scalar("SELECT max(id) FROM users", as: Int64.self) } ?? 0
         let (added, _) = try await copied.services.accounts.createUser(email: "after-copy@example.com", role: .viewer, password: TestConsole.password, by: .system)
-        #expect(added.id!.rawValue > newest)
+        #expect(added.id.rawValue > newest)
 
         // The copied lines are found by the same searches.
         var filter = LogFilter()

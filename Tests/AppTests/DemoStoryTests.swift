@@ -19,14 +19,14 @@ import Testing
             let device = try #require(devices.first { $0.name == name }, "\(step.id): the demo has \(name)")
             let rules: [String]
             if step.actions.isEmpty {
-                let (_, state) = try await console.services.simulator.sync(device.id!)
+                let (_, state) = try await console.services.simulator.sync(device.id)
                 let events = try await console.services.database.read {
                     try $0.fetch(SimulatorEventRecord.query().filter("deviceID", .equal, state.deviceID).order(by: "id"))
                 }
                 rules = events.map(\.rule)
             } else {
                 var outcomes: [SimulatorOutcome] = []
-                for action in step.actions { outcomes.append(try await console.services.simulator.perform(action, on: device.id!).0) }
+                for action in step.actions { outcomes.append(try await console.services.simulator.perform(action, on: device.id).0) }
                 rules = [outcomes.last!.event.rule]
                 #expect(outcomes.dropLast().allSatisfy { $0.event.result == .done }, "\(step.id): the steps before the last all work")
             }
@@ -38,7 +38,7 @@ import Testing
         let console = try await TestConsole.make(demo: true)
         let devices = try await console.services.database.read { try $0.fetch(DeviceRecord.query()) }
         let kiosk = try #require(devices.first { $0.name == "Lobby kiosk 01" })
-        let (_, state) = try await console.services.simulator.sync(kiosk.id!)
+        let (_, state) = try await console.services.simulator.sync(kiosk.id)
         #expect(state.state.lock == .singleAppMode(app: "com.example.checkin"))
         let student = try #require(devices.first { $0.name == "Student iPad (own)" })
         #expect(!student.isSupervised && student.installedApps.contains("com.example.exam"))
@@ -51,18 +51,18 @@ import Testing
         let phone = try #require(devices.first { $0.name == "Sales iPhone 01" })
         let kiosk = try #require(devices.first { $0.name == "Lobby kiosk 01" })
         // An app on screen, so the copy and log boxes show.
-        _ = try await console.services.simulator.perform(.launchApp("com.example.mail"), on: phone.id!)
+        _ = try await console.services.simulator.perform(.launchApp("com.example.mail"), on: phone.id)
         try await console.test { client in
             let browser = Browser(client)
             try await browser.signIn("desk@example.com", password: TestConsole.password)
-            let sales = try await browser.get(Paths.simulator(phone.id!)).body
+            let sales = try await browser.get(Paths.simulator(phone.id)).body
             let options = sales.components(separatedBy: "id=\"location-preset\"").dropFirst().first?.components(separatedBy: "</select>").first ?? ""
             let labels = options.components(separatedBy: "</option>").dropLast().map { $0.components(separatedBy: ">").last ?? "" }
             #expect(labels == ["Head office (inside)", "North depot (inside)", "South depot (inside)", "Outside every area (2 km from Head office)",
                                "Location services off"])
             #expect(sales.contains("class=\"device-frame iphone\""))
             #expect(sales.contains("value=\"Order 1042: 12 boxes for Harbour Café\""), "the copy box speaks the story's language")
-            let lobby = try await browser.get(Paths.simulator(kiosk.id!)).body
+            let lobby = try await browser.get(Paths.simulator(kiosk.id)).body
             #expect(!lobby.contains("(inside)"), "no geofence reaches the kiosk: no areas to stand in")
             #expect(lobby.contains("class=\"device-frame ipad\""))
         }

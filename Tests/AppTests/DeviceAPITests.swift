@@ -28,20 +28,20 @@ import Testing
         #expect(page.status == .ok)
         let token = try #require(page.body.components(separatedBy: #"id="device-token" type="text" readonly value=""#).dropFirst().first?.prefix { $0 != "\"" })
         let device = try #require(try console.services.database.readBlocking { try $0.fetchOne(DeviceRecord.query().filter("name", .equal, name)) })
-        return Enrolled(id: device.id!, udid: device.udid, token: String(token))
+        return Enrolled(id: device.id, udid: device.udid, token: String(token))
     }
 
     func setUp(_ console: TestConsole) async throws -> (group: RecordID<DeviceGroupRecord>, profile: RecordID<ProfileRecord>) {
         let group = try console.services.database.writeBlocking { connection in
-            _ = try connection.insert(AppRecord(id: nil, name: "Check-in", bundleID: "com.example.checkin", isManaged: true, isSDKBuilt: true,
+            _ = try connection.insert(AppRecord(name: "Check-in", bundleID: "com.example.checkin", isManaged: true, isSDKBuilt: true,
                                                 hasAssessmentEntitlement: false, iconColor: "", createdAt: Date()))
-            return try connection.insert(DeviceGroupRecord(id: nil, name: "Lobby kiosks", parentID: nil, createdAt: Date())).id!
+            return try connection.insert(DeviceGroupRecord(name: "Lobby kiosks", parentID: nil, createdAt: Date())).id
         }
         let profile = try await ProfileStore(database: console.services.database, now: { Date() }).create(
             identifier: "com.example.lobby",
             content: ProfileContent(name: "Lobby").setting(Payload(SingleAppMode(appIdentifier: "com.example.checkin"))),
             by: .system)
-        return (group, profile.id!)
+        return (group, profile.id)
     }
 
     @Test func checkInAnswersTheEffectivePolicyWithAnETagAnd304WhileUnchanged() async throws {
@@ -61,7 +61,7 @@ import Testing
             let unchanged = try await api.call(client, .get, "/api/v1/device/policy", token: device.token, headers: [.ifNoneMatch: emptyTag])
             #expect(unchanged.status == .notModified)
 
-            try console.services.database.writeBlocking { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test")) }
+            try console.services.database.writeBlocking { _ = try $0.insert(ProfileAssignmentRecord(profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test")) }
             let changed = try await api.call(client, .get, "/api/v1/device/policy", token: device.token, headers: [.ifNoneMatch: emptyTag])
             #expect(changed.status == .ok)
             #expect(changed.headers[.eTag] != emptyTag)
@@ -98,10 +98,10 @@ import Testing
         try await console.addUser("ann@example.com", role: .admin)
         let (group, profile) = try await setUp(console)
         let other = try console.services.database.writeBlocking {
-            try $0.insert(DeviceGroupRecord(id: nil, name: "Spare", parentID: nil, createdAt: Date())).id!
+            try $0.insert(DeviceGroupRecord(name: "Spare", parentID: nil, createdAt: Date())).id
         }
         try console.services.database.writeBlocking {
-            _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test"))
+            _ = try $0.insert(ProfileAssignmentRecord(profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test"))
         }
         let adminToken = try await api.token(console, role: .admin)
         try await console.test { client in
@@ -189,7 +189,7 @@ import Testing
             try await admin.signIn("ann@example.com", password: TestConsole.password)
             let device = try await enroll(admin, name: "Student iPad", supervised: false, group: nil, app: nil, console: console)
             try console.services.database.writeBlocking { connection in
-                _ = try connection.insert(AppRecord(id: nil, name: "Notes", bundleID: "com.example.notes", isManaged: true, isSDKBuilt: true,
+                _ = try connection.insert(AppRecord(name: "Notes", bundleID: "com.example.notes", isManaged: true, isSDKBuilt: true,
                                                     hasAssessmentEntitlement: false, iconColor: "", createdAt: Date()))
                 var record = try connection.require(DeviceRecord.self, id: device.id)
                 record.installedApps = ["com.example.notes"]
@@ -230,16 +230,16 @@ import Testing
         try await console.addUser("val@example.com", role: .viewer)
         let helpdesk = try await api.token(console, role: .helpdesk)
         let group = try console.services.database.writeBlocking { connection in
-            _ = try connection.insert(AppRecord(id: nil, name: "Check-in", bundleID: "com.example.checkin", isManaged: true, isSDKBuilt: true,
+            _ = try connection.insert(AppRecord(name: "Check-in", bundleID: "com.example.checkin", isManaged: true, isSDKBuilt: true,
                                                 hasAssessmentEntitlement: false, iconColor: "", createdAt: Date()))
-            return try connection.insert(DeviceGroupRecord(id: nil, name: "Clinic", parentID: nil, createdAt: Date())).id!
+            return try connection.insert(DeviceGroupRecord(name: "Clinic", parentID: nil, createdAt: Date())).id
         }
         let content = ProfileContent(name: "Clinic logs")
             .setting(Payload(Logging(level: .warning)))
             .setting(Payload(ManagedAppConfiguration(appIdentifier: "com.example.checkin", keys: [
                 ConfigKey(name: "ward", type: .string, value: .string("North"))])))
         let profile = try await ProfileStore(database: console.services.database, now: { Date() }).create(identifier: "com.example.clinic", content: content, by: .system)
-        try console.services.database.writeBlocking { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile.id!, groupID: group, assignedAt: Date(), assignedBy: "test")) }
+        try console.services.database.writeBlocking { _ = try $0.insert(ProfileAssignmentRecord(profileID: profile.id, groupID: group, assignedAt: Date(), assignedBy: "test")) }
         try await console.test { client in
             let admin = Browser(client)
             try await admin.signIn("ann@example.com", password: TestConsole.password)
@@ -300,7 +300,7 @@ import Testing
         try await console.addUser("ann@example.com", role: .admin)
         let viewer = try await api.token(console, role: .viewer)
         let (group, profile) = try await setUp(console)
-        try console.services.database.writeBlocking { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test")) }
+        try console.services.database.writeBlocking { _ = try $0.insert(ProfileAssignmentRecord(profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test")) }
         try await console.test { client in
             let admin = Browser(client)
             try await admin.signIn("ann@example.com", password: TestConsole.password)
@@ -330,14 +330,14 @@ import Testing
         let phone = try #require(devices.first { $0.name == "Sales iPhone 01" })
         try await console.test { client in
             let api = APITests()
-            let first = try await api.call(client, .get, "/api/v1/devices/\(phone.id!)/sdk-profile", token: token)
+            let first = try await api.call(client, .get, "/api/v1/devices/\(phone.id)/sdk-profile", token: token)
             #expect(first.status == .ok)
             #expect(first.json["DisplayName"] as? String == "SDK policy for Sales iPhone 01")
             #expect(((first.json["Geofence"] as? [String: Any])?["Areas"] as? [Any])?.count == 3)
             #expect((first.json["Logging"] as? [String: Any])?["Level"] as? String == "Warning")
             #expect((first.json["Branding"] as? [String: Any])?["EnableBranding"] as? Bool == true)
             #expect(first.json["Authentication"] != nil && first.json["DataLossPrevention"] == nil, "only what reaches the device's group")
-            let again = try await api.call(client, .get, "/api/v1/devices/\(phone.id!)/sdk-profile", token: token)
+            let again = try await api.call(client, .get, "/api/v1/devices/\(phone.id)/sdk-profile", token: token)
             #expect(NSDictionary(dictionary: again.json).isEqual(to: first.json), "the same policy is the same file")
 
             // Two Single App Mode payloads on the device's group: no one policy to export.
@@ -345,11 +345,11 @@ import Testing
             let sales = try #require(groups.first { $0.name == "Field sales" })
             for (identifier, app) in [("com.example.a", "com.example.fieldsales"), ("com.example.b", "com.example.mail")] {
                 let profile = try await console.services.profileStore.create(identifier: identifier, content: ProfileContent(name: identifier), by: .system)
-                try await console.services.profileStore.saveVersion(of: profile.id!, basedOn: 1, content: ProfileContent(name: identifier, payloads: [
+                try await console.services.profileStore.saveVersion(of: profile.id, basedOn: 1, content: ProfileContent(name: identifier, payloads: [
                     Payload(SingleAppMode(appIdentifier: app))]), note: "", by: .system)
-                _ = try await console.services.assignments.assign(profile.id!, to: sales.id!, by: .system)
+                _ = try await console.services.assignments.assign(profile.id, to: sales.id, by: .system)
             }
-            let conflict = try await api.call(client, .get, "/api/v1/devices/\(phone.id!)/sdk-profile", token: token)
+            let conflict = try await api.call(client, .get, "/api/v1/devices/\(phone.id)/sdk-profile", token: token)
             #expect(conflict.status == .conflict && api.errorCode(conflict.json) == "policy_conflict")
             #expect(try await api.call(client, .get, "/api/v1/devices/999999/sdk-profile", token: token).status == .notFound)
 
@@ -357,8 +357,8 @@ import Testing
             let viewer = Browser(client)
             try await viewer.signIn("vic@example.com", password: TestConsole.password)
             let clinic = try #require(devices.first { $0.name == "Clinic iPad 01" })
-            #expect(try await viewer.get(Paths.device(clinic.id!)).body.contains("href=\"/devices/\(clinic.id!)/sdk-profile\""))
-            let download = try await viewer.get(Paths.deviceSDKProfile(clinic.id!))
+            #expect(try await viewer.get(Paths.device(clinic.id)).body.contains("href=\"/devices/\(clinic.id)/sdk-profile\""))
+            let download = try await viewer.get(Paths.deviceSDKProfile(clinic.id))
             #expect(download.status == .ok && download.headers[.contentDisposition]?.contains("attachment") == true)
             #expect(download.body.contains("\"DataLossPrevention\""))
         }

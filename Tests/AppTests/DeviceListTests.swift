@@ -21,16 +21,16 @@ import Testing
             return try names.enumerated().map { offset, name in
                 let number = existing + offset + 1
                 return try connection.insert(DeviceRecord(
-                    id: nil, name: name, model: model, osVersion: os, serialNumber: String(format: "DMPQ%04d", number),
+                    name: name, model: model, osVersion: os, serialNumber: String(format: "DMPQ%04d", number),
                     udid: String(format: "00008101-%016X", number), isSupervised: supervised, owner: owner.isEmpty ? "Owner \(number)" : owner,
                     groupID: group, installedApps: [], enrolledAt: start,
-                    lastCheckInAt: checkedInDaysAgo.map { start.addingTimeInterval(-$0 * 86_400) })).id!
+                    lastCheckInAt: checkedInDaysAgo.map { start.addingTimeInterval(-$0 * 86_400) })).id
             }
         }
     }
 
     static func group(_ console: TestConsole, _ name: String, parent: RecordID<DeviceGroupRecord>? = nil) throws -> RecordID<DeviceGroupRecord> {
-        try console.services.database.writeBlocking { try $0.insert(DeviceGroupRecord(id: nil, name: name, parentID: parent, createdAt: start)).id! }
+        try console.services.database.writeBlocking { try $0.insert(DeviceGroupRecord(name: name, parentID: parent, createdAt: start)).id }
     }
 
     /// The names of the listed devices, in order.
@@ -134,7 +134,7 @@ import Testing
             for (index, id) in ids.prefix(2).enumerated() {
                 var state = SimulatedDevice(isSupervised: true, apps: [], clock: Self.start)
                 if index == 0 { state.lock = .singleAppMode(app: "com.example.kiosk") }
-                _ = try connection.insert(SimulatorStateRecord(id: nil, deviceID: id, state: state, appliedTag: "", installedProfiles: [:],
+                _ = try connection.insert(SimulatorStateRecord(deviceID: id, state: state, appliedTag: "", installedProfiles: [:],
                                                                revision: 1, updatedAt: Self.start, lockMode: state.lock?.code))
             }
         }

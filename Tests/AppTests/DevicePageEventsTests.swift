@@ -28,7 +28,7 @@ import Testing
 
             async let streamed = helpdesk.get("/devices/\(device.id)/events?timeout=5")
             try await console.untilAStreamListens()
-            try await console.services.database.write { _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test")) }
+            try await console.services.database.write { _ = try $0.insert(ProfileAssignmentRecord(profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test")) }
             let stream = try await streamed
             #expect(stream.status == .ok)
             let tags = stream.body.components(separatedBy: "\n").filter { $0.hasPrefix("data: ") }

@@ -24,9 +24,9 @@ import Testing
         let lobby = try DeviceListTests.group(console, "Lobby kiosks")
         let store = console.services.profileStore
         let profile = try await store.create(identifier: "com.example.kiosk-lock", content: ProfileContent(name: "Kiosk lockdown"), by: .system)
-        try await store.saveVersion(of: profile.id!, basedOn: 1, content: ProfileContent(name: "Kiosk lockdown", payloads: [
+        try await store.saveVersion(of: profile.id, basedOn: 1, content: ProfileContent(name: "Kiosk lockdown", payloads: [
             Payload(SingleAppMode(appIdentifier: "com.example.checkin"))]), note: "", by: .system)
-        _ = try await console.services.assignments.assign(profile.id!, to: lobby, by: .system)
+        _ = try await console.services.assignments.assign(profile.id, to: lobby, by: .system)
         let ids = try DeviceListTests.seedDevices(console, ["Lobby kiosk 03", "Loose kiosk"], group: lobby)
         let unsupervised = try DeviceListTests.seedDevices(console, ["Borrowed iPad"], group: lobby, supervised: false)[0]
         let loose = try DeviceListTests.seedDevices(console, ["Kiosk elsewhere"])[0]

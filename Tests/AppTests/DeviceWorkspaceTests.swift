@@ -60,18 +60,18 @@ import Testing
 
             let bea = try await signedIn(console, client, "bea@example.com", .helpdesk)
             let othersPage = try await bea.get("/devices/\(device)")
-            #expect(!othersPage.body.contains("/notes/\(note.id!)/edit"), "another helpdesk user is not offered Edit")
-            #expect(try await bea.get("/devices/\(device)/notes/\(note.id!)/edit").status == .forbidden)
-            #expect(try await bea.post("/devices/\(device)/notes/\(note.id!)", ["body": "Mine now"]).status == .forbidden)
+            #expect(!othersPage.body.contains("/notes/\(note.id)/edit"), "another helpdesk user is not offered Edit")
+            #expect(try await bea.get("/devices/\(device)/notes/\(note.id)/edit").status == .forbidden)
+            #expect(try await bea.post("/devices/\(device)/notes/\(note.id)", ["body": "Mine now"]).status == .forbidden)
 
-            _ = try await hal.get("/devices/\(device)/notes/\(note.id!)/edit")
-            let tooLong = try await hal.post("/devices/\(device)/notes/\(note.id!)", ["body": String(repeating: "a", count: 10_001)])
+            _ = try await hal.get("/devices/\(device)/notes/\(note.id)/edit")
+            let tooLong = try await hal.post("/devices/\(device)/notes/\(note.id)", ["body": String(repeating: "a", count: 10_001)])
             #expect(tooLong.status == .unprocessableContent && tooLong.body.contains("Keep a note under 10,000 characters"))
-            #expect(try await hal.post("/devices/\(device)/notes/\(note.id!)", ["body": "Charger replaced on Monday."]).status == .seeOther)
+            #expect(try await hal.post("/devices/\(device)/notes/\(note.id)", ["body": "Charger replaced on Monday."]).status == .seeOther)
 
             let ada = try await signedIn(console, client, "ada@example.com", .admin)
             _ = try await ada.get("/devices/\(device)")
-            #expect(try await ada.post("/devices/\(device)/notes/\(note.id!)/delete").status == .seeOther)
+            #expect(try await ada.post("/devices/\(device)/notes/\(note.id)/delete").status == .seeOther)
             let actions = try await console.services.database.read { try $0.fetch(AuditEvent.query().filter("action", .like, "note.%").order(by: "id")) }
             #expect(actions.map(\.action) == ["note.added", "note.edited", "note.deleted"])
             #expect(actions[1].before?.hasPrefix("**Replaced**") == true && actions[1].after == "Charger replaced on Monday.")

@@ -17,10 +17,10 @@ import Testing
         let store = console.services.profileStore
         let profile = try await store.create(identifier: "com.example.test.\(name.lowercased().replacingOccurrences(of: " ", with: "-"))",
                                              content: ProfileContent(name: name), by: .system)
-        try await store.saveVersion(of: profile.id!, basedOn: 1, content: ProfileContent(name: name, payloads: [
+        try await store.saveVersion(of: profile.id, basedOn: 1, content: ProfileContent(name: name, payloads: [
             Payload(SingleAppMode(appIdentifier: app)), Payload(Logging(level: .debug)),
         ]), note: "", by: .system)
-        return profile.id!
+        return profile.id
     }
 
     func group(_ console: TestConsole, _ name: String) async throws -> RecordID<DeviceGroupRecord> {
@@ -78,17 +78,17 @@ import Testing
         try await console.test { client in
             let admin = Browser(client)
             try await admin.signIn("lead@example.com", password: TestConsole.password)
-            let profilePage = try await admin.get(Paths.profile(lobby.id!))
-            #expect(profilePage.body.contains("href=\"/profiles/\(lobby.id!)/assignments/\(kiosks)/remove\""))
-            let preview = try await admin.get(Paths.profileUnassign(lobby.id!, from: kiosks))
+            let profilePage = try await admin.get(Paths.profile(lobby.id))
+            #expect(profilePage.body.contains("href=\"/profiles/\(lobby.id)/assignments/\(kiosks)/remove\""))
+            let preview = try await admin.get(Paths.profileUnassign(lobby.id, from: kiosks))
             #expect(preview.body.contains("<strong>6 devices unlock, leaving Lobby Check-In</strong>: Lobby kiosk 01"))
             #expect(preview.body.contains("Single App Mode <span class=\"tag diff-removed\">removed</span>"))
             #expect(preview.body.contains("<th scope=\"row\">The whole payload</th>"), "a payload that goes is one row, not one per option")
             #expect(!preview.body.contains("Disable auto-lock"))
-            #expect(preview.body.contains("action=\"\(Paths.profileUnassign(lobby.id!, from: kiosks))\""))
-            #expect(try await assignments(console, lobby.id!) == 1)
-            try await admin.post(Paths.profileUnassign(lobby.id!, from: kiosks))
-            #expect(try await assignments(console, lobby.id!) == 0)
+            #expect(preview.body.contains("action=\"\(Paths.profileUnassign(lobby.id, from: kiosks))\""))
+            #expect(try await assignments(console, lobby.id) == 1)
+            try await admin.post(Paths.profileUnassign(lobby.id, from: kiosks))
+            #expect(try await assignments(console, lobby.id) == 0)
         }
     }
 
@@ -103,28 +103,28 @@ import Testing
         try await console.test { client in
             let admin = Browser(client)
             try await admin.signIn("lead@example.com", password: TestConsole.password)
-            try await admin.get(Paths.payloadForm(lobby.id!, .singleAppMode))
-            let preview = try await admin.post(Paths.payloadForm(lobby.id!, .singleAppMode), pairs: form)
+            try await admin.get(Paths.payloadForm(lobby.id, .singleAppMode))
+            let preview = try await admin.post(Paths.payloadForm(lobby.id, .singleAppMode), pairs: form)
             #expect(preview.status == .ok)
             #expect(preview.body.contains("Save “Edited Single App Mode” in Lobby kiosk lockdown?"))
             #expect(preview.body.contains("Reaches 6 devices in 1 group; 6 devices change."))
             #expect(preview.body.contains("<th scope=\"row\">Disable touch</th>"), "the setting that changes, under its form label")
             #expect(!preview.body.contains("Disable auto-lock</th>"), "and only that one")
             #expect(preview.body.contains("name=\"impactConfirmed\" value=\"yes\""))
-            #expect(try await console.services.database.read { try $0.require(ProfileRecord.self, id: lobby.id!) }.version == lobby.version,
+            #expect(try await console.services.database.read { try $0.require(ProfileRecord.self, id: lobby.id) }.version == lobby.version,
                     "nothing is saved before the confirmation")
-            let confirmed = try await admin.post(Paths.payloadForm(lobby.id!, .singleAppMode), pairs: form + [("impactConfirmed", "yes")])
+            let confirmed = try await admin.post(Paths.payloadForm(lobby.id, .singleAppMode), pairs: form + [("impactConfirmed", "yes")])
             #expect(confirmed.status == .seeOther)
-            #expect(try await console.services.database.read { try $0.require(ProfileRecord.self, id: lobby.id!) }.version == lobby.version + 1)
+            #expect(try await console.services.database.read { try $0.require(ProfileRecord.self, id: lobby.id) }.version == lobby.version + 1)
 
             // Restoring an old version is a save too: version 2 had no options and no user toggles.
-            try await admin.get(Paths.profileVersion(lobby.id!, 2))
-            let restore = try await admin.post(Paths.profileRestore(lobby.id!, 2), ["baseVersion": "\(lobby.version + 1)"])
+            try await admin.get(Paths.profileVersion(lobby.id, 2))
+            let restore = try await admin.post(Paths.profileRestore(lobby.id, 2), ["baseVersion": "\(lobby.version + 1)"])
             #expect(restore.status == .ok && restore.body.contains("Save “Restored version 2” in Lobby kiosk lockdown?"))
             #expect(restore.body.contains("<th scope=\"row\">Disable touch</th>"))
-            let restored = try await admin.post(Paths.profileRestore(lobby.id!, 2), ["baseVersion": "\(lobby.version + 1)", "impactConfirmed": "yes"])
+            let restored = try await admin.post(Paths.profileRestore(lobby.id, 2), ["baseVersion": "\(lobby.version + 1)", "impactConfirmed": "yes"])
             #expect(restored.status == .seeOther)
-            #expect(try await console.services.database.read { try $0.require(ProfileRecord.self, id: lobby.id!) }.version == lobby.version + 2)
+            #expect(try await console.services.database.read { try $0.require(ProfileRecord.self, id: lobby.id) }.version == lobby.version + 2)
         }
     }
 

@@ -38,7 +38,7 @@ import Testing
             filter.searchText = text
             filter.search = try LogSearch(text)
             let rows = try await console.services.logReader.rows(filter, limit: 100).rows
-            answers[text] = rows.map { "\($0.line.id!) \($0.highlighted ?? "")" }
+            answers[text] = rows.map { "\($0.line.id) \($0.highlighted ?? "")" }
         }
         return answers
     }

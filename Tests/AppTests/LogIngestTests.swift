@@ -50,7 +50,7 @@ import Testing
             content = content.setting(Payload(Logging(enabled: true, level: level)))
             try await console.services.profileStore.saveVersion(of: profile, basedOn: nil, content: content, note: "logging", by: .system)
             try console.services.database.writeBlocking {
-                _ = try $0.insert(ProfileAssignmentRecord(id: nil, profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test"))
+                _ = try $0.insert(ProfileAssignmentRecord(profileID: profile, groupID: group, assignedAt: Date(), assignedBy: "test"))
             }
         }
         let admin = Browser(client)
@@ -147,7 +147,7 @@ import Testing
             // The console asked for a 10-minute capture and the device acknowledged it: every level is kept.
             try console.services.database.writeBlocking { connection in
                 _ = try connection.insert(DeviceCommandRecord(
-                    id: nil, uuid: UUID().uuidString, deviceID: device.id, requestType: .requestLogs,
+                    uuid: UUID().uuidString, deviceID: device.id, requestType: .requestLogs,
                     parameters: DeviceCommand(requestType: .requestLogs, captureMinutes: 10), status: .acknowledged,
                     queuedAt: console.clock.now, queuedBy: "test", completedAt: console.clock.now, resultSummary: "", result: nil))
             }

@@ -35,7 +35,7 @@ import Testing
         let left = try opened.files.console.readBlocking { try $0.scalar("SELECT count(*) FROM sqlite_master WHERE name IN ('device_logs', 'log_usage', 'log_events')", as: Int.self) }
         #expect(left == 0, "the console's file no longer holds log tables")
         let (ids, usage, events) = try opened.files.logs.readBlocking { connection in
-            (try connection.fetch(DeviceLogRecord.query().order(by: "id")).map(\.id?.rawValue),
+            (try connection.fetch(DeviceLogRecord.query().order(by: "id")).map(\.id.rawValue),
              try connection.fetch(LogUsage.self, LogQueries.usage(of: ["com.example.clinicnotes"])).first?.lineCount,
              try connection.count(LogEventRecord.query()))
         }
@@ -45,9 +45,9 @@ import Testing
         var filter = LogFilter()
         filter.searchText = "timeout"
         filter.search = try LogSearch("timeout")
-        #expect(try await reader.rows(filter, limit: 10).rows.map(\.line.id?.rawValue) == [7])
+        #expect(try await reader.rows(filter, limit: 10).rows.map(\.line.id.rawValue) == [7])
         #expect(try await LogIndexer(logs: opened.files.logs).catchUp() == 2)
-        #expect(try await reader.rows(filter, limit: 10).rows.map(\.line.id?.rawValue) == [7])
+        #expect(try await reader.rows(filter, limit: 10).rows.map(\.line.id.rawValue) == [7])
 
         // A second start moves nothing again.
         let reopened = try LogStoreFiles.open(consolePath: path)

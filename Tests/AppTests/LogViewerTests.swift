@@ -15,14 +15,14 @@ import Testing
     static func seed(_ console: TestConsole, _ lines: [LogLine], deviceName: String = "Clinic iPad 3") throws -> RecordID<DeviceRecord> {
         let device = try console.services.database.writeBlocking { connection in
             try connection.fetchOne(DeviceRecord.query().filter("name", .equal, deviceName)) ?? connection.insert(DeviceRecord(
-                id: nil, name: deviceName, model: .iPad, osVersion: "18.1", serialNumber: "DMPX\(deviceName.count)ABCD",
+                name: deviceName, model: .iPad, osVersion: "18.1", serialNumber: "DMPX\(deviceName.count)ABCD",
                 udid: "00008101-00000000000000\(deviceName.count)", isSupervised: true, owner: "", groupID: nil, installedApps: [],
                 enrolledAt: start, lastCheckInAt: nil))
         }
         try console.services.logs.writeBlocking { connection in
-            try LogStore.append(lines, from: LogStore.Uploader(id: device.id!, name: device.name), receivedAt: start, in: connection)
+            try LogStore.append(lines, from: LogStore.Uploader(id: device.id, name: device.name), receivedAt: start, in: connection)
         }
-        return device.id!
+        return device.id
     }
 
     static func line(_ message: String, level: LogLevel = .error, kind: SimulatedLog.Kind = .application, app: String = "com.example.clinicnotes",

@@ -78,7 +78,28 @@ import Testing
                 try $0.fetchOne(DeviceNoteRecord.query().filter("body", .equal, "Called the ward"))
             })
             #expect(pageNote.authorTokenID == nil && pageNote.authorID == hal.id)
-            #expect(try await api.call(client, .put, notePath(device, Int(pageNote.id!.rawValue)), token: halsScript, body: #"{"body": "Called twice"}"#).status == .ok)
+            #expect(try await api.call(client, .put, notePath(device, Int(pageNote.id.rawValue)), token: halsScript, body: #"{"body": "Called twice"}"#).status == .ok)
+        }
+    }
+
+    /// A command-line token's made-up user has no stored id (`RecordID.unsaved`): what it writes
+    /// names no person, rather than a person 0.
+    @Test func aCommandLineTokensNoteAndAuditEntryNameNoPerson() async throws {
+        let console = try await TestConsole.make()
+        let device = try Seed.seed(console, [])
+        let serverScript = try await token(console, role: .helpdesk, madeBy: nil)
+        try await console.test { client in
+            let noteID = try #require(try await api.call(client, .post, "/api/v1/devices/\(device)/notes", token: serverScript,
+                                                          body: #"{"body": "Nightly check ran"}"#).json["id"] as? Int)
+            let (note, entry) = try await console.services.database.read { connection in
+                (try connection.require(DeviceNoteRecord.self, id: RecordID(Int64(noteID))),
+                 try connection.fetchOne(AuditEvent.query().filter("action", .equal, AuditAction.noteAdded.rawValue)))
+            }
+            #expect(note.authorID == nil)
+            #expect(note.authorTokenID != nil)
+            let audited = try #require(entry)
+            #expect(audited.actorID == nil)
+            #expect(audited.actorEmail == "token:script")
         }
     }
 
@@ -93,7 +114,7 @@ import Testing
         try await console.test { client in
             let noteID = try #require(try await api.call(client, .post, "/api/v1/devices/\(device)/notes", token: halsScript,
                                                           body: #"{"body": "Left by Hal"}"#).json["id"] as? Int)
-            try await console.services.accounts.deleteUser(hal.id!, by: Actor(ann))
+            try await console.services.accounts.deleteUser(hal.id, by: Actor(ann))
             #expect(try await api.call(client, .delete, notePath(device, noteID), token: otherScript).status == .forbidden)
             #expect(try await api.call(client, .delete, notePath(device, noteID), token: annsScript).status == .noContent)
         }

@@ -48,7 +48,7 @@ import Testing
             let second = try #require(try profiles(console).last)
             #expect(second.payloadKinds == [.singleAppMode, .logging, .certificatePinning])
             #expect(again.body.contains(#"<dd id="imported-payloads">Single App Mode, Logging, Certificate pinning</dd>"#))
-            let version = try console.services.database.readBlocking { try ProfileReader.latestVersion(of: second.id!, in: $0) }
+            let version = try console.services.database.readBlocking { try ProfileReader.latestVersion(of: second.id, in: $0) }
             guard let pinning = version.content.settings(CertificatePinning.self) else { throw CancellationError() }
             #expect(pinning.certificates.first?.publicKeySHA256 == "VypSEiTGNN+o2RTrcTHOlzLQrA2VgWVmQ4Xglo6DM3k=")
             let audit = try console.services.database.readBlocking { try $0.fetch(AuditEvent.query().filter("action", .equal, "profile.imported")) }
@@ -115,14 +115,14 @@ import Testing
             let again = try await admin.postMultipart("/profiles/import", [:], files: ["profile": ("lobby.mobileconfig", file)])
             #expect(again.status == .ok)
             #expect(again.body.contains("This profile is here already"))
-            #expect(again.body.contains(#"value="version-\#(first.id!)" checked> A new version of Lobby kiosk (com.example.lobby), now version 1"#))
+            #expect(again.body.contains(#"value="version-\#(first.id)" checked> A new version of Lobby kiosk (com.example.lobby), now version 1"#))
             #expect(again.body.contains("A new profile, <code>com.example.lobby.imported</code>"))
             #expect(try profiles(console).count == 1, "asking writes nothing")
             let carried = try #require(again.body.components(separatedBy: #"name="fileData" value=""#).dropFirst().first?.components(separatedBy: "\"").first)
             #expect(Data(base64Encoded: carried) == Data(file))
 
             // A new version of the matching profile: its history grows, no second profile.
-            let version = try await admin.postMultipart("/profiles/import", ["fileData": carried, "fileName": "lobby.mobileconfig", "destination": "version-\(first.id!)"], files: [:])
+            let version = try await admin.postMultipart("/profiles/import", ["fileData": carried, "fileName": "lobby.mobileconfig", "destination": "version-\(first.id)"], files: [:])
             #expect(version.status == .created)
             #expect(version.body.contains("It is version 2 of this profile"))
             #expect(try profiles(console).map(\.identifier) == ["com.example.lobby"])

@@ -215,16 +215,16 @@ import Testing
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)
         let group = try console.services.database.writeBlocking {
-            try $0.insert(DeviceGroupRecord(id: nil, name: "Lobby kiosks", parentID: nil, createdAt: Date()))
+            try $0.insert(DeviceGroupRecord(name: "Lobby kiosks", parentID: nil, createdAt: Date()))
         }
         try await console.test { client in
             let (admin, id) = try await adminWithProfile(console, client)
             try await admin.get("/profiles/\(id)")
-            let assigned = try await admin.post("/profiles/\(id)/assignments", ["groupID": group.id!.description])
+            let assigned = try await admin.post("/profiles/\(id)/assignments", ["groupID": group.id.description])
             #expect(assigned.status == .seeOther)
             let page = try await admin.get("/profiles/\(id)")
             #expect(page.body.contains("now reaches Lobby kiosks"))
-            #expect(page.body.contains(#"/assignments/\#(group.id!)/remove"#))
+            #expect(page.body.contains(#"/assignments/\#(group.id)/remove"#))
             let audit = try await admin.get("/audit")
             #expect(audit.body.contains("assigned to Lobby kiosks"))
         }
@@ -238,12 +238,12 @@ import Testing
         let store = ProfileStore(database: console.services.database, now: { Date() })
         let actor = Actor(admin)
         let (device, kioskProfile) = try console.services.database.writeBlocking { connection in
-            let parent = try connection.insert(DeviceGroupRecord(id: nil, name: "Kiosks", parentID: nil, createdAt: Date()))
-            let child = try connection.insert(DeviceGroupRecord(id: nil, name: "Lobby kiosks", parentID: parent.id, createdAt: Date()))
+            let parent = try connection.insert(DeviceGroupRecord(name: "Kiosks", parentID: nil, createdAt: Date()))
+            let child = try connection.insert(DeviceGroupRecord(name: "Lobby kiosks", parentID: parent.id, createdAt: Date()))
             let device = try connection.insert(DeviceRecord(
-                id: nil, name: "Lobby 1", model: .iPad, osVersion: "18.1", serialNumber: "F9FXK1Q2W3", udid: String(repeating: "A", count: 40),
+                name: "Lobby 1", model: .iPad, osVersion: "18.1", serialNumber: "F9FXK1Q2W3", udid: String(repeating: "A", count: 40),
                 isSupervised: true, owner: "", groupID: child.id, installedApps: [], enrolledAt: Date(), lastCheckInAt: nil))
-            return (device, (parent.id!, child.id!))
+            return (device, (parent.id, child.id))
         }
         let lobby = try await store.create(identifier: "com.example.lobby", content: ProfileContent(name: "Lobby lock")
             .setting(Payload(SingleAppMode(appIdentifier: "com.example.checkin")))
@@ -252,13 +252,13 @@ import Testing
             .setting(Payload(Logging(level: .error)))
             .setting(Payload(DataLossPrevention(allowCopyPasteOut: false))), by: actor)
         try console.services.database.writeBlocking { connection in
-            _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: lobby.id!, groupID: kioskProfile.1, assignedAt: Date(), assignedBy: "test"))
-            _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: all.id!, groupID: kioskProfile.0, assignedAt: Date(), assignedBy: "test"))
+            _ = try connection.insert(ProfileAssignmentRecord(profileID: lobby.id, groupID: kioskProfile.1, assignedAt: Date(), assignedBy: "test"))
+            _ = try connection.insert(ProfileAssignmentRecord(profileID: all.id, groupID: kioskProfile.0, assignedAt: Date(), assignedBy: "test"))
         }
         try await console.test { client in
             let browser = Browser(client)
             try await browser.signIn("ann@example.com", password: TestConsole.password)
-            let page = try await browser.get("/devices/\(device.id!)")
+            let page = try await browser.get("/devices/\(device.id)")
             #expect(page.body.contains("Locks to com.example.checkin"))
             #expect(page.body.contains("Lobby lock v1 via Lobby kiosks"))
             #expect(page.body.contains("Enabled at Debug and more severe"))
@@ -267,12 +267,12 @@ import Testing
             #expect(!page.body.contains(#"id="policy-conflict""#))
 
             // A second Single App Mode app through the parent group is a conflict.
-            try await store.saveVersion(of: all.id!, basedOn: 1, content: ProfileContent(name: "All kiosks")
+            try await store.saveVersion(of: all.id, basedOn: 1, content: ProfileContent(name: "All kiosks")
                 .setting(Payload(SingleAppMode(appIdentifier: "com.example.other"))), note: "test", by: actor)
-            let conflicted = try await browser.get("/devices/\(device.id!)")
+            let conflicted = try await browser.get("/devices/\(device.id)")
             #expect(conflicted.body.contains(#"id="policy-conflict""#))
             #expect(conflicted.body.contains("com.example.other"))
-            let profilePage = try await browser.get("/profiles/\(lobby.id!)")
+            let profilePage = try await browser.get("/profiles/\(lobby.id)")
             #expect(profilePage.body.contains("Conflict in Lobby kiosks"))
         }
     }
@@ -290,7 +290,7 @@ import Testing
         try await console.test { client in
             let viewer = Browser(client)
             try await viewer.signIn("vic@example.com", password: TestConsole.password)
-            let lock = try await viewer.get(Paths.profileHistory(lobby.id!) + "?from=3&to=4").body
+            let lock = try await viewer.get(Paths.profileHistory(lobby.id) + "?from=3&to=4").body
             #expect(lock.contains("Single App Mode <span class=\"tag diff-changed\">changed</span>"))
             #expect(lock.contains("<th scope=\"row\">Disable auto-lock</th>"))
             #expect(lock.contains("<th scope=\"row\">Disable ringer switch</th>"))
@@ -298,7 +298,7 @@ import Testing
             #expect(!lock.contains("disableAutoLock"), "no stored key names")
             #expect(lock.contains("id=\"diff-unchanged\">Unchanged: Logging."))
 
-            let brand = try await viewer.get(Paths.profileHistory(sales.id!) + "?from=2&to=3").body
+            let brand = try await viewer.get(Paths.profileHistory(sales.id) + "?from=2&to=3").body
             #expect(brand.contains("Branding <span class=\"tag diff-added\">added</span>"))
             #expect(brand.contains("<span class=\"swatch\" data-color=\"#ee8b30\" aria-hidden=\"true\"></span>"))
             #expect(brand.contains("<th scope=\"row\">Area “South depot”</th>"))
@@ -321,23 +321,23 @@ import Testing
             let source = try #require(try await console.services.database.read {
                 try $0.fetchOne(ProfileRecord.query().filter("identifier", .equal, "com.example.profiles.lobby-kiosk"))
             })
-            let page = try await admin.get(Paths.profile(source.id!))
-            #expect(page.body.contains("action=\"/profiles/\(source.id!)/clone\""))
-            let copied = try await admin.post(Paths.profileClone(source.id!))
+            let page = try await admin.get(Paths.profile(source.id))
+            #expect(page.body.contains("action=\"/profiles/\(source.id)/clone\""))
+            let copied = try await admin.post(Paths.profileClone(source.id))
             #expect(copied.status == .seeOther)
-            let again = try await admin.post(Paths.profileClone(source.id!))
+            let again = try await admin.post(Paths.profileClone(source.id))
             let (first, second, sourceVersion) = try await console.services.database.read { connection in
                 (try connection.fetchOne(ProfileRecord.query().filter("identifier", .equal, "com.example.profiles.lobby-kiosk.copy")),
                  try connection.fetchOne(ProfileRecord.query().filter("identifier", .equal, "com.example.profiles.lobby-kiosk.copy-2")),
-                 try ProfileReader.latestVersion(of: source.id!, in: connection))
+                 try ProfileReader.latestVersion(of: source.id, in: connection))
             }
             let copy = try #require(first)
             #expect(second != nil, "a second copy takes the next free identifier")
-            #expect(copied.location == Paths.profile(copy.id!) && again.location != copied.location)
+            #expect(copied.location == Paths.profile(copy.id) && again.location != copied.location)
             #expect(copy.name == "Copy of Lobby kiosk lockdown" && copy.version == 1)
             let (version, assignments) = try await console.services.database.read { connection in
-                (try ProfileReader.latestVersion(of: copy.id!, in: connection),
-                 try connection.count(ProfileAssignmentRecord.query().filter("profileID", .equal, copy.id!)))
+                (try ProfileReader.latestVersion(of: copy.id, in: connection),
+                 try connection.count(ProfileAssignmentRecord.query().filter("profileID", .equal, copy.id)))
             }
             #expect(version.content.payloads == sourceVersion.content.payloads)
             #expect(assignments == 0, "a copy reaches no device until assigned")
@@ -345,8 +345,8 @@ import Testing
 
             let viewer = Browser(client)
             try await viewer.signIn("vic@example.com", password: TestConsole.password)
-            try await viewer.get(Paths.profile(source.id!))
-            #expect(try await viewer.post(Paths.profileClone(source.id!)).status == .forbidden)
+            try await viewer.get(Paths.profile(source.id))
+            #expect(try await viewer.post(Paths.profileClone(source.id)).status == .forbidden)
         }
     }
 }

@@ -16,9 +16,9 @@ import Testing
             let other = try await first.addUser("other-\(round)@example.com", role: .admin)
             // Only these two are admins in this round.
             try await first.services.database.write { connection in
-                try connection.execute("UPDATE users SET role = 'viewer' WHERE role = 'admin' AND id NOT IN (\(list: [one.id!, other.id!]))")
+                try connection.execute("UPDATE users SET role = 'viewer' WHERE role = 'admin' AND id NOT IN (\(list: [one.id, other.id]))")
             }
-            let demotions = [(first, one.id!), (second, other.id!)]
+            let demotions = [(first, one.id), (second, other.id)]
             let succeeded = await withTaskGroup(of: Bool.self) { group in
                 for (console, id) in demotions {
                     group.addTask { (try? await console.services.accounts.changeRole(of: id, to: .viewer, by: .system)) != nil }

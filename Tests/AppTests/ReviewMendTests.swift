@@ -42,36 +42,36 @@ import Testing
         let token = try await API().token(console, role: .admin)
         let (lobby, kiosks, clinics) = try await console.services.database.read { connection in
             (try connection.fetchOne(ProfileRecord.query().filter("identifier", .equal, "com.example.profiles.lobby-kiosk"))!,
-             try connection.fetchOne(DeviceGroupRecord.query().filter("name", .equal, "Lobby kiosks"))!.id!,
-             try connection.fetchOne(DeviceGroupRecord.query().filter("name", .equal, "Clinic iPads"))!.id!)
+             try connection.fetchOne(DeviceGroupRecord.query().filter("name", .equal, "Lobby kiosks"))!.id,
+             try connection.fetchOne(DeviceGroupRecord.query().filter("name", .equal, "Clinic iPads"))!.id)
         }
         @Sendable func assignments() async throws -> Int {
-            try await console.services.database.read { try $0.count(ProfileAssignmentRecord.query().filter("profileID", .equal, lobby.id!)) }
+            try await console.services.database.read { try $0.count(ProfileAssignmentRecord.query().filter("profileID", .equal, lobby.id)) }
         }
         try await console.test { client in
             let admin = Browser(client)
             try await admin.signIn("lead@example.com", password: TestConsole.password)
-            let already = try await admin.get("/profiles/\(lobby.id!)/assignments/preview?groupID=\(kiosks)")
-            #expect(already.status == .seeOther && already.location == Paths.profile(lobby.id!))
-            #expect(try await admin.get(Paths.profile(lobby.id!)).body.contains("is already assigned to Lobby kiosks."))
-            let nothing = try await admin.get(Paths.profileUnassign(lobby.id!, from: clinics))
+            let already = try await admin.get("/profiles/\(lobby.id)/assignments/preview?groupID=\(kiosks)")
+            #expect(already.status == .seeOther && already.location == Paths.profile(lobby.id))
+            #expect(try await admin.get(Paths.profile(lobby.id)).body.contains("is already assigned to Lobby kiosks."))
+            let nothing = try await admin.get(Paths.profileUnassign(lobby.id, from: clinics))
             #expect(nothing.status == .seeOther)
-            #expect(try await admin.get(Paths.profile(lobby.id!)).body.contains("is not assigned to Clinic iPads: there is nothing to unassign."))
-            try await admin.post(Paths.profileUnassign(lobby.id!, from: clinics))
-            #expect(try await admin.get(Paths.profile(lobby.id!)).body.contains("was not assigned to Clinic iPads; nothing changed."))
+            #expect(try await admin.get(Paths.profile(lobby.id)).body.contains("is not assigned to Clinic iPads: there is nothing to unassign."))
+            try await admin.post(Paths.profileUnassign(lobby.id, from: clinics))
+            #expect(try await admin.get(Paths.profile(lobby.id)).body.contains("was not assigned to Clinic iPads; nothing changed."))
 
             // An empty group: the preview says the change reaches nothing.
             try await admin.get("/groups")
             try await admin.post("/groups", ["name": "Empty", "parentID": ""])
             let empty = try #require(try await console.services.database.read { try $0.fetchOne(DeviceGroupRecord.query().filter("name", .equal, "Empty")) })
-            #expect(try await admin.get("/profiles/\(lobby.id!)/assignments/preview?groupID=\(empty.id!)").body
+            #expect(try await admin.get("/profiles/\(lobby.id)/assignments/preview?groupID=\(empty.id)").body
                 .contains("This change reaches no device: the groups it touches hold none."))
 
             let api = API()
-            let typo = try await api.call(client, .post, "/api/v1/profiles/\(lobby.id!)/assignments?dryrun=true", token: token, body: "{\"groupID\": \(clinics)}")
+            let typo = try await api.call(client, .post, "/api/v1/profiles/\(lobby.id)/assignments?dryrun=true", token: token, body: "{\"groupID\": \(clinics)}")
             #expect(typo.status == .badRequest && api.errorCode(typo.json) == "unknown_query_parameter")
             #expect(try await assignments() == 1, "a misspelt dry run changes nothing")
-            let fraction = try await api.call(client, .post, "/api/v1/profiles/\(lobby.id!)/assignments", token: token, body: "{\"groupID\": 3.5}")
+            let fraction = try await api.call(client, .post, "/api/v1/profiles/\(lobby.id)/assignments", token: token, body: "{\"groupID\": 3.5}")
             #expect(fraction.status == .unprocessableContent)
             #expect(((fraction.json["error"] as? [String: Any])?["message"] as? String)?.hasPrefix("A number does not fit its field") == true)
         }
@@ -84,11 +84,11 @@ import Testing
         try await console.test { client in
             let desk = Browser(client)
             try await desk.signIn("desk@example.com", password: TestConsole.password)
-            try await desk.get(Paths.simulator(phone.id!))
-            let refused = try await desk.post(Paths.simulatorActions(phone.id!), ["action": "setLocation", "preset": "a,b,c"])
+            try await desk.get(Paths.simulator(phone.id))
+            let refused = try await desk.post(Paths.simulatorActions(phone.id), ["action": "setLocation", "preset": "a,b,c"])
             #expect(refused.status == .unprocessableContent)
             let events = try await console.services.database.read {
-                try $0.count(SimulatorEventRecord.query().filter("deviceID", .equal, phone.id!).filter("action", .equal, "Turn location services off"))
+                try $0.count(SimulatorEventRecord.query().filter("deviceID", .equal, phone.id).filter("action", .equal, "Turn location services off"))
             }
             #expect(events == 0)
         }
@@ -110,7 +110,7 @@ import Testing
         let console = try await TestConsole.make()
         let long = "com.example." + String(repeating: "a", count: 140)
         let source = try await console.services.profileStore.create(identifier: long, content: ProfileContent(name: "Long"), by: .system)
-        let copy = try await console.services.profileStore.clone(source.id!, by: .system)
+        let copy = try await console.services.profileStore.clone(source.id, by: .system)
         #expect(copy.identifier.count <= BundleID.maximumLength && copy.identifier.hasSuffix(".copy"))
         #expect(BundleID.problem(copy.identifier) == nil)
     }

@@ -15,16 +15,16 @@ import Testing
     func complianceProfile(_ console: TestConsole) async throws -> RecordID<ProfileRecord> {
         let store = console.services.profileStore
         let profile = try await store.create(identifier: "com.example.test.checkin-versions", content: ProfileContent(name: "Check-In versions"), by: .system)
-        try await store.saveVersion(of: profile.id!, basedOn: 1, content: ProfileContent(name: "Check-In versions", payloads: [
+        try await store.saveVersion(of: profile.id, basedOn: 1, content: ProfileContent(name: "Check-In versions", payloads: [
             Payload(Compliance(rules: [ComplianceRule(subject: .app("com.example.checkin"), comparison: .lessThan, version: "2.4.1", action: .block)])),
         ]), note: "", by: .system)
-        return profile.id!
+        return profile.id
     }
 
     func kiosks(_ console: TestConsole) async throws -> (RecordID<DeviceGroupRecord>, [DeviceRecord]) {
         try await console.services.database.read { connection in
             let group = try #require(try connection.fetchOne(DeviceGroupRecord.query().filter("name", .equal, "Lobby kiosks")))
-            return (group.id!, try connection.fetch(DeviceRecord.query().filter("groupID", .equal, group.id!)))
+            return (group.id, try connection.fetch(DeviceRecord.query().filter("groupID", .equal, group.id)))
         }
     }
 
@@ -40,7 +40,7 @@ import Testing
         try await console.services.database.write { connection in
             try connection.recordBeacon(StatusBeacon(deviceName: first.name, group: "Lobby kiosks", bundleID: "com.example.checkin", appVersion: "2.4.1",
                                                      osVersion: "18.1", user: "Front desk", enrollment: .enrolled, deviceCompliance: .compliant,
-                                                     complianceReason: nil), from: first.id!, at: Date())
+                                                     complianceReason: nil), from: first.id, at: Date())
         }
         try await console.test { client in
             let admin = Browser(client)

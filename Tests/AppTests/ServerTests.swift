@@ -150,7 +150,7 @@ import Testing
             #expect(profiles.body.contains("Clinic data protection"))
             let devices = try await browser.get("/devices?group=2")
             #expect(devices.body.contains("Lobby kiosk 01"))
-            let kiosk = try await browser.get("/devices/\(lobbyKiosk.id!)")
+            let kiosk = try await browser.get("/devices/\(lobbyKiosk.id)")
             #expect(kiosk.body.contains("Locks to com.example.checkin"))
         }
     }

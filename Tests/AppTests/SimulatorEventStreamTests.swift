@@ -47,7 +47,7 @@ import Testing
         let helpdesk = try await api.token(console, role: .helpdesk)
         let viewer = try await api.token(console, role: .viewer)
         try console.services.database.writeBlocking { connection in
-            _ = try connection.insert(AppRecord(id: nil, name: "Notes", bundleID: "com.example.notes", isManaged: true, isSDKBuilt: true,
+            _ = try connection.insert(AppRecord(name: "Notes", bundleID: "com.example.notes", isManaged: true, isSDKBuilt: true,
                                                 hasAssessmentEntitlement: false, iconColor: "", createdAt: Date()))
         }
         try await console.test { client in

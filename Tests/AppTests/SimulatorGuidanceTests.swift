@@ -17,7 +17,7 @@ import Testing
     }
 
     func device(_ console: TestConsole, _ name: String) async throws -> RecordID<DeviceRecord> {
-        try #require(try await console.services.database.read { try $0.fetchOne(DeviceRecord.query().filter("name", .equal, name)) }).id!
+        try #require(try await console.services.database.read { try $0.fetchOne(DeviceRecord.query().filter("name", .equal, name)) }).id
     }
 
     @Test func whileATourRunsTheSimulatorShowsItsStepAndLeadsOnToTheNext() async throws {

@@ -24,8 +24,8 @@ import Testing
 
     func app(_ console: TestConsole) throws -> RecordID<AppRecord> {
         try console.services.database.writeBlocking { connection in
-            try connection.insert(AppRecord(id: nil, name: "Clinic Notes", bundleID: "com.example.clinicnotes", isManaged: true, isSDKBuilt: true,
-                                            hasAssessmentEntitlement: false, iconColor: "", createdAt: Date())).id!
+            try connection.insert(AppRecord(name: "Clinic Notes", bundleID: "com.example.clinicnotes", isManaged: true, isSDKBuilt: true,
+                                            hasAssessmentEntitlement: false, iconColor: "", createdAt: Date())).id
         }
     }
 
@@ -54,8 +54,8 @@ import Testing
             #expect(audit?.after == "version 2, 2 key(s)")
 
             // The form's rows come from the specfile; a value already typed is kept.
-            try await admin.get("/profiles/\(profile.id!)/payloads/managed-app-config")
-            let filled = try await admin.post("/profiles/\(profile.id!)/payloads/managed-app-config", pairs: [
+            try await admin.get("/profiles/\(profile.id)/payloads/managed-app-config")
+            let filled = try await admin.post("/profiles/\(profile.id)/payloads/managed-app-config", pairs: [
                 ("baseVersion", "1"), ("app", "com.example.clinicnotes"), ("intent", "specfile"),
                 ("keyName", "sessionMinutes"), ("keyType", "integer"), ("keyRequired", "no"), ("keyMinimum", ""), ("keyMaximum", ""),
                 ("keyAllowed", ""), ("keyPattern", ""), ("keyValue", "45"), ("keyDescription", ""),
@@ -122,7 +122,7 @@ import Testing
             try await admin.signIn("ann@example.com", password: TestConsole.password)
             try await admin.get("/apps/\(appID)/edit")
             #expect(try await admin.postMultipart("/apps/\(appID)/specfile", [:], files: ["specfile": ("spec.xml", Array(spec.utf8))]).status == .seeOther)
-            let path = "/profiles/\(profile.id!)/payloads/managed-app-config"
+            let path = "/profiles/\(profile.id)/payloads/managed-app-config"
             try await admin.get(path)
             let filled = try await admin.post(path, pairs: [("baseVersion", "1"), ("app", "com.example.clinicnotes"), ("intent", "specfile")])
             #expect(filled.status == .ok)

@@ -12,12 +12,12 @@ import Testing
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)
         let ids = try console.services.database.writeBlocking { connection in
-            let group = try connection.insert(DeviceGroupRecord(id: nil, name: "Lobby", parentID: nil, createdAt: Date()))
+            let group = try connection.insert(DeviceGroupRecord(name: "Lobby", parentID: nil, createdAt: Date()))
             return try (0..<200).map { index in
                 try connection.insert(DeviceRecord(
-                    id: nil, name: "Kiosk \(index)", model: .iPad, osVersion: "18.1",
+                    name: "Kiosk \(index)", model: .iPad, osVersion: "18.1",
                     serialNumber: String(format: "DMPX%06d", index), udid: String(format: "00008101-%016X", index),
-                    isSupervised: true, owner: "", groupID: group.id, installedApps: [], enrolledAt: Date(), lastCheckInAt: nil)).id!
+                    isSupervised: true, owner: "", groupID: group.id, installedApps: [], enrolledAt: Date(), lastCheckInAt: nil)).id
             }
         }
         try await console.test { client in

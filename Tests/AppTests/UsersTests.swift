@@ -69,20 +69,20 @@ import Testing
             try await admin.signIn("ann@example.com", password: TestConsole.password)
             try await admin.get("/users")
             // Removing oneself is refused outright.
-            let removeSelf = try await admin.post("/users/\(ann.id!)/delete")
+            let removeSelf = try await admin.post("/users/\(ann.id)/delete")
             #expect(removeSelf.status == .conflict)
             #expect(removeSelf.body.contains("cannot remove your own account"))
 
             // Bob can be demoted while Ann remains admin…
-            let demoteBob = try await admin.post("/users/\(bob.id!)/role", ["role": "viewer"])
+            let demoteBob = try await admin.post("/users/\(bob.id)/role", ["role": "viewer"])
             #expect(demoteBob.status == .seeOther)
             // …but then Ann is the only admin left.
             try await admin.get("/users")
-            let demoteSelf = try await admin.post("/users/\(ann.id!)/role", ["role": "viewer"])
+            let demoteSelf = try await admin.post("/users/\(ann.id)/role", ["role": "viewer"])
             #expect(demoteSelf.status == .conflict)
             #expect(demoteSelf.body.contains("is the only admin"))
 
-            let removeBob = try await admin.post("/users/\(bob.id!)/delete")
+            let removeBob = try await admin.post("/users/\(bob.id)/delete")
             #expect(removeBob.status == .seeOther)
             let after = try await admin.get("/users")
             #expect(after.body.contains("Removed bob@example.com."))

@@ -16,7 +16,7 @@ import Testing
 
         let before = second.commitCount
         let saved = try await first.write { try $0.insert(Gadget.sample("announced")) }
-        try await heard.waitFor { $0.rowIDs(in: "gadgets") == [saved.id!.rawValue] }
+        try await heard.waitFor { $0.rowIDs(in: "gadgets") == [saved.id.rawValue] }
         #expect(second.commitCount > before)
 
         // A write rolled back is never announced: the one after it is heard, and nothing else.
@@ -28,10 +28,10 @@ import Testing
             }
         }
         let next = try await first.write { try $0.insert(Gadget.sample("after")) }
-        try await heard.waitFor { $0.rowIDs(in: "gadgets") == [next.id!.rawValue] }
+        try await heard.waitFor { $0.rowIDs(in: "gadgets") == [next.id.rawValue] }
         #expect(heard.count == heardSoFar + 1)
         // The writer heard each of its own writes once, from itself, not again from the server.
-        #expect(ownReports.all.map { $0.rowIDs(in: "gadgets") } == [[saved.id!.rawValue], [next.id!.rawValue]])
+        #expect(ownReports.all.map { $0.rowIDs(in: "gadgets") } == [[saved.id.rawValue], [next.id.rawValue]])
     }
 
     /// Announcements sent while the listener's connection is down are lost: once it listens
@@ -49,7 +49,7 @@ import Testing
         try await heard.waitFor(after: heardBefore) { $0.rowIDs(in: "gadgets") == nil }
 
         let saved = try await first.write { try $0.insert(Gadget.sample("heard again")) }
-        try await heard.waitFor { $0.rowIDs(in: "gadgets") == [saved.id!.rawValue] }
+        try await heard.waitFor { $0.rowIDs(in: "gadgets") == [saved.id.rawValue] }
     }
 
     @Test func anAnnouncementTooBigForPostgreSQLSaysEverythingChanged() {

@@ -16,14 +16,14 @@ import Testing
             var changed = first
             changed.count = 9
             try connection.update(changed)
-            try connection.delete(Gadget.self, id: second.requireID)
+            try connection.delete(Gadget.self, id: second.id)
         }
         _ = try await database.read { try $0.count(Gadget.query()) }
 
         let seen = reports.withLock { $0 }
         #expect(seen.count == 3)
         // SQLite's update hook names each row; on PostgreSQL, triggers do (PostgresChangeCapture).
-        #expect(seen.last?.rowIDs(in: "gadgets") == [first.id!.rawValue, second.id!.rawValue])
+        #expect(seen.last?.rowIDs(in: "gadgets") == [first.id.rawValue, second.id.rawValue])
         #expect(seen.last?.changed("owners") == false)
         #expect(database.commitCount == before + 3)
     }

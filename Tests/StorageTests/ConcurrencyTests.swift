@@ -120,7 +120,7 @@ import Testing
             let conflicts = outcomes.filter { if case .failure(StorageError.versionConflict) = $0 { true } else { false } }
             #expect(outcomes.filter { if case .success = $0 { true } else { false } }.count == 1, "round \(round): one save wins")
             #expect(conflicts.count == 1, "round \(round): the other is told of the conflict: \(outcomes)")
-            let stored = try await second.read { try $0.require(Gadget.self, id: saved.requireID) }
+            let stored = try await second.read { try $0.require(Gadget.self, id: saved.id) }
             #expect(stored.version == saved.version + 1)
         }
     }

@@ -22,11 +22,11 @@ import Testing
         let database = try makeDatabase(on: backend)
         let owner = try await database.write { connection in
             let owner = try connection.insert(Owner(name: "Clinic"))
-            _ = try connection.insert(Loan(ownerID: try owner.requireID, gadgetName: "iPad"))
+            _ = try connection.insert(Loan(ownerID: owner.id, gadgetName: "iPad"))
             return owner
         }
         await #expect(throws: StorageError.foreignKeyViolation(constraint: "foreign key")) {
-            try await database.write { try $0.delete(Owner.self, id: owner.requireID) }
+            try await database.write { try $0.delete(Owner.self, id: owner.id) }
         }
     }
 
@@ -93,7 +93,7 @@ import Testing
         await #expect(throws: StorageError.versionConflict(table: "gadgets", expected: 1, actual: 2)) {
             _ = try await database.write { [second] in try $0.update(checkingVersion: second) }
         }
-        let stored = try await database.read { try $0.require(Gadget.self, id: original.requireID) }
+        let stored = try await database.read { try $0.require(Gadget.self, id: original.id) }
         #expect(stored.count == 100)
         #expect(stored.version == 2)
     }
@@ -101,7 +101,7 @@ import Testing
     @Test(arguments: Backend.available) func updatingADeletedRowIsNotFound(on backend: Backend) async throws {
         let database = try makeDatabase(on: backend)
         let saved = try await database.write { try $0.insert(Gadget.sample()) }
-        try await database.write { try $0.delete(Gadget.self, id: saved.requireID) }
+        try await database.write { try $0.delete(Gadget.self, id: saved.id) }
         await #expect(throws: StorageError.notFound(table: "gadgets")) {
             try await database.write { try $0.update(saved) }
         }

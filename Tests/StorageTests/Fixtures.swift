@@ -14,7 +14,7 @@ struct Gadget: VersionedRecord, Equatable {
         var tags: [String]
     }
 
-    var id: RecordID<Gadget>?
+    var id: RecordID<Gadget> = .unsaved
     var name: String
     var count: Int
     var weight: Double
@@ -30,7 +30,7 @@ struct Gadget: VersionedRecord, Equatable {
 
     static func sample(_ name: String = "iPad 1") -> Gadget {
         Gadget(
-            id: nil, name: name, count: 3, weight: 0.477, supervised: true,
+            name: name, count: 3, weight: 0.477, supervised: true,
             enrolledAt: Date(timeIntervalSince1970: 1_700_000_000.25), retiredAt: nil, nickname: nil,
             token: UUID(), kind: .tablet, settings: Settings(volume: 7, tags: ["lobby", "kiosk"]),
             payload: Data([0, 1, 2, 255]))
@@ -39,13 +39,13 @@ struct Gadget: VersionedRecord, Equatable {
 
 struct Owner: Record, Equatable {
     static let tableName = "owners"
-    var id: RecordID<Owner>?
+    var id: RecordID<Owner> = .unsaved
     var name: String
 }
 
 struct Loan: Record, Equatable {
     static let tableName = "loans"
-    var id: RecordID<Loan>?
+    var id: RecordID<Loan> = .unsaved
     var ownerID: RecordID<Owner>
     var gadgetName: String
 }

@@ -41,7 +41,7 @@ import Testing
         let killer = try makeDatabase(on: .postgres)
         try await killer.withWriterOutsideTransaction { try $0.execute("SELECT pg_terminate_backend(\(writerProcess))") }
         let saved = try await database.write { try $0.insert(Gadget.sample("after")) }
-        #expect(saved.id != nil)
+        #expect(saved.id.isSaved)
         #expect(try await database.read { try $0.fetch(Gadget.query().filter("name", .equal, "after")) }.count == 1)
     }
 

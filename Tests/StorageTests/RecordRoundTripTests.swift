@@ -9,7 +9,7 @@ import Testing
         gadget.nickname = "Front desk"
         gadget.retiredAt = Date(timeIntervalSince1970: 1_800_000_000.5)
         let saved = try await database.write { try $0.insert(gadget) }
-        let id = try #require(saved.id)
+        let id = saved.id
         let found = try await database.read { try $0.find(Gadget.self, id: id) }
         var expected = gadget
         expected.id = id
@@ -22,7 +22,7 @@ import Testing
         let row = try await database.read { try $0.row("SELECT nickname, retiredAt FROM gadgets") }
         #expect(row?["nickname"] == .null)
         #expect(row?["retiredAt"] == .null)
-        let found = try await database.read { try $0.require(Gadget.self, id: saved.requireID) }
+        let found = try await database.read { try $0.require(Gadget.self, id: saved.id) }
         #expect(found.nickname == nil && found.retiredAt == nil)
     }
 
@@ -34,7 +34,7 @@ import Testing
         saved.nickname = nil
         saved.count = 9
         try await database.write { [saved] in try $0.update(saved) }
-        let found = try await database.read { try $0.require(Gadget.self, id: saved.requireID) }
+        let found = try await database.read { try $0.require(Gadget.self, id: saved.id) }
         #expect(found.nickname == nil)
         #expect(found.count == 9)
     }
@@ -72,7 +72,7 @@ import Testing
     @Test(arguments: Backend.available) func deleteRemovesTheRowAndReportsAMissingOne(on backend: Backend) async throws {
         let database = try makeDatabase(on: backend)
         let saved = try await database.write { try $0.insert(Gadget.sample()) }
-        let id = try saved.requireID
+        let id = saved.id
         try await database.write { try $0.delete(Gadget.self, id: id) }
         #expect(try await database.read { try $0.find(Gadget.self, id: id) } == nil)
         await #expect(throws: StorageError.notFound(table: "gadgets")) {

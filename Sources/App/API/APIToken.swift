@@ -6,7 +6,7 @@ import Storage
 struct APITokenRecord: Record {
     static let tableName = "api_tokens"
 
-    var id: RecordID<APITokenRecord>?
+    var id: RecordID<APITokenRecord> = .unsaved
     var name: String
     var tokenHash: String
     var role: Role
@@ -38,7 +38,7 @@ struct APITokenStore: Sendable {
         let time = now()
         let record = try await database.write { connection in
             let record = try connection.insert(APITokenRecord(
-                id: nil, name: trimmed, tokenHash: SecretToken.digest(token), role: role,
+                name: trimmed, tokenHash: SecretToken.digest(token), role: role,
                 createdBy: actor.email, createdAt: time, lastUsedAt: nil, revokedAt: nil))
             try connection.audit(.tokenCreated, subject: trimmed, by: actor, after: "role: \(role.rawValue)", at: time)
             return record
@@ -78,7 +78,7 @@ struct APITokenStore: Sendable {
         let time = now()
         if record.lastUsedAt.map({ time.timeIntervalSince($0) > 60 }) ?? true {
             record.lastUsedAt = time
-            let id = try record.requireID
+            let id = record.id
             try await database.writeBookkeeping { try $0.execute("UPDATE api_tokens SET lastUsedAt = \(time) WHERE id = \(id)") }
         }
         return Authorised(record: record, role: role, creatorID: creator?.id)

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Hummingbird
+import Storage
 
 /// Authenticates the JSON API's requests by bearer token. The request then acts as a user with
 /// the token's role, so the same route access rules apply to scripts as to people.
@@ -19,7 +20,7 @@ struct APITokenMiddleware: RouterMiddleware {
         var context = context
         // The token acts for the person who made it: their id (none for a command-line token),
         // the token's capped role, and its own name so the audit log tells script from person.
-        context.user = User(id: token.creatorID, email: "token:\(token.record.name)", passwordHash: "", role: token.role,
+        context.user = User(id: token.creatorID ?? .unsaved, email: "token:\(token.record.name)", passwordHash: "", role: token.role,
                             mustChangePassword: false, createdAt: token.record.createdAt, lastSignInAt: nil)
         context.apiToken = token.record.id
         return try await next(request, context)

@@ -46,7 +46,7 @@ struct CatalogAPIController {
         routes.handle(Self.listDevices) { request, _ in Reply(try await deviceList(request)) }
         routes.handle(Self.createDevice) { body, _, context in
             let device = try await services.catalog.addDevice(try body.draft(), groupID: body.groupID, by: Actor(context.user))
-            return Reply(CreatedDevice(id: device.id!, name: device.name, udid: device.udid))
+            return Reply(CreatedDevice(id: device.id, name: device.name, udid: device.udid))
         }
         routes.handle(Self.removeDevice) { _, context in
             try await services.catalog.removeDevice(try context.parameters.require("id", as: RecordID<DeviceRecord>.self), by: Actor(context.user))
@@ -79,7 +79,7 @@ struct CatalogAPIController {
         let limit = try APIQuery.limit(of: request)
         let list = try await services.catalogReader.deviceList(filter, limit: limit, now: services.now)
         let page = list.devices.prefix(limit)
-        let next = list.devices.count > limit ? page.last.map { "/api/v1/devices?" + filter.query(after: $0.device.id!) + "&limit=\(limit)" } : nil
+        let next = list.devices.count > limit ? page.last.map { "/api/v1/devices?" + filter.query(after: $0.device.id) + "&limit=\(limit)" } : nil
         return DeviceListAnswer(total: list.total, devices: page.map { ListedDevice($0, policy: $0.device.groupID.flatMap { list.policies[$0] }) }, next: next)
     }
 }

@@ -27,7 +27,7 @@ extension CatalogAPIController {
         routes.handle(Self.updateDevice) { body, _, context in
             let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
             let device = try await services.catalog.updateDevice(id, to: try body.draft(), groupID: body.groupID, by: Actor(context.user))
-            return Reply(UpdatedDevice(id: device.id!, name: device.name, udid: device.udid, groupID: device.groupID, installedApps: device.installedApps))
+            return Reply(UpdatedDevice(id: device.id, name: device.name, udid: device.udid, groupID: device.groupID, installedApps: device.installedApps))
         }
     }
 }

@@ -14,7 +14,7 @@ struct AppAnswer: APIAnswer, NamedSchema {
     @Nullable var role: AppRole?
 
     init(_ app: AppRecord) {
-        id = app.id!
+        id = app.id
         name = app.name
         bundleID = app.bundleID
         isManaged = app.isManaged
@@ -36,7 +36,7 @@ struct GroupAnswer: APIAnswer, NamedSchema {
     @Nullable var parentID: RecordID<DeviceGroupRecord>?
 
     init(_ group: DeviceGroupRecord) {
-        id = group.id!
+        id = group.id
         name = group.name
         parentID = group.parentID
     }

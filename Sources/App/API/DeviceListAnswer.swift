@@ -61,7 +61,7 @@ struct ListedDevice: APIAnswer, NamedSchema, DocumentedFields {
 
     init(_ listed: CatalogReader.ListedDevice, policy: CatalogReader.GroupPolicySummary?) {
         let device = listed.device
-        id = device.id!
+        id = device.id
         name = device.name
         model = device.model
         osVersion = device.osVersion

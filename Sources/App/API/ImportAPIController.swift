@@ -36,17 +36,17 @@ struct ImportAPIController {
             let error: [String: Any] = ["code": APIErrorCode.profileExists.rawValue, "field": NSNull(),
                                         "message": "A profile has this file's identifier already. Ask again with newProfile=true, or with versionOf=<id> to make it that profile's next version."]
             return try .jsonObject(["error": error, "newIdentifier": matches.newIdentifier, "matches": matches.profiles.map { profile in
-                ["id": profile.id!.rawValue, "identifier": profile.identifier, "name": profile.name, "version": profile.version] as [String: Any]
+                ["id": profile.id.rawValue, "identifier": profile.identifier, "name": profile.name, "version": profile.version] as [String: Any]
             }], status: .conflict)
         case .success(.imported(let outcome)):
             let body: [String: Any] = [
-                "id": outcome.profile.id!.rawValue, "identifier": outcome.profile.identifier, "name": outcome.profile.name,
+                "id": outcome.profile.id.rawValue, "identifier": outcome.profile.identifier, "name": outcome.profile.name,
                 "version": outcome.version, "signature": outcome.signature,
                 "imported": outcome.imported.payloads.map(\.kind.rawValue),
                 "leftOut": outcome.imported.leftOut.map { ["payloadType": $0.payloadType, "name": $0.name, "reason": $0.reason] },
             ]
             return try .jsonObject(body, status: outcome.version == 1 ? .created : .ok,
-                                   headers: [.location: "/api/v1/profiles/\(outcome.profile.id!)", .eTag: "\"\(outcome.version)\""])
+                                   headers: [.location: "/api/v1/profiles/\(outcome.profile.id)", .eTag: "\"\(outcome.version)\""])
         }
     }
 

@@ -28,7 +28,7 @@ struct ProfilesAPIController {
     func register(on routes: SecuredRoutes) {
         routes.handle(Self.list) { _, _ in
             Reply(ProfileList(profiles: try await services.profiles.all().map {
-                ProfileSummary(id: $0.id!, identifier: $0.identifier, name: $0.name, version: $0.version, updatedAt: $0.updatedAt)
+                ProfileSummary(id: $0.id, identifier: $0.identifier, name: $0.name, version: $0.version, updatedAt: $0.updatedAt)
             }))
         }
         routes.handle(Self.create, create)
@@ -54,10 +54,10 @@ struct ProfilesAPIController {
     /// The profile's latest version, its number as the ETag.
     private func detail(_ id: RecordID<ProfileRecord>) async throws -> Reply<ProfileAnswer> {
         let (profile, version, groups) = try await services.profiles.detail(id)
-        let answer = ProfileAnswer(id: profile.id!, identifier: profile.identifier, name: version.content.name,
+        let answer = ProfileAnswer(id: profile.id, identifier: profile.identifier, name: version.content.name,
                                    description: version.content.descriptionMarkdown, version: version.number,
                                    payloads: try version.content.payloads.map(PayloadDocument.init),
-                                   groups: groups.map { ProfileAnswer.AssignedGroup(id: $0.id!, name: $0.name) })
+                                   groups: groups.map { ProfileAnswer.AssignedGroup(id: $0.id, name: $0.name) })
         return Reply(answer, headers: [.eTag: "\"\(version.number)\""])
     }
 
@@ -97,9 +97,9 @@ struct ProfilesAPIController {
         do {
             let profile = try await store.create(identifier: identifier, content: ProfileContent(name: content.name, descriptionMarkdown: content.descriptionMarkdown), by: actor)
             if !content.payloads.isEmpty {
-                try await store.saveVersion(of: profile.id!, basedOn: 1, content: content, note: "Created with payloads through the API", by: actor)
+                try await store.saveVersion(of: profile.id, basedOn: 1, content: content, note: "Created with payloads through the API", by: actor)
             }
-            return try await detail(profile.id!)
+            return try await detail(profile.id)
         } catch StorageError.uniqueViolation {
             throw APIError(status: .conflict, code: .identifierTaken, message: "Another profile uses the identifier \(identifier).", field: "identifier")
         }

@@ -54,7 +54,7 @@ struct TokensController {
         let records = try await tokens.all()
         var view = view
         view.rows = records.map {
-            Row(revokePath: Paths.tokenRevoke($0.id!), name: $0.name, role: $0.role.displayName, createdBy: $0.createdBy,
+            Row(revokePath: Paths.tokenRevoke($0.id), name: $0.name, role: $0.role.displayName, createdBy: $0.createdBy,
                 created: DisplayTime.relative($0.createdAt, now: now),
                 lastUsed: $0.lastUsedAt.map { DisplayTime.relative($0, now: now) } ?? "never", revoked: $0.revokedAt != nil)
         }

@@ -30,7 +30,7 @@ struct AccountService: Sendable {
         do {
             let user = try await database.write { connection in
                 let user = try connection.insert(User(
-                    id: nil, email: email, passwordHash: hash, role: role,
+                    email: email, passwordHash: hash, role: role,
                     mustChangePassword: oneTimePassword != nil, createdAt: time, lastSignInAt: nil))
                 try connection.audit(.userCreated, subject: email, by: actor, after: "role: \(role.rawValue)", at: time)
                 return user
@@ -101,7 +101,7 @@ struct AccountService: Sendable {
 
         let hash = await hasher.hash(new)
         let time = now()
-        let userID = try user.requireID
+        let userID = user.id
         try await database.write { connection in
             var stored = try connection.require(User.self, id: userID)
             stored.passwordHash = hash

@@ -9,7 +9,7 @@ struct Principal: Sendable {
     let user: User
     let tokenID: RecordID<APITokenRecord>?
 
-    var personID: RecordID<User>? { user.id }
+    var personID: RecordID<User>? { user.id.ifSaved }
 
     /// Whether this principal wrote what records `personID` and `tokenID` as its author: the same
     /// person (also through a token of theirs), or the same token.

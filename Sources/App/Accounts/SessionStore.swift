@@ -13,7 +13,7 @@ struct SessionStore: Sendable {
         let token = SecretToken.generate()
         let time = now()
         let session = try connection.insert(UserSession(
-            id: nil, tokenHash: SecretToken.digest(token), userID: user.requireID,
+            tokenHash: SecretToken.digest(token), userID: user.id,
             csrfToken: SecretToken.generate(), createdAt: time,
             expiresAt: time.addingTimeInterval(lifetime), lastSeenAt: time))
         return (token, session)
@@ -36,13 +36,13 @@ struct SessionStore: Sendable {
         if time.timeIntervalSince(session.lastSeenAt) > 60 {
             session.lastSeenAt = time
             let touched = session
-            try await database.writeBookkeeping { try $0.execute("UPDATE sessions SET lastSeenAt = \(touched.lastSeenAt) WHERE id = \(touched.requireID)") }
+            try await database.writeBookkeeping { try $0.execute("UPDATE sessions SET lastSeenAt = \(touched.lastSeenAt) WHERE id = \(touched.id)") }
         }
         return (session, user)
     }
 
     func delete(_ session: UserSession, in connection: Connection) throws {
-        try connection.delete(UserSession.self, id: session.requireID)
+        try connection.delete(UserSession.self, id: session.id)
     }
 
     /// Signs a user out everywhere else, after a password change or a role change.

@@ -67,7 +67,7 @@ struct SignInController {
     /// Where a sign-in lands: where the person was going, except that the first sign-in to a
     /// demo console opens the tour of its stories.
     private func destination(_ next: String, for user: User) async throws -> String {
-        guard services.config.demo, next == Paths.dashboard, try await services.tour.claimFirstVisit(of: user.id!) else { return next }
+        guard services.config.demo, next == Paths.dashboard, try await services.tour.claimFirstVisit(of: user.id) else { return next }
         return Paths.tour
     }
 

@@ -60,7 +60,7 @@ struct SignInService: Sendable {
             // one after the other: none reads the count another is about to raise.
             try connection.lock("sign-in:" + email)
             guard var failure = try connection.fetchOne(SignInFailure.query().filter("email", .equal, email)) else {
-                _ = try connection.insert(SignInFailure(id: nil, email: email, failureCount: 1, lastFailureAt: time))
+                _ = try connection.insert(SignInFailure(email: email, failureCount: 1, lastFailureAt: time))
                 return 0
             }
             let wait = throttle.remainingWait(failures: failure.failureCount, secondsSinceLastFailure: time.timeIntervalSince(failure.lastFailureAt))

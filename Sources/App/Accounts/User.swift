@@ -6,7 +6,7 @@ import Storage
 struct User: Record {
     static let tableName = "users"
 
-    var id: RecordID<User>?
+    var id: RecordID<User> = .unsaved
     var email: String
     var passwordHash: String
     var role: Role

@@ -5,7 +5,7 @@ import Storage
 struct UserSession: Record {
     static let tableName = "sessions"
 
-    var id: RecordID<UserSession>?
+    var id: RecordID<UserSession> = .unsaved
     var tokenHash: String
     var userID: RecordID<User>
     /// Sent back in every form this session renders and checked on every POST.
@@ -19,7 +19,7 @@ struct UserSession: Record {
 struct SignInFailure: Record {
     static let tableName = "sign_in_failures"
 
-    var id: RecordID<SignInFailure>?
+    var id: RecordID<SignInFailure> = .unsaved
     var email: String
     var failureCount: Int
     var lastFailureAt: Date

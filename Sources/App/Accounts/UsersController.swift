@@ -63,7 +63,7 @@ struct UsersController {
         let users = try await services.accounts.users()
         var view = view
         view.rows = users.map { user in
-            Row(id: user.id?.description ?? "", rolePath: user.id.map(Paths.userRole) ?? "", deletePath: user.id.map(Paths.userDelete) ?? "", email: user.email, roleName: user.role.displayName,
+            Row(id: user.id.description, rolePath: Paths.userRole(user.id), deletePath: Paths.userDelete(user.id), email: user.email, roleName: user.role.displayName,
                 roleOptions: RoleOption.all(selected: user.role),
                 lastSignIn: user.lastSignInAt.map { DisplayTime.relative($0, now: now) } ?? "never",
                 mustChangePassword: user.mustChangePassword, isSelf: user.id == me.id)

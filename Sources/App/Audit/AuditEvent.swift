@@ -5,7 +5,7 @@ import Storage
 struct AuditEvent: Record {
     static let tableName = "audit_events"
 
-    var id: RecordID<AuditEvent>?
+    var id: RecordID<AuditEvent> = .unsaved
     var occurredAt: Date
     var actorID: RecordID<User>?
     /// Kept as text so the entry still names its author after the account is removed.
@@ -19,7 +19,7 @@ struct AuditEvent: Record {
 extension AuditEvent {
     /// A new entry: `action` by `actor` at `time`, stored under the action's code.
     init(_ action: AuditAction, subject: String, by actor: Actor, before: String? = nil, after: String? = nil, at time: Date) {
-        self.init(id: nil, occurredAt: time, actorID: actor.userID, actorEmail: actor.email,
+        self.init(occurredAt: time, actorID: actor.userID, actorEmail: actor.email,
                   action: action.rawValue, subject: subject, before: before, after: after)
     }
 }
@@ -37,7 +37,7 @@ package struct Actor: Sendable {
     }
 
     init(_ user: User) {
-        self.init(userID: user.id, email: user.email)
+        self.init(userID: user.id.ifSaved, email: user.email)
     }
 }
 

@@ -54,7 +54,7 @@ struct AuditLogController {
                         hasDetails: event.before != nil || event.after != nil)
                 },
                 isEmpty: page.isEmpty, isFiltered: filter.isFiltered,
-                nextPage: events.count > Self.pageSize ? page.last?.id.map { Paths.audit + "?" + filter.query(before: $0) } : nil,
+                nextPage: events.count > Self.pageSize ? page.last.map { Paths.audit + "?" + filter.query(before: $0.id) } : nil,
                 // A person from the address who has no entries stays chosen, so the select says
                 // what the empty list is filtered by.
                 people: [SelectOption(value: "", label: "Everyone", selected: filter.person == nil)]

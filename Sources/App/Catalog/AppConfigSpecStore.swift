@@ -6,7 +6,7 @@ import Storage
 struct AppConfigSpecRecord: Record {
     static let tableName = "app_config_specs"
 
-    var id: RecordID<AppConfigSpecRecord>?
+    var id: RecordID<AppConfigSpecRecord> = .unsaved
     var bundleID: String
     var fileName: String
     var spec: AppConfigSpec
@@ -42,7 +42,7 @@ struct AppConfigSpecStore: Sendable {
                 try connection.update(existing)
                 try connection.audit(.appSpecfileImported, subject: app.bundleID, by: actor, before: before, after: summary, at: time)
             } else {
-                _ = try connection.insert(AppConfigSpecRecord(id: nil, bundleID: app.bundleID, fileName: fileName, spec: spec, importedAt: time, importedBy: actor.email))
+                _ = try connection.insert(AppConfigSpecRecord(bundleID: app.bundleID, fileName: fileName, spec: spec, importedAt: time, importedBy: actor.email))
                 try connection.audit(.appSpecfileImported, subject: app.bundleID, by: actor, after: summary, at: time)
             }
             return .success(spec)

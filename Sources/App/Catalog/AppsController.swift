@@ -83,7 +83,7 @@ struct AppsController {
     private func edit(_ app: AppRecord, form: FormView, specfileError: String? = nil, request: Request, context: SignedInContext,
                       status: HTTPResponse.Status = .ok) async throws -> Response {
         var form = form
-        form.action = app.id.map(Paths.app) ?? Paths.apps
+        form.action = Paths.app(app.id)
         form.submitLabel = "Save app"
         let specfile = SpecfileView(app: app, stored: try await services.appConfigSpecs.spec(for: app.bundleID), error: specfileError, now: services.now)
         return try services.renderer.page("apps/edit", title: "Edit \(app.name)", model: EditView(name: app.name, form: form, specfile: specfile),
@@ -108,7 +108,7 @@ struct AppsController {
     }
 
     static func row(_ app: AppRecord) -> Row {
-        Row(logsPath: Paths.logs(app: app.bundleID), editPath: app.id.map(Paths.appEdit) ?? "", deletePath: app.id.map(Paths.appDelete) ?? "", name: app.name, bundleID: app.bundleID,
+        Row(logsPath: Paths.logs(app: app.bundleID), editPath: Paths.appEdit(app.id), deletePath: Paths.appDelete(app.id), name: app.name, bundleID: app.bundleID,
                    color: app.iconColor.isEmpty ? "#607d8b" : app.iconColor, traits: app.traits)
     }
 

@@ -26,7 +26,7 @@ enum CatalogQueries {
         /// The scope of `filter` among `groups`, whose policies say which are in conflict.
         init(_ filter: DeviceListFilter, groups: [DeviceGroupRecord],
              policies: [RecordID<DeviceGroupRecord>: CatalogReader.GroupPolicySummary], now: Date) {
-            if let group = filter.group { self.groups = GroupTree(groups).subtree(of: group, among: groups.map { $0.id! }) }
+            if let group = filter.group { self.groups = GroupTree(groups).subtree(of: group, among: groups.map { $0.id }) }
             conflictGroups = Set(policies.filter { !$0.value.conflictApps.isEmpty }.keys)
             staleBefore = filter.notCheckedInDays.map { now.addingTimeInterval(-Double($0) * 86_400) }
         }

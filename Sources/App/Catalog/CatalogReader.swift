@@ -125,8 +125,8 @@ struct CatalogReader: Sendable {
         let loader = PolicyLoader(connection: connection, cache: contents)
         var policies: [RecordID<DeviceGroupRecord>: GroupPolicySummary] = [:]
         for group in groups {
-            let policy = EffectivePolicy.compute(from: try loader.reachingProfiles(group: group.id!, groups: groups))
-            policies[group.id!] = GroupPolicySummary(singleAppModeApp: policy[SingleAppMode.self]?.value.appIdentifier,
+            let policy = EffectivePolicy.compute(from: try loader.reachingProfiles(group: group.id, groups: groups))
+            policies[group.id] = GroupPolicySummary(singleAppModeApp: policy[SingleAppMode.self]?.value.appIdentifier,
                                                      conflictApps: policy.conflictApps)
         }
         return policies

@@ -6,7 +6,7 @@ import Storage
 package struct AppRecord: Record {
     package static let tableName = "apps"
 
-    package var id: RecordID<AppRecord>?
+    package var id: RecordID<AppRecord> = .unsaved
     var name: String
     var bundleID: String
     var isManaged: Bool
@@ -16,7 +16,7 @@ package struct AppRecord: Record {
     var createdAt: Date
     var role: AppRole? = nil
 
-    package init(id: RecordID<AppRecord>?, name: String, bundleID: String, isManaged: Bool, isSDKBuilt: Bool,
+    package init(id: RecordID<AppRecord> = .unsaved, name: String, bundleID: String, isManaged: Bool, isSDKBuilt: Bool,
                  hasAssessmentEntitlement: Bool, iconColor: String, createdAt: Date, role: AppRole? = nil) {
         self.id = id
         self.name = name
@@ -58,12 +58,12 @@ extension AppRecord {
 package struct DeviceGroupRecord: Record {
     package static let tableName = "device_groups"
 
-    package var id: RecordID<DeviceGroupRecord>?
+    package var id: RecordID<DeviceGroupRecord> = .unsaved
     var name: String
     var parentID: RecordID<DeviceGroupRecord>?
     var createdAt: Date
 
-    package init(id: RecordID<DeviceGroupRecord>?, name: String, parentID: RecordID<DeviceGroupRecord>?, createdAt: Date) {
+    package init(id: RecordID<DeviceGroupRecord> = .unsaved, name: String, parentID: RecordID<DeviceGroupRecord>?, createdAt: Date) {
         self.id = id
         self.name = name
         self.parentID = parentID
@@ -74,7 +74,7 @@ package struct DeviceGroupRecord: Record {
 extension GroupTree<RecordID<DeviceGroupRecord>> {
     /// The tree the stored groups make.
     init(_ groups: [DeviceGroupRecord]) {
-        self.init(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { group in group.parentID.map { (group.id!, $0) } }))
+        self.init(parents: Dictionary(uniqueKeysWithValues: groups.compactMap { group in group.parentID.map { (group.id, $0) } }))
     }
 }
 
@@ -82,7 +82,7 @@ extension GroupTree<RecordID<DeviceGroupRecord>> {
 package struct DeviceRecord: Record {
     package static let tableName = "devices"
 
-    package var id: RecordID<DeviceRecord>?
+    package var id: RecordID<DeviceRecord> = .unsaved
     var name: String
     var model: DeviceModel
     var osVersion: String
@@ -98,7 +98,7 @@ package struct DeviceRecord: Record {
     /// SHA-256 of the token the device checks in with; nil for devices added by hand.
     var tokenHash: String? = nil
 
-    package init(id: RecordID<DeviceRecord>?, name: String, model: DeviceModel, osVersion: String, serialNumber: String, udid: String,
+    package init(id: RecordID<DeviceRecord> = .unsaved, name: String, model: DeviceModel, osVersion: String, serialNumber: String, udid: String,
                  isSupervised: Bool, owner: String, groupID: RecordID<DeviceGroupRecord>?, installedApps: [String], enrolledAt: Date,
                  lastCheckInAt: Date?, tokenHash: String? = nil) {
         self.id = id

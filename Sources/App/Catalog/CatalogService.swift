@@ -19,7 +19,7 @@ struct CatalogService: Sendable {
         let time = now()
         return try await refusingDuplicates(of: app) {
             try await database.write { connection in
-                var record = AppRecord(id: nil, name: "", bundleID: "", isManaged: true, isSDKBuilt: false,
+                var record = AppRecord(name: "", bundleID: "", isManaged: true, isSDKBuilt: false,
                                        hasAssessmentEntitlement: false, iconColor: "", createdAt: time)
                 record.apply(app)
                 let saved = try connection.insert(record)
@@ -68,7 +68,7 @@ struct CatalogService: Sendable {
         return try await refusingDuplicates(ofGroup: name) {
             try await database.write { connection in
                 try requireParent(parentID, in: connection)
-                let group = try connection.insert(DeviceGroupRecord(id: nil, name: name, parentID: parentID, createdAt: time))
+                let group = try connection.insert(DeviceGroupRecord(name: name, parentID: parentID, createdAt: time))
                 try connection.audit(.groupCreated, subject: group.name, by: actor, after: group.auditSummary, at: time)
                 return group
             }
@@ -140,7 +140,7 @@ struct CatalogService: Sendable {
             try await database.write { connection in
                 try requireGroup(groupID, in: connection)
                 let saved = try connection.insert(DeviceRecord(
-                    id: nil, name: device.name, model: device.model ?? .iPad, osVersion: device.osVersion,
+                    name: device.name, model: device.model ?? .iPad, osVersion: device.osVersion,
                     serialNumber: device.serialNumber, udid: device.udid, isSupervised: device.isSupervised, owner: device.owner,
                     groupID: groupID, installedApps: device.installedApps, enrolledAt: time, lastCheckInAt: nil, tokenHash: tokenHash))
                 let enrolled = tokenHash != nil

@@ -67,7 +67,7 @@ struct DeviceListController {
         let now = services.now
         let list = try await services.catalogReader.deviceList(filter, limit: Self.pageSize, now: now)
         let page = list.devices.prefix(Self.pageSize)
-        let names = Dictionary(uniqueKeysWithValues: list.groups.map { ($0.id!, $0.name) })
+        let names = Dictionary(uniqueKeysWithValues: list.groups.map { ($0.id, $0.name) })
         let canAct = context.user.role.includes(.helpdesk)
         let rowsHTML = page.map { DeviceListRowHTML.row($0, groupNames: names, policies: list.policies, now: now, selectable: canAct) }.joined()
         let next = list.devices.count > Self.pageSize ? page.last.map { Paths.devices + "?" + filter.query(after: $0.device.id) } : nil
@@ -75,7 +75,7 @@ struct DeviceListController {
             rowsHTML: rowsHTML, isEmpty: page.isEmpty, total: list.total.formatted(), isFiltered: filter.isFiltered,
             search: filter.search,
             onlyMatch: list.total == 1 && !filter.search.isEmpty
-                ? page.first.map { OnlyMatch(name: $0.device.name, path: Paths.device($0.device.id!)) } : nil,
+                ? page.first.map { OnlyMatch(name: $0.device.name, path: Paths.device($0.device.id)) } : nil,
             groups: SelectOption.groups(list.groups, first: SelectOption(value: "", label: "Every group", selected: filter.group == nil), selected: filter.group),
             models: [SelectOption(value: "", label: "Every model", selected: filter.model == nil)]
                 + DeviceModel.allCases.map { SelectOption(value: $0.rawValue, label: $0.rawValue, selected: $0 == filter.model) },

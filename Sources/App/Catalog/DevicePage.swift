@@ -67,9 +67,9 @@ struct DevicePage {
     init(_ overview: CatalogReader.DeviceOverview, principal: Principal, now: Date, commandForm: CommandForm, note: NoteDraft?) {
         let device = overview.device
         let user = principal.user
-        id = device.id!
+        id = device.id
         self.device = device
-        let names = Dictionary(uniqueKeysWithValues: overview.groups.map { ($0.id!, $0.name) })
+        let names = Dictionary(uniqueKeysWithValues: overview.groups.map { ($0.id, $0.name) })
         let lineage = device.groupID.map { GroupTree(overview.groups).lineage(of: $0).compactMap { names[$0] }.joined(separator: " › inside ") } ?? ""
         groupLineage = lineage.isEmpty ? nil : lineage
         let catalog = overview.apps.byBundleID
@@ -102,14 +102,14 @@ struct DevicePage {
                      fetched: DisplayTime.relative(report.fetchedAt, now: now), fetchedISO: DisplayTime.iso(report.fetchedAt),
                      wasReset: report.wasReset,
                      values: report.feedback.sorted { $0.key < $1.key }.map { FeedbackValue(key: $0.key, value: FeedbackText.display($0.value)) },
-                     historyPath: Paths.deviceFeedback(device.id!, app: report.app))
+                     historyPath: Paths.deviceFeedback(device.id, app: report.app))
         }
         notes = (workspace?.notes ?? []).map { stored in
             let changeable = NoteStore.mayChange(stored, by: principal)
             return Note(author: stored.authorEmail, written: DisplayTime.relative(stored.createdAt, now: now), writtenISO: DisplayTime.iso(stored.createdAt),
                         edited: stored.updatedAt > stored.createdAt, html: MarkdownRenderer.html(stored.body),
-                        editPath: changeable ? Paths.deviceNoteEdit(device.id!, stored.id!) : nil,
-                        deletePath: changeable ? Paths.deviceNoteDelete(device.id!, stored.id!) : nil)
+                        editPath: changeable ? Paths.deviceNoteEdit(device.id, stored.id) : nil,
+                        deletePath: changeable ? Paths.deviceNoteDelete(device.id, stored.id) : nil)
         }
         self.note = note ?? NoteDraft(body: "")
     }

@@ -61,7 +61,7 @@ struct DevicesController {
         if let draft = submitted.validDraft() {
             do {
                 let device = try await services.catalog.addDevice(draft, groupID: submitted.groupID, by: Actor(context.user))
-                return .seeOther(Paths.device(device.id!), flash: .notice("Added \(device.name)."), cookies: services.cookies, request: request)
+                return .seeOther(Paths.device(device.id), flash: .notice("Added \(device.name)."), cookies: services.cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
             }

@@ -46,18 +46,18 @@ struct GroupPage {
     let removalConfirmation: String
 
     init(_ overview: CatalogReader.GroupOverview, canEdit: Bool) {
-        let group = overview.group, id = group.id!
+        let group = overview.group, id = group.id
         let tree = GroupTree(overview.groups)
-        let byID = Dictionary(uniqueKeysWithValues: overview.groups.map { ($0.id!, $0) })
-        let byName = Dictionary(overview.groups.map { ($0.name, $0.id!) }, uniquingKeysWith: { first, _ in first })
+        let byID = Dictionary(uniqueKeysWithValues: overview.groups.map { ($0.id, $0) })
+        let byName = Dictionary(overview.groups.map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first })
         func count(_ group: RecordID<DeviceGroupRecord>) -> Int { overview.devices[group.rawValue] ?? 0 }
         name = group.name
-        ancestors = tree.lineage(of: id).dropFirst().reversed().compactMap { byID[$0] }.map { Crumb(name: $0.name, href: Paths.group($0.id!)) }
+        ancestors = tree.lineage(of: id).dropFirst().reversed().compactMap { byID[$0] }.map { Crumb(name: $0.name, href: Paths.group($0.id)) }
         ownDevices = count(id)
-        allDevices = tree.subtree(of: id, among: overview.groups.map { $0.id! }).reduce(0) { $0 + count($1) }
+        allDevices = tree.subtree(of: id, among: overview.groups.map { $0.id }).reduce(0) { $0 + count($1) }
         devicesPath = Paths.devices(in: id)
         subgroups = overview.groups.filter { $0.parentID == id }.map {
-            Subgroup(name: $0.name, href: Paths.group($0.id!), devices: count($0.id!))
+            Subgroup(name: $0.name, href: Paths.group($0.id), devices: count($0.id))
         }
         hasSubgroups = !subgroups.isEmpty
         reaching = overview.reaching.map { profile in

@@ -65,7 +65,8 @@ struct GroupsController {
         var visited: Set<RecordID<DeviceGroupRecord>> = []
         func visit(_ parent: RecordID<DeviceGroupRecord>?, depth: Int) {
             for group in (children[parent] ?? []).sorted(by: { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }) {
-                guard let id = group.id, visited.insert(id).inserted else { continue }
+                let id = group.id
+                guard visited.insert(id).inserted else { continue }
                 ordered.append((group, depth))
                 visit(id, depth: depth + 1)
             }
@@ -80,12 +81,12 @@ struct GroupsController {
 
     private func index(form: FormView, parentID: RecordID<DeviceGroupRecord>?, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let (groups, deviceCounts) = try await services.catalogReader.groupsWithDeviceCounts()
-        let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id!, $0.name) })
+        let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id, $0.name) })
         var form = form
         form.parents = parentOptions(groups, selected: parentID)
         let rows = Self.treeOrder(groups).map { entry in
-            Row(pagePath: Paths.group(entry.group.id!), devicesPath: Paths.devices(in: entry.group.id!), editPath: Paths.groupEdit(entry.group.id!), deletePath: Paths.groupDelete(entry.group.id!), name: entry.group.name, depth: entry.depth,
-                isNested: entry.depth > 0, deviceCount: deviceCounts[entry.group.id!.rawValue] ?? 0,
+            Row(pagePath: Paths.group(entry.group.id), devicesPath: Paths.devices(in: entry.group.id), editPath: Paths.groupEdit(entry.group.id), deletePath: Paths.groupDelete(entry.group.id), name: entry.group.name, depth: entry.depth,
+                isNested: entry.depth > 0, deviceCount: deviceCounts[entry.group.id.rawValue] ?? 0,
                 parentName: entry.group.parentID.flatMap { names[$0] })
         }
         let view = IndexView(rows: rows, isEmpty: rows.isEmpty, canEdit: context.user.role.includes(.admin), form: form)

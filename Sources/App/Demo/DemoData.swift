@@ -28,13 +28,13 @@ enum DemoData {
     private static func seedCatalog(database: Database, now: Date) async throws -> [String: RecordID<DeviceGroupRecord>] {
         try await database.write { connection in
             for app in apps {
-                _ = try connection.insert(AppRecord(id: nil, name: app.name, bundleID: app.bundleID, isManaged: app.managed, isSDKBuilt: app.sdk,
+                _ = try connection.insert(AppRecord(name: app.name, bundleID: app.bundleID, isManaged: app.managed, isSDKBuilt: app.sdk,
                                                     hasAssessmentEntitlement: app.assessment, iconColor: app.color, createdAt: now.days(-15),
                                                     role: appRoles[app.bundleID]))
             }
             var ids: [String: RecordID<DeviceGroupRecord>] = [:]
             for (name, parent) in groupTree {
-                ids[name] = try connection.insert(DeviceGroupRecord(id: nil, name: name, parentID: parent.flatMap { ids[$0] }, createdAt: now.days(-15))).id
+                ids[name] = try connection.insert(DeviceGroupRecord(name: name, parentID: parent.flatMap { ids[$0] }, createdAt: now.days(-15))).id
             }
             var serial = 0
             for fleet in fleets {
@@ -42,7 +42,7 @@ enum DemoData {
                     serial += 1
                     let name = fleet.count == 1 ? fleet.prefix : "\(fleet.prefix) \(String(format: "%02d", index))"
                     _ = try connection.insert(DeviceRecord(
-                        id: nil, name: name, model: fleet.model, osVersion: fleet.os,
+                        name: name, model: fleet.model, osVersion: fleet.os,
                         serialNumber: String(format: "DMQ%07dX", serial), udid: String(format: "00008030-%016X", 0x1A35E03C8A0000 + serial),
                         isSupervised: fleet.supervised, owner: fleet.owner, groupID: ids[fleet.group], installedApps: fleet.apps,
                         enrolledAt: now.days(-14).addingTimeInterval(Double(serial) * 600),
@@ -63,13 +63,13 @@ enum DemoData {
                 for payload in version.payloads { content = content.setting(payload) }
                 let time = now.days(-version.daysAgo).addingTimeInterval(Double(index + 1) * 900)
                 _ = try await ProfileStore(database: database, now: { time })
-                    .saveVersion(of: created.id!, basedOn: index + 1, content: content, note: version.note, by: actor)
+                    .saveVersion(of: created.id, basedOn: index + 1, content: content, note: version.note, by: actor)
             }
             let assignedAt = now.days(-profile.versions[0].daysAgo).addingTimeInterval(3600)
             try await database.write { connection in
                 for group in profile.groups {
                     guard let groupID = groups[group] else { continue }
-                    _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: created.id!, groupID: groupID, assignedAt: assignedAt,
+                    _ = try connection.insert(ProfileAssignmentRecord(profileID: created.id, groupID: groupID, assignedAt: assignedAt,
                                                                       assignedBy: actor.email))
                     try connection.audit(.profileAssigned, subject: created.auditSubject, by: actor, after: "assigned to \(group)", at: assignedAt)
                 }

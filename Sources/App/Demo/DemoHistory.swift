@@ -29,7 +29,7 @@ enum DemoHistory {
                 for day in (0...days).reversed() {
                     let lines = logLines(for: device, daysAgo: day, now: now, random: &random)
                     guard !lines.isEmpty else { continue }
-                    try LogStore.append(lines, from: LogStore.Uploader(id: device.id!, name: device.name),
+                    try LogStore.append(lines, from: LogStore.Uploader(id: device.id, name: device.name),
                                         receivedAt: min(lines.map(\.loggedAt).max()!.addingTimeInterval(30), now), in: connection)
                 }
             }
@@ -159,12 +159,12 @@ enum DemoHistory {
             }),
         ]
         for report in reports {
-            guard let device = devices[report.device], let deviceID = device.id else { continue }
+            guard let deviceID = devices[report.device]?.id else { continue }
             for day in (1...days).reversed() {
                 let time = Calendar(identifier: .gregorian).startOfDay(for: now.days(-day)).addingTimeInterval(18 * 3600)
                 let values = report.values(day, &random)
                 let command = try connection.insert(DeviceCommandRecord(
-                    id: nil, uuid: UUID().uuidString, deviceID: deviceID, requestType: .managedApplicationFeedback,
+                    uuid: UUID().uuidString, deviceID: deviceID, requestType: .managedApplicationFeedback,
                     parameters: DeviceCommand(requestType: .managedApplicationFeedback, apps: [report.app], deleteFeedback: true),
                     status: .acknowledged, queuedAt: time, queuedBy: helpdesk, completedAt: time.addingTimeInterval(40),
                     resultSummary: "Feedback from 1 app.", result: [report.app: values]))
@@ -191,9 +191,10 @@ enum DemoHistory {
                 """),
         ]
         for note in notes {
-            guard let device = devices[note.device], let deviceID = device.id else { continue }
+            guard let device = devices[note.device] else { continue }
+            let deviceID = device.id
             let time = now.days(-note.daysAgo)
-            _ = try connection.insert(DeviceNoteRecord(id: nil, deviceID: deviceID, authorID: author?.id, authorTokenID: nil, authorEmail: helpdesk, body: note.body,
+            _ = try connection.insert(DeviceNoteRecord(deviceID: deviceID, authorID: author?.id, authorTokenID: nil, authorEmail: helpdesk, body: note.body,
                                                        createdAt: time, updatedAt: time))
             try connection.audit(.noteAdded, subject: device.name, by: actor, at: time)
         }
@@ -207,13 +208,14 @@ enum DemoHistory {
             ("Clinic iPad 12", 2, DeviceCommand(requestType: .managedApplicationFeedback, apps: ["com.example.clinicnotes"])),
         ]
         for entry in quiet {
-            guard var device = devices[entry.device], let deviceID = device.id else { continue }
+            guard var device = devices[entry.device] else { continue }
+            let deviceID = device.id
             let lastSeen = now.days(-entry.daysAgo).addingTimeInterval(-5400)
             device.lastCheckInAt = lastSeen
             try connection.update(device)
             guard let command = entry.command else { continue }
             _ = try connection.insert(DeviceCommandRecord(
-                id: nil, uuid: UUID().uuidString, deviceID: deviceID, requestType: command.requestType, parameters: command,
+                uuid: UUID().uuidString, deviceID: deviceID, requestType: command.requestType, parameters: command,
                 status: .queued, queuedAt: lastSeen.addingTimeInterval(7200), queuedBy: helpdesk, completedAt: nil, resultSummary: "", result: nil))
         }
     }

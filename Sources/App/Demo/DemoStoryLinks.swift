@@ -28,9 +28,9 @@ struct DemoStoryLinks: Sendable {
         let counts = try connection.fetch(CatalogQueries.GroupCount.self, CatalogQueries.deviceCountsByGroup)
         let countByGroup = Dictionary(uniqueKeysWithValues: counts.map { ($0.groupID, $0.devices) })
         return DemoStoryLinks(
-            devices: Dictionary(devices.map { ($0.name, $0.id!) }, uniquingKeysWith: { first, _ in first }),
-            profiles: Dictionary(uniqueKeysWithValues: profiles.map { ($0.identifier, $0.id!) }),
-            groups: Dictionary(groups.map { ($0.name, ($0.id!, countByGroup[$0.id!.rawValue] ?? 0)) }, uniquingKeysWith: { first, _ in first }))
+            devices: Dictionary(devices.map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first }),
+            profiles: Dictionary(uniqueKeysWithValues: profiles.map { ($0.identifier, $0.id) }),
+            groups: Dictionary(groups.map { ($0.name, ($0.id, countByGroup[$0.id.rawValue] ?? 0)) }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// Where a step's link goes, or nil when what it names is gone.

@@ -42,7 +42,7 @@ struct TourController {
 
     @Sendable func page(request: Request, context: SignedInContext) async throws -> Response {
         let user = context.user
-        let (links, showsStories, done) = try await services.tour.overview(for: user.id!)
+        let (links, showsStories, done) = try await services.tour.overview(for: user.id)
         let stories = DemoStory.all.map { story in
             View.Story(id: story.id, title: story.title, summary: story.summary, steps: story.steps.enumerated().map { index, step in
                 let href = TourGuide(links: links, done: done).href(step)
@@ -65,10 +65,10 @@ struct TourController {
         let id = try context.parameters.require("step")
         guard DemoStory.step(id) != nil else { throw HTTPError(.notFound, message: "The tour has no step \(id.clipped(to: 40)).") }
         let done = context.form["done"] == "yes"
-        try await services.tour.mark(id, done: done, by: context.user.id!)
+        try await services.tour.mark(id, done: done, by: context.user.id)
         // "Done — next step" beside a step (the simulator's tour banner) goes on to the next one.
         if done, context.form["then"] == "next" {
-            let (links, _, steps) = try await services.tour.overview(for: context.user.id!)
+            let (links, _, steps) = try await services.tour.overview(for: context.user.id)
             return .seeOther(TourGuide(links: links, done: steps).next(after: id))
         }
         return .seeOther(Paths.tour + "#step-" + id)

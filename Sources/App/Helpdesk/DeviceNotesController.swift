@@ -65,7 +65,7 @@ struct DeviceNotesController {
 
     private func editPage(_ device: DeviceRecord, noteID: RecordID<DeviceNoteRecord>, body: String, error: String?,
                           request: Request, context: SignedInContext) throws -> Response {
-        let view = EditView(deviceName: device.name, devicePath: Paths.device(device.id!), action: Paths.deviceNote(device.id!, noteID),
+        let view = EditView(deviceName: device.name, devicePath: Paths.device(device.id), action: Paths.deviceNote(device.id, noteID),
                             body: body, error: error)
         return try services.renderer.page("devices/note", title: "Edit note", model: view, request: request, context: context,
                                           status: error == nil ? .ok : .unprocessableContent)

@@ -102,7 +102,7 @@ struct HelpdeskAPIController {
     }
 
     static func json(_ note: DeviceNoteRecord) -> [String: Any] {
-        ["id": note.id!.rawValue, "author": note.authorEmail, "body": note.body,
+        ["id": note.id.rawValue, "author": note.authorEmail, "body": note.body,
          "createdAt": DisplayTime.iso(note.createdAt), "updatedAt": DisplayTime.iso(note.updatedAt)]
     }
 

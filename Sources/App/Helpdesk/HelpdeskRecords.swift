@@ -6,7 +6,7 @@ import Storage
 struct DeviceNoteRecord: Record {
     static let tableName = "device_notes"
 
-    var id: RecordID<DeviceNoteRecord>?
+    var id: RecordID<DeviceNoteRecord> = .unsaved
     var deviceID: RecordID<DeviceRecord>
     /// The person who wrote it, also through an API token of theirs; nil once they are removed
     /// and for command-line tokens.
@@ -23,7 +23,7 @@ struct DeviceNoteRecord: Record {
 struct AppFeedbackRecord: Record {
     static let tableName = "app_feedback"
 
-    var id: RecordID<AppFeedbackRecord>?
+    var id: RecordID<AppFeedbackRecord> = .unsaved
     var deviceID: RecordID<DeviceRecord>
     var app: String
     /// The dictionary as the app wrote it.
@@ -38,7 +38,7 @@ extension Connection {
     /// Keeps each app's reported feedback, in the transaction that records the answer.
     func recordFeedback(_ report: [String: [String: JSONValue]], device: RecordID<DeviceRecord>, command: DeviceCommandRecord, at time: Date) throws {
         for (app, feedback) in report.sorted(by: { $0.key < $1.key }) {
-            _ = try insert(AppFeedbackRecord(id: nil, deviceID: device, app: app, feedback: feedback, fetchedAt: time,
+            _ = try insert(AppFeedbackRecord(deviceID: device, app: app, feedback: feedback, fetchedAt: time,
                                              commandID: command.id, wasReset: command.parameters.deleteFeedback))
         }
     }

@@ -38,7 +38,7 @@ struct NoteStore: Sendable {
         let time = now()
         return try await database.write { connection in
             let device = try connection.require(DeviceRecord.self, id: deviceID)
-            let note = try connection.insert(DeviceNoteRecord(id: nil, deviceID: deviceID, authorID: author.personID, authorTokenID: author.tokenID,
+            let note = try connection.insert(DeviceNoteRecord(deviceID: deviceID, authorID: author.personID, authorTokenID: author.tokenID,
                                                               authorEmail: author.user.email, body: text, createdAt: time, updatedAt: time))
             try connection.audit(.noteAdded, subject: device.name, by: Actor(author.user), after: Self.excerpt(text), at: time)
             return note

@@ -18,7 +18,7 @@ enum LogRowHTML {
             ?? "<code>\(HTMLText.escape(log.app))</code>") + version
         let iso = DisplayTime.iso(log.loggedAt)
         let crash = log.kind == .crash ? " <span class=\"tag\">crash</span>" : ""
-        let choose = !selectable ? "" : log.id.map { "<td><input type=\"checkbox\" name=\"line\" value=\"\($0)\" form=\"log-selection\" aria-label=\"Choose the line logged \(iso)\"></td>" } ?? "<td></td>"
+        let choose = !selectable ? "" : "<td><input type=\"checkbox\" name=\"line\" value=\"\(log.id)\" form=\"log-selection\" aria-label=\"Choose the line logged \(iso)\"></td>"
         return "<tr class=\"log-\(log.level.rawValue)\">\(choose)<td><time datetime=\"\(iso)\" title=\"\(iso)\">\(HTMLText.escape(iso))</time></td>"
             + (showDevice ? "<td>\(device)</td>" : "") + "<td>\(app)</td>"
             + "<td><span class=\"level level-\(log.level.rawValue)\">\(log.level.displayName)</span>\(crash)</td>"

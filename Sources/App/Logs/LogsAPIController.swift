@@ -95,7 +95,7 @@ struct LogsAPIController {
     }
 
     static func json(_ log: DeviceLogRecord) -> [String: Any] {
-        return ["id": log.id!.rawValue, "deviceID": log.deviceID.map { $0.rawValue as Any } ?? NSNull(), "deviceName": log.deviceName,
+        return ["id": log.id.rawValue, "deviceID": log.deviceID.map { $0.rawValue as Any } ?? NSNull(), "deviceName": log.deviceName,
                 "app": log.app, "appVersion": log.appVersion, "level": log.level.rawValue, "type": log.kind.rawValue,
                 "timestamp": DisplayTime.iso(log.loggedAt), "receivedAt": DisplayTime.iso(log.receivedAt),
                 "message": log.message, "fields": log.fields ?? [:], "signature": log.signature as Any? ?? NSNull()]

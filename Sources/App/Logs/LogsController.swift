@@ -71,7 +71,7 @@ struct LogsController {
         let page = rows.prefix(Self.pageSize)
         let names = catalog.namesByBundleID
         let rowsHTML = page.map { LogRowHTML.row($0, appName: names[$0.line.app]) }.joined()
-        let nextPage = rows.count > Self.pageSize ? page.last?.line.id.map { Paths.logs + "?" + filter.query(before: $0) } : nil
+        let nextPage = rows.count > Self.pageSize ? page.last.map { Paths.logs + "?" + filter.query(before: $0.line.id) } : nil
         // "Load more" asks for the next rows alone, to append them where they belong.
         if rowsOnly {
             var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]

@@ -26,7 +26,7 @@ struct AssignmentService: Sendable {
             }
             let existing = try connection.count(ProfileAssignmentRecord.query().filter("profileID", .equal, profileID).filter("groupID", .equal, groupID))
             guard existing == 0 else { return Change(profile: profile, group: group, changed: false) }
-            _ = try connection.insert(ProfileAssignmentRecord(id: nil, profileID: profileID, groupID: groupID, assignedAt: time, assignedBy: actor.email))
+            _ = try connection.insert(ProfileAssignmentRecord(profileID: profileID, groupID: groupID, assignedAt: time, assignedBy: actor.email))
             try connection.audit(.profileAssigned, subject: profile.auditSubject, by: actor, after: "assigned to \(group.name)", at: time)
             return Change(profile: profile, group: group, changed: true)
         }

@@ -8,7 +8,7 @@ import Storage
 struct ImageRecord: Record {
     static let tableName = "images"
 
-    var id: RecordID<ImageRecord>?
+    var id: RecordID<ImageRecord> = .unsaved
     var key: String
     var mediaType: String
     var width: Int
@@ -37,7 +37,7 @@ struct ImageStore: Sendable {
         }
         let record = try await database.write { connection in
             try connection.insert(ImageRecord(
-                id: nil, key: UUID().uuidString.lowercased(), mediaType: image.mediaType, width: image.width, height: image.height,
+                key: UUID().uuidString.lowercased(), mediaType: image.mediaType, width: image.width, height: image.height,
                 byteCount: file.bytes.count, bytes: Data(file.bytes), uploadedBy: actor.email, createdAt: now()))
         }
         return .success(record.reference)

@@ -35,7 +35,7 @@ enum ImpactPreview {
                        loggedVersions: DeviceReports.LoggedVersionLookup) throws -> (PolicyImpact, ProfileRecord) {
         let groups = try connection.fetch(DeviceGroupRecord.query())
         let tree = GroupTree(groups)
-        let ids = groups.map { $0.id! }
+        let ids = groups.map { $0.id }
         let profileID: RecordID<ProfileRecord>
         let targets: [RecordID<DeviceGroupRecord>]
         switch change {
@@ -48,7 +48,7 @@ enum ImpactPreview {
         let profile = try connection.require(ProfileRecord.self, id: profileID)
         let latest = try ProfileReader.latestVersion(of: profileID, in: connection)
         let reached = targets.reduce(into: Set<RecordID<DeviceGroupRecord>>()) { $0.formUnion(tree.subtree(of: $1, among: ids)) }
-        let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id!, $0.name) })
+        let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id, $0.name) })
         let devices = try Self.devices(in: reached, connection: connection)
         let loader = PolicyLoader(connection: connection, cache: contents)
         let sides = try reached.sorted { (names[$0] ?? "") < (names[$1] ?? "") }.map { group in

@@ -20,7 +20,7 @@ struct PolicyLoader {
 
     func reachingProfiles(group groupID: RecordID<DeviceGroupRecord>, groups: [DeviceGroupRecord]) throws -> [ReachingProfile] {
         let tree = GroupTree(groups)
-        let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id!, $0.name) })
+        let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id, $0.name) })
         let lineage = tree.lineage(of: groupID)
         // One row per assignment with the assigned profile's latest version; the payloads
         // themselves come from the cache, decoded once per version.

@@ -95,7 +95,7 @@ struct ProfileReader: Sendable {
                 try logs.readBlocking { try DeviceReports.loggedVersions(requests, in: $0) }
             }
             let isAssigned = try group.map { group in
-                try connection.count(ProfileAssignmentRecord.query().filter("profileID", .equal, change.profileID).filter("groupID", .equal, group.id!)) > 0
+                try connection.count(ProfileAssignmentRecord.query().filter("profileID", .equal, change.profileID).filter("groupID", .equal, group.id)) > 0
             } ?? false
             return ImpactPreview.Result(impact: impact, profile: profile, group: group, isAssigned: isAssigned,
                                         appNames: try connection.fetch(AppRecord.query()).namesByBundleID)
@@ -149,8 +149,8 @@ struct ProfileReader: Sendable {
         guard !assigned.isEmpty else { return [] }
         let tree = GroupTree(groups)
         var problems: [String] = []
-        for group in groups where !assigned.isDisjoint(with: tree.lineage(of: group.id!)) {
-            let policy = EffectivePolicy.compute(from: try loader.reachingProfiles(group: group.id!, groups: groups))
+        for group in groups where !assigned.isDisjoint(with: tree.lineage(of: group.id)) {
+            let policy = EffectivePolicy.compute(from: try loader.reachingProfiles(group: group.id, groups: groups))
             problems += policy.problems(involving: id.rawValue, in: group.name)
         }
         return problems

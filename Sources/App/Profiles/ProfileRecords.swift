@@ -6,7 +6,7 @@ import Storage
 package struct ProfileRecord: VersionedRecord {
     package static let tableName = "profiles"
 
-    package var id: RecordID<ProfileRecord>?
+    package var id: RecordID<ProfileRecord> = .unsaved
     /// Never changes: a device replaces an installed profile with the same identifier.
     var identifier: String
     /// The latest version's name, kept here so lists need no join.
@@ -25,7 +25,7 @@ package struct ProfileRecord: VersionedRecord {
 struct ProfileVersionRecord: Record {
     static let tableName = "profile_versions"
 
-    var id: RecordID<ProfileVersionRecord>?
+    var id: RecordID<ProfileVersionRecord> = .unsaved
     var profileID: RecordID<ProfileRecord>
     var number: Int
     /// The profile's PayloadUUID in this version's export.
@@ -42,13 +42,13 @@ struct ProfileVersionRecord: Record {
 package struct ProfileAssignmentRecord: Record {
     package static let tableName = "profile_assignments"
 
-    package var id: RecordID<ProfileAssignmentRecord>?
+    package var id: RecordID<ProfileAssignmentRecord> = .unsaved
     var profileID: RecordID<ProfileRecord>
     var groupID: RecordID<DeviceGroupRecord>
     var assignedAt: Date
     var assignedBy: String
 
-    package init(id: RecordID<ProfileAssignmentRecord>?, profileID: RecordID<ProfileRecord>, groupID: RecordID<DeviceGroupRecord>,
+    package init(id: RecordID<ProfileAssignmentRecord> = .unsaved, profileID: RecordID<ProfileRecord>, groupID: RecordID<DeviceGroupRecord>,
                  assignedAt: Date, assignedBy: String) {
         self.id = id
         self.profileID = profileID

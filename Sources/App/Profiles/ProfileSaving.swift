@@ -103,10 +103,10 @@ struct AssignmentsView {
 
     init(profile: RecordID<ProfileRecord>, groups: [DeviceGroupRecord], assigned assignedIDs: Set<RecordID<DeviceGroupRecord>>, canEdit: Bool) {
         let ordered = GroupsController.treeOrder(groups)
-        assigned = ordered.filter { assignedIDs.contains($0.group.id!) }.map {
-            Group(name: $0.group.name, devicesPath: Paths.devices(in: $0.group.id!), unassignPath: Paths.profileUnassign(profile, from: $0.group.id!))
+        assigned = ordered.filter { assignedIDs.contains($0.group.id) }.map {
+            Group(name: $0.group.name, devicesPath: Paths.devices(in: $0.group.id), unassignPath: Paths.profileUnassign(profile, from: $0.group.id))
         }
-        available = ordered.filter { !assignedIDs.contains($0.group.id!) }.map {
+        available = ordered.filter { !assignedIDs.contains($0.group.id) }.map {
             SelectOption(group: $0.group, depth: $0.depth, selected: false)
         }
         self.canEdit = canEdit

@@ -71,11 +71,11 @@ package struct ProfileStore: Sendable {
     static func insertFirstVersion(identifier: String, content: ProfileContent, note: String, by actor: Actor, at time: Date,
                                            in connection: Connection) throws -> ProfileRecord {
         let profile = try connection.insert(ProfileRecord(
-            id: nil, identifier: identifier, name: content.name, version: 1,
+            identifier: identifier, name: content.name, version: 1,
             payloadUUIDs: uuids(for: content, keeping: [:]), payloadKinds: content.payloads.map(\.kind),
             createdAt: time, updatedAt: time))
         _ = try connection.insert(ProfileVersionRecord(
-            id: nil, profileID: try profile.requireID, number: 1, uuid: UUID().uuidString, content: content,
+            profileID: profile.id, number: 1, uuid: UUID().uuidString, content: content,
             note: note, authorID: actor.userID, authorEmail: actor.email, createdAt: time))
         return profile
     }
@@ -116,7 +116,7 @@ package struct ProfileStore: Sendable {
         profile.updatedAt = time
         profile = try connection.update(checkingVersion: profile)
         let saved = try connection.insert(ProfileVersionRecord(
-            id: nil, profileID: profileID, number: profile.version, uuid: UUID().uuidString, content: content,
+            profileID: profileID, number: profile.version, uuid: UUID().uuidString, content: content,
             note: note, authorID: actor.userID, authorEmail: actor.email, createdAt: time))
         let changes = ProfileDiff.changes(from: previous.content, to: content)
         try connection.audit(action, subject: profile.auditSubject, by: actor,

@@ -66,7 +66,7 @@ extension ProfilesController {
                 fileName: file.displayName, fileData: Data(file.bytes).base64EncodedString(),
                 fileIdentifier: matches.imported.identifier.isEmpty ? matches.newIdentifier : matches.imported.identifier,
                 matches: matches.profiles.enumerated().map { index, profile in
-                    ImportChoiceView.Match(value: "version-\(profile.id!)", label: "A new version of \(profile.name) (\(profile.identifier)), now version \(profile.version)",
+                    ImportChoiceView.Match(value: "version-\(profile.id)", label: "A new version of \(profile.name) (\(profile.identifier)), now version \(profile.version)",
                                            checked: index == 0)
                 },
                 newIdentifier: matches.newIdentifier, formPath: Paths.profileImport)
@@ -74,7 +74,7 @@ extension ProfilesController {
                                               request: request, context: context, status: .ok)
         case .success(.imported(let outcome)):
             let leftOut = outcome.imported.leftOut.map { ImportedView.LeftOut(payloadType: $0.payloadType, name: $0.name, reason: $0.reason) }
-            let view = ImportedView(profilePath: Paths.profile(outcome.profile.id!), name: outcome.profile.name, identifier: outcome.profile.identifier,
+            let view = ImportedView(profilePath: Paths.profile(outcome.profile.id), name: outcome.profile.name, identifier: outcome.profile.identifier,
                                     signature: outcome.signature,
                                     imported: outcome.imported.payloads.isEmpty ? "None" : outcome.imported.payloads.map(\.kind.displayName).joined(separator: ", "),
                                     leftOut: leftOut, hasLeftOut: !leftOut.isEmpty,

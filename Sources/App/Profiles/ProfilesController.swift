@@ -67,7 +67,7 @@ struct ProfilesController {
         routes.post("/profiles/{id}/delete", role: .admin, use: delete)
         routes.post("/profiles/{id}/clone", role: .admin) { request, context in
             let copy = try await store.clone(try context.parameters.require("id", as: RecordID<ProfileRecord>.self), by: Actor(context.user))
-            return .seeOther(Paths.profile(copy.id!), flash: .notice("Copied as \(copy.name) (\(copy.identifier)). It is not assigned to any group yet."),
+            return .seeOther(Paths.profile(copy.id), flash: .notice("Copied as \(copy.name) (\(copy.identifier)). It is not assigned to any group yet."),
                              cookies: services.cookies, request: request)
         }
     }
@@ -105,7 +105,7 @@ struct ProfilesController {
             do {
                 let profile = try await store.create(identifier: form.identifier, content: ProfileContent(
                     name: form.name, descriptionMarkdown: form.descriptionMarkdown), by: actor)
-                return .seeOther(Paths.profile(profile.id!), flash: .notice("Created \(form.name). Add payloads to it below."),
+                return .seeOther(Paths.profile(profile.id), flash: .notice("Created \(form.name). Add payloads to it below."),
                                  cookies: services.cookies, request: request)
             } catch StorageError.uniqueViolation {
                 form.errors["identifier"] = "Another profile already uses the identifier \(form.identifier)."

@@ -16,7 +16,7 @@ struct StoredSigningIdentity: Record {
         case generated, adopted, uploaded
     }
 
-    var id: RecordID<StoredSigningIdentity>?
+    var id: RecordID<StoredSigningIdentity> = .unsaved
     var certificatePEM: String
     var privateKeyPEM: String
     /// How many times the identity was set: raised by every replacement.

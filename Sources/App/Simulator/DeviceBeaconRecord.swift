@@ -6,7 +6,7 @@ import Storage
 struct DeviceBeaconRecord: Record {
     static let tableName = "device_beacons"
 
-    var id: RecordID<DeviceBeaconRecord>?
+    var id: RecordID<DeviceBeaconRecord> = .unsaved
     var deviceID: RecordID<DeviceRecord>
     var sentAt: Date
     var compliance: ComplianceState
@@ -22,7 +22,7 @@ extension Connection {
             existing.beacon = beacon
             try update(existing)
         } else {
-            _ = try insert(DeviceBeaconRecord(id: nil, deviceID: deviceID, sentAt: time, compliance: beacon.deviceCompliance, beacon: beacon))
+            _ = try insert(DeviceBeaconRecord(deviceID: deviceID, sentAt: time, compliance: beacon.deviceCompliance, beacon: beacon))
         }
     }
 }

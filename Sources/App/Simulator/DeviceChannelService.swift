@@ -30,7 +30,7 @@ struct DeviceChannelService: Sendable {
             try deviceIDs.map { deviceID in
                 let device = try connection.require(DeviceRecord.self, id: deviceID)
                 let queued = try connection.insert(DeviceCommandRecord(
-                    id: nil, uuid: UUID().uuidString, deviceID: deviceID, requestType: command.requestType, parameters: command, status: .queued,
+                    uuid: UUID().uuidString, deviceID: deviceID, requestType: command.requestType, parameters: command, status: .queued,
                     queuedAt: time, queuedBy: user.email, completedAt: nil, resultSummary: "", result: nil))
                 try connection.audit(.deviceCommand, subject: device.name, by: Actor(user), after: command.summary, at: time)
                 return queued

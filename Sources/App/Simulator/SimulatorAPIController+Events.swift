@@ -68,7 +68,7 @@ extension SimulatorAPIController {
                         repeat {
                             batch = try await reader.events(of: id, after: lastID, limit: Self.eventsPerRead)
                             for event in batch {
-                                lastID = event.id!.rawValue
+                                lastID = event.id.rawValue
                                 try await writer.write(ByteBuffer(string: "id: \(lastID)\nevent: event\ndata: \(try Self.json(Self.eventJSON(event)))\n\n"))
                                 wait.sent()
                             }
@@ -90,7 +90,7 @@ extension SimulatorAPIController {
     }
 
     static func eventJSON(_ record: SimulatorEventRecord) -> [String: Any] {
-        ["id": record.id!.rawValue, "at": record.deviceTime.formatted(.iso8601), "action": record.action, "rule": record.rule,
+        ["id": record.id.rawValue, "at": record.deviceTime.formatted(.iso8601), "action": record.action, "rule": record.rule,
          "result": record.result.rawValue, "message": record.message]
     }
 

@@ -40,7 +40,7 @@ struct SimulatorController {
         let data = try await services.simulatorReader.page(of: id)
         let (device, events, commands, uploaded, catalog) = (data.device, data.events, data.commands, data.uploadedLogs, data.catalog)
         let colors = Dictionary(catalog.map { ($0.bundleID, AppsController.row($0).color) }, uniquingKeysWith: { first, _ in first })
-        let tourStep = try await services.tour.guide(for: user.id!)?
+        let tourStep = try await services.tour.guide(for: user.id)?
             .simulatorStep(device: device.name, openedFrom: request.uri.formParameters["step"].map(String.init))
         let page = SimulatorPage(
             device: device, stored: stored, events: events,

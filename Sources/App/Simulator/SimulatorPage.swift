@@ -124,14 +124,14 @@ struct SimulatorPage {
          controls: SimulatorControlInputs = SimulatorControlInputs(), tour: TourBanner? = nil) {
         self.tour = tour
         let state = stored.state
-        pagePath = Paths.simulator(device.id!)
-        eventsPath = Paths.simulatorEvents(device.id!)
-        revisionPath = Paths.simulatorRevision(device.id!)
-        devicePath = Paths.device(device.id!)
-        actionsPath = Paths.simulatorActions(device.id!)
-        askAutonomousPath = Paths.simulatorPrompt(device.id!, mode: .autonomous)
-        askAssessmentPath = Paths.simulatorPrompt(device.id!, mode: .assessment)
-        logsPath = Paths.logs(of: device.id!)
+        pagePath = Paths.simulator(device.id)
+        eventsPath = Paths.simulatorEvents(device.id)
+        revisionPath = Paths.simulatorRevision(device.id)
+        devicePath = Paths.device(device.id)
+        actionsPath = Paths.simulatorActions(device.id)
+        askAutonomousPath = Paths.simulatorPrompt(device.id, mode: .autonomous)
+        askAssessmentPath = Paths.simulatorPrompt(device.id, mode: .assessment)
+        logsPath = Paths.logs(of: device.id)
         name = device.name
         model = device.model.rawValue
         frameClass = device.model == .iPhone ? "iphone" : "ipad"

@@ -54,7 +54,7 @@ struct SimulatorReader: Sendable {
     /// The newest timeline event's id, 0 when there is none: a stream starts after it.
     func latestEventID(of device: RecordID<DeviceRecord>) async throws -> Int64 {
         try await database.read { connection in
-            try connection.fetchOne(SimulatorEventRecord.query().filter("deviceID", .equal, device).order(by: "id", .descending))?.id?.rawValue ?? 0
+            try connection.fetchOne(SimulatorEventRecord.query().filter("deviceID", .equal, device).order(by: "id", .descending))?.id.rawValue ?? 0
         }
     }
 

@@ -6,7 +6,7 @@ import Storage
 struct SimulatorStateRecord: Record {
     static let tableName = "simulator_states"
 
-    var id: RecordID<SimulatorStateRecord>?
+    var id: RecordID<SimulatorStateRecord> = .unsaved
     var deviceID: RecordID<DeviceRecord>
     var state: SimulatedDevice
     /// The tag of the effective policy the device applied last; a different one means sync.
@@ -25,7 +25,7 @@ struct SimulatorStateRecord: Record {
 struct SimulatorEventRecord: Record {
     static let tableName = "simulator_events"
 
-    var id: RecordID<SimulatorEventRecord>?
+    var id: RecordID<SimulatorEventRecord> = .unsaved
     var deviceID: RecordID<DeviceRecord>
     var deviceTime: Date
     var recordedAt: Date
@@ -55,7 +55,7 @@ enum CommandStatus: String, Codable, Sendable, CaseIterable {
 struct DeviceCommandRecord: Record {
     static let tableName = "device_commands"
 
-    var id: RecordID<DeviceCommandRecord>?
+    var id: RecordID<DeviceCommandRecord> = .unsaved
     var uuid: String
     var deviceID: RecordID<DeviceRecord>
     var requestType: DeviceCommand.RequestType

@@ -59,7 +59,7 @@ struct SimulatorService: Sendable {
         var state = SimulatedDevice(isSupervised: device.isSupervised, apps: apps, clock: clock)
         state.osVersion = device.osVersion
         return try connection.insert(SimulatorStateRecord(
-            id: nil, deviceID: deviceID, state: state,
+            deviceID: deviceID, state: state,
             appliedTag: "", installedProfiles: [:], revision: 0, updatedAt: now(), lockMode: nil))
     }
 
@@ -111,7 +111,7 @@ struct SimulatorService: Sendable {
         let time = now()
         guard CheckInRecording.isDue(lastRecorded: device.lastCheckInAt, at: time) else { return }
         device.lastCheckInAt = time
-        try connection.recordCheckIn(of: try device.requireID, at: time)
+        try connection.recordCheckIn(of: device.id, at: time)
     }
 
     /// The check-in answer for the device's group: the same cached document the device API
@@ -206,7 +206,7 @@ struct SimulatorService: Sendable {
 
     private func insertFinished(_ command: DeviceCommand, deviceID: RecordID<DeviceRecord>, at time: Date, connection: Connection) throws {
         _ = try connection.insert(DeviceCommandRecord(
-            id: nil, uuid: UUID().uuidString, deviceID: deviceID, requestType: command.requestType, parameters: command,
+            uuid: UUID().uuidString, deviceID: deviceID, requestType: command.requestType, parameters: command,
             status: .acknowledged, queuedAt: time, queuedBy: "Assignment change", completedAt: time,
             resultSummary: command.requestType == .installProfile ? "Installed at check-in." : "Removed at check-in.", result: nil))
     }
@@ -242,7 +242,7 @@ struct SimulatorService: Sendable {
         let device = try writeBackDeviceFacts(record, to: working.device, beaconApps: working.beaconApps, at: time, connection: connection)
         for event in working.events {
             _ = try connection.insert(SimulatorEventRecord(
-                id: nil, deviceID: record.deviceID, deviceTime: event.at, recordedAt: time, action: event.action,
+                deviceID: record.deviceID, deviceTime: event.at, recordedAt: time, action: event.action,
                 rule: event.rule, result: event.result, message: event.message))
         }
         try connection.execute("""
@@ -269,7 +269,7 @@ struct SimulatorService: Sendable {
         }
         if let app = beaconApps.last {
             let group = try device.groupID.flatMap { try connection.find(DeviceGroupRecord.self, id: $0)?.name }
-            try connection.recordBeacon(state.beacon(from: app, deviceName: device.name, group: group, user: device.owner), from: device.id!, at: time)
+            try connection.recordBeacon(state.beacon(from: app, deviceName: device.name, group: group, user: device.owner), from: device.id, at: time)
         }
         return device
     }

@@ -49,7 +49,7 @@ enum Bootstrap {
                 user.mustChangePassword = false
                 try connection.update(user)
             } else {
-                _ = try connection.insert(User(id: nil, email: email, passwordHash: hash, role: role,
+                _ = try connection.insert(User(email: email, passwordHash: hash, role: role,
                                                mustChangePassword: false, createdAt: now, lastSignInAt: nil))
                 try connection.audit(.userCreated, subject: email, by: .system, after: "role: \(role.rawValue) (demo)", at: now)
             }

@@ -12,7 +12,7 @@ struct SelectOption {
 extension SelectOption {
     /// A group, indented by its depth in the tree.
     init(group: DeviceGroupRecord, depth: Int, selected: Bool) {
-        self.init(value: group.id!.description, label: String(repeating: "— ", count: depth) + group.name, selected: selected)
+        self.init(value: group.id.description, label: String(repeating: "— ", count: depth) + group.name, selected: selected)
     }
 
     /// Groups in tree order, each indented by its depth ("— Ward 3" inside "Clinics"), after
@@ -22,7 +22,7 @@ extension SelectOption {
                        excluding: RecordID<DeviceGroupRecord>? = nil) -> [SelectOption] {
         let tree = GroupTree(groups)
         let choices = GroupsController.treeOrder(groups).filter { entry in
-            excluding.map { !tree.lineage(of: entry.group.id!).contains($0) } ?? true
+            excluding.map { !tree.lineage(of: entry.group.id).contains($0) } ?? true
         }
         return [first] + choices.map { SelectOption(group: $0.group, depth: $0.depth, selected: $0.group.id == selected) }
     }

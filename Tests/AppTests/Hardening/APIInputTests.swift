@@ -33,12 +33,12 @@ import Testing
         let console = try await TestConsole.make()
         let token = try await APITokenStore(database: console.services.database, now: { Date() }).create(name: "script", role: .admin, by: .system).token
         try console.services.database.writeBlocking { connection in
-            let group = try connection.insert(DeviceGroupRecord(id: nil, name: "Kiosks", parentID: nil, createdAt: Date()))
-            _ = try connection.insert(DeviceGroupRecord(id: nil, name: "Lobby", parentID: group.id, createdAt: Date()))
+            let group = try connection.insert(DeviceGroupRecord(name: "Kiosks", parentID: nil, createdAt: Date()))
+            _ = try connection.insert(DeviceGroupRecord(name: "Lobby", parentID: group.id, createdAt: Date()))
             _ = try connection.insert(DeviceRecord(
-                id: nil, name: "Lobby 1", model: .iPad, osVersion: "17.4", serialNumber: "DMPXK2ABCD", udid: "00008101-000A1B2C3D4E5F60",
+                name: "Lobby 1", model: .iPad, osVersion: "17.4", serialNumber: "DMPXK2ABCD", udid: "00008101-000A1B2C3D4E5F60",
                 isSupervised: true, owner: "", groupID: group.id, installedApps: ["com.example.mail"], enrolledAt: Date(), lastCheckInAt: nil))
-            _ = try connection.insert(AppRecord(id: nil, name: "Mail", bundleID: "com.example.mail", isManaged: false, isSDKBuilt: false,
+            _ = try connection.insert(AppRecord(name: "Mail", bundleID: "com.example.mail", isManaged: false, isSDKBuilt: false,
                                                 hasAssessmentEntitlement: false, iconColor: "", createdAt: Date()))
         }
         return (console, token)

@@ -13,8 +13,8 @@ import Testing
     static func insertDevice(_ console: TestConsole) throws -> RecordID<DeviceRecord> {
         try console.services.database.writeBlocking { connection in
             try connection.insert(DeviceRecord(
-                id: nil, name: "Lobby 1", model: .iPad, osVersion: "17.4", serialNumber: "DMPXK2ABCD", udid: "00008101-000A1B2C3D4E5F60",
-                isSupervised: true, owner: "", groupID: nil, installedApps: [], enrolledAt: Date(), lastCheckInAt: nil)).id!
+                name: "Lobby 1", model: .iPad, osVersion: "17.4", serialNumber: "DMPXK2ABCD", udid: "00008101-000A1B2C3D4E5F60",
+                isSupervised: true, owner: "", groupID: nil, installedApps: [], enrolledAt: Date(), lastCheckInAt: nil)).id
         }
     }
 
@@ -87,7 +87,7 @@ import Testing
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)
         _ = try console.services.database.writeBlocking {
-            try $0.insert(DeviceGroupRecord(id: nil, name: "Lobby kiosks", parentID: nil, createdAt: Date()))
+            try $0.insert(DeviceGroupRecord(name: "Lobby kiosks", parentID: nil, createdAt: Date()))
         }
         try await console.test { client in
             let admin = Browser(client)

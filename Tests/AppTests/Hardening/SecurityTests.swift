@@ -61,8 +61,8 @@ import Testing
         try await console.addUser("ann@example.com", role: .admin)
         let device = try console.services.database.writeBlocking { connection in
             try connection.insert(DeviceRecord(
-                id: nil, name: "Lobby 1", model: .iPad, osVersion: "17.4", serialNumber: "DMPXK2ABCD", udid: "00008101-000A1B2C3D4E5F60",
-                isSupervised: true, owner: "", groupID: nil, installedApps: [], enrolledAt: Date(), lastCheckInAt: nil)).id!
+                name: "Lobby 1", model: .iPad, osVersion: "17.4", serialNumber: "DMPXK2ABCD", udid: "00008101-000A1B2C3D4E5F60",
+                isSupervised: true, owner: "", groupID: nil, installedApps: [], enrolledAt: Date(), lastCheckInAt: nil)).id
         }
         try await console.test { client in
             let browser = Browser(client)
@@ -94,13 +94,13 @@ import Testing
         try await console.test { client in
             let answerOne = try await createGroup(client, "One")
             #expect(answerOne == .created)
-            try await console.services.accounts.changeRole(of: ann.id!, to: .viewer, by: .system)
+            try await console.services.accounts.changeRole(of: ann.id, to: .viewer, by: .system)
             let answerTwo = try await createGroup(client, "Two")
             #expect(answerTwo == .forbidden)
-            try await console.services.accounts.changeRole(of: ann.id!, to: .admin, by: .system)
+            try await console.services.accounts.changeRole(of: ann.id, to: .admin, by: .system)
             let answerThree = try await createGroup(client, "Three")
             #expect(answerThree == .created)
-            try await console.services.accounts.deleteUser(ann.id!, by: .system)
+            try await console.services.accounts.deleteUser(ann.id, by: .system)
             let answerFour = try await createGroup(client, "Four")
             #expect(answerFour == .unauthorized)
         }

@@ -15,7 +15,7 @@ struct LogDeviceReconciliation: Sendable {
         let existing = Set(try await console.read { connection in
             // In chunks: SQLite takes at most 32,766 bound values a statement.
             try stride(from: 0, to: named.count, by: 10_000).flatMap { start in
-                try connection.fetch(DeviceRecord.query().filter("id", in: Array(named[start..<min(start + 10_000, named.count)]))).compactMap(\.id)
+                try connection.fetch(DeviceRecord.query().filter("id", in: Array(named[start..<min(start + 10_000, named.count)]))).map(\.id)
             }
         })
         for gone in named where !existing.contains(gone) {

@@ -7,7 +7,7 @@ import Storage
 package struct DeviceLogRecord: Record {
     package static let tableName = "device_logs"
 
-    package var id: RecordID<DeviceLogRecord>?
+    package var id: RecordID<DeviceLogRecord> = .unsaved
     var deviceID: RecordID<DeviceRecord>?
     var deviceName: String
     var app: String
@@ -56,7 +56,7 @@ struct LogEventRecord: Record {
         case retention
     }
 
-    var id: RecordID<LogEventRecord>?
+    var id: RecordID<LogEventRecord> = .unsaved
     var app: String?
     var kind: Kind
     var message: String

@@ -106,7 +106,7 @@ struct LogRemoval: Sendable {
         try await logs.writeFreeingRoom { connection in
             for (app, removed) in purged.sorted(by: { $0.key < $1.key }) {
                 _ = try connection.insert(LogEventRecord(
-                    id: nil, app: app, kind: .retention,
+                    app: app, kind: .retention,
                     message: "Retention removed \(removed.lines) line\(removed.lines == 1 ? "" : "s") (\(ByteCountText.megabytes(removed.bytes))) received before \(DisplayTime.iso(cutoff)).",
                     at: time))
             }

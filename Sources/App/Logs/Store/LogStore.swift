@@ -147,7 +147,7 @@ package struct LogStore: Sendable {
             .filter("kind", .equal, LogEventRecord.Kind.capReached.rawValue).order(by: "id", .descending))
         if let last, time.timeIntervalSince(last.at) < 3600 { return }
         _ = try connection.insert(LogEventRecord(
-            id: nil, app: app, kind: .capReached,
+            app: app, kind: .capReached,
             message: "\(app) reached its log cap of \(ByteCountText.megabytes(capBytes)); new uploads are refused until retention or a deletion frees space.",
             at: time))
     }
