@@ -83,12 +83,12 @@ import Testing
 
             // A group with a subgroup cannot be removed: its page says why instead of a button,
             // and a forged request is refused with the same reason.
-            let page = try await admin.get(Paths.group(clinics.id))
+            let page = try await admin.get(Site.Groups.show.link(clinics.id))
             #expect(page.body.contains("id=\"removal-blocked\">Move its 1 subgroup to another group first"))
             #expect(!page.body.contains("id=\"remove-group\""))
             let refused = try await admin.post("/groups/\(clinics.id)/delete")
-            #expect(refused.status == .seeOther && refused.location == Paths.group(clinics.id))
-            #expect(try await admin.get(Paths.group(clinics.id)).body.contains("still holds devices or subgroups"))
+            #expect(refused.status == .seeOther && refused.location == Site.Groups.show.link(clinics.id))
+            #expect(try await admin.get(Site.Groups.show.link(clinics.id)).body.contains("still holds devices or subgroups"))
         }
         #expect(try console.services.database.readBlocking { try $0.count(DeviceGroupRecord.query()) } == 2)
     }
@@ -102,23 +102,23 @@ import Testing
         try await console.test { client in
             let viewer = Browser(client)
             try await viewer.signIn("vic@example.com", password: TestConsole.password)
-            let page = try await viewer.get(Paths.group(ipads.id))
+            let page = try await viewer.get(Site.Groups.show.link(ipads.id))
             #expect(page.status == .ok)
             #expect(page.body.contains("<a href=\"/groups/\(clinics.id)\">Clinics</a> › Clinic iPads"), "where it sits")
             #expect(page.body.contains(">12 device(s)</a>"))
             #expect(page.body.contains("Clinic data protection</a>") && page.body.contains("Inherited from <a href=\"/groups/\(clinics.id)\">Clinics</a>"))
             #expect(!page.body.contains("/remove\""), "viewers read; no unassign links")
-            let parent = try await viewer.get(Paths.group(clinics.id))
+            let parent = try await viewer.get(Site.Groups.show.link(clinics.id))
             #expect(parent.body.contains("Assigned here") && parent.body.contains("id=\"subgroups\""))
             #expect(parent.body.contains(">12 device(s)</a>, 0 directly in this group"))
 
             let admin = Browser(client)
             try await admin.signIn("ann@example.com", password: TestConsole.password)
-            let editable = try await admin.get(Paths.group(ipads.id))
+            let editable = try await admin.get(Site.Groups.show.link(ipads.id))
             let profile = try #require(try await console.services.database.read {
                 try $0.fetchOne(ProfileRecord.query().filter("identifier", .equal, "com.example.profiles.clinic"))
             })
-            #expect(editable.body.contains("href=\"\(Paths.profileUnassign(profile.id, from: clinics.id))\">Unassign from Clinics…"),
+            #expect(editable.body.contains("href=\"\(Site.Profiles.unassign.link(profile.id, clinics.id))\">Unassign from Clinics…"),
                     "an inherited profile is unassigned where it is assigned, through the preview")
             #expect(editable.body.contains("Move its 12 devices to another group first"))
 
@@ -127,9 +127,9 @@ import Testing
             try await admin.post("/groups", ["name": "Spare", "parentID": ""])
             let spare = try #require(try await console.services.database.read { try $0.fetchOne(DeviceGroupRecord.query().filter("name", .equal, "Spare")) })
             _ = try await console.services.assignments.assign(profile.id, to: spare.id, by: .system)
-            let empty = try await admin.get(Paths.group(spare.id))
+            let empty = try await admin.get(Site.Groups.show.link(spare.id))
             #expect(empty.body.contains("data-confirm=\"Remove the group Spare? Its assignment goes with it; the profiles themselves stay.\""))
-            #expect(try await admin.get(Paths.group(RecordID(999_999))).status == .notFound)
+            #expect(try await admin.get(Site.Groups.show.link(RecordID(999_999))).status == .notFound)
         }
     }
 

@@ -82,8 +82,8 @@ import Testing
             for story in DemoStory.all { #expect(body.contains("id=\"story-\(story.id)\""), "a tile for \(story.title)") }
             let devices = try await console.services.database.read { try $0.fetch(DeviceRecord.query()) }
             let student = try #require(devices.first { $0.name == "Student iPad (own)" })
-            #expect(body.contains("href=\"\(Paths.simulator(student.id))\">Open simulator: Student iPad (own)</a>"))
-            let simulator = try await helpdesk.get(Paths.simulator(student.id))
+            #expect(body.contains("href=\"\(Site.Simulator.show.link(student.id))\">Open simulator: Student iPad (own)</a>"))
+            let simulator = try await helpdesk.get(Site.Simulator.show.link(student.id))
             #expect(simulator.status == .ok && simulator.body.contains("not supervised"))
             #expect(body.contains(">Exam iPads</a>: 17 device(s)"))
 

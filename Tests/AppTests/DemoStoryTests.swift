@@ -55,14 +55,14 @@ import Testing
         try await console.test { client in
             let browser = Browser(client)
             try await browser.signIn("desk@example.com", password: TestConsole.password)
-            let sales = try await browser.get(Paths.simulator(phone.id)).body
+            let sales = try await browser.get(Site.Simulator.show.link(phone.id)).body
             let options = sales.components(separatedBy: "id=\"location-preset\"").dropFirst().first?.components(separatedBy: "</select>").first ?? ""
             let labels = options.components(separatedBy: "</option>").dropLast().map { $0.components(separatedBy: ">").last ?? "" }
             #expect(labels == ["Head office (inside)", "North depot (inside)", "South depot (inside)", "Outside every area (2 km from Head office)",
                                "Location services off"])
             #expect(sales.contains("class=\"device-frame iphone\""))
             #expect(sales.contains("value=\"Order 1042: 12 boxes for Harbour Café\""), "the copy box speaks the story's language")
-            let lobby = try await browser.get(Paths.simulator(kiosk.id)).body
+            let lobby = try await browser.get(Site.Simulator.show.link(kiosk.id)).body
             #expect(!lobby.contains("(inside)"), "no geofence reaches the kiosk: no areas to stand in")
             #expect(lobby.contains("class=\"device-frame ipad\""))
         }

@@ -357,8 +357,8 @@ import Testing
             let viewer = Browser(client)
             try await viewer.signIn("vic@example.com", password: TestConsole.password)
             let clinic = try #require(devices.first { $0.name == "Clinic iPad 01" })
-            #expect(try await viewer.get(Paths.device(clinic.id)).body.contains("href=\"/devices/\(clinic.id)/sdk-profile\""))
-            let download = try await viewer.get(Paths.deviceSDKProfile(clinic.id))
+            #expect(try await viewer.get(Site.Devices.show.link(clinic.id)).body.contains("href=\"/devices/\(clinic.id)/sdk-profile\""))
+            let download = try await viewer.get(Site.Devices.sdkProfile.link(clinic.id))
             #expect(download.status == .ok && download.headers[.contentDisposition]?.contains("attachment") == true)
             #expect(download.body.contains("\"DataLossPrevention\""))
         }

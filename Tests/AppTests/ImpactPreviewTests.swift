@@ -39,7 +39,7 @@ import Testing
         try await console.test { client in
             let admin = Browser(client)
             try await admin.signIn("lead@example.com", password: TestConsole.password)
-            let profilePage = try await admin.get(Paths.profile(exam))
+            let profilePage = try await admin.get(Site.Profiles.show.link(exam))
             #expect(profilePage.body.contains("action=\"/profiles/\(exam)/assignments/preview\""), "the assign form goes to the preview")
             let preview = try await admin.get("/profiles/\(exam)/assignments/preview?groupID=\(schools)")
             #expect(preview.status == .ok)
@@ -78,16 +78,16 @@ import Testing
         try await console.test { client in
             let admin = Browser(client)
             try await admin.signIn("lead@example.com", password: TestConsole.password)
-            let profilePage = try await admin.get(Paths.profile(lobby.id))
+            let profilePage = try await admin.get(Site.Profiles.show.link(lobby.id))
             #expect(profilePage.body.contains("href=\"/profiles/\(lobby.id)/assignments/\(kiosks)/remove\""))
-            let preview = try await admin.get(Paths.profileUnassign(lobby.id, from: kiosks))
+            let preview = try await admin.get(Site.Profiles.unassign.link(lobby.id, kiosks))
             #expect(preview.body.contains("<strong>6 devices unlock, leaving Lobby Check-In</strong>: Lobby kiosk 01"))
             #expect(preview.body.contains("Single App Mode <span class=\"tag diff-removed\">removed</span>"))
             #expect(preview.body.contains("<th scope=\"row\">The whole payload</th>"), "a payload that goes is one row, not one per option")
             #expect(!preview.body.contains("Disable auto-lock"))
-            #expect(preview.body.contains("action=\"\(Paths.profileUnassign(lobby.id, from: kiosks))\""))
+            #expect(preview.body.contains("action=\"\(Site.Profiles.unassign.link(lobby.id, kiosks))\""))
             #expect(try await assignments(console, lobby.id) == 1)
-            try await admin.post(Paths.profileUnassign(lobby.id, from: kiosks))
+            try await admin.post(Site.Profiles.unassign.link(lobby.id, kiosks))
             #expect(try await assignments(console, lobby.id) == 0)
         }
     }
@@ -103,8 +103,8 @@ import Testing
         try await console.test { client in
             let admin = Browser(client)
             try await admin.signIn("lead@example.com", password: TestConsole.password)
-            try await admin.get(Paths.payloadForm(lobby.id, .singleAppMode))
-            let preview = try await admin.post(Paths.payloadForm(lobby.id, .singleAppMode), pairs: form)
+            try await admin.get(Site.Profiles.payloadForm.link(lobby.id, .singleAppMode))
+            let preview = try await admin.post(Site.Profiles.payloadForm.link(lobby.id, .singleAppMode), pairs: form)
             #expect(preview.status == .ok)
             #expect(preview.body.contains("Save “Edited Single App Mode” in Lobby kiosk lockdown?"))
             #expect(preview.body.contains("Reaches 6 devices in 1 group; 6 devices change."))
@@ -113,16 +113,16 @@ import Testing
             #expect(preview.body.contains("name=\"impactConfirmed\" value=\"yes\""))
             #expect(try await console.services.database.read { try $0.require(ProfileRecord.self, id: lobby.id) }.version == lobby.version,
                     "nothing is saved before the confirmation")
-            let confirmed = try await admin.post(Paths.payloadForm(lobby.id, .singleAppMode), pairs: form + [("impactConfirmed", "yes")])
+            let confirmed = try await admin.post(Site.Profiles.payloadForm.link(lobby.id, .singleAppMode), pairs: form + [("impactConfirmed", "yes")])
             #expect(confirmed.status == .seeOther)
             #expect(try await console.services.database.read { try $0.require(ProfileRecord.self, id: lobby.id) }.version == lobby.version + 1)
 
             // Restoring an old version is a save too: version 2 had no options and no user toggles.
-            try await admin.get(Paths.profileVersion(lobby.id, 2))
-            let restore = try await admin.post(Paths.profileRestore(lobby.id, 2), ["baseVersion": "\(lobby.version + 1)"])
+            try await admin.get(Site.Profiles.version.link(lobby.id, 2))
+            let restore = try await admin.post(Site.Profiles.restore.link(lobby.id, 2), ["baseVersion": "\(lobby.version + 1)"])
             #expect(restore.status == .ok && restore.body.contains("Save “Restored version 2” in Lobby kiosk lockdown?"))
             #expect(restore.body.contains("<th scope=\"row\">Disable touch</th>"))
-            let restored = try await admin.post(Paths.profileRestore(lobby.id, 2), ["baseVersion": "\(lobby.version + 1)", "impactConfirmed": "yes"])
+            let restored = try await admin.post(Site.Profiles.restore.link(lobby.id, 2), ["baseVersion": "\(lobby.version + 1)", "impactConfirmed": "yes"])
             #expect(restored.status == .seeOther)
             #expect(try await console.services.database.read { try $0.require(ProfileRecord.self, id: lobby.id) }.version == lobby.version + 2)
         }

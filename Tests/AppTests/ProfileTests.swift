@@ -290,7 +290,7 @@ import Testing
         try await console.test { client in
             let viewer = Browser(client)
             try await viewer.signIn("vic@example.com", password: TestConsole.password)
-            let lock = try await viewer.get(Paths.profileHistory(lobby.id) + "?from=3&to=4").body
+            let lock = try await viewer.get(Site.Profiles.history.link(lobby.id) + "?from=3&to=4").body
             #expect(lock.contains("Single App Mode <span class=\"tag diff-changed\">changed</span>"))
             #expect(lock.contains("<th scope=\"row\">Disable auto-lock</th>"))
             #expect(lock.contains("<th scope=\"row\">Disable ringer switch</th>"))
@@ -298,7 +298,7 @@ import Testing
             #expect(!lock.contains("disableAutoLock"), "no stored key names")
             #expect(lock.contains("id=\"diff-unchanged\">Unchanged: Logging."))
 
-            let brand = try await viewer.get(Paths.profileHistory(sales.id) + "?from=2&to=3").body
+            let brand = try await viewer.get(Site.Profiles.history.link(sales.id) + "?from=2&to=3").body
             #expect(brand.contains("Branding <span class=\"tag diff-added\">added</span>"))
             #expect(brand.contains("<span class=\"swatch\" data-color=\"#ee8b30\" aria-hidden=\"true\"></span>"))
             #expect(brand.contains("<th scope=\"row\">Area “South depot”</th>"))
@@ -321,11 +321,11 @@ import Testing
             let source = try #require(try await console.services.database.read {
                 try $0.fetchOne(ProfileRecord.query().filter("identifier", .equal, "com.example.profiles.lobby-kiosk"))
             })
-            let page = try await admin.get(Paths.profile(source.id))
+            let page = try await admin.get(Site.Profiles.show.link(source.id))
             #expect(page.body.contains("action=\"/profiles/\(source.id)/clone\""))
-            let copied = try await admin.post(Paths.profileClone(source.id))
+            let copied = try await admin.post(Site.Profiles.clone.link(source.id))
             #expect(copied.status == .seeOther)
-            let again = try await admin.post(Paths.profileClone(source.id))
+            let again = try await admin.post(Site.Profiles.clone.link(source.id))
             let (first, second, sourceVersion) = try await console.services.database.read { connection in
                 (try connection.fetchOne(ProfileRecord.query().filter("identifier", .equal, "com.example.profiles.lobby-kiosk.copy")),
                  try connection.fetchOne(ProfileRecord.query().filter("identifier", .equal, "com.example.profiles.lobby-kiosk.copy-2")),
@@ -333,7 +333,7 @@ import Testing
             }
             let copy = try #require(first)
             #expect(second != nil, "a second copy takes the next free identifier")
-            #expect(copied.location == Paths.profile(copy.id) && again.location != copied.location)
+            #expect(copied.location == Site.Profiles.show.link(copy.id) && again.location != copied.location)
             #expect(copy.name == "Copy of Lobby kiosk lockdown" && copy.version == 1)
             let (version, assignments) = try await console.services.database.read { connection in
                 (try ProfileReader.latestVersion(of: copy.id, in: connection),
@@ -345,8 +345,8 @@ import Testing
 
             let viewer = Browser(client)
             try await viewer.signIn("vic@example.com", password: TestConsole.password)
-            try await viewer.get(Paths.profile(source.id))
-            #expect(try await viewer.post(Paths.profileClone(source.id)).status == .forbidden)
+            try await viewer.get(Site.Profiles.show.link(source.id))
+            #expect(try await viewer.post(Site.Profiles.clone.link(source.id)).status == .forbidden)
         }
     }
 }

@@ -31,7 +31,7 @@ import Testing
             let desk = Browser(client)
             try await desk.signIn("desk@example.com", password: TestConsole.password)
             let storage = try #require(DashboardTests.health(try await desk.get("/dashboard").body).first { $0.text == "Log storage has room" })
-            #expect(storage.href == Paths.logs)
+            #expect(storage.href == Site.Logs.index.link())
             #expect(try await desk.get(storage.href).status == .ok)
         }
     }
@@ -52,13 +52,13 @@ import Testing
             let admin = Browser(client)
             try await admin.signIn("lead@example.com", password: TestConsole.password)
             let already = try await admin.get("/profiles/\(lobby.id)/assignments/preview?groupID=\(kiosks)")
-            #expect(already.status == .seeOther && already.location == Paths.profile(lobby.id))
-            #expect(try await admin.get(Paths.profile(lobby.id)).body.contains("is already assigned to Lobby kiosks."))
-            let nothing = try await admin.get(Paths.profileUnassign(lobby.id, from: clinics))
+            #expect(already.status == .seeOther && already.location == Site.Profiles.show.link(lobby.id))
+            #expect(try await admin.get(Site.Profiles.show.link(lobby.id)).body.contains("is already assigned to Lobby kiosks."))
+            let nothing = try await admin.get(Site.Profiles.unassign.link(lobby.id, clinics))
             #expect(nothing.status == .seeOther)
-            #expect(try await admin.get(Paths.profile(lobby.id)).body.contains("is not assigned to Clinic iPads: there is nothing to unassign."))
-            try await admin.post(Paths.profileUnassign(lobby.id, from: clinics))
-            #expect(try await admin.get(Paths.profile(lobby.id)).body.contains("was not assigned to Clinic iPads; nothing changed."))
+            #expect(try await admin.get(Site.Profiles.show.link(lobby.id)).body.contains("is not assigned to Clinic iPads: there is nothing to unassign."))
+            try await admin.post(Site.Profiles.unassign.link(lobby.id, clinics))
+            #expect(try await admin.get(Site.Profiles.show.link(lobby.id)).body.contains("was not assigned to Clinic iPads; nothing changed."))
 
             // An empty group: the preview says the change reaches nothing.
             try await admin.get("/groups")
@@ -84,8 +84,8 @@ import Testing
         try await console.test { client in
             let desk = Browser(client)
             try await desk.signIn("desk@example.com", password: TestConsole.password)
-            try await desk.get(Paths.simulator(phone.id))
-            let refused = try await desk.post(Paths.simulatorActions(phone.id), ["action": "setLocation", "preset": "a,b,c"])
+            try await desk.get(Site.Simulator.show.link(phone.id))
+            let refused = try await desk.post(Site.Simulator.act.link(phone.id), ["action": "setLocation", "preset": "a,b,c"])
             #expect(refused.status == .unprocessableContent)
             let events = try await console.services.database.read {
                 try $0.count(SimulatorEventRecord.query().filter("deviceID", .equal, phone.id).filter("action", .equal, "Turn location services off"))

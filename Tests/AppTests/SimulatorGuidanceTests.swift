@@ -42,7 +42,7 @@ import Testing
             // The last simulator step of the story leads on to a page that is not a simulator.
             _ = try await lead.get("/simulator/\(kiosk)?step=kiosk-crash")
             let onward = try await lead.post("/tour/steps/kiosk-crash", ["done": "yes", "then": "next"])
-            #expect(onward.location == Paths.crashGroups(app: "com.example.checkin"))
+            #expect(onward.location == Site.Logs.crashGroups(app: "com.example.checkin"))
             // Marking from the tour page stays on the tour.
             _ = try await lead.get("/tour")
             #expect(try await lead.post("/tour/steps/kiosk-open", ["done": "yes"]).location == "/tour#step-kiosk-open")
@@ -64,7 +64,7 @@ import Testing
         let phone = try await device(console, "Sales iPhone 01")
         try await console.test { client in
             let desk = try await signedIn(console, client, "desk@example.com")
-            let first = try await desk.get(Paths.simulator(phone))
+            let first = try await desk.get(Site.Simulator.show.link(phone))
             func options(_ body: String) -> [String] {
                 let select = body.components(separatedBy: "id=\"location-preset\"").dropFirst().first?.components(separatedBy: "</select>").first ?? ""
                 return Array(select.components(separatedBy: "<option").dropFirst())
@@ -72,8 +72,8 @@ import Testing
             let choices = options(first.body)
             let north = try #require(choices.first { $0.contains("North depot (inside)") })
             let value = try #require(north.components(separatedBy: "value=\"").dropFirst().first?.prefix { $0 != "\"" })
-            #expect(try await desk.post(Paths.simulatorActions(phone), ["action": "setLocation", "preset": String(value)]).status == .seeOther)
-            let after = try await desk.get(Paths.simulator(phone))
+            #expect(try await desk.post(Site.Simulator.act.link(phone), ["action": "setLocation", "preset": String(value)]).status == .seeOther)
+            let after = try await desk.get(Site.Simulator.show.link(phone))
             let selected = options(after.body).filter { $0.contains(" selected") }
             #expect(selected.count == 1 && selected.first?.contains("North depot (inside)") == true, "the choice is kept after Go")
             let result = after.body.components(separatedBy: "id=\"location-result\"").dropFirst().first?.components(separatedBy: "</output>").first ?? ""
@@ -81,18 +81,18 @@ import Testing
 
             let outside = try #require(choices.first { $0.contains("Outside every area") })
             let outsideValue = try #require(outside.components(separatedBy: "value=\"").dropFirst().first?.prefix { $0 != "\"" })
-            _ = try await desk.post(Paths.simulatorActions(phone), ["action": "setLocation", "preset": String(outsideValue)])
-            let away = try await desk.get(Paths.simulator(phone))
+            _ = try await desk.post(Site.Simulator.act.link(phone), ["action": "setLocation", "preset": String(outsideValue)])
+            let away = try await desk.get(Site.Simulator.show.link(phone))
             #expect(options(away.body).filter { $0.contains(" selected") }.first?.contains("Outside every area") == true)
             #expect(away.body.contains("the geofence blocks SDK apps here"))
             // Airplane mode stops geofencing wherever the device stands, as its SDK apps act on it.
-            _ = try await desk.post(Paths.simulatorActions(phone), ["action": "setNetwork", "network": "offline"])
-            let airplane = try await desk.get(Paths.simulator(phone))
+            _ = try await desk.post(Site.Simulator.act.link(phone), ["action": "setNetwork", "network": "offline"])
+            let airplane = try await desk.get(Site.Simulator.show.link(phone))
             #expect(airplane.body.contains("Geofencing stops in airplane mode") && !airplane.body.contains("the geofence blocks SDK apps here"))
-            _ = try await desk.post(Paths.simulatorActions(phone), ["action": "setNetwork", "network": "wifi"])
+            _ = try await desk.post(Site.Simulator.act.link(phone), ["action": "setNetwork", "network": "wifi"])
 
-            _ = try await desk.post(Paths.simulatorActions(phone), ["action": "setLocation", "preset": ""])
-            let off = try await desk.get(Paths.simulator(phone))
+            _ = try await desk.post(Site.Simulator.act.link(phone), ["action": "setLocation", "preset": ""])
+            let off = try await desk.get(Site.Simulator.show.link(phone))
             #expect(options(off.body).filter { $0.contains(" selected") }.first?.contains("Location services off") == true)
             #expect(off.body.contains("Location services off: geofencing stops, so SDK apps open"))
         }
@@ -104,11 +104,11 @@ import Testing
         let kiosk = try await device(console, "Lobby kiosk 01")
         try await console.test { client in
             let desk = try await signedIn(console, client, "desk@example.com")
-            let free = try await desk.get(Paths.simulator(phone)).body
+            let free = try await desk.get(Site.Simulator.show.link(phone)).body
             #expect(free.contains("id=\"accessibility-voiceOver\" aria-pressed=\"false\">VoiceOver</button>"))
             let row = free.components(separatedBy: "aria-label=\"Accessibility\"").dropFirst().first?.components(separatedBy: "</div>").first ?? ""
             #expect(row.contains("VoiceOver") && !row.contains("()") && !row.contains("small-text"), "no empty parentheses, no empty note")
-            let locked = try await desk.get(Paths.simulator(kiosk)).body
+            let locked = try await desk.get(Site.Simulator.show.link(kiosk)).body
             #expect(locked.contains("<span class=\"small-text\">("), "under Single App Mode each button says who decides it")
         }
     }

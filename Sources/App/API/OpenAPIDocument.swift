@@ -177,6 +177,6 @@ enum OpenAPIDocument {
     static func register(on routes: SecuredRoutes) {
         // Read when asked, once every controller has registered its endpoints in the table.
         let table = routes.table
-        routes.get("/api/openapi.json", .anyone) { _, _ in try .jsonObject(object(describing: table.operations)) }
+        routes.on(Site.apiDocument) { _, _ in try .jsonObject(object(describing: table.operations)) }
     }
 }

@@ -28,8 +28,8 @@ struct TokensController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/tokens", role: .admin) { request, context in try await page(View(), request: request, context: context) }
-        routes.post("/tokens", role: .admin) { request, context in
+        routes.on(Site.Tokens.list) { request, context in try await page(View(), request: request, context: context) }
+        routes.on(Site.Tokens.issue) { request, context in
             let actor = Actor(context.user)
             let role = Role(rawValue: context.form["role"]) ?? .viewer
             var view = View(name: context.form["name"], roles: UsersController.RoleOption.all(selected: role))
@@ -43,9 +43,9 @@ struct TokensController {
                 return try await page(view, request: request, context: context, status: .unprocessableContent)
             }
         }
-        routes.post("/tokens/{id}/revoke", role: .admin) { request, context in
-            try await tokens.revoke(try context.parameters.require("id", as: RecordID<APITokenRecord>.self), by: Actor(context.user))
-            return .seeOther(Paths.tokens, flash: .notice("The token is revoked; scripts using it now get 401."), cookies: services.cookies, request: request)
+        routes.on(Site.Tokens.revoke) { id, request, context in
+            try await tokens.revoke(id, by: Actor(context.user))
+            return .seeOther(Site.Tokens.list.link(), flash: .notice("The token is revoked; scripts using it now get 401."), cookies: services.cookies, request: request)
         }
     }
 
@@ -54,7 +54,7 @@ struct TokensController {
         let records = try await tokens.all()
         var view = view
         view.rows = records.map {
-            Row(revokePath: Paths.tokenRevoke($0.id), name: $0.name, role: $0.role.displayName, createdBy: $0.createdBy,
+            Row(revokePath: Site.Tokens.revoke.link($0.id), name: $0.name, role: $0.role.displayName, createdBy: $0.createdBy,
                 created: DisplayTime.relative($0.createdAt, now: now),
                 lastUsed: $0.lastUsedAt.map { DisplayTime.relative($0, now: now) } ?? "never", revoked: $0.revokedAt != nil)
         }

@@ -16,18 +16,18 @@ struct AccountController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/account/password", role: .viewer) { request, context in
+        routes.on(Site.Accounts.passwordForm) { request, context in
             let user = context.user
             return try page(View(mustChange: user.mustChangePassword), request: request, context: context)
         }
-        routes.post("/account/password", role: .viewer) { request, context in
+        routes.on(Site.Accounts.changePassword) { request, context in
             let user = context.user
             let fields = context.form
             do {
                 try await services.accounts.changePassword(
                     of: user, current: fields["current"], new: fields["new"], confirmation: fields["confirmation"],
                     keeping: context.session?.id)
-                return .seeOther(Paths.dashboard, flash: .notice("Your password is changed. Other sessions were signed out."),
+                return .seeOther(Site.dashboard.link(), flash: .notice("Your password is changed. Other sessions were signed out."),
                                  cookies: services.cookies, request: request)
             } catch let errors as FieldErrors {
                 // Password fields are never echoed back, even on error.

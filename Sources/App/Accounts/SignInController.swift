@@ -9,23 +9,23 @@ struct SignInController {
 
     struct FormView {
         var email = ""
-        var next = Paths.dashboard
+        var next = Site.dashboard.link()
         var error: String?
         var emailError: String?
         var passwordError: String?
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/", .anyone) { _, context in
-            .seeOther(context.user == nil ? Paths.signIn : Paths.dashboard)
+        routes.on(Site.home) { _, context in
+            .seeOther(context.user == nil ? Site.Accounts.signInForm.link() : Site.dashboard.link())
         }
-        routes.get("/sign-in", .anyone) { request, context in
+        routes.on(Site.Accounts.signInForm) { request, context in
             let next = LocalPath.sanitised(request.uri.formParameters["next"].map(String.init) ?? "")
             if context.user != nil { return .seeOther(next) }
             return try form(FormView(next: next), request: request, context: context)
         }
-        routes.post("/sign-in", .anyone, use: signIn)
-        routes.post(Paths.signOut, .anyone, use: signOut)
+        routes.on(Site.Accounts.signIn, use: signIn)
+        routes.on(Site.Accounts.signOut, use: signOut)
     }
 
     private func form(_ view: FormView, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
@@ -57,7 +57,7 @@ struct SignInController {
             view.error = "The email or password is not right. Check both and try again."
             return try form(view, request: request, context: context, status: .unprocessableContent)
         case .signedIn(let user, let token):
-            var response = Response.seeOther(user.mustChangePassword ? Paths.passwordChange : try await destination(view.next, for: user))
+            var response = Response.seeOther(user.mustChangePassword ? Site.Accounts.passwordForm.link() : try await destination(view.next, for: user))
             response.setCookie(services.cookies.make(CookieJar.session, value: token, maxAge: Int(services.config.sessionLifetime), for: request))
             response.setCookie(services.cookies.expire(CookieJar.signedOutCSRF, for: request))
             return response
@@ -67,15 +67,15 @@ struct SignInController {
     /// Where a sign-in lands: where the person was going, except that the first sign-in to a
     /// demo console opens the tour of its stories.
     private func destination(_ next: String, for user: User) async throws -> String {
-        guard services.config.demo, next == Paths.dashboard, try await services.tour.claimFirstVisit(of: user.id) else { return next }
-        return Paths.tour
+        guard services.config.demo, next == Site.dashboard.link(), try await services.tour.claimFirstVisit(of: user.id) else { return next }
+        return Site.Tour.page.link()
     }
 
     @Sendable func signOut(request: Request, context: AppRequestContext) async throws -> Response {
         if let session = context.session {
             try await services.signIns.signOut(session, user: context.user)
         }
-        var response = Response.seeOther(Paths.signIn, flash: .notice("You are signed out."), cookies: services.cookies, request: request)
+        var response = Response.seeOther(Site.Accounts.signInForm.link(), flash: .notice("You are signed out."), cookies: services.cookies, request: request)
         response.setCookie(services.cookies.expire(CookieJar.session, for: request))
         return response
     }

@@ -49,12 +49,12 @@ struct UsersController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/users", role: .admin) { request, context in
+        routes.on(Site.Accounts.users) { request, context in
             try await page(View(), request: request, context: context)
         }
-        routes.post("/users", role: .admin, use: add)
-        routes.post("/users/{id}/role", role: .admin, use: changeRole)
-        routes.post("/users/{id}/delete", role: .admin, use: delete)
+        routes.on(Site.Accounts.addUser, use: add)
+        routes.on(Site.Accounts.changeRole, use: changeRole)
+        routes.on(Site.Accounts.removeUser, use: delete)
     }
 
     private func page(_ view: View, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
@@ -63,7 +63,7 @@ struct UsersController {
         let users = try await services.accounts.users()
         var view = view
         view.rows = users.map { user in
-            Row(id: user.id.description, rolePath: Paths.userRole(user.id), deletePath: Paths.userDelete(user.id), email: user.email, roleName: user.role.displayName,
+            Row(id: user.id.description, rolePath: Site.Accounts.changeRole.link(user.id), deletePath: Site.Accounts.removeUser.link(user.id), email: user.email, roleName: user.role.displayName,
                 roleOptions: RoleOption.all(selected: user.role),
                 lastSignIn: user.lastSignInAt.map { DisplayTime.relative($0, now: now) } ?? "never",
                 mustChangePassword: user.mustChangePassword, isSelf: user.id == me.id)
@@ -89,26 +89,24 @@ struct UsersController {
         }
     }
 
-    @Sendable func changeRole(request: Request, context: SignedInContext) async throws -> Response {
+    @Sendable func changeRole(_ id: RecordID<User>, request: Request, context: SignedInContext) async throws -> Response {
         let me = context.user
-        let id = try context.parameters.require("id", as: RecordID<User>.self)
         guard let role = Role(rawValue: context.form["role"]) else {
             return try await page(View(rowError: "Choose one of the roles."), request: request, context: context, status: .unprocessableContent)
         }
         do {
             let email = try await services.accounts.changeRole(of: id, to: role, by: Actor(me)).email
-            return .seeOther(Paths.users, flash: .notice("\(email) is now \(role.displayName)."), cookies: services.cookies, request: request)
+            return .seeOther(Site.Accounts.users.link(), flash: .notice("\(email) is now \(role.displayName)."), cookies: services.cookies, request: request)
         } catch let errors as FieldErrors {
             return try await page(View(rowError: errors["user"]), request: request, context: context, status: .conflict)
         }
     }
 
-    @Sendable func delete(request: Request, context: SignedInContext) async throws -> Response {
+    @Sendable func delete(_ id: RecordID<User>, request: Request, context: SignedInContext) async throws -> Response {
         let me = context.user
-        let id = try context.parameters.require("id", as: RecordID<User>.self)
         do {
             let email = try await services.accounts.deleteUser(id, by: Actor(me)).email
-            return .seeOther(Paths.users, flash: .notice("Removed \(email)."), cookies: services.cookies, request: request)
+            return .seeOther(Site.Accounts.users.link(), flash: .notice("Removed \(email)."), cookies: services.cookies, request: request)
         } catch let errors as FieldErrors {
             return try await page(View(rowError: errors["user"]), request: request, context: context, status: .conflict)
         }

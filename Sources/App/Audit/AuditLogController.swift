@@ -39,7 +39,7 @@ struct AuditLogController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/audit", role: .admin) { request, context in
+        routes.on(Site.Audit.log) { request, context in
             let filter = AuditFilter(request.uri.formParameters)
             // A reversed range matches nothing by construction: it is not asked for.
             let rangeProblem = filter.rangeProblem
@@ -54,7 +54,7 @@ struct AuditLogController {
                         hasDetails: event.before != nil || event.after != nil)
                 },
                 isEmpty: page.isEmpty, isFiltered: filter.isFiltered,
-                nextPage: events.count > Self.pageSize ? page.last.map { Paths.audit + "?" + filter.query(before: $0.id) } : nil,
+                nextPage: events.count > Self.pageSize ? page.last.map { Site.Audit.log.link() + "?" + filter.query(before: $0.id) } : nil,
                 // A person from the address who has no entries stays chosen, so the select says
                 // what the empty list is filtered by.
                 people: [SelectOption(value: "", label: "Everyone", selected: filter.person == nil)]
@@ -63,11 +63,11 @@ struct AuditLogController {
                 types: [SelectOption(value: "", label: "Everything", selected: filter.objectType == nil)]
                     + AuditFilter.ObjectType.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0 == filter.objectType) },
                 object: filter.object, from: filter.from.map(AuditFilter.dayText) ?? "", through: filter.through.map(AuditFilter.dayText) ?? "",
-                rangeError: rangeProblem, csvPath: Paths.auditCSV + "?" + filter.query(before: nil))
+                rangeError: rangeProblem, csvPath: Site.Audit.csv.link() + "?" + filter.query(before: nil))
             return try services.renderer.page("audit/index", title: "Audit log", model: view, request: request, context: context,
                                               status: rangeProblem == nil ? .ok : .unprocessableContent)
         }
-        routes.get("/audit.csv", role: .admin) { request, _ in
+        routes.on(Site.Audit.csv) { request, _ in
             try await AuditCSV.response(AuditFilter(request.uri.formParameters), log: services.auditLog, now: services.now)
         }
     }

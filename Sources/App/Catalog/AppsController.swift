@@ -18,7 +18,7 @@ struct AppsController {
     }
 
     struct FormView {
-        var action = Paths.apps
+        var action = Site.Apps.list.link()
         var submitLabel = "Add app"
         var name = ""
         var bundleID = ""
@@ -59,17 +59,17 @@ struct AppsController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/apps", role: .viewer) { request, context in
+        routes.on(Site.Apps.list) { request, context in
             try await index(form: FormView(), request: request, context: context)
         }
-        routes.post("/apps", role: .admin, use: create)
-        routes.get("/apps/{id}/edit", role: .admin) { request, context in
-            let app = try await services.catalogReader.app(context.parameters.require("id", as: RecordID<AppRecord>.self))
+        routes.on(Site.Apps.add, use: create)
+        routes.on(Site.Apps.edit) { id, request, context in
+            let app = try await services.catalogReader.app(id)
             return try await edit(app, form: FormView(app.draft), request: request, context: context)
         }
-        routes.post("/apps/{id}/specfile", role: .admin, use: uploadSpecfile)
-        routes.post("/apps/{id}", role: .admin, use: update)
-        routes.post("/apps/{id}/delete", role: .admin, use: delete)
+        routes.on(Site.Apps.uploadSpecfile, use: uploadSpecfile)
+        routes.on(Site.Apps.update, use: update)
+        routes.on(Site.Apps.remove, use: delete)
     }
 
     private func index(form: FormView, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
@@ -83,7 +83,7 @@ struct AppsController {
     private func edit(_ app: AppRecord, form: FormView, specfileError: String? = nil, request: Request, context: SignedInContext,
                       status: HTTPResponse.Status = .ok) async throws -> Response {
         var form = form
-        form.action = Paths.app(app.id)
+        form.action = Site.Apps.update.link(app.id)
         form.submitLabel = "Save app"
         let specfile = SpecfileView(app: app, stored: try await services.appConfigSpecs.spec(for: app.bundleID), error: specfileError, now: services.now)
         return try services.renderer.page("apps/edit", title: "Edit \(app.name)", model: EditView(name: app.name, form: form, specfile: specfile),
@@ -92,14 +92,13 @@ struct AppsController {
 
     /// An AppConfig specfile for the app: read whole, refused with its line and reason, or
     /// kept as the app's keys for the managed app configuration form.
-    @Sendable func uploadSpecfile(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
+    @Sendable func uploadSpecfile(_ id: RecordID<AppRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let app = try await services.catalogReader.app(id)
         let file = context.files["specfile"] ?? UploadedFile(filename: "", bytes: [])
         switch try await services.appConfigSpecs.importSpec(file, for: id, by: Actor(context.user)) {
         case .success(let spec):
             let skipped = spec.skipped.isEmpty ? "" : " \(spec.skipped.count) key(s) not imported: see below."
-            return .seeOther(Paths.appEdit(id), flash: .notice("Imported \(spec.keys.count) key(s) from the specfile (version \(spec.version)).\(skipped)"),
+            return .seeOther(Site.Apps.edit.link(id), flash: .notice("Imported \(spec.keys.count) key(s) from the specfile (version \(spec.version)).\(skipped)"),
                              cookies: services.cookies, request: request)
         case .failure(let problem):
             return try await edit(app, form: FormView(app.draft), specfileError: "Nothing was imported. \(problem.description)",
@@ -108,7 +107,7 @@ struct AppsController {
     }
 
     static func row(_ app: AppRecord) -> Row {
-        Row(logsPath: Paths.logs(app: app.bundleID), editPath: Paths.appEdit(app.id), deletePath: Paths.appDelete(app.id), name: app.name, bundleID: app.bundleID,
+        Row(logsPath: Site.Logs.index(app: app.bundleID), editPath: Site.Apps.edit.link(app.id), deletePath: Site.Apps.remove.link(app.id), name: app.name, bundleID: app.bundleID,
                    color: app.iconColor.isEmpty ? "#607d8b" : app.iconColor, traits: app.traits)
     }
 
@@ -123,27 +122,25 @@ struct AppsController {
         let draft = Self.draft(from: context.form)
         do {
             let app = try await services.catalog.addApp(draft, by: Actor(context.user))
-            return .seeOther(Paths.apps, flash: .notice("Added \(app.name)."), cookies: services.cookies, request: request)
+            return .seeOther(Site.Apps.list.link(), flash: .notice("Added \(app.name)."), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
             return try await index(form: FormView(draft, errors: refusal.messages), request: request, context: context, status: .unprocessableContent)
         }
     }
 
-    @Sendable func update(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
+    @Sendable func update(_ id: RecordID<AppRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let draft = Self.draft(from: context.form)
         do {
             let app = try await services.catalog.updateApp(id, to: draft, by: Actor(context.user))
-            return .seeOther(Paths.apps, flash: .notice("Saved \(app.name)."), cookies: services.cookies, request: request)
+            return .seeOther(Site.Apps.list.link(), flash: .notice("Saved \(app.name)."), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
             let existing = try await services.catalogReader.app(id)
             return try await edit(existing, form: FormView(draft, errors: refusal.messages), request: request, context: context, status: .unprocessableContent)
         }
     }
 
-    @Sendable func delete(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
+    @Sendable func delete(_ id: RecordID<AppRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let app = try await services.catalog.removeApp(id, by: Actor(context.user))
-        return .seeOther(Paths.apps, flash: .notice("Removed \(app.name) from the catalog."), cookies: services.cookies, request: request)
+        return .seeOther(Site.Apps.list.link(), flash: .notice("Removed \(app.name) from the catalog."), cookies: services.cookies, request: request)
     }
 }

@@ -94,8 +94,8 @@ struct DeviceForm {
         let known = Set(apps.map(\.bundleID))
         return View(
             title: enrolling ? "New simulated device" : deviceID == nil ? "Add a device" : "Edit \(name)",
-            action: enrolling ? Paths.enrollment : deviceID.map(Paths.device) ?? Paths.devices,
-            cancel: deviceID.map(Paths.device) ?? Paths.devices,
+            action: enrolling ? Site.Simulator.enroll.link() : deviceID.map(Site.Devices.show.link) ?? Site.Devices.list.link(),
+            cancel: deviceID.map(Site.Devices.show.link) ?? Site.Devices.list.link(),
             name: name, osVersion: osVersion, serialNumber: serialNumber, udid: udid, owner: owner,
             models: DeviceModel.allCases.map { Choice(value: $0.rawValue, label: $0.rawValue, selected: $0.rawValue == model) },
             supervised: isSupervised, groups: groupOptions,

@@ -58,8 +58,8 @@ struct DeviceListController {
     static let bulkAdminCommands: [DeviceCommand.RequestType] = [.restartDevice, .clearGuidedAccessPasscode]
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/devices", role: .viewer, use: index)
-        routes.post("/devices/bulk", role: .helpdesk, use: bulk)
+        routes.on(Site.Devices.list, use: index)
+        routes.on(Site.Devices.bulk, use: bulk)
     }
 
     @Sendable func index(request: Request, context: SignedInContext) async throws -> Response {
@@ -70,12 +70,12 @@ struct DeviceListController {
         let names = Dictionary(uniqueKeysWithValues: list.groups.map { ($0.id, $0.name) })
         let canAct = context.user.role.includes(.helpdesk)
         let rowsHTML = page.map { DeviceListRowHTML.row($0, groupNames: names, policies: list.policies, now: now, selectable: canAct) }.joined()
-        let next = list.devices.count > Self.pageSize ? page.last.map { Paths.devices + "?" + filter.query(after: $0.device.id) } : nil
+        let next = list.devices.count > Self.pageSize ? page.last.map { Site.Devices.list.link() + "?" + filter.query(after: $0.device.id) } : nil
         let view = View(
             rowsHTML: rowsHTML, isEmpty: page.isEmpty, total: list.total.formatted(), isFiltered: filter.isFiltered,
             search: filter.search,
             onlyMatch: list.total == 1 && !filter.search.isEmpty
-                ? page.first.map { OnlyMatch(name: $0.device.name, path: Paths.device($0.device.id)) } : nil,
+                ? page.first.map { OnlyMatch(name: $0.device.name, path: Site.Devices.show.link($0.device.id)) } : nil,
             groups: SelectOption.groups(list.groups, first: SelectOption(value: "", label: "Every group", selected: filter.group == nil), selected: filter.group),
             models: [SelectOption(value: "", label: "Every model", selected: filter.model == nil)]
                 + DeviceModel.allCases.map { SelectOption(value: $0.rawValue, label: $0.rawValue, selected: $0 == filter.model) },
@@ -88,7 +88,7 @@ struct DeviceListController {
                 + DeviceListFilter.LockState.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0 == filter.lock) },
             conflictOnly: filter.conflictOnly, waitingOnly: filter.waitingOnly, stale: filter.notCheckedInDays.map(String.init) ?? "",
             sortName: sortLink("Name", .name, filter), sortModel: sortLink("Model", .model, filter), sortCheckIn: sortLink("Last check-in", .checkIn, filter),
-            nextPage: next, clearPath: Paths.devices, backPath: Paths.devices + Self.question(filter.query(after: filter.after)),
+            nextPage: next, clearPath: Site.Devices.list.link(), backPath: Site.Devices.list.link() + Self.question(filter.query(after: filter.after)),
             canEdit: context.user.role.includes(.admin), canAct: canAct,
             moveGroups: SelectOption.groups(list.groups, first: SelectOption(value: "none", label: "No group", selected: false), selected: nil),
             adminCommands: Self.bulkAdminCommands.map { SelectOption(value: $0.rawValue, label: $0.displayName, selected: false) },
@@ -113,7 +113,7 @@ struct DeviceListController {
         // A click on the sorted column turns it round; on another column it sorts that one
         // (newest check-in first, the rest A to Z).
         let descending = current ? !filter.descending : sort == .checkIn
-        return SortLink(label: label, path: Paths.devices + Self.question(filter.query(after: nil, sort: sort, descending: descending)),
+        return SortLink(label: label, path: Site.Devices.list.link() + Self.question(filter.query(after: nil, sort: sort, descending: descending)),
                         direction: current ? (filter.descending ? "descending" : "ascending") : nil)
     }
 
@@ -123,7 +123,7 @@ struct DeviceListController {
 
     @Sendable func bulk(request: Request, context: SignedInContext) async throws -> Response {
         let form = context.form
-        let back = form["back"].isEmpty ? Paths.devices : form["back"]
+        let back = form["back"].isEmpty ? Site.Devices.list.link() : form["back"]
         guard LocalPath.isLocal(back) else { throw HTTPError(.badRequest, message: "The page to return to must be on this site.") }
         let values = form.all("device")
         let ids = values.compactMap { RecordID<DeviceRecord>($0) }

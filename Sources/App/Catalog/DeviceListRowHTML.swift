@@ -37,7 +37,7 @@ enum DeviceListRowHTML {
         case .wiped?: " <span class=\"tag tag-danger\">Wiped</span>"
         case .compliant?, nil: ""
         }
-        var html = "<tr>\(choose)<th scope=\"row\"><a href=\"\(Paths.device(device.id))\">\(name)</a>\(compliance)"
+        var html = "<tr>\(choose)<th scope=\"row\"><a href=\"\(Site.Devices.show.link(device.id))\">\(name)</a>\(compliance)"
         html += "<br><code class=\"small\">\(HTMLText.escape(device.serialNumber))</code></th>"
         html += "<td>\(HTMLText.escape(device.model.rawValue))</td><td>\(HTMLText.escape(device.osVersion))</td>"
         html += "<td>\(supervised)</td><td>\(group)</td><td>\(HTMLText.escape(device.owner))</td>"

@@ -86,7 +86,7 @@ struct DevicePage {
         canEdit = user.role.includes(.admin)
         let effective = overview.reaching.map { EffectivePolicy.compute(from: $0) }
         policy = effective.map(PolicyView.init)
-        commands = DeviceCommandsView(deviceID: id, commands: overview.commands, role: user.role, now: now, back: Paths.device(id), form: commandForm)
+        commands = DeviceCommandsView(deviceID: id, commands: overview.commands, role: user.role, now: now, back: Site.Devices.show.link(id), form: commandForm)
         let appName = { (bundleID: String) in catalog[bundleID]?.name ?? bundleID }
         policyLock = LockExplanation.policy(PolicyLock.of(effective, isSupervised: device.isSupervised, installedApps: device.installedApps), appName: appName)
         lock = LockExplanation.reported(overview.simulator?.state, policy: effective, appName: appName)
@@ -102,14 +102,14 @@ struct DevicePage {
                      fetched: DisplayTime.relative(report.fetchedAt, now: now), fetchedISO: DisplayTime.iso(report.fetchedAt),
                      wasReset: report.wasReset,
                      values: report.feedback.sorted { $0.key < $1.key }.map { FeedbackValue(key: $0.key, value: FeedbackText.display($0.value)) },
-                     historyPath: Paths.deviceFeedback(device.id, app: report.app))
+                     historyPath: Site.Devices.feedback(on: device.id, app: report.app))
         }
         notes = (workspace?.notes ?? []).map { stored in
             let changeable = NoteStore.mayChange(stored, by: principal)
             return Note(author: stored.authorEmail, written: DisplayTime.relative(stored.createdAt, now: now), writtenISO: DisplayTime.iso(stored.createdAt),
                         edited: stored.updatedAt > stored.createdAt, html: MarkdownRenderer.html(stored.body),
-                        editPath: changeable ? Paths.deviceNoteEdit(device.id, stored.id) : nil,
-                        deletePath: changeable ? Paths.deviceNoteDelete(device.id, stored.id) : nil)
+                        editPath: changeable ? Site.Devices.editNote.link(device.id, stored.id) : nil,
+                        deletePath: changeable ? Site.Devices.removeNote.link(device.id, stored.id) : nil)
         }
         self.note = note ?? NoteDraft(body: "")
     }
@@ -133,15 +133,15 @@ enum FeedbackText {
 extension DevicePage: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "simulatorPath": Paths.simulator(id)
-        case "sdkProfilePath": Paths.deviceSDKProfile(id)
-        case "logsPath": Paths.logs(of: id)
-        case "crashGroupsPath": Paths.crashGroups(of: id)
-        case "editPath": Paths.deviceEdit(id)
-        case "deletePath": Paths.deviceDelete(id)
-        case "notesPath": Paths.deviceNotes(id)
-        case "livePath": Paths.deviceLive(id)
-        case "eventsPath": Paths.deviceEvents(id)
+        case "simulatorPath": Site.Simulator.show.link(id)
+        case "sdkProfilePath": Site.Devices.sdkProfile.link(id)
+        case "logsPath": Site.Logs.index(of: id)
+        case "crashGroupsPath": Site.Logs.crashGroups(device: id)
+        case "editPath": Site.Devices.edit.link(id)
+        case "deletePath": Site.Devices.remove.link(id)
+        case "notesPath": Site.Devices.addNote.link(id)
+        case "livePath": Site.Devices.live.link(id)
+        case "eventsPath": Site.Devices.events.link(id)
         case "name": device.name
         case "model": device.model.rawValue
         case "osVersion": device.osVersion

@@ -10,13 +10,13 @@ struct DevicesController {
     let services: Services
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/devices/new", role: .admin) { request, context in
+        routes.on(Site.Devices.new) { request, context in
             try await form(DeviceForm(), request: request, context: context)
         }
-        routes.post("/devices", role: .admin, use: create)
-        routes.get("/devices/{id}", role: .viewer, use: show)
-        routes.get("/devices/{id}/sdk-profile", role: .viewer) { _, context in
-            let (device, policy) = try await services.catalogReader.effectivePolicy(of: context.parameters.require("id", as: RecordID<DeviceRecord>.self))
+        routes.on(Site.Devices.add, use: create)
+        routes.on(Site.Devices.show, use: show)
+        routes.on(Site.Devices.sdkProfile) { id, _, _ in
+            let (device, policy) = try await services.catalogReader.effectivePolicy(of: id)
             do {
                 return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store",
                                                        .contentDisposition: "attachment; filename=\"\(DeviceSDKProfile.filename(for: device))\""],
@@ -25,18 +25,18 @@ struct DevicesController {
                 throw HTTPError(.conflict, message: "Single App Mode for \(conflict.apps.joined(separator: " and ")) reaches this device: it keeps its previous policy, so there is no one SDK policy to download.")
             }
         }
-        routes.get("/devices/{id}/edit", role: .admin) { request, context in
-            let device = try await services.catalogReader.device(context.parameters.require("id", as: RecordID<DeviceRecord>.self))
+        routes.on(Site.Devices.edit) { id, request, context in
+            let device = try await services.catalogReader.device(id)
             return try await form(DeviceForm(device), request: request, context: context)
         }
-        routes.post("/devices/{id}", role: .admin, use: update)
-        routes.post("/devices/{id}/delete", role: .admin, use: delete)
+        routes.on(Site.Devices.update, use: update)
+        routes.on(Site.Devices.remove, use: delete)
     }
 
     // MARK: detail
 
-    @Sendable func show(request: Request, context: SignedInContext) async throws -> Response {
-        try await page(try context.parameters.require("id", as: RecordID<DeviceRecord>.self), request: request, context: context)
+    @Sendable func show(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext) async throws -> Response {
+        try await page(id, request: request, context: context)
     }
 
     /// The device page; after a refused command or note, with that form and its messages.
@@ -61,7 +61,7 @@ struct DevicesController {
         if let draft = submitted.validDraft() {
             do {
                 let device = try await services.catalog.addDevice(draft, groupID: submitted.groupID, by: Actor(context.user))
-                return .seeOther(Paths.device(device.id), flash: .notice("Added \(device.name)."), cookies: services.cookies, request: request)
+                return .seeOther(Site.Devices.show.link(device.id), flash: .notice("Added \(device.name)."), cookies: services.cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
             }
@@ -69,14 +69,13 @@ struct DevicesController {
         return try await form(submitted, request: request, context: context, status: .unprocessableContent)
     }
 
-    @Sendable func update(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
+    @Sendable func update(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext) async throws -> Response {
         var submitted = DeviceForm(context.form)
         submitted.deviceID = id
         if let draft = submitted.validDraft() {
             do {
                 let device = try await services.catalog.updateDevice(id, to: draft, groupID: submitted.groupID, by: Actor(context.user))
-                return .seeOther(Paths.device(id), flash: .notice("Saved \(device.name)."), cookies: services.cookies, request: request)
+                return .seeOther(Site.Devices.show.link(id), flash: .notice("Saved \(device.name)."), cookies: services.cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
             }
@@ -84,10 +83,9 @@ struct DevicesController {
         return try await form(submitted, request: request, context: context, status: .unprocessableContent)
     }
 
-    @Sendable func delete(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
+    @Sendable func delete(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let device = try await services.catalog.removeDevice(id, by: Actor(context.user))
-        return .seeOther(Paths.devices, flash: .notice("Removed \(device.name)."), cookies: services.cookies, request: request)
+        return .seeOther(Site.Devices.list.link(), flash: .notice("Removed \(device.name)."), cookies: services.cookies, request: request)
     }
 }
 

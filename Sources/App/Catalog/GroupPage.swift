@@ -52,27 +52,27 @@ struct GroupPage {
         let byName = Dictionary(overview.groups.map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first })
         func count(_ group: RecordID<DeviceGroupRecord>) -> Int { overview.devices[group.rawValue] ?? 0 }
         name = group.name
-        ancestors = tree.lineage(of: id).dropFirst().reversed().compactMap { byID[$0] }.map { Crumb(name: $0.name, href: Paths.group($0.id)) }
+        ancestors = tree.lineage(of: id).dropFirst().reversed().compactMap { byID[$0] }.map { Crumb(name: $0.name, href: Site.Groups.show.link($0.id)) }
         ownDevices = count(id)
         allDevices = tree.subtree(of: id, among: overview.groups.map { $0.id }).reduce(0) { $0 + count($1) }
-        devicesPath = Paths.devices(in: id)
+        devicesPath = Site.Devices.list(in: id)
         subgroups = overview.groups.filter { $0.parentID == id }.map {
-            Subgroup(name: $0.name, href: Paths.group($0.id), devices: count($0.id))
+            Subgroup(name: $0.name, href: Site.Groups.show.link($0.id), devices: count($0.id))
         }
         hasSubgroups = !subgroups.isEmpty
         reaching = overview.reaching.map { profile in
             let source = profile.source
             let sourceID = byName[source.groupName] ?? id
             let profileID = RecordID<ProfileRecord>(source.profileID)
-            return Reaching(name: source.profileName, href: Paths.profile(profileID), version: source.version,
+            return Reaching(name: source.profileName, href: Site.Profiles.show.link(profileID), version: source.version,
                             payloads: profile.content.payloads.map(\.kind.displayName).joined(separator: " · "),
-                            isHere: source.groupDistance == 0, sourceName: source.groupName, sourceHref: Paths.group(sourceID),
-                            unassignPath: Paths.profileUnassign(profileID, from: sourceID))
+                            isHere: source.groupDistance == 0, sourceName: source.groupName, sourceHref: Site.Groups.show.link(sourceID),
+                            unassignPath: Site.Profiles.unassign.link(profileID, sourceID))
         }
         hasReaching = !reaching.isEmpty
         self.canEdit = canEdit
-        editPath = Paths.groupEdit(id)
-        deletePath = Paths.groupDelete(id)
+        editPath = Site.Groups.edit.link(id)
+        deletePath = Site.Groups.remove.link(id)
         let blockers = [ownDevices > 0 ? (ownDevices == 1 ? "1 device" : "\(ownDevices) devices") : nil,
                         subgroups.isEmpty ? nil : (subgroups.count == 1 ? "1 subgroup" : "\(subgroups.count) subgroups")].compactMap { $0 }
         removalBlocked = blockers.isEmpty ? nil : "Move its \(blockers.joined(separator: " and ")) to another group first: removing a group never leaves a device without its policy."

@@ -21,7 +21,7 @@ struct GroupsController {
     }
 
     struct FormView {
-        var action = Paths.groups
+        var action = Site.Groups.list.link()
         var submitLabel = "Add group"
         var name = ""
         var parents: [SelectOption] = []
@@ -41,21 +41,21 @@ struct GroupsController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/groups", role: .viewer) { request, context in
+        routes.on(Site.Groups.list) { request, context in
             try await index(form: FormView(), parentID: nil, request: request, context: context)
         }
-        routes.post("/groups", role: .admin, use: create)
-        routes.get("/groups/{id}/edit", role: .admin) { request, context in
-            try await edit(try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self), submitted: nil,
+        routes.on(Site.Groups.add, use: create)
+        routes.on(Site.Groups.edit) { id, request, context in
+            try await edit(id, submitted: nil,
                            request: request, context: context)
         }
-        routes.get("/groups/{id}", role: .viewer) { request, context in
-            let overview = try await services.catalogReader.groupOverview(try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self))
+        routes.on(Site.Groups.show) { id, request, context in
+            let overview = try await services.catalogReader.groupOverview(id)
             return try services.renderer.page("groups/show", title: overview.group.name,
                                               model: GroupPage(overview, canEdit: context.user.role.includes(.admin)), request: request, context: context)
         }
-        routes.post("/groups/{id}", role: .admin, use: update)
-        routes.post("/groups/{id}/delete", role: .admin, use: delete)
+        routes.on(Site.Groups.update, use: update)
+        routes.on(Site.Groups.remove, use: delete)
     }
 
     /// Groups in tree order (each followed by its subgroups), with their depth.
@@ -85,7 +85,7 @@ struct GroupsController {
         var form = form
         form.parents = parentOptions(groups, selected: parentID)
         let rows = Self.treeOrder(groups).map { entry in
-            Row(pagePath: Paths.group(entry.group.id), devicesPath: Paths.devices(in: entry.group.id), editPath: Paths.groupEdit(entry.group.id), deletePath: Paths.groupDelete(entry.group.id), name: entry.group.name, depth: entry.depth,
+            Row(pagePath: Site.Groups.show.link(entry.group.id), devicesPath: Site.Devices.list(in: entry.group.id), editPath: Site.Groups.edit.link(entry.group.id), deletePath: Site.Groups.remove.link(entry.group.id), name: entry.group.name, depth: entry.depth,
                 isNested: entry.depth > 0, deviceCount: deviceCounts[entry.group.id.rawValue] ?? 0,
                 parentName: entry.group.parentID.flatMap { names[$0] })
         }
@@ -99,7 +99,7 @@ struct GroupsController {
         // Every group, for the parent choices: the one edited is among them.
         let groups = try await services.catalogReader.groups()
         guard let group = groups.first(where: { $0.id == id }) else { throw StorageError.notFound(table: DeviceGroupRecord.tableName) }
-        let form = FormView(action: Paths.group(id), submitLabel: "Save group", name: submitted?.name ?? group.name,
+        let form = FormView(action: Site.Groups.show.link(id), submitLabel: "Save group", name: submitted?.name ?? group.name,
                             parents: parentOptions(groups, selected: submitted.map(\.parentID) ?? group.parentID, excluding: id),
                             errors: submitted?.errors ?? [:])
         return try services.renderer.page("groups/edit", title: "Edit \(group.name)", model: EditView(name: group.name, form: form),
@@ -126,7 +126,7 @@ struct GroupsController {
             do {
                 let group = try await services.catalog.addGroup(GroupDraft(name: submitted.name), parentID: submitted.parentID,
                                                           by: Actor(context.user))
-                return .seeOther(Paths.groups, flash: .notice("Added the group \(group.name)."), cookies: services.cookies, request: request)
+                return .seeOther(Site.Groups.list.link(), flash: .notice("Added the group \(group.name)."), cookies: services.cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
             }
@@ -135,14 +135,13 @@ struct GroupsController {
         return try await index(form: form, parentID: submitted.parentID, request: request, context: context, status: .unprocessableContent)
     }
 
-    @Sendable func update(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
+    @Sendable func update(_ id: RecordID<DeviceGroupRecord>, request: Request, context: SignedInContext) async throws -> Response {
         var submitted = Submitted(context.form)
         if submitted.errors.isEmpty {
             do {
                 let group = try await services.catalog.updateGroup(id, to: GroupDraft(name: submitted.name), parentID: submitted.parentID,
                                                              by: Actor(context.user))
-                return .seeOther(Paths.groups, flash: .notice("Saved the group \(group.name)."), cookies: services.cookies, request: request)
+                return .seeOther(Site.Groups.list.link(), flash: .notice("Saved the group \(group.name)."), cookies: services.cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
             }
@@ -150,13 +149,12 @@ struct GroupsController {
         return try await edit(id, submitted: submitted, request: request, context: context, status: .unprocessableContent)
     }
 
-    @Sendable func delete(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
+    @Sendable func delete(_ id: RecordID<DeviceGroupRecord>, request: Request, context: SignedInContext) async throws -> Response {
         do {
             let group = try await services.catalog.removeGroup(id, by: Actor(context.user))
-            return .seeOther(Paths.groups, flash: .notice("Removed the group \(group.name)."), cookies: services.cookies, request: request)
+            return .seeOther(Site.Groups.list.link(), flash: .notice("Removed the group \(group.name)."), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
-            return .seeOther(Paths.group(id), flash: .error(refusal.firstField.message), cookies: services.cookies, request: request)
+            return .seeOther(Site.Groups.show.link(id), flash: .error(refusal.firstField.message), cookies: services.cookies, request: request)
         }
     }
 }

@@ -30,7 +30,7 @@ struct SpecfileView {
     let error: String?
 
     init(app: AppRecord, stored: AppConfigSpecRecord?, error: String?, now: Date) {
-        uploadPath = Paths.appSpecfile(app.id)
+        uploadPath = Site.Apps.uploadSpecfile.link(app.id)
         bundleID = app.bundleID
         hasSpec = stored != nil
         fileName = stored?.fileName ?? ""

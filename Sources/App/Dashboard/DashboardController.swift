@@ -63,19 +63,19 @@ struct DashboardController {
     static let feedLines = 10
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/dashboard", role: .viewer) { request, context in
+        routes.on(Site.dashboard) { request, context in
             let user = context.user
             let now = services.now
             let figures = try await ConsoleFigures.load(from: services.database, logs: services.logs, contents: services.profileContents, now: now, role: user.role)
             let isAdmin = user.role.includes(.admin)
             let steps: [View.Step] = [
                 .init(text: "Add your team: admins author policy, helpdesk staff look after devices, viewers read.",
-                      href: Paths.users, linkText: "Users", done: figures.users > 1),
-                .init(text: "Add the apps your devices run, with their bundle IDs.", href: Paths.apps, linkText: "Apps", done: figures.apps > 0),
-                .init(text: "Create device groups such as “Lobby kiosks” or “Clinic iPads”.", href: Paths.groups, linkText: "Groups", done: figures.groups > 0),
-                .init(text: "Add devices, or enroll simulated ones, and put them in groups.", href: Paths.devices, linkText: "Devices", done: figures.devices > 0),
+                      href: Site.Accounts.users.link(), linkText: "Users", done: figures.users > 1),
+                .init(text: "Add the apps your devices run, with their bundle IDs.", href: Site.Apps.list.link(), linkText: "Apps", done: figures.apps > 0),
+                .init(text: "Create device groups such as “Lobby kiosks” or “Clinic iPads”.", href: Site.Groups.list.link(), linkText: "Groups", done: figures.groups > 0),
+                .init(text: "Add devices, or enroll simulated ones, and put them in groups.", href: Site.Devices.list.link(), linkText: "Devices", done: figures.devices > 0),
                 .init(text: "Create a profile, add payloads such as Single App Mode or DLP, and assign it to a group.",
-                      href: Paths.profiles, linkText: "Profiles", done: figures.profiles > 0),
+                      href: Site.Profiles.list.link(), linkText: "Profiles", done: figures.profiles > 0),
             ]
             let events = ActivityFeed.entries(figures.recentEvents, now: now, limit: Self.feedLines)
             let stories = figures.stories.map { Self.stories($0) } ?? []
@@ -86,14 +86,14 @@ struct DashboardController {
                                 href: signal.href, needsAttention: signal.count > 0)
                 },
                 counts: [
-                    .init(label: "Profiles", value: figures.profiles, href: Paths.profiles),
-                    .init(label: "Devices", value: figures.devices, href: Paths.devices),
-                    .init(label: "Device groups", value: figures.groups, href: Paths.groups),
-                    .init(label: "Apps in the catalog", value: figures.apps, href: Paths.apps),
-                    .init(label: "Console users", value: figures.users, href: isAdmin ? Paths.users : nil),
+                    .init(label: "Profiles", value: figures.profiles, href: Site.Profiles.list.link()),
+                    .init(label: "Devices", value: figures.devices, href: Site.Devices.list.link()),
+                    .init(label: "Device groups", value: figures.groups, href: Site.Groups.list.link()),
+                    .init(label: "Apps in the catalog", value: figures.apps, href: Site.Apps.list.link()),
+                    .init(label: "Console users", value: figures.users, href: isAdmin ? Site.Accounts.users.link() : nil),
                 ],
                 capWarnings: user.role.includes(.helpdesk) ? figures.capWarnings.map { warning in
-                    .init(text: warning.message(appName: figures.appNames[warning.app] ?? warning.app), href: Paths.logs(app: warning.app),
+                    .init(text: warning.message(appName: figures.appNames[warning.app] ?? warning.app), href: Site.Logs.index(app: warning.app),
                           linkText: "Its logs", done: false)
                 } : [],
                 events: events,
@@ -112,9 +112,9 @@ struct DashboardController {
             return View.Story(
                 id: story.id, title: story.title, summary: story.summary,
                 payloads: story.payloads.map(\.displayName).joined(separator: " · "),
-                groupName: story.group, groupHref: group.map { Paths.devices(in: $0.id) }, deviceCount: group?.devices ?? 0,
-                simulators: story.simulatorDevices.compactMap { name in links.devices[name].map { View.Link(label: name, href: Paths.simulator($0)) } },
-                tourHref: Paths.tour(story: story.id))
+                groupName: story.group, groupHref: group.map { Site.Devices.list(in: $0.id) }, deviceCount: group?.devices ?? 0,
+                simulators: story.simulatorDevices.compactMap { name in links.devices[name].map { View.Link(label: name, href: Site.Simulator.show.link($0)) } },
+                tourHref: Site.Tour.story(story.id))
         }
     }
 }

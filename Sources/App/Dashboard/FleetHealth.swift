@@ -29,7 +29,7 @@ struct FleetHealth: Sendable {
             configure(&filter)
             let scope = CatalogQueries.DeviceListScope(filter, groups: groups, policies: policies, now: now)
             let count = try connection.scalar(CatalogQueries.deviceCount(filter, scope: scope, dialect: connection.dialect), as: Int.self) ?? 0
-            return (count, Paths.devices + "?" + filter.query(after: nil))
+            return (count, Site.Devices.list.link() + "?" + filter.query(after: nil))
         }
         let conflicts = try devices { $0.conflictOnly = true }
         let waiting = try devices { $0.waitingOnly = true }
@@ -41,11 +41,11 @@ struct FleetHealth: Sendable {
         ]
         if let logFigures {
             signals.append(Signal(one: "crash group in the last day", many: "crash groups in the last day", count: logFigures.crashGroupsLastDay,
-                                  href: Paths.crashGroups + "?hours=24", allClear: "No crashes in the last day"))
+                                  href: Site.Logs.crashGroups.link() + "?hours=24", allClear: "No crashes in the last day"))
             let capWarnings = logFigures.capWarnings
-            let fullest = capWarnings.first.map { Paths.logs(app: $0.app) }
+            let fullest = capWarnings.first.map { Site.Logs.index(app: $0.app) }
             signals.append(Signal(one: "app near its log cap", many: "apps near their log cap", count: capWarnings.count,
-                                  href: isAdmin ? Paths.settings : fullest ?? Paths.logs, allClear: "Log storage has room"))
+                                  href: isAdmin ? Site.Settings.page.link() : fullest ?? Site.Logs.index.link(), allClear: "Log storage has room"))
         }
         return FleetHealth(signals: signals)
     }

@@ -36,13 +36,13 @@ struct DemoStoryLinks: Sendable {
     /// Where a step's link goes, or nil when what it names is gone.
     func href(_ target: DemoStory.Target) -> String? {
         switch target {
-        case .simulator(let device): devices[device].map(Paths.simulator)
-        case .device(let device): devices[device].map(Paths.device)
-        case .feedback(let device, let app): devices[device].map { Paths.deviceFeedback($0, app: app) }
-        case .profileHistory(let identifier): profiles[identifier].map(Paths.profileHistory)
-        case .crashGroups(let app): Paths.crashGroups(app: app)
+        case .simulator(let device): devices[device].map(Site.Simulator.show.link)
+        case .device(let device): devices[device].map(Site.Devices.show.link)
+        case .feedback(let device, let app): devices[device].map { Site.Devices.feedback(on: $0, app: app) }
+        case .profileHistory(let identifier): profiles[identifier].map(Site.Profiles.history.link)
+        case .crashGroups(let app): Site.Logs.crashGroups(app: app)
         case .logs(let app, let search):
-            Paths.logs(app: app) + "&q=" + (search.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            Site.Logs.index.link(query: ["app": app, "q": search])
         }
     }
 }

@@ -36,8 +36,8 @@ struct TourController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/tour", role: .viewer, use: page)
-        routes.post("/tour/steps/{step}", role: .viewer, use: mark)
+        routes.on(Site.Tour.page, use: page)
+        routes.on(Site.Tour.markStep, use: mark)
     }
 
     @Sendable func page(request: Request, context: SignedInContext) async throws -> Response {
@@ -52,7 +52,7 @@ struct TourController {
                     href: allowed ? href : nil,
                     unavailable: href == nil ? "What this step opens is no longer in the console."
                         : allowed ? nil : "Needs a \(step.target.role.displayName.lowercased()) account or above.",
-                    done: done.contains(step.id), togglePath: Paths.tourStep(step.id))
+                    done: done.contains(step.id), togglePath: Site.Tour.markStep.link(step.id))
             })
         }
         let stepCount = stories.reduce(0) { $0 + $1.steps.count }
@@ -61,8 +61,7 @@ struct TourController {
         return try services.renderer.page("tour", title: "Tour", model: view, request: request, context: context)
     }
 
-    @Sendable func mark(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("step")
+    @Sendable func mark(_ id: String, request: Request, context: SignedInContext) async throws -> Response {
         guard DemoStory.step(id) != nil else { throw HTTPError(.notFound, message: "The tour has no step \(id.clipped(to: 40)).") }
         let done = context.form["done"] == "yes"
         try await services.tour.mark(id, done: done, by: context.user.id)
@@ -71,6 +70,6 @@ struct TourController {
             let (links, _, steps) = try await services.tour.overview(for: context.user.id)
             return .seeOther(TourGuide(links: links, done: steps).next(after: id))
         }
-        return .seeOther(Paths.tour + "#step-" + id)
+        return .seeOther(Site.Tour.page.link() + "#step-" + id)
     }
 }

@@ -24,9 +24,9 @@ struct TourGuide: Sendable {
     /// The step after `id` in the tour's order, and where it opens (its place on the tour page
     /// when it has no link).
     func next(after id: String) -> String {
-        guard let index = Self.steps.firstIndex(where: { $0.step.id == id }), index + 1 < Self.steps.count else { return Paths.tour }
+        guard let index = Self.steps.firstIndex(where: { $0.step.id == id }), index + 1 < Self.steps.count else { return Site.Tour.page.link() }
         let next = Self.steps[index + 1].step
-        return href(next) ?? Paths.tour + "#step-" + next.id
+        return href(next) ?? Site.Tour.page.link() + "#step-" + next.id
     }
 
     /// The step a simulator page belongs to: the one it was opened from when that step is this

@@ -15,8 +15,8 @@ struct HealthController {
     let readiness: Readiness
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/healthz", .anyone) { _, _ in try .json(Status(status: "ok")) }
-        routes.get("/readyz", .anyone) { _, _ in
+        routes.on(Site.Health.live) { _, _ in try .json(Status(status: "ok")) }
+        routes.on(Site.Health.ready) { _, _ in
             let state = await readiness.check()
             var response = try Response.json(Status(status: state.rawValue), status: state == .ready ? .ok : .serviceUnavailable)
             // A balancer must see each answer afresh, never one a cache kept.

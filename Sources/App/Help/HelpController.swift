@@ -26,20 +26,20 @@ struct HelpController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/help", role: .viewer, use: index)
-        routes.get("/help/{topic}", role: .viewer) { request, context in
-            try page(context.parameters.require("topic"), request: request, context: context)
+        routes.on(Site.Help.index, use: index)
+        routes.on(Site.Help.topic) { topic, request, context in
+            try page(topic, request: request, context: context)
         }
-        routes.get("/help/payloads/{kind}", role: .viewer) { request, context in
-            try page("payloads/" + context.parameters.require("kind"), request: request, context: context)
+        routes.on(Site.Help.payload) { kind, request, context in
+            try page("payloads/" + kind, request: request, context: context)
         }
     }
 
     @Sendable func index(request: Request, context: SignedInContext) async throws -> Response {
         let query = (request.uri.formParameters["q"].map(String.init) ?? "").trimmingCharacters(in: .whitespaces)
         let entries: [Entry] = query.isEmpty
-            ? services.help.contents.map { Entry(title: $0.title, path: Paths.help($0.topic), excerpt: Self.firstSentence($0.text)) }
-            : services.help.search(query).map { Entry(title: $0.page.title, path: Paths.help($0.page.topic), excerpt: $0.excerpt) }
+            ? services.help.contents.map { Entry(title: $0.title, path: Site.Help.page($0.topic), excerpt: Self.firstSentence($0.text)) }
+            : services.help.search(query).map { Entry(title: $0.page.title, path: Site.Help.page($0.page.topic), excerpt: $0.excerpt) }
         let view = IndexView(query: query, entries: entries, isSearch: !query.isEmpty, isEmpty: entries.isEmpty)
         return try services.renderer.page("help/index", title: "Help", model: view, request: request, context: context)
     }

@@ -15,8 +15,8 @@ struct DeviceLiveController {
     static let batch = 50
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/devices/{id}/live", role: .helpdesk, use: live)
-        routes.get("/devices/{id}/events", role: .helpdesk, use: events)
+        routes.on(Site.Devices.live, use: live)
+        routes.on(Site.Devices.events, use: events)
     }
 
     /// Server-Sent Events for the open page: `changed`, carrying the tag of the policy the device
@@ -25,8 +25,7 @@ struct DeviceLiveController {
     /// page then asks `live` at once rather than at its next look, and says so when the policy
     /// changed. Ends after `timeout` seconds (default and most 60) or when the console stops;
     /// the browser reconnects by itself.
-    @Sendable func events(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
+    @Sendable func events(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext) async throws -> Response {
         var seconds = 60
         if let given = request.uri.queryParameters["timeout"] {
             guard let number = Int(String(given)), (1...60).contains(number) else { throw HTTPError(.badRequest) }
@@ -61,8 +60,7 @@ struct DeviceLiveController {
             })
     }
 
-    @Sendable func live(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
+    @Sendable func live(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let after = try APIQuery.id("after", of: request) as RecordID<DeviceLogRecord>?
         let found = try await services.helpdeskReader.live(id, after: after, limit: Self.batch)
         let names = found.apps.namesByBundleID

@@ -17,23 +17,17 @@ struct DeviceNotesController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.post("/devices/{id}/notes", role: .helpdesk, use: add)
-        routes.get("/devices/{id}/notes/{note}/edit", role: .helpdesk) { request, context in
-            let (deviceID, noteID) = try Self.ids(context)
+        routes.on(Site.Devices.addNote, use: add)
+        routes.on(Site.Devices.editNote) { deviceID, noteID, request, context in
             let (device, note) = try await services.helpdeskReader.note(noteID, of: deviceID)
             guard NoteStore.mayChange(note, by: context.principal) else { throw AccessDenied.insufficientRole }
             return try editPage(device, noteID: noteID, body: note.body, error: nil, request: request, context: context)
         }
-        routes.post("/devices/{id}/notes/{note}", role: .helpdesk, use: edit)
-        routes.post("/devices/{id}/notes/{note}/delete", role: .helpdesk, use: delete)
+        routes.on(Site.Devices.updateNote, use: edit)
+        routes.on(Site.Devices.removeNote, use: delete)
     }
 
-    private static func ids(_ context: SignedInContext) throws -> (RecordID<DeviceRecord>, RecordID<DeviceNoteRecord>) {
-        (try context.parameters.require("id", as: RecordID<DeviceRecord>.self), try context.parameters.require("note", as: RecordID<DeviceNoteRecord>.self))
-    }
-
-    @Sendable func add(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
+    @Sendable func add(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let body = context.form["body"]
         do {
             try await services.notes.add(body, to: id, by: context.principal)
@@ -42,11 +36,11 @@ struct DeviceNotesController {
                                                                         note: DevicePage.NoteDraft(body: body, error: invalid.message),
                                                                         status: .unprocessableContent)
         }
-        return .seeOther(Paths.device(id) + "#notes", flash: .notice("Added the note."), cookies: services.cookies, request: request)
+        return .seeOther(Site.Devices.show.link(id) + "#notes", flash: .notice("Added the note."), cookies: services.cookies, request: request)
     }
 
-    @Sendable func edit(request: Request, context: SignedInContext) async throws -> Response {
-        let (deviceID, noteID) = try Self.ids(context)
+    @Sendable func edit(_ deviceID: RecordID<DeviceRecord>, _ noteID: RecordID<DeviceNoteRecord>, request: Request,
+                        context: SignedInContext) async throws -> Response {
         let body = context.form["body"]
         do {
             try await services.notes.edit(noteID, of: deviceID, to: body, by: context.principal)
@@ -54,18 +48,18 @@ struct DeviceNotesController {
             let (device, _) = try await services.helpdeskReader.note(noteID, of: deviceID)
             return try editPage(device, noteID: noteID, body: body, error: invalid.message, request: request, context: context)
         }
-        return .seeOther(Paths.device(deviceID) + "#notes", flash: .notice("Saved the note."), cookies: services.cookies, request: request)
+        return .seeOther(Site.Devices.show.link(deviceID) + "#notes", flash: .notice("Saved the note."), cookies: services.cookies, request: request)
     }
 
-    @Sendable func delete(request: Request, context: SignedInContext) async throws -> Response {
-        let (deviceID, noteID) = try Self.ids(context)
+    @Sendable func delete(_ deviceID: RecordID<DeviceRecord>, _ noteID: RecordID<DeviceNoteRecord>, request: Request,
+                          context: SignedInContext) async throws -> Response {
         try await services.notes.remove(noteID, of: deviceID, by: context.principal)
-        return .seeOther(Paths.device(deviceID) + "#notes", flash: .notice("Deleted the note."), cookies: services.cookies, request: request)
+        return .seeOther(Site.Devices.show.link(deviceID) + "#notes", flash: .notice("Deleted the note."), cookies: services.cookies, request: request)
     }
 
     private func editPage(_ device: DeviceRecord, noteID: RecordID<DeviceNoteRecord>, body: String, error: String?,
                           request: Request, context: SignedInContext) throws -> Response {
-        let view = EditView(deviceName: device.name, devicePath: Paths.device(device.id), action: Paths.deviceNote(device.id, noteID),
+        let view = EditView(deviceName: device.name, devicePath: Site.Devices.show.link(device.id), action: Site.Devices.updateNote.link(device.id, noteID),
                             body: body, error: error)
         return try services.renderer.page("devices/note", title: "Edit note", model: view, request: request, context: context,
                                           status: error == nil ? .ok : .unprocessableContent)

@@ -29,11 +29,10 @@ struct FeedbackController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/devices/{id}/feedback", role: .helpdesk, use: history)
+        routes.on(Site.Devices.feedback, use: history)
     }
 
-    @Sendable func history(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
+    @Sendable func history(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let app = request.uri.formParameters["app"].map(String.init) ?? ""
         let found = try await services.helpdeskReader.feedbackHistory(id, app: app, limit: Self.limit)
         let keys = Array(Set(found.reports.flatMap(\.feedback.keys))).sorted()
@@ -51,7 +50,7 @@ struct FeedbackController {
                 + cells.joined() + "</tr>\n"
         }.joined()
         let view = View(
-            deviceName: found.device.name, devicePath: Paths.device(id), formAction: Paths.deviceFeedbackPage(id),
+            deviceName: found.device.name, devicePath: Site.Devices.show.link(id), formAction: Site.Devices.feedback.link(id),
             apps: found.apps.map { SelectOption(value: $0, label: $0, selected: $0 == app) },
             appName: found.app?.name ?? app, bundleID: app, charts: charts, keys: keys, rowsHTML: rowsHTML, isEmpty: found.reports.isEmpty)
         return try services.renderer.page("devices/feedback", title: "Feedback — \(found.device.name)", model: view, request: request, context: context)

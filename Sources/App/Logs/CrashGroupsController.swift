@@ -28,7 +28,7 @@ struct CrashGroupsController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/logs/crashes", role: .helpdesk, use: index)
+        routes.on(Site.Logs.crashGroups, use: index)
     }
 
     @Sendable func index(request: Request, context: SignedInContext) async throws -> Response {
@@ -51,8 +51,8 @@ struct CrashGroupsController {
             windows: Self.windows.map { SelectOption(value: $0.hours.map(String.init) ?? "", label: $0.label, selected: $0.hours == hours) },
             appName: app.map { names[$0] ?? $0 },
             deviceName: device.map { _ in deviceName ?? "a removed device" }, deviceID: device?.description,
-            everyDevicePath: device.map { _ in Paths.crashGroups(app: app, device: nil, hours: hours) },
-            linesPath: Paths.logs + "?" + linesFilter.query(before: nil),
+            everyDevicePath: device.map { _ in Site.Logs.crashGroups(app: app, device: nil, hours: hours) },
+            linesPath: Site.Logs.index.link() + "?" + linesFilter.query(before: nil),
             isTruncated: groups.count > Self.limit)
         return try services.renderer.page("logs/crashes", title: "Crash groups", model: view, request: request, context: context)
     }
@@ -64,7 +64,7 @@ struct CrashGroupsController {
         (filter.app, filter.kind, filter.signature, filter.device) = (group.app, .crash, group.signature, device)
         let versions = group.versions.map { $0.split(separator: ",").sorted { $0.compare($1, options: .numeric) == .orderedAscending }.joined(separator: ", ") }
         let appCell = showApp ? "<td>\(HTMLText.escape(appName ?? group.app))</td>" : ""
-        return "<tr><td><a class=\"crash-signature\" href=\"\(HTMLText.escape(Paths.logs + "?" + filter.query(before: nil)))\"><code>\(HTMLText.escape(group.signature))</code></a></td>"
+        return "<tr><td><a class=\"crash-signature\" href=\"\(HTMLText.escape(Site.Logs.index.link() + "?" + filter.query(before: nil)))\"><code>\(HTMLText.escape(group.signature))</code></a></td>"
             + appCell
             + "<td class=\"number\">\(group.occurrences)</td><td class=\"number\">\(group.devices)</td>"
             + (versions.map { "<td>\(HTMLText.escape($0))</td>" } ?? "<td class=\"muted\">version not reported</td>")

@@ -11,7 +11,7 @@ enum LogRowHTML {
     /// the device's column, which a device's own page leaves out.
     static func row(_ row: LogReader.Row, appName: String?, selectable: Bool = true, showDevice: Bool = true) -> String {
         let log = row.line
-        let device = log.deviceID.map { "<a href=\"\(Paths.device($0))\">\(HTMLText.escape(log.deviceName))</a>" }
+        let device = log.deviceID.map { "<a href=\"\(Site.Devices.show.link($0))\">\(HTMLText.escape(log.deviceName))</a>" }
             ?? "\(HTMLText.escape(log.deviceName)) <span class=\"muted\">(removed)</span>"
         let version = log.appVersion.isEmpty ? "" : " <span class=\"muted\">\(HTMLText.escape(log.appVersion))</span>"
         let app = (appName.map { "\(HTMLText.escape($0))<br><code class=\"small\">\(HTMLText.escape(log.app))</code>" }

@@ -20,16 +20,16 @@ struct LogSelectionController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/logs/export", role: .helpdesk, use: exportMatching)
-        routes.post("/logs/export", role: .helpdesk, use: exportChosen)
-        routes.get("/logs/delete", role: .admin, use: confirmMatching)
-        routes.post("/logs/delete", role: .admin, use: delete)
+        routes.on(Site.Logs.exportMatching, use: exportMatching)
+        routes.on(Site.Logs.exportChosen, use: exportChosen)
+        routes.on(Site.Logs.confirmDeletion, use: confirmMatching)
+        routes.on(Site.Logs.delete, use: delete)
     }
 
     @Sendable func exportMatching(request: Request, context: SignedInContext) async throws -> Response {
         let filter = try LogFilter(request.uri.formParameters, strict: false)
         // A search the viewer cannot read is explained there, not exported as "nothing".
-        if filter.searchProblem != nil { return .seeOther(Paths.logs + "?" + request.uri.query.orEmpty) }
+        if filter.searchProblem != nil { return .seeOther(Site.Logs.index.link() + "?" + request.uri.query.orEmpty) }
         let format = request.uri.formParameters["format"].flatMap { LogExport.Format(rawValue: String($0)) } ?? .ndjson
         return try await LogDownload.response(.matching(filter), as: format, reader: services.logReader, now: services.now)
     }
@@ -39,7 +39,7 @@ struct LogSelectionController {
         guard let format = LogExport.Format(rawValue: context.form["format"].isEmpty ? "ndjson" : context.form["format"]) else {
             throw HTTPError(.badRequest, message: "Choose NDJSON or plain text.")
         }
-        let back = context.form["back"].isEmpty ? Paths.logs : context.form["back"]
+        let back = context.form["back"].isEmpty ? Site.Logs.index.link() : context.form["back"]
         guard LocalPath.isLocal(back) else { throw HTTPError(.badRequest, message: "The page to return to must be on this site.") }
         guard let lines = chosenLines(context.form) else {
             return .seeOther(back, flash: .error("Tick the lines to download first (at most \(LogDownload.maximumChosen))."),
@@ -51,7 +51,7 @@ struct LogSelectionController {
     /// "Delete every matching line…": the confirmation, with the count.
     @Sendable func confirmMatching(request: Request, context: SignedInContext) async throws -> Response {
         let filter = try LogFilter(request.uri.formParameters, strict: false)
-        if filter.searchProblem != nil { return .seeOther(Paths.logs + "?" + request.uri.query.orEmpty) }
+        if filter.searchProblem != nil { return .seeOther(Site.Logs.index.link() + "?" + request.uri.query.orEmpty) }
         return try await confirmation(.matching(filter), request: request, context: context)
     }
 
@@ -63,20 +63,20 @@ struct LogSelectionController {
         filter.before = nil
         if !context.form.all("line").isEmpty {
             guard let lines = chosenLines(context.form) else {
-                return .seeOther(Paths.logs, flash: .error("Choose at most \(LogDownload.maximumChosen) lines, or delete by filter."),
+                return .seeOther(Site.Logs.index.link(), flash: .error("Choose at most \(LogDownload.maximumChosen) lines, or delete by filter."),
                                  cookies: services.cookies, request: request)
             }
             selection = .lines(lines)
         } else if context.form["scope"] == "matching", filter.searchProblem == nil {
             selection = .matching(filter)
         } else {
-            return .seeOther(Paths.logs, flash: .error("Tick the lines to delete first."), cookies: services.cookies, request: request)
+            return .seeOther(Site.Logs.index.link(), flash: .error("Tick the lines to delete first."), cookies: services.cookies, request: request)
         }
         guard context.form["confirmed"] == "yes" else { return try await confirmation(selection, request: request, context: context) }
         // The audit entry's words only: counting every matching line again would cost what the confirmation did.
         let labels = try await services.logReader.labels(of: selection)
         let removed = try await services.logRemoval.delete(selection, describedAs: Self.summary(selection, labels: labels), by: Actor(context.user))
-        let back = if case .matching = selection { Paths.logs + "?" + filter.query(before: nil) } else { Paths.logs }
+        let back = if case .matching = selection { Site.Logs.index.link() + "?" + filter.query(before: nil) } else { Site.Logs.index.link() }
         return .seeOther(back, flash: .notice("Deleted \(removed) log line\(removed == 1 ? "" : "s")."), cookies: services.cookies, request: request)
     }
 
@@ -90,7 +90,7 @@ struct LogSelectionController {
         }
         let suffix = query.isEmpty ? "" : "?" + query
         let view = ConfirmView(count: preview.count, countText: Self.lines(preview.count), summary: Self.summary(selection, labels: preview.labels),
-                               action: Paths.logDeletion + suffix, chosenLines: chosen, cancelPath: Paths.logs + suffix)
+                               action: Site.Logs.confirmDeletion.link() + suffix, chosenLines: chosen, cancelPath: Site.Logs.index.link() + suffix)
         return try services.renderer.page("logs/delete", title: "Delete log lines", model: view, request: request, context: context)
     }
 

@@ -51,7 +51,7 @@ struct LogsController {
     static let crashSummary = 5
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/logs", role: .helpdesk, use: index)
+        routes.on(Site.Logs.index, use: index)
     }
 
     @Sendable func index(request: Request, context: SignedInContext) async throws -> Response {
@@ -71,7 +71,7 @@ struct LogsController {
         let page = rows.prefix(Self.pageSize)
         let names = catalog.namesByBundleID
         let rowsHTML = page.map { LogRowHTML.row($0, appName: names[$0.line.app]) }.joined()
-        let nextPage = rows.count > Self.pageSize ? page.last.map { Paths.logs + "?" + filter.query(before: $0.line.id) } : nil
+        let nextPage = rows.count > Self.pageSize ? page.last.map { Site.Logs.index.link() + "?" + filter.query(before: $0.line.id) } : nil
         // "Load more" asks for the next rows alone, to append them where they belong.
         if rowsOnly {
             var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
@@ -80,7 +80,7 @@ struct LogsController {
         }
         let view = View(
             rowsHTML: rowsHTML, isEmpty: page.isEmpty,
-            deviceName: deviceName, deviceID: filter.device?.description, everyDevicePath: Paths.logs,
+            deviceName: deviceName, deviceID: filter.device?.description, everyDevicePath: Site.Logs.index.link(),
             apps: [SelectOption(value: "", label: "Every app", selected: filter.app == nil)]
                 + catalog.map { SelectOption(value: $0.bundleID, label: $0.name, selected: $0.bundleID == filter.app) },
             levels: [SelectOption(value: "", label: "Every level", selected: filter.level == nil)]
@@ -93,19 +93,19 @@ struct LogsController {
             isFiltered: filter.isFiltered || searchError != nil, nextPage: nextPage,
             crashGroupsHTML: found.crashGroups.isEmpty ? nil
                 : found.crashGroups.map { CrashGroupsController.rowHTML($0, appName: nil, showApp: false, device: filter.device) }.joined(),
-            crashGroupsPath: filter.app.map { Paths.crashGroups(app: $0, device: filter.device) },
-            allCrashGroupsPath: Paths.crashGroups(app: filter.app, device: filter.device),
+            crashGroupsPath: filter.app.map { Site.Logs.crashGroups(app: $0, device: filter.device) },
+            allCrashGroupsPath: Site.Logs.crashGroups(app: filter.app, device: filter.device),
             capWarning: found.capWarning.map { $0.message(appName: names[$0.app] ?? $0.app) },
             indexNotice: filter.search == nil ? nil : found.indexLag.notice,
             signature: filter.signature, withoutSignaturePath: filter.signature.map { _ in
                 var without = filter
                 without.signature = nil
-                return Paths.logs + "?" + without.query(before: nil)
+                return Site.Logs.index.link() + "?" + without.query(before: nil)
             },
-            downloadNDJSONPath: Paths.logExport + "?" + Self.joined(filter.query(before: nil), "format=ndjson"),
-            downloadTextPath: Paths.logExport + "?" + Self.joined(filter.query(before: nil), "format=text"),
-            deleteMatchingPath: context.user.role.includes(.admin) ? Paths.logDeletion + "?" + filter.query(before: nil) : nil,
-            backPath: Paths.logs + "?" + filter.query(before: nil))
+            downloadNDJSONPath: Site.Logs.exportMatching.link() + "?" + Self.joined(filter.query(before: nil), "format=ndjson"),
+            downloadTextPath: Site.Logs.exportMatching.link() + "?" + Self.joined(filter.query(before: nil), "format=text"),
+            deleteMatchingPath: context.user.role.includes(.admin) ? Site.Logs.confirmDeletion.link() + "?" + filter.query(before: nil) : nil,
+            backPath: Site.Logs.index.link() + "?" + filter.query(before: nil))
         return try services.renderer.page("logs/index", title: "App logs", model: view, request: request, context: context,
                                           status: searchError == nil ? .ok : .unprocessableContent)
     }

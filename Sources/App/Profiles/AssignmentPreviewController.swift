@@ -11,10 +11,9 @@ struct AssignmentPreviewController {
     let services: Services
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/profiles/{id}/assignments/preview", role: .admin) { request, context in
-            let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+        routes.on(Site.Profiles.assignmentPreview) { id, request, context in
             guard let groupID = request.uri.formParameters["groupID"].flatMap({ RecordID<DeviceGroupRecord>(String($0)) }) else {
-                return try await ProfilesController(services: services).show(request: request, context: context, number: nil,
+                return try await ProfilesController(services: services).show(id, request: request, context: context, number: nil,
                                                                               assignError: "Choose a group to assign the profile to.",
                                                                               status: .unprocessableContent)
             }
@@ -22,29 +21,27 @@ struct AssignmentPreviewController {
             do {
                 preview = try await services.profiles.impact(of: .assign(id, to: groupID))
             } catch let refusal as CatalogRefusal {
-                return try await ProfilesController(services: services).show(request: request, context: context, number: nil,
+                return try await ProfilesController(services: services).show(id, request: request, context: context, number: nil,
                                                                               assignError: refusal.firstField.message, status: .unprocessableContent)
             }
             let group = preview.group!.name
             if preview.isAssigned {
-                return .seeOther(Paths.profile(id), flash: .notice("\(preview.profile.name) is already assigned to \(group)."),
+                return .seeOther(Site.Profiles.show.link(id), flash: .notice("\(preview.profile.name) is already assigned to \(group)."),
                                  cookies: services.cookies, request: request)
             }
-            return try ImpactPage.render(preview, question: "Assign \(preview.profile.name) to \(group)?", confirmPath: Paths.profileAssignments(id),
+            return try ImpactPage.render(preview, question: "Assign \(preview.profile.name) to \(group)?", confirmPath: Site.Profiles.assign.link(id),
                                          confirmLabel: "Assign to \(group)", hidden: [.init(name: "groupID", value: groupID.description)],
                                          services: services, request: request, context: context)
         }
-        routes.get("/profiles/{id}/assignments/{group}/remove", role: .admin) { request, context in
-            let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-            let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
+        routes.on(Site.Profiles.unassignPreview) { id, groupID, request, context in
             let preview = try await services.profiles.impact(of: .unassign(id, from: groupID))
             let group = preview.group!.name
             guard preview.isAssigned else {
-                return .seeOther(Paths.profile(id), flash: .notice("\(preview.profile.name) is not assigned to \(group): there is nothing to unassign."),
+                return .seeOther(Site.Profiles.show.link(id), flash: .notice("\(preview.profile.name) is not assigned to \(group): there is nothing to unassign."),
                                  cookies: services.cookies, request: request)
             }
             return try ImpactPage.render(preview, question: "Unassign \(preview.profile.name) from \(group)?",
-                                         confirmPath: Paths.profileUnassign(id, from: groupID), confirmLabel: "Unassign from \(group)", hidden: [],
+                                         confirmPath: Site.Profiles.unassign.link(id, groupID), confirmLabel: "Unassign from \(group)", hidden: [],
                                          services: services, request: request, context: context)
         }
     }

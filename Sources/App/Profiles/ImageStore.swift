@@ -66,8 +66,7 @@ struct ImagesController {
     let services: Services
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/images/{key}", role: .viewer) { _, context in
-            let key = context.parameters.get("key") ?? ""
+        routes.on(Site.image) { key, _, _ in
             guard let image = try await services.images.image(key: key) else {
                 throw HTTPError(.notFound)
             }

@@ -20,7 +20,7 @@ struct ImpactPage {
 
     static func render(_ preview: ImpactPreview.Result, question: String, confirmPath: String, confirmLabel: String, hidden: [Hidden],
                        services: Services, request: Request, context: SignedInContext) throws -> Response {
-        let profilePath = Paths.profile(preview.profile.id)
+        let profilePath = Site.Profiles.show.link(preview.profile.id)
         let page = ImpactPage(question: question, impact: ImpactView(preview.impact, appNames: preview.appNames), confirmPath: confirmPath,
                               confirmLabel: confirmLabel, hidden: hidden, profilePath: profilePath,
                               profileName: preview.profile.name)

@@ -11,9 +11,7 @@ struct ProfileExportController {
     let services: Services
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/profiles/{id}/versions/{number}/mobileconfig", role: .viewer) { request, context in
-            let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-            let number = try context.parameters.require("number", as: Int.self)
+        routes.on(Site.Profiles.export) { id, number, request, _ in
             let signed = request.uri.formParameters["signed"] == "true"
             let input = try await services.profiles.export(id, version: number)
             let xml = MobileConfig.xml(for: input)

@@ -35,14 +35,13 @@ struct ProfileHistoryController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/profiles/{id}/history", role: .viewer, use: history)
-        routes.post("/profiles/{id}/versions/{number}/restore", role: .admin, use: restore)
-        routes.post("/profiles/{id}/assignments", role: .admin, use: assign)
-        routes.post("/profiles/{id}/assignments/{group}/remove", role: .admin, use: unassign)
+        routes.on(Site.Profiles.history, use: history)
+        routes.on(Site.Profiles.restore, use: restore)
+        routes.on(Site.Profiles.assign, use: assign)
+        routes.on(Site.Profiles.unassign, use: unassign)
     }
 
-    @Sendable func history(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+    @Sendable func history(_ id: RecordID<ProfileRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let now = services.now
         let (profile, versions) = try await services.profiles.history(id)
         let numbers = Set(versions.map(\.number))
@@ -52,9 +51,9 @@ struct ProfileHistoryController {
         let byNumber = Dictionary(uniqueKeysWithValues: versions.map { ($0.number, $0) })
         let diff = byNumber[from].flatMap { old in byNumber[to].map { new in VersionDiff(from: old.content, to: new.content, headings: ("Version \(from)", "Version \(to)")) } }
         let view = HistoryView(
-            profilePath: Paths.profile(id), historyPath: Paths.profileHistory(id), name: profile.name,
+            profilePath: Site.Profiles.show.link(id), historyPath: Site.Profiles.history.link(id), name: profile.name,
             versions: versions.map {
-                VersionRow(number: $0.number, path: Paths.profileVersion(id, $0.number), note: $0.note, author: $0.authorEmail, time: DisplayTime.relative($0.createdAt, now: now),
+                VersionRow(number: $0.number, path: Site.Profiles.version.link(id, $0.number), note: $0.note, author: $0.authorEmail, time: DisplayTime.relative($0.createdAt, now: now),
                            isoTime: DisplayTime.iso($0.createdAt), isLatest: $0.number == profile.version,
                            fromSelected: $0.number == from, toSelected: $0.number == to)
             },
@@ -64,10 +63,8 @@ struct ProfileHistoryController {
         return try services.renderer.page("profiles/history", title: "History of \(profile.name)", model: view, request: request, context: context)
     }
 
-    @Sendable func restore(request: Request, context: SignedInContext) async throws -> Response {
+    @Sendable func restore(_ id: RecordID<ProfileRecord>, _ number: Int, request: Request, context: SignedInContext) async throws -> Response {
         let actor = Actor(context.user)
-        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-        let number = try context.parameters.require("number", as: Int.self)
         let (old, latest) = try await services.profiles.editBase(number, of: id)
         guard let old else { throw StorageError.notFound(table: ProfileVersionRecord.tableName) }
         // Restoring starts from the latest version on purpose: it is a new edit that puts the
@@ -77,10 +74,9 @@ struct ProfileHistoryController {
             actor: actor, noting: { _ in "Restored version \(number)" }, action: .profileRestored, confirming: context.form) { _ in old.content }
     }
 
-    @Sendable func assign(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+    @Sendable func assign(_ id: RecordID<ProfileRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let refused = { (message: String) in
-            try await ProfilesController(services: services).show(request: request, context: context, number: nil,
+            try await ProfilesController(services: services).show(id, request: request, context: context, number: nil,
                                                                   assignError: message, status: .unprocessableContent)
         }
         // The select offers only real groups: anything else is a stale page or a forged form.
@@ -90,18 +86,17 @@ struct ProfileHistoryController {
         do {
             let change = try await services.assignments.assign(id, to: groupID, by: Actor(context.user))
             let message = change.changed ? "\(change.profile.name) now reaches \(change.group.name)." : "The profile was already assigned to that group."
-            return .seeOther(Paths.profile(id), flash: .notice(message), cookies: services.cookies, request: request)
+            return .seeOther(Site.Profiles.show.link(id), flash: .notice(message), cookies: services.cookies, request: request)
         } catch let refusal as CatalogRefusal {
             return try await refused(refusal.firstField.message)
         }
     }
 
-    @Sendable func unassign(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-        let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
+    @Sendable func unassign(_ id: RecordID<ProfileRecord>, _ groupID: RecordID<DeviceGroupRecord>, request: Request,
+                            context: SignedInContext) async throws -> Response {
         let change = try await services.assignments.unassign(id, from: groupID, by: Actor(context.user))
         let message = change.changed ? "\(change.profile.name) no longer reaches \(change.group.name)."
             : "\(change.profile.name) was not assigned to \(change.group.name); nothing changed."
-        return .seeOther(Paths.profile(id), flash: .notice(message), cookies: services.cookies, request: request)
+        return .seeOther(Site.Profiles.show.link(id), flash: .notice(message), cookies: services.cookies, request: request)
     }
 }

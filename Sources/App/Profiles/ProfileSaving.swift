@@ -46,7 +46,7 @@ struct ProfileSaving {
         let edited = try edit(baseVersion.content)
         let note = noting(baseVersion.content)
         if edited == baseVersion.content && latest.number == base {
-            return .seeOther(Paths.profile(profileID), flash: .notice("Nothing changed, so no new version was made."),
+            return .seeOther(Site.Profiles.show.link(profileID), flash: .notice("Nothing changed, so no new version was made."),
                              cookies: services.cookies, request: request)
         }
         if let sent = confirming, sent[Self.confirmation] != "yes", latest.number == base {
@@ -61,7 +61,7 @@ struct ProfileSaving {
         }
         do {
             let saved = try await store.saveVersion(of: profileID, basedOn: base, content: edited, note: note, action: action, by: actor)
-            return .seeOther(Paths.profile(profileID), flash: .notice("Saved as version \(saved.number)."),
+            return .seeOther(Site.Profiles.show.link(profileID), flash: .notice("Saved as version \(saved.number)."),
                              cookies: services.cookies, request: request)
         } catch let conflict as ProfileStore.Conflict {
             return try conflictPage(profileID: profileID, base: baseVersion, latest: conflict.latest, edited: edited,
@@ -78,7 +78,7 @@ struct ProfileSaving {
             changes.map { ChangeRow(field: $0.field, before: $0.before ?? "(absent)", after: $0.after ?? "(absent)") }
         }
         let view = ConflictView(
-            profilePath: Paths.profile(profileID), name: latest.content.name, base: base.number, latest: latest.number,
+            profilePath: Site.Profiles.show.link(profileID), name: latest.content.name, base: base.number, latest: latest.number,
             latestAuthor: latest.authorEmail,
             theirs: rows(ProfileDiff.changes(from: base.content, to: latest.content)),
             yours: rows(ProfileDiff.changes(from: base.content, to: edited)))
@@ -104,7 +104,7 @@ struct AssignmentsView {
     init(profile: RecordID<ProfileRecord>, groups: [DeviceGroupRecord], assigned assignedIDs: Set<RecordID<DeviceGroupRecord>>, canEdit: Bool) {
         let ordered = GroupsController.treeOrder(groups)
         assigned = ordered.filter { assignedIDs.contains($0.group.id) }.map {
-            Group(name: $0.group.name, devicesPath: Paths.devices(in: $0.group.id), unassignPath: Paths.profileUnassign(profile, from: $0.group.id))
+            Group(name: $0.group.name, devicesPath: Site.Devices.list(in: $0.group.id), unassignPath: Site.Profiles.unassign.link(profile, $0.group.id))
         }
         available = ordered.filter { !assignedIDs.contains($0.group.id) }.map {
             SelectOption(group: $0.group, depth: $0.depth, selected: false)

@@ -69,12 +69,12 @@ extension ProfilesController {
                     ImportChoiceView.Match(value: "version-\(profile.id)", label: "A new version of \(profile.name) (\(profile.identifier)), now version \(profile.version)",
                                            checked: index == 0)
                 },
-                newIdentifier: matches.newIdentifier, formPath: Paths.profileImport)
+                newIdentifier: matches.newIdentifier, formPath: Site.Profiles.importFile.link())
             return try services.renderer.page("profiles/import-choice", title: "Import \(matches.imported.name)", model: view,
                                               request: request, context: context, status: .ok)
         case .success(.imported(let outcome)):
             let leftOut = outcome.imported.leftOut.map { ImportedView.LeftOut(payloadType: $0.payloadType, name: $0.name, reason: $0.reason) }
-            let view = ImportedView(profilePath: Paths.profile(outcome.profile.id), name: outcome.profile.name, identifier: outcome.profile.identifier,
+            let view = ImportedView(profilePath: Site.Profiles.show.link(outcome.profile.id), name: outcome.profile.name, identifier: outcome.profile.identifier,
                                     signature: outcome.signature,
                                     imported: outcome.imported.payloads.isEmpty ? "None" : outcome.imported.payloads.map(\.kind.displayName).joined(separator: ", "),
                                     leftOut: leftOut, hasLeftOut: !leftOut.isEmpty,

@@ -52,22 +52,22 @@ struct ProfilesController {
     static let pageSize = 50
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/profiles", role: .viewer) { request, context in
+        routes.on(Site.Profiles.list) { request, context in
             try await index(form: NewForm(), request: request, context: context)
         }
-        routes.post("/profiles", role: .admin, use: create)
-        routes.post("/profiles/import", role: .admin, use: importProfile)
-        routes.get("/profiles/{id}", role: .viewer) { request, context in
-            try await show(request: request, context: context, number: nil)
+        routes.on(Site.Profiles.add, use: create)
+        routes.on(Site.Profiles.importFile, use: importProfile)
+        routes.on(Site.Profiles.show) { id, request, context in
+            try await show(id, request: request, context: context, number: nil)
         }
-        routes.get("/profiles/{id}/versions/{number}", role: .viewer) { request, context in
-            try await show(request: request, context: context, number: context.parameters.require("number", as: Int.self))
+        routes.on(Site.Profiles.version) { id, number, request, context in
+            try await show(id, request: request, context: context, number: number)
         }
-        routes.post("/profiles/{id}/details", role: .admin, use: saveDetails)
-        routes.post("/profiles/{id}/delete", role: .admin, use: delete)
-        routes.post("/profiles/{id}/clone", role: .admin) { request, context in
-            let copy = try await store.clone(try context.parameters.require("id", as: RecordID<ProfileRecord>.self), by: Actor(context.user))
-            return .seeOther(Paths.profile(copy.id), flash: .notice("Copied as \(copy.name) (\(copy.identifier)). It is not assigned to any group yet."),
+        routes.on(Site.Profiles.saveDetails, use: saveDetails)
+        routes.on(Site.Profiles.remove, use: delete)
+        routes.on(Site.Profiles.clone) { id, request, context in
+            let copy = try await store.clone(id, by: Actor(context.user))
+            return .seeOther(Site.Profiles.show.link(copy.id), flash: .notice("Copied as \(copy.name) (\(copy.identifier)). It is not assigned to any group yet."),
                              cookies: services.cookies, request: request)
         }
     }
@@ -81,13 +81,13 @@ struct ProfilesController {
         let (profiles, total) = try await services.profiles.listPage(after: after, limit: Self.pageSize)
         let page = profiles.prefix(Self.pageSize)
         let rows = page.map { profile in
-            Row(path: Paths.profile(profile.id), name: profile.name, identifier: profile.identifier, version: profile.version,
+            Row(path: Site.Profiles.show.link(profile.id), name: profile.name, identifier: profile.identifier, version: profile.version,
                 kinds: (profile.kinds ?? "").split(separator: ",").compactMap { PayloadKind(rawValue: String($0))?.displayName },
                 groups: profile.groups, updated: DisplayTime.relative(profile.updatedAt, now: now))
         }
         let view = IndexView(rowsHTML: rows.map(\.html).joined(), isEmpty: rows.isEmpty, canEdit: context.user.role.includes(.admin),
                              form: form, importError: importError, identifierPrefix: Self.identifierPrefix, total: total,
-                             nextPage: profiles.count > Self.pageSize ? page.last.map { Paths.profiles + "?after=\($0.id)" } : nil)
+                             nextPage: profiles.count > Self.pageSize ? page.last.map { Site.Profiles.list.link() + "?after=\($0.id)" } : nil)
         return try services.renderer.page("profiles/index", title: "Profiles", model: view, request: request, context: context, status: status)
     }
 
@@ -105,7 +105,7 @@ struct ProfilesController {
             do {
                 let profile = try await store.create(identifier: form.identifier, content: ProfileContent(
                     name: form.name, descriptionMarkdown: form.descriptionMarkdown), by: actor)
-                return .seeOther(Paths.profile(profile.id), flash: .notice("Created \(form.name). Add payloads to it below."),
+                return .seeOther(Site.Profiles.show.link(profile.id), flash: .notice("Created \(form.name). Add payloads to it below."),
                                  cookies: services.cookies, request: request)
             } catch StorageError.uniqueViolation {
                 form.errors["identifier"] = "Another profile already uses the identifier \(form.identifier)."
@@ -149,15 +149,15 @@ struct ProfilesController {
         let assignPreview: String
 
         init(_ id: RecordID<ProfileRecord>, version: Int) {
-            page = Paths.profile(id)
-            history = Paths.profileHistory(id)
-            details = Paths.profileDetails(id)
-            delete = Paths.profileDelete(id)
-            export = Paths.profileExport(id, version, signed: false)
-            exportSigned = Paths.profileExport(id, version, signed: true)
-            restore = Paths.profileRestore(id, version)
-            clone = Paths.profileClone(id)
-            assignPreview = Paths.profileAssignmentPreview(id)
+            page = Site.Profiles.show.link(id)
+            history = Site.Profiles.history.link(id)
+            details = Site.Profiles.saveDetails.link(id)
+            delete = Site.Profiles.remove.link(id)
+            export = Site.Profiles.export(id, version, signed: false)
+            exportSigned = Site.Profiles.export(id, version, signed: true)
+            restore = Site.Profiles.restore.link(id, version)
+            clone = Site.Profiles.clone.link(id)
+            assignPreview = Site.Profiles.assignmentPreview.link(id)
         }
     }
 
@@ -183,9 +183,8 @@ struct ProfilesController {
         let policyProblems: [String]
     }
 
-    func show(request: Request, context: SignedInContext, number: Int?, detailsErrors: [String: String] = [:],
+    func show(_ id: RecordID<ProfileRecord>, request: Request, context: SignedInContext, number: Int?, detailsErrors: [String: String] = [:],
               assignError: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let canEdit = context.user.role.includes(.admin)
         let now = services.now
         let overview = try await services.profiles.overview(of: id, version: number)
@@ -199,7 +198,7 @@ struct ProfilesController {
             descriptionMarkdown: content.descriptionMarkdown, hasDescription: !content.descriptionMarkdown.isEmpty,
             payloads: PayloadKind.allCases.map { kind in
                 let payload = content.payload(of: kind)
-                return PayloadRow(kind: kind.rawValue, editPath: Paths.payloadForm(id, kind), removePath: Paths.payloadRemove(id, kind), name: kind.displayName, summary: kind.summary, present: payload != nil,
+                return PayloadRow(kind: kind.rawValue, editPath: Site.Profiles.payloadForm.link(id, kind), removePath: Site.Profiles.removePayload.link(id, kind), name: kind.displayName, summary: kind.summary, present: payload != nil,
                                   isApple: kind.isApplePayload, details: payload.map(PayloadSummary.lines) ?? [])
             },
             canEdit: canEdit && shown.number == profile.version,
@@ -215,16 +214,15 @@ struct ProfilesController {
         return try services.renderer.page("profiles/show", title: content.name, model: view, request: request, context: context, status: status)
     }
 
-    @Sendable func saveDetails(request: Request, context: SignedInContext) async throws -> Response {
+    @Sendable func saveDetails(_ id: RecordID<ProfileRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let actor = Actor(context.user)
-        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let name = context.form["name"].trimmingWhitespace()
         let description = context.form["description"]
         var errors: [String: String] = [:]
         if let problem = ProfileRules.nameProblem(name) { errors["name"] = problem }
         if let problem = ProfileRules.descriptionProblem(description) { errors["description"] = problem }
         guard errors.isEmpty else {
-            return try await show(request: request, context: context, number: nil, detailsErrors: errors, status: .unprocessableContent)
+            return try await show(id, request: request, context: context, number: nil, detailsErrors: errors, status: .unprocessableContent)
         }
         let base = Int(context.form["baseVersion"]) ?? 0
         return try await ProfileSaving(services: services).save(profileID: id, base: base, request: request, context: context, actor: actor,
@@ -236,10 +234,9 @@ struct ProfilesController {
         }
     }
 
-    @Sendable func delete(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+    @Sendable func delete(_ id: RecordID<ProfileRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let profile = try await store.delete(id, by: Actor(context.user))
-        return .seeOther(Paths.profiles, flash: .notice("Deleted \(profile.name) and its history."), cookies: services.cookies, request: request)
+        return .seeOther(Site.Profiles.list.link(), flash: .notice("Deleted \(profile.name) and its history."), cookies: services.cookies, request: request)
     }
 }
 

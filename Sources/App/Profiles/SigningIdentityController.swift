@@ -27,14 +27,14 @@ struct SigningIdentityController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/signing", role: .admin) { request, context in try await page(error: nil, request: request, context: context) }
-        routes.post("/signing", role: .admin) { request, context in
+        routes.on(Site.Signing.page) { request, context in try await page(error: nil, request: request, context: context) }
+        routes.on(Site.Signing.upload) { request, context in
             let certificate = context.files["certificate"].map { String(decoding: $0.bytes, as: UTF8.self) } ?? context.form["certificatePEM"]
             let key = context.files["privateKey"].map { String(decoding: $0.bytes, as: UTF8.self) } ?? context.form["privateKeyPEM"]
             do {
                 let identity = try SigningIdentity(certificatePEM: certificate, privateKeyPEM: key)
                 try await services.signing.replace(with: identity, by: Actor(context.user))
-                return .seeOther(Paths.signing, flash: .notice("Profiles are now signed by \(identity.subject)."), cookies: services.cookies, request: request)
+                return .seeOther(Site.Signing.page.link(), flash: .notice("Profiles are now signed by \(identity.subject)."), cookies: services.cookies, request: request)
             } catch let error as SigningError {
                 return try await page(error: error.description, request: request, context: context, status: .unprocessableContent)
             }

@@ -41,11 +41,11 @@ struct SettingsController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/settings", role: .admin) { request, context in
+        routes.on(Site.Settings.page) { request, context in
             try await page(nil, request: request, context: context)
         }
-        routes.post("/settings", role: .admin, use: save)
-        routes.post("/settings/retention", role: .admin, use: purgeNow)
+        routes.on(Site.Settings.save, use: save)
+        routes.on(Site.Settings.purgeNow, use: purgeNow)
     }
 
     private func page(_ submitted: SettingsForm?, request: Request, context: SignedInContext) async throws -> Response {
@@ -74,11 +74,11 @@ struct SettingsController {
         var form = SettingsForm(context.form)
         guard let settings = form.validated() else { return try await page(form, request: request, context: context) }
         try await services.settings.save(settings, by: Actor(context.user))
-        return .seeOther(Paths.settings, flash: .notice("Saved the settings."), cookies: services.cookies, request: request)
+        return .seeOther(Site.Settings.page.link(), flash: .notice("Saved the settings."), cookies: services.cookies, request: request)
     }
 
     @Sendable func purgeNow(request: Request, context: SignedInContext) async throws -> Response {
         let (purged, days) = try await services.logRetention.purge()
-        return .seeOther(Paths.settings, flash: .notice(LogRetention.describe(purged, days: days)), cookies: services.cookies, request: request)
+        return .seeOther(Site.Settings.page.link(), flash: .notice(LogRetention.describe(purged, days: days)), cookies: services.cookies, request: request)
     }
 }

@@ -35,7 +35,7 @@ struct DeviceCommandsView {
 
     init(deviceID: RecordID<DeviceRecord>, commands: [DeviceCommandRecord], role: Role?, now: Date, back: String,
          form: CommandForm = CommandForm()) {
-        queuePath = Paths.deviceCommands(deviceID)
+        queuePath = Site.Devices.queueCommand.link(deviceID)
         self.back = back
         self.form = form
         hasRows = !commands.isEmpty

@@ -6,17 +6,16 @@ import Storage
 
 /// Queuing a command for a device from its page or the simulator.
 extension SimulatorController {
-    @Sendable func queueCommand(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
+    @Sendable func queueCommand(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let user = context.user
-        let back = LocalPath.sanitised(context.form["back"], fallback: Paths.device(id))
+        let back = LocalPath.sanitised(context.form["back"], fallback: Site.Devices.show.link(id))
         var form = CommandForm(context.form)
         if let type = DeviceCommand.RequestType(rawValue: form.requestType), !user.role.includes(type.role) {
             throw AccessDenied.insufficientRole
         }
         guard let command = form.validCommand() else {
             // The form is on two pages; show the one it came from again, with the messages.
-            if back == Paths.simulator(id) {
+            if back == Site.Simulator.show.link(id) {
                 return try await page(id, request: request, context: context, commandForm: form, status: .unprocessableContent)
             }
             return try await DevicesController(services: services).page(id, request: request, context: context, commandForm: form,

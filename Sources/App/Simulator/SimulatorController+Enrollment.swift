@@ -32,7 +32,7 @@ extension SimulatorController {
                 let device = try await services.catalog.addDevice(draft, groupID: submitted.groupID, tokenHash: hash, by: Actor(context.user))
                 try await simulator.sync(device.id)
                 let view = EnrolledView(
-                    simulatorPath: Paths.simulator(device.id), devicePath: Paths.device(device.id), name: device.name, udid: device.udid, token: token,
+                    simulatorPath: Site.Simulator.show.link(device.id), devicePath: Site.Devices.show.link(device.id), name: device.name, udid: device.udid, token: token,
                     checkInExample: "curl -H 'Authorization: Bearer \(token)' \(Self.origin(of: request))/api/v1/device/policy")
                 return try services.renderer.page("simulator/enrolled", title: "Enrolled \(device.name)", model: view, request: request, context: context)
             } catch let refusal as CatalogRefusal {

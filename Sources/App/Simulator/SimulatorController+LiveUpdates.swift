@@ -11,8 +11,7 @@ extension SimulatorController {
     /// device — one of this console's, or on PostgreSQL another console's — and syncs the device
     /// when anything it depends on moved (policy generation, queued commands, the device record),
     /// so changes made anywhere reach the page within a second.
-    @Sendable func events(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
+    @Sendable func events(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let since = request.uri.formParameters["since"].flatMap { Int(String($0)) } ?? -1
         let simulator = self.simulator
         let reader = services.simulatorReader

@@ -11,24 +11,23 @@ struct SimulatorController {
     var simulator: SimulatorService { services.simulator }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/simulator/new", role: .admin) { request, context in
+        routes.on(Site.Simulator.new) { request, context in
             try await enrollmentForm(DeviceForm(), request: request, context: context)
         }
-        routes.post("/simulator", role: .admin, use: enroll)
-        routes.get("/simulator/{id}", role: .viewer, use: show)
-        routes.post("/simulator/{id}/actions", role: .helpdesk, use: act)
-        routes.get("/simulator/{id}/events", role: .viewer, use: events)
-        routes.get("/simulator/{id}/revision", role: .viewer) { _, context in
-            let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
+        routes.on(Site.Simulator.enroll, use: enroll)
+        routes.on(Site.Simulator.show, use: show)
+        routes.on(Site.Simulator.act, use: act)
+        routes.on(Site.Simulator.events, use: events)
+        routes.on(Site.Simulator.revision) { id, _, _ in
             return try .json(["revision": try await simulator.sync(id).state.revision])
         }
-        routes.post("/devices/{id}/commands", role: .helpdesk, use: queueCommand)
+        routes.on(Site.Devices.queueCommand, use: queueCommand)
     }
 
     // MARK: page
 
-    @Sendable func show(request: Request, context: SignedInContext) async throws -> Response {
-        try await page(try context.parameters.require("id", as: RecordID<DeviceRecord>.self), request: request, context: context)
+    @Sendable func show(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext) async throws -> Response {
+        try await page(id, request: request, context: context)
     }
 
     /// The simulator page; after a refused action or command, with what was sent and why not.
@@ -44,7 +43,7 @@ struct SimulatorController {
             .simulatorStep(device: device.name, openedFrom: request.uri.formParameters["step"].map(String.init))
         let page = SimulatorPage(
             device: device, stored: stored, events: events,
-            commands: DeviceCommandsView(deviceID: id, commands: commands, role: user.role, now: services.now, back: Paths.simulator(id),
+            commands: DeviceCommandsView(deviceID: id, commands: commands, role: user.role, now: services.now, back: Site.Simulator.show.link(id),
                                          form: commandForm),
             uploadedLogs: uploaded, catalogColors: colors, canAct: user.role.includes(.helpdesk),
             prompt: Self.prompt(request, state: stored.state), controls: controls.withSampleText(of: data.story),
@@ -62,9 +61,8 @@ struct SimulatorController {
                                         modeName: mode == .autonomous ? "Autonomous Single App Mode" : "an assessment")
     }
 
-    @Sendable func act(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-        let back = Paths.simulator(id)
+    @Sendable func act(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext) async throws -> Response {
+        let back = Site.Simulator.show.link(id)
         let action: SimulatorAction
         do {
             action = try SimulatorActionParser.parse { name in

@@ -17,8 +17,8 @@ extension SimulatorPage {
         init(story: DemoStory, step: DemoStory.Step, number: Int) {
             (storyTitle, self.number, stepCount) = (story.title, number, story.steps.count)
             (instruction, expectation, rule, stepID) = (step.instruction, step.expectation, step.rule, step.id)
-            markPath = Paths.tourStep(step.id)
-            tourPath = Paths.tour + "#step-" + step.id
+            markPath = Site.Tour.markStep.link(step.id)
+            tourPath = Site.Tour.page.link() + "#step-" + step.id
         }
     }
 }

@@ -124,14 +124,14 @@ struct SimulatorPage {
          controls: SimulatorControlInputs = SimulatorControlInputs(), tour: TourBanner? = nil) {
         self.tour = tour
         let state = stored.state
-        pagePath = Paths.simulator(device.id)
-        eventsPath = Paths.simulatorEvents(device.id)
-        revisionPath = Paths.simulatorRevision(device.id)
-        devicePath = Paths.device(device.id)
-        actionsPath = Paths.simulatorActions(device.id)
-        askAutonomousPath = Paths.simulatorPrompt(device.id, mode: .autonomous)
-        askAssessmentPath = Paths.simulatorPrompt(device.id, mode: .assessment)
-        logsPath = Paths.logs(of: device.id)
+        pagePath = Site.Simulator.show.link(device.id)
+        eventsPath = Site.Simulator.events.link(device.id)
+        revisionPath = Site.Simulator.revision.link(device.id)
+        devicePath = Site.Devices.show.link(device.id)
+        actionsPath = Site.Simulator.act.link(device.id)
+        askAutonomousPath = Site.Simulator.show(device.id, prompt: .autonomous)
+        askAssessmentPath = Site.Simulator.show(device.id, prompt: .assessment)
+        logsPath = Site.Logs.index(of: device.id)
         name = device.name
         model = device.model.rawValue
         frameClass = device.model == .iPhone ? "iphone" : "ipad"
@@ -164,7 +164,7 @@ struct SimulatorPage {
         }
         let branding = state.policy[Branding.self].flatMap { $0.enabled ? $0 : nil }
         brandColor = branding?.primaryColor.hex ?? "#1f5fbf"
-        appLogoPath = branding.flatMap { $0.appLogo2x ?? $0.appLogo1x }.map { Paths.image($0.id) }
+        appLogoPath = branding.flatMap { $0.appLogo2x ?? $0.appLogo1x }.map { Site.image.link($0.id) }
         configuration = state.foregroundApp.flatMap(state.deliveredConfiguration(for:)).map {
             ReceivedConfiguration($0).entries.map { ConfigRow(name: $0.name, value: $0.value, note: $0.note) }
         } ?? []

@@ -40,7 +40,7 @@ struct CSRFMiddleware: RouterMiddleware {
         }
         // Signing out a browser whose session is already gone ends nothing: it only clears the
         // stale cookie, so it needs no token (the other tab's sign-out, an expired session).
-        if context.session == nil, request.uri.path == Paths.signOut {
+        if context.session == nil, request.uri.path == Site.Accounts.signOut.link() {
             return try await next(request, context)
         }
         let sent = request.headers[Self.header] ?? context.form[Self.formField]

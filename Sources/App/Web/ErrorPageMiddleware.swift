@@ -48,9 +48,9 @@ struct ErrorPageMiddleware: RouterMiddleware {
         }
         switch error {
         case AccessDenied.signInRequired:
-            return .seeOther(Paths.signIn(next: request.method == .get ? request.uri.description : Paths.dashboard))
+            return .seeOther(Site.Accounts.signInForm(next: request.method == .get ? request.uri.description : Site.dashboard.link()))
         case AccessDenied.passwordChangeRequired:
-            return .seeOther(Paths.passwordChange)
+            return .seeOther(Site.Accounts.passwordForm.link())
         default:
             return renderer.errorPage(
                 status: problem.status, heading: problem.heading, message: problem.message,

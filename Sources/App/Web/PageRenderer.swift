@@ -159,30 +159,30 @@ struct NavItem {
 /// on one line.
 enum Navigation {
     private static let entries: [(label: String, href: String, role: Role)] = [
-        ("Dashboard", Paths.dashboard, .viewer),
-        ("Profiles", Paths.profiles, .viewer),
-        ("Devices", Paths.devices, .viewer),
-        ("Groups", Paths.groups, .viewer),
-        ("Apps", Paths.apps, .viewer),
-        ("Logs", Paths.logs, .helpdesk),
-        ("Settings", Paths.settings, .admin),
-        ("Help", Paths.help, .viewer),
+        ("Dashboard", Site.dashboard.link(), .viewer),
+        ("Profiles", Site.Profiles.list.link(), .viewer),
+        ("Devices", Site.Devices.list.link(), .viewer),
+        ("Groups", Site.Groups.list.link(), .viewer),
+        ("Apps", Site.Apps.list.link(), .viewer),
+        ("Logs", Site.Logs.index.link(), .helpdesk),
+        ("Settings", Site.Settings.page.link(), .admin),
+        ("Help", Site.Help.index.link(), .viewer),
     ]
 
     /// Settings' tabs: every one of them is an admin's.
     private static let settingsPages: [(label: String, href: String)] = [
-        ("Organisation and logs", Paths.settings),
-        ("Users", Paths.users),
-        ("Signing", Paths.signing),
-        ("API tokens", Paths.tokens),
-        ("Audit log", Paths.audit),
+        ("Organisation and logs", Site.Settings.page.link()),
+        ("Users", Site.Accounts.users.link()),
+        ("Signing", Site.Signing.page.link()),
+        ("API tokens", Site.Tokens.list.link()),
+        ("Audit log", Site.Audit.log.link()),
     ]
 
     static func items(for role: Role?, currentPath: String) -> [NavItem] {
         guard let role else { return [] }
         let inSettings = settingsPages.contains { isUnder(currentPath, $0.href) }
         return entries.filter { role.includes($0.role) }.map {
-            NavItem(label: $0.label, href: $0.href, current: $0.href == Paths.settings ? inSettings : isUnder(currentPath, $0.href))
+            NavItem(label: $0.label, href: $0.href, current: $0.href == Site.Settings.page.link() ? inSettings : isUnder(currentPath, $0.href))
         }
     }
 

@@ -51,11 +51,11 @@ struct BrandingForm: PayloadForm {
         hex = branding.primaryColor.hex
         logos = Self.logoFields.map { field in
             let image = branding[keyPath: field.keyPath]
-            return Logo(name: field.name, label: field.label, current: image?.id ?? "", currentPath: image.map { Paths.image($0.id) } ?? "", hasCurrent: image != nil,
+            return Logo(name: field.name, label: field.label, current: image?.id ?? "", currentPath: image.map { Site.image.link($0.id) } ?? "", hasCurrent: image != nil,
                         size: image.map { "\($0.width) × \($0.height) px, \($0.mediaType == "image/png" ? "PNG" : "JPEG"), \(max(1, $0.byteCount / 1024)) KB" } ?? "",
                         error: nil)
         }
-        previewLogo = (branding.appLogo2x ?? branding.appLogo1x).map { Paths.image($0.id) }
+        previewLogo = (branding.appLogo2x ?? branding.appLogo1x).map { Site.image.link($0.id) }
     }
 
     /// Re-renders what was sent; `images` resolves the logo keys the form carries.
@@ -112,7 +112,7 @@ extension Branding: PayloadPresentation {
             + BrandingForm.logoFields.map { logo in
                 let image = self[keyPath: logo.keyPath]
                 return PayloadFields.Field(label: logo.label, value: image.map { "\($0.width) × \($0.height) \($0.mediaType)" } ?? "None",
-                                           image: image.map { Paths.image($0.id) })
+                                           image: image.map { Site.image.link($0.id) })
             }
     }
 }

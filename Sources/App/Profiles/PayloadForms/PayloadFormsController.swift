@@ -32,35 +32,32 @@ struct PayloadFormsController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.get("/profiles/{id}/payloads/{kind}", role: .admin, use: edit)
-        routes.post("/profiles/{id}/payloads/{kind}", role: .admin, use: save)
-        routes.post("/profiles/{id}/payloads/{kind}/remove", role: .admin, use: remove)
+        routes.on(Site.Profiles.payloadForm, use: edit)
+        routes.on(Site.Profiles.savePayload, use: save)
+        routes.on(Site.Profiles.removePayload, use: remove)
     }
 
     static func formType(for kind: PayloadKind) -> (any PayloadForm.Type)? {
         PayloadPresentations.of(kind)?.formType
     }
 
-    private func kind(_ context: SignedInContext) throws -> (PayloadKind, any PayloadForm.Type) {
-        guard let kind = PayloadKind(rawValue: context.parameters.get("kind") ?? ""), let type = Self.formType(for: kind) else {
-            throw HTTPError(.notFound)
-        }
-        return (kind, type)
+    /// The form of `kind`; a kind without a form here (an Apple payload edited elsewhere) has no page.
+    private func formType(_ kind: PayloadKind) throws -> any PayloadForm.Type {
+        guard let type = Self.formType(for: kind) else { throw HTTPError(.notFound) }
+        return type
     }
 
-    @Sendable func edit(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-        let (kind, type) = try kind(context)
+    @Sendable func edit(_ id: RecordID<ProfileRecord>, _ kind: PayloadKind, request: Request, context: SignedInContext) async throws -> Response {
+        let type = try formType(kind)
         let latest = try await services.profiles.latestVersion(of: id)
         let payload = latest.content.payload(of: kind)
         return try await page(id: id, kind: kind, base: latest.number, profileName: latest.content.name, isNew: payload == nil,
                         form: type.init(payload), request: request, context: context)
     }
 
-    @Sendable func save(request: Request, context: SignedInContext) async throws -> Response {
+    @Sendable func save(_ id: RecordID<ProfileRecord>, _ kind: PayloadKind, request: Request, context: SignedInContext) async throws -> Response {
         let actor = Actor(context.user)
-        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-        let (kind, type) = try kind(context)
+        let type = try formType(kind)
         let base = Int(context.form["baseVersion"]) ?? 0
         var fields = context.form
         var submission: Submission
@@ -118,10 +115,8 @@ struct PayloadFormsController {
         return (submission, resolved)
     }
 
-    @Sendable func remove(request: Request, context: SignedInContext) async throws -> Response {
+    @Sendable func remove(_ id: RecordID<ProfileRecord>, _ kind: PayloadKind, request: Request, context: SignedInContext) async throws -> Response {
         let actor = Actor(context.user)
-        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-        guard let kind = PayloadKind(rawValue: context.parameters.get("kind") ?? "") else { throw HTTPError(.notFound) }
         return try await ProfileSaving(services: services).save(
             profileID: id, base: Int(context.form["baseVersion"]) ?? 0, request: request, context: context, actor: actor,
             noting: { _ in "Removed \(kind.displayName)" }, confirming: context.form) { $0.removing(kind) }
@@ -131,9 +126,9 @@ struct PayloadFormsController {
                       request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let apps = try await services.catalogReader.apps()
         let view = PageView(
-            profilePath: Paths.profile(id), formPath: Paths.payloadForm(id, kind), profileName: profileName, kindName: kind.displayName, kindSummary: kind.summary, isApple: kind.isApplePayload,
+            profilePath: Site.Profiles.show.link(id), formPath: Site.Profiles.payloadForm.link(id, kind), profileName: profileName, kindName: kind.displayName, kindSummary: kind.summary, isApple: kind.isApplePayload,
             baseVersion: base, isNew: isNew, helpHTML: services.help.page(for: kind)?.panelHTML ?? "",
-            helpPath: Paths.help(HelpLibrary.topic(for: kind)),
+            helpPath: Site.Help.page(HelpLibrary.topic(for: kind)),
             catalog: apps.map { CatalogOption(bundleID: $0.bundleID, name: $0.name) }, form: form, hasErrors: !form.errors.isEmpty)
         return try services.renderer.page("profiles/payloads/\(kind.rawValue)", title: "\(kind.displayName) · \(profileName)", model: view,
                                       request: request, context: context, status: status)

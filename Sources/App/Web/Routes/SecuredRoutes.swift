@@ -48,11 +48,11 @@ final class SecuredRoutes {
     }
 
     func get(_ path: String, _ access: Open, use handler: @escaping PageHandler) {
-        add(.get, path, handler)
+        addOpen(.get, path, handler)
     }
 
     func post(_ path: String, _ access: Open, use handler: @escaping PageHandler) {
-        add(.post, path, handler)
+        addOpen(.post, path, handler)
     }
 
     // MARK: for a role
@@ -73,7 +73,7 @@ final class SecuredRoutes {
         add(.delete, path, role, handler)
     }
 
-    private func add(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping PageHandler) {
+    func addOpen(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping PageHandler) {
         table.add(RouteEntry(method: method, path: path, access: .anyone))
         group.on(RouterPath(path), method: method, use: handler)
     }
@@ -96,5 +96,5 @@ final class SecuredRoutes {
 
 /// The pages someone with a one-time password may still reach.
 enum PasswordChangeExemptions {
-    static let paths: Set<String> = [Paths.passwordChange, Paths.signOut]
+    static let paths: Set<String> = [Site.Accounts.passwordForm.link(), Site.Accounts.signOut.link()]
 }

@@ -1,0 +1,92 @@
+import Domain
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// One page or form action of the console, declared once: its method, its address, who may use
+/// it and the type of the values its address carries. The controller registers its handler
+/// from it (`SecuredRoutes.on`), which hands the handler those values already read; views and
+/// redirects make their links from it (`link`). So an address is typed in one place, a handler
+/// cannot read a value its pattern lacks, and a link cannot leave one out.
+///
+/// The console's routes are declared by feature as `Site.Devices.show`, `Site.Profiles.history`…
+/// (see `Site`), the way SwiftPackageIndex-Server's `SiteURL` does.
+struct SiteRoute<Values: PathValues>: Sendable {
+    let method: HTTPRequest.Method
+    /// The address with a `{name}` segment for each value, as the router matches it.
+    let pattern: String
+    let role: Role
+    /// The names of the pattern's `{name}` segments, in order.
+    private let names: [String]
+
+    init(_ method: HTTPRequest.Method, _ pattern: String, role: Role) {
+        names = pattern.split(separator: "/").filter { $0.first == "{" }.map { String($0.dropFirst().dropLast()) }
+        // A declaration whose pattern and values disagree is a mistake in the code, found the first
+        // time the route table is built (every test console builds it), never by a request.
+        precondition(names.count == Values.count, "\(pattern) has \(names.count) values where its declaration has \(Values.count)")
+        self.method = method
+        self.pattern = pattern
+        self.role = role
+    }
+
+    /// The address of this page or action for `values`, each segment percent-encoded.
+    func link(_ values: Values) -> String {
+        var segments = values.pathSegments.makeIterator()
+        let filled = pattern.split(separator: "/").map { part in
+            part.first == "{" ? Self.encoded(segments.next() ?? "") : String(part)
+        }
+        return "/" + filled.joined(separator: "/")
+    }
+
+    /// The values a matched request's address carries; a segment its type cannot read is the
+    /// client's mistake (400, or 404 for a type that says so).
+    func values(in parameters: Parameters) throws -> Values {
+        try Values(pathSegments: names.map { parameters.get($0) ?? "" })
+    }
+
+    private static func encoded(_ segment: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove("/")
+        return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
+    }
+}
+
+extension SiteRoute where Values == NoValues {
+    /// The address of a page or action whose address carries no values.
+    func link() -> String { pattern }
+
+    /// The address with a query string; parameters whose value is nil are left out.
+    func link(query: KeyValuePairs<String, String?>) -> String {
+        let parts = query.compactMap { name, value in value.map { name + "=" + QueryValue.encoded($0) } }
+        return parts.isEmpty ? pattern : pattern + "?" + parts.joined(separator: "&")
+    }
+}
+
+extension SiteRoute {
+    /// The address of a page or action whose address carries two values.
+    func link<First, Second>(_ first: First, _ second: Second) -> String where Values == PathPair<First, Second> {
+        link(PathPair(first, second))
+    }
+}
+
+/// Encodes a query-string value as the links the console writes do (every character but
+/// letters and digits escaped, so `&`, `=`, `+` and spaces in an app name or a search survive).
+enum QueryValue {
+    static func encoded(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+}
+
+/// A route open to everyone (signing in, health checks, the API document): its handler gets
+/// the request's own context, with no signed-in user assumed.
+struct OpenRoute: Sendable {
+    let method: HTTPRequest.Method
+    let path: String
+
+    init(_ method: HTTPRequest.Method, _ path: String) {
+        self.method = method
+        self.path = path
+    }
+
+    func link() -> String { path }
+}
