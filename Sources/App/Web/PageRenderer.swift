@@ -93,6 +93,7 @@ struct PageRenderer: Sendable {
 struct PageScope {
     let csrfToken: String
     let page: Any
+    let site = SiteLinks()
 }
 
 struct LayoutView {
@@ -146,6 +147,7 @@ struct ErrorView {
     let heading: String
     let message: String
     let requestID: String?
+    let site = SiteLinks()
 }
 
 struct NavItem {
@@ -207,6 +209,7 @@ extension PageScope: MustacheParent {
         switch name {
         case "page": page
         case "csrfToken": csrfToken
+        case "site": site
         default: nil
         }
     }
@@ -224,6 +227,7 @@ extension LayoutView: MustacheParent {
         case "hasNav": hasNav
         case "sectionNav": sectionNav
         case "hasSectionNav": hasSectionNav
+        case "site": SiteLinks()
         default: nil
         }
     }
