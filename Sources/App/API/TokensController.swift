@@ -5,8 +5,10 @@ import Storage
 
 /// Admins create API tokens for scripts (shown once) and revoke them.
 struct TokensController {
-    let services: Services
-    var tokens: APITokenStore { APITokenStore(database: services.database, now: services.config.now) }
+    let tokens: APITokenStore
+    let cookies: CookieJar
+    let now: @Sendable () -> Date
+    let renderer: PageRenderer
 
     struct Row {
         let revokePath: String
@@ -45,12 +47,12 @@ struct TokensController {
         }
         routes.on(Site.Tokens.revoke) { id, request, context in
             try await tokens.revoke(id, by: Actor(context.user))
-            return .seeOther(Site.Tokens.list.link(), flash: .notice("The token is revoked; scripts using it now get 401."), cookies: services.cookies, request: request)
+            return .seeOther(Site.Tokens.list.link(), flash: .notice("The token is revoked; scripts using it now get 401."), cookies: cookies, request: request)
         }
     }
 
     private func page(_ view: View, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let now = services.now
+        let now = self.now()
         let records = try await tokens.all()
         var view = view
         view.rows = records.map {
@@ -58,6 +60,6 @@ struct TokensController {
                 created: DisplayTime.relative($0.createdAt, now: now),
                 lastUsed: $0.lastUsedAt.map { DisplayTime.relative($0, now: now) } ?? "never", revoked: $0.revokedAt != nil)
         }
-        return try services.renderer.page("tokens/index", title: "API tokens", model: view, request: request, context: context, status: status)
+        return try renderer.page("tokens/index", title: "API tokens", model: view, request: request, context: context, status: status)
     }
 }

@@ -5,7 +5,9 @@ import Hummingbird
 /// A signed-in user changes their own password; required before anything else when their
 /// account still has a one-time password.
 struct AccountController {
-    let services: Services
+    let accounts: AccountService
+    let cookies: CookieJar
+    let renderer: PageRenderer
 
     struct View {
         var mustChange = false
@@ -24,11 +26,11 @@ struct AccountController {
             let user = context.user
             let fields = context.form
             do {
-                try await services.accounts.changePassword(
+                try await accounts.changePassword(
                     of: user, current: fields["current"], new: fields["new"], confirmation: fields["confirmation"],
                     keeping: context.session?.id)
                 return .seeOther(Site.dashboard.link(), flash: .notice("Your password is changed. Other sessions were signed out."),
-                                 cookies: services.cookies, request: request)
+                                 cookies: cookies, request: request)
             } catch let errors as FieldErrors {
                 // Password fields are never echoed back, even on error.
                 let view = View(mustChange: user.mustChangePassword, currentError: errors["current"],
@@ -39,6 +41,6 @@ struct AccountController {
     }
 
     private func page(_ view: View, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) throws -> Response {
-        try services.renderer.page("account-password", title: "Change password", model: view, request: request, context: context, status: status)
+        try renderer.page("account-password", title: "Change password", model: view, request: request, context: context, status: status)
     }
 }

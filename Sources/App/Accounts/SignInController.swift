@@ -5,7 +5,11 @@ import Storage
 
 /// The sign-in form and signing out; the rules are `SignInService`'s.
 struct SignInController {
-    let services: Services
+    let renderer: PageRenderer
+    let signIns: SignInService
+    let cookies: CookieJar
+    let config: AppConfig
+    let tour: TourStore
 
     struct FormView {
         var email = ""
@@ -29,7 +33,7 @@ struct SignInController {
     }
 
     private func form(_ view: FormView, request: Request, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
-        try services.renderer.page("sign-in", title: "Sign in", model: view, request: request, context: context, status: status)
+        try renderer.page("sign-in", title: "Sign in", model: view, request: request, context: context, status: status)
     }
 
     @Sendable func signIn(request: Request, context: AppRequestContext) async throws -> Response {
@@ -47,7 +51,7 @@ struct SignInController {
             return try form(view, request: request, context: context, status: .unprocessableContent)
         }
 
-        switch try await services.signIns.signIn(email: email, password: password) {
+        switch try await signIns.signIn(email: email, password: password) {
         case .throttled(let wait):
             view.error = "Too many failed attempts for this email. Try again in \(Self.describe(seconds: wait))."
             var response = try form(view, request: request, context: context, status: .tooManyRequests)
@@ -58,8 +62,8 @@ struct SignInController {
             return try form(view, request: request, context: context, status: .unprocessableContent)
         case .signedIn(let user, let token):
             var response = Response.seeOther(user.mustChangePassword ? Site.Accounts.passwordForm.link() : try await destination(view.next, for: user))
-            response.setCookie(services.cookies.make(CookieJar.session, value: token, maxAge: Int(services.config.sessionLifetime), for: request))
-            response.setCookie(services.cookies.expire(CookieJar.signedOutCSRF, for: request))
+            response.setCookie(cookies.make(CookieJar.session, value: token, maxAge: Int(config.sessionLifetime), for: request))
+            response.setCookie(cookies.expire(CookieJar.signedOutCSRF, for: request))
             return response
         }
     }
@@ -67,16 +71,16 @@ struct SignInController {
     /// Where a sign-in lands: where the person was going, except that the first sign-in to a
     /// demo console opens the tour of its stories.
     private func destination(_ next: String, for user: User) async throws -> String {
-        guard services.config.demo, next == Site.dashboard.link(), try await services.tour.claimFirstVisit(of: user.id) else { return next }
+        guard config.demo, next == Site.dashboard.link(), try await tour.claimFirstVisit(of: user.id) else { return next }
         return Site.Tour.page.link()
     }
 
     @Sendable func signOut(request: Request, context: AppRequestContext) async throws -> Response {
         if let session = context.session {
-            try await services.signIns.signOut(session, user: context.user)
+            try await signIns.signOut(session, user: context.user)
         }
-        var response = Response.seeOther(Site.Accounts.signInForm.link(), flash: .notice("You are signed out."), cookies: services.cookies, request: request)
-        response.setCookie(services.cookies.expire(CookieJar.session, for: request))
+        var response = Response.seeOther(Site.Accounts.signInForm.link(), flash: .notice("You are signed out."), cookies: cookies, request: request)
+        response.setCookie(cookies.expire(CookieJar.session, for: request))
         return response
     }
 

@@ -6,7 +6,10 @@ import Storage
 /// Admins manage who may use the console: add people with a role (they get a one-time
 /// password to hand over), change roles, remove accounts.
 struct UsersController {
-    let services: Services
+    let now: @Sendable () -> Date
+    let accounts: AccountService
+    let renderer: PageRenderer
+    let cookies: CookieJar
 
     struct RoleOption {
         let value: String
@@ -59,8 +62,8 @@ struct UsersController {
 
     private func page(_ view: View, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let me = context.user
-        let now = services.now
-        let users = try await services.accounts.users()
+        let now = self.now()
+        let users = try await accounts.users()
         var view = view
         view.rows = users.map { user in
             Row(id: user.id.description, rolePath: Site.Accounts.changeRole.link(user.id), deletePath: Site.Accounts.removeUser.link(user.id), email: user.email, roleName: user.role.displayName,
@@ -68,7 +71,7 @@ struct UsersController {
                 lastSignIn: user.lastSignInAt.map { DisplayTime.relative($0, now: now) } ?? "never",
                 mustChangePassword: user.mustChangePassword, isSelf: user.id == me.id)
         }
-        return try services.renderer.page("users", title: "Users", model: view, request: request, context: context, status: status)
+        return try renderer.page("users", title: "Users", model: view, request: request, context: context, status: status)
     }
 
     @Sendable func add(request: Request, context: SignedInContext) async throws -> Response {
@@ -79,7 +82,7 @@ struct UsersController {
         view.roleOptions = RoleOption.all(selected: role ?? .viewer)
         do {
             guard let role else { throw FieldErrors("role", "Choose a role.") }
-            let (user, password) = try await services.accounts.createUser(email: fields["email"], role: role, password: nil, by: Actor(me))
+            let (user, password) = try await accounts.createUser(email: fields["email"], role: role, password: nil, by: Actor(me))
             // Shown in this response only: the password never travels in a redirect or a cookie.
             return try await page(View(created: .init(email: user.email, password: password ?? "")), request: request, context: context, status: .created)
         } catch let errors as FieldErrors {
@@ -95,8 +98,8 @@ struct UsersController {
             return try await page(View(rowError: "Choose one of the roles."), request: request, context: context, status: .unprocessableContent)
         }
         do {
-            let email = try await services.accounts.changeRole(of: id, to: role, by: Actor(me)).email
-            return .seeOther(Site.Accounts.users.link(), flash: .notice("\(email) is now \(role.displayName)."), cookies: services.cookies, request: request)
+            let email = try await accounts.changeRole(of: id, to: role, by: Actor(me)).email
+            return .seeOther(Site.Accounts.users.link(), flash: .notice("\(email) is now \(role.displayName)."), cookies: cookies, request: request)
         } catch let errors as FieldErrors {
             return try await page(View(rowError: errors["user"]), request: request, context: context, status: .conflict)
         }
@@ -105,8 +108,8 @@ struct UsersController {
     @Sendable func delete(_ id: RecordID<User>, request: Request, context: SignedInContext) async throws -> Response {
         let me = context.user
         do {
-            let email = try await services.accounts.deleteUser(id, by: Actor(me)).email
-            return .seeOther(Site.Accounts.users.link(), flash: .notice("Removed \(email)."), cookies: services.cookies, request: request)
+            let email = try await accounts.deleteUser(id, by: Actor(me)).email
+            return .seeOther(Site.Accounts.users.link(), flash: .notice("Removed \(email)."), cookies: cookies, request: request)
         } catch let errors as FieldErrors {
             return try await page(View(rowError: errors["user"]), request: request, context: context, status: .conflict)
         }

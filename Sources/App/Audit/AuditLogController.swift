@@ -8,7 +8,9 @@ import Storage
 /// paged by id so it stays fast as it grows, and downloadable as CSV. Admins read it; it
 /// cannot be edited from the console.
 struct AuditLogController {
-    let services: Services
+    let auditLog: AuditLog
+    let now: @Sendable () -> Date
+    let renderer: PageRenderer
     static let pageSize = 50
 
     struct Row {
@@ -43,9 +45,9 @@ struct AuditLogController {
             let filter = AuditFilter(request.uri.formParameters)
             // A reversed range matches nothing by construction: it is not asked for.
             let rangeProblem = filter.rangeProblem
-            let (events, people) = try await services.auditLog.entries(filter, limit: rangeProblem == nil ? Self.pageSize + 1 : 0)
+            let (events, people) = try await auditLog.entries(filter, limit: rangeProblem == nil ? Self.pageSize + 1 : 0)
             let page = events.prefix(Self.pageSize)
-            let now = services.now
+            let now = self.now()
             let view = View(
                 rows: page.map { event in
                     Row(time: DisplayTime.relative(event.occurredAt, now: now), isoTime: DisplayTime.iso(event.occurredAt),
@@ -64,11 +66,11 @@ struct AuditLogController {
                     + AuditFilter.ObjectType.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0 == filter.objectType) },
                 object: filter.object, from: filter.from.map(AuditFilter.dayText) ?? "", through: filter.through.map(AuditFilter.dayText) ?? "",
                 rangeError: rangeProblem, csvPath: Site.Audit.csv.link() + "?" + filter.query(before: nil))
-            return try services.renderer.page("audit/index", title: "Audit log", model: view, request: request, context: context,
+            return try renderer.page("audit/index", title: "Audit log", model: view, request: request, context: context,
                                               status: rangeProblem == nil ? .ok : .unprocessableContent)
         }
         routes.on(Site.Audit.csv) { request, _ in
-            try await AuditCSV.response(AuditFilter(request.uri.formParameters), log: services.auditLog, now: services.now)
+            try await AuditCSV.response(AuditFilter(request.uri.formParameters), log: auditLog, now: self.now())
         }
     }
 }

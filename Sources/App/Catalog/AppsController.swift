@@ -5,7 +5,12 @@ import Storage
 
 /// The app catalog: every role reads it; admins add, edit and remove apps.
 struct AppsController {
-    let services: Services
+    let catalogReader: CatalogReader
+    let renderer: PageRenderer
+    let appConfigSpecs: AppConfigSpecStore
+    let now: @Sendable () -> Date
+    let cookies: CookieJar
+    let catalog: CatalogService
 
     struct Row {
         let logsPath: String
@@ -64,7 +69,7 @@ struct AppsController {
         }
         routes.on(Site.Apps.add, use: create)
         routes.on(Site.Apps.edit) { id, request, context in
-            let app = try await services.catalogReader.app(id)
+            let app = try await catalogReader.app(id)
             return try await edit(app, form: FormView(app.draft), request: request, context: context)
         }
         routes.on(Site.Apps.uploadSpecfile, use: uploadSpecfile)
@@ -73,11 +78,11 @@ struct AppsController {
     }
 
     private func index(form: FormView, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let apps = try await services.catalogReader.apps()
+        let apps = try await catalogReader.apps()
         let view = IndexView(
             rows: apps.map(Self.row), isEmpty: apps.isEmpty,
             canEdit: context.user.role.includes(.admin), canReadLogs: context.user.role.includes(.helpdesk), form: form)
-        return try services.renderer.page("apps/index", title: "Apps", model: view, request: request, context: context, status: status)
+        return try renderer.page("apps/index", title: "Apps", model: view, request: request, context: context, status: status)
     }
 
     private func edit(_ app: AppRecord, form: FormView, specfileError: String? = nil, request: Request, context: SignedInContext,
@@ -85,21 +90,21 @@ struct AppsController {
         var form = form
         form.action = Site.Apps.update.link(app.id)
         form.submitLabel = "Save app"
-        let specfile = SpecfileView(app: app, stored: try await services.appConfigSpecs.spec(for: app.bundleID), error: specfileError, now: services.now)
-        return try services.renderer.page("apps/edit", title: "Edit \(app.name)", model: EditView(name: app.name, form: form, specfile: specfile),
+        let specfile = SpecfileView(app: app, stored: try await appConfigSpecs.spec(for: app.bundleID), error: specfileError, now: now())
+        return try renderer.page("apps/edit", title: "Edit \(app.name)", model: EditView(name: app.name, form: form, specfile: specfile),
                                       request: request, context: context, status: status)
     }
 
     /// An AppConfig specfile for the app: read whole, refused with its line and reason, or
     /// kept as the app's keys for the managed app configuration form.
     @Sendable func uploadSpecfile(_ id: RecordID<AppRecord>, request: Request, context: SignedInContext) async throws -> Response {
-        let app = try await services.catalogReader.app(id)
+        let app = try await catalogReader.app(id)
         let file = context.files["specfile"] ?? UploadedFile(filename: "", bytes: [])
-        switch try await services.appConfigSpecs.importSpec(file, for: id, by: Actor(context.user)) {
+        switch try await appConfigSpecs.importSpec(file, for: id, by: Actor(context.user)) {
         case .success(let spec):
             let skipped = spec.skipped.isEmpty ? "" : " \(spec.skipped.count) key(s) not imported: see below."
             return .seeOther(Site.Apps.edit.link(id), flash: .notice("Imported \(spec.keys.count) key(s) from the specfile (version \(spec.version)).\(skipped)"),
-                             cookies: services.cookies, request: request)
+                             cookies: cookies, request: request)
         case .failure(let problem):
             return try await edit(app, form: FormView(app.draft), specfileError: "Nothing was imported. \(problem.description)",
                                   request: request, context: context, status: .unprocessableContent)
@@ -121,8 +126,8 @@ struct AppsController {
     @Sendable func create(request: Request, context: SignedInContext) async throws -> Response {
         let draft = Self.draft(from: context.form)
         do {
-            let app = try await services.catalog.addApp(draft, by: Actor(context.user))
-            return .seeOther(Site.Apps.list.link(), flash: .notice("Added \(app.name)."), cookies: services.cookies, request: request)
+            let app = try await catalog.addApp(draft, by: Actor(context.user))
+            return .seeOther(Site.Apps.list.link(), flash: .notice("Added \(app.name)."), cookies: cookies, request: request)
         } catch let refusal as CatalogRefusal {
             return try await index(form: FormView(draft, errors: refusal.messages), request: request, context: context, status: .unprocessableContent)
         }
@@ -131,16 +136,16 @@ struct AppsController {
     @Sendable func update(_ id: RecordID<AppRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let draft = Self.draft(from: context.form)
         do {
-            let app = try await services.catalog.updateApp(id, to: draft, by: Actor(context.user))
-            return .seeOther(Site.Apps.list.link(), flash: .notice("Saved \(app.name)."), cookies: services.cookies, request: request)
+            let app = try await catalog.updateApp(id, to: draft, by: Actor(context.user))
+            return .seeOther(Site.Apps.list.link(), flash: .notice("Saved \(app.name)."), cookies: cookies, request: request)
         } catch let refusal as CatalogRefusal {
-            let existing = try await services.catalogReader.app(id)
+            let existing = try await catalogReader.app(id)
             return try await edit(existing, form: FormView(draft, errors: refusal.messages), request: request, context: context, status: .unprocessableContent)
         }
     }
 
     @Sendable func delete(_ id: RecordID<AppRecord>, request: Request, context: SignedInContext) async throws -> Response {
-        let app = try await services.catalog.removeApp(id, by: Actor(context.user))
-        return .seeOther(Site.Apps.list.link(), flash: .notice("Removed \(app.name) from the catalog."), cookies: services.cookies, request: request)
+        let app = try await catalog.removeApp(id, by: Actor(context.user))
+        return .seeOther(Site.Apps.list.link(), flash: .notice("Removed \(app.name) from the catalog."), cookies: cookies, request: request)
     }
 }

@@ -7,7 +7,12 @@ import Storage
 /// address, keyset pages, and bulk actions on the ticked devices — request logs or feedback
 /// (helpdesk), move to a group or send a command (admin).
 struct DeviceListController {
-    let services: Services
+    let now: @Sendable () -> Date
+    let catalogReader: CatalogReader
+    let renderer: PageRenderer
+    let cookies: CookieJar
+    let catalog: CatalogService
+    let deviceChannel: DeviceChannelService
     static let pageSize = 50
     /// More than a page's worth at once is a job for a group or the API.
     static let maximumBulk = 500
@@ -64,8 +69,8 @@ struct DeviceListController {
 
     @Sendable func index(request: Request, context: SignedInContext) async throws -> Response {
         let filter = try DeviceListFilter(request.uri.formParameters)
-        let now = services.now
-        let list = try await services.catalogReader.deviceList(filter, limit: Self.pageSize, now: now)
+        let now = self.now()
+        let list = try await catalogReader.deviceList(filter, limit: Self.pageSize, now: now)
         let page = list.devices.prefix(Self.pageSize)
         let names = Dictionary(uniqueKeysWithValues: list.groups.map { ($0.id, $0.name) })
         let canAct = context.user.role.includes(.helpdesk)
@@ -94,7 +99,7 @@ struct DeviceListController {
             adminCommands: Self.bulkAdminCommands.map { SelectOption(value: $0.rawValue, label: $0.displayName, selected: false) },
             captureChoices: [SelectOption(value: "", label: "Send what is kept now", selected: true)]
                 + Self.captureMinutes.map { SelectOption(value: String($0), label: $0 < 60 ? "Capture \($0) minutes" : "Capture \($0 / 60) hour\($0 == 60 ? "" : "s")", selected: false) })
-        return try services.renderer.page("devices/index", title: "Devices", model: view, request: request, context: context)
+        return try renderer.page("devices/index", title: "Devices", model: view, request: request, context: context)
     }
 
     /// Each major version ("17") and every exact one, in version order.
@@ -137,7 +142,7 @@ struct DeviceListController {
             captureMinutes = minutes
         }
         func refuse(_ message: String) -> Response {
-            .seeOther(back, flash: .error(message), cookies: services.cookies, request: request)
+            .seeOther(back, flash: .error(message), cookies: cookies, request: request)
         }
         guard !ids.isEmpty else { return refuse("Tick the devices first.") }
         guard ids.count <= Self.maximumBulk else { return refuse("Choose at most \(Self.maximumBulk) devices at once, or act on a group.") }
@@ -151,8 +156,8 @@ struct DeviceListController {
                 let target = form["groupID"]
                 let group = target == "none" ? nil : RecordID<DeviceGroupRecord>(target)
                 guard target == "none" || group != nil else { throw HTTPError(.badRequest, message: "Choose the group from the list.") }
-                try await services.catalog.moveDevices(chosen, to: group, by: Actor(user))
-                return .seeOther(back, flash: .notice("Moved \(count)."), cookies: services.cookies, request: request)
+                try await catalog.moveDevices(chosen, to: group, by: Actor(user))
+                return .seeOther(back, flash: .notice("Moved \(count)."), cookies: cookies, request: request)
             case "requestLogs", "fetchFeedback", "command":
                 var command: DeviceCommand
                 switch form["action"] {
@@ -168,8 +173,8 @@ struct DeviceListController {
                 }
                 // A command sent to many devices at once is an admin's, whatever it is for one device.
                 try SecuredRoutes.authorize(form["action"] == "command" ? .admin : command.requestType.role, request: request, context: context)
-                try await services.deviceChannel.queue(command, for: chosen, by: user)
-                return .seeOther(back, flash: .notice("\(command.summary): queued for \(count)."), cookies: services.cookies, request: request)
+                try await deviceChannel.queue(command, for: chosen, by: user)
+                return .seeOther(back, flash: .notice("\(command.summary): queued for \(count)."), cookies: cookies, request: request)
             default:
                 throw HTTPError(.badRequest, message: "Choose what to do with the devices.")
             }

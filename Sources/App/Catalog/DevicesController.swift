@@ -7,7 +7,11 @@ import Storage
 /// Devices: a page per device, and admin forms to add, edit and remove them (the list is
 /// `DeviceListController`).
 struct DevicesController {
-    let services: Services
+    let catalogReader: CatalogReader
+    let now: @Sendable () -> Date
+    let renderer: PageRenderer
+    let catalog: CatalogService
+    let cookies: CookieJar
 
     func register(on routes: SecuredRoutes) {
         routes.on(Site.Devices.new) { request, context in
@@ -16,7 +20,7 @@ struct DevicesController {
         routes.on(Site.Devices.add, use: create)
         routes.on(Site.Devices.show, use: show)
         routes.on(Site.Devices.sdkProfile) { id, _, _ in
-            let (device, policy) = try await services.catalogReader.effectivePolicy(of: id)
+            let (device, policy) = try await catalogReader.effectivePolicy(of: id)
             do {
                 return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store",
                                                        .contentDisposition: "attachment; filename=\"\(DeviceSDKProfile.filename(for: device))\""],
@@ -26,7 +30,7 @@ struct DevicesController {
             }
         }
         routes.on(Site.Devices.edit) { id, request, context in
-            let device = try await services.catalogReader.device(id)
+            let device = try await catalogReader.device(id)
             return try await form(DeviceForm(device), request: request, context: context)
         }
         routes.on(Site.Devices.update, use: update)
@@ -43,25 +47,25 @@ struct DevicesController {
     func page(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext, commandForm: CommandForm = CommandForm(),
               note: DevicePage.NoteDraft? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let canReadLogs = context.user.role.includes(.helpdesk)
-        let overview = try await services.catalogReader.overview(of: id, withWorkspace: canReadLogs)
-        let view = DevicePage(overview, principal: context.principal, now: services.now, commandForm: commandForm, note: note)
-        return try services.renderer.page("devices/show", title: overview.device.name, model: view, request: request, context: context, status: status)
+        let overview = try await catalogReader.overview(of: id, withWorkspace: canReadLogs)
+        let view = DevicePage(overview, principal: context.principal, now: now(), commandForm: commandForm, note: note)
+        return try renderer.page("devices/show", title: overview.device.name, model: view, request: request, context: context, status: status)
     }
 
     // MARK: forms
 
     private func form(_ form: DeviceForm, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let (groups, apps) = try await services.catalogReader.formChoices()
+        let (groups, apps) = try await catalogReader.formChoices()
         let view = form.view(groups: groups, apps: apps)
-        return try services.renderer.page("devices/form", title: view.title, model: view, request: request, context: context, status: status)
+        return try renderer.page("devices/form", title: view.title, model: view, request: request, context: context, status: status)
     }
 
     @Sendable func create(request: Request, context: SignedInContext) async throws -> Response {
         var submitted = DeviceForm(context.form)
         if let draft = submitted.validDraft() {
             do {
-                let device = try await services.catalog.addDevice(draft, groupID: submitted.groupID, by: Actor(context.user))
-                return .seeOther(Site.Devices.show.link(device.id), flash: .notice("Added \(device.name)."), cookies: services.cookies, request: request)
+                let device = try await catalog.addDevice(draft, groupID: submitted.groupID, by: Actor(context.user))
+                return .seeOther(Site.Devices.show.link(device.id), flash: .notice("Added \(device.name)."), cookies: cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
             }
@@ -74,8 +78,8 @@ struct DevicesController {
         submitted.deviceID = id
         if let draft = submitted.validDraft() {
             do {
-                let device = try await services.catalog.updateDevice(id, to: draft, groupID: submitted.groupID, by: Actor(context.user))
-                return .seeOther(Site.Devices.show.link(id), flash: .notice("Saved \(device.name)."), cookies: services.cookies, request: request)
+                let device = try await catalog.updateDevice(id, to: draft, groupID: submitted.groupID, by: Actor(context.user))
+                return .seeOther(Site.Devices.show.link(id), flash: .notice("Saved \(device.name)."), cookies: cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
             }
@@ -84,8 +88,8 @@ struct DevicesController {
     }
 
     @Sendable func delete(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext) async throws -> Response {
-        let device = try await services.catalog.removeDevice(id, by: Actor(context.user))
-        return .seeOther(Site.Devices.list.link(), flash: .notice("Removed \(device.name)."), cookies: services.cookies, request: request)
+        let device = try await catalog.removeDevice(id, by: Actor(context.user))
+        return .seeOther(Site.Devices.list.link(), flash: .notice("Removed \(device.name)."), cookies: cookies, request: request)
     }
 }
 

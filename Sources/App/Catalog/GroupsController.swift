@@ -6,7 +6,10 @@ import Storage
 /// Device groups, shown as a tree. Profiles are assigned to groups; a device gets what reaches
 /// its group and the groups above it.
 struct GroupsController {
-    let services: Services
+    let catalogReader: CatalogReader
+    let renderer: PageRenderer
+    let catalog: CatalogService
+    let cookies: CookieJar
 
     struct Row {
         let pagePath: String
@@ -50,8 +53,8 @@ struct GroupsController {
                            request: request, context: context)
         }
         routes.on(Site.Groups.show) { id, request, context in
-            let overview = try await services.catalogReader.groupOverview(id)
-            return try services.renderer.page("groups/show", title: overview.group.name,
+            let overview = try await catalogReader.groupOverview(id)
+            return try renderer.page("groups/show", title: overview.group.name,
                                               model: GroupPage(overview, canEdit: context.user.role.includes(.admin)), request: request, context: context)
         }
         routes.on(Site.Groups.update, use: update)
@@ -80,7 +83,7 @@ struct GroupsController {
     }
 
     private func index(form: FormView, parentID: RecordID<DeviceGroupRecord>?, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let (groups, deviceCounts) = try await services.catalogReader.groupsWithDeviceCounts()
+        let (groups, deviceCounts) = try await catalogReader.groupsWithDeviceCounts()
         let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id, $0.name) })
         var form = form
         form.parents = parentOptions(groups, selected: parentID)
@@ -90,19 +93,19 @@ struct GroupsController {
                 parentName: entry.group.parentID.flatMap { names[$0] })
         }
         let view = IndexView(rows: rows, isEmpty: rows.isEmpty, canEdit: context.user.role.includes(.admin), form: form)
-        return try services.renderer.page("groups/index", title: "Device groups", model: view, request: request, context: context, status: status)
+        return try renderer.page("groups/index", title: "Device groups", model: view, request: request, context: context, status: status)
     }
 
     /// The edit form: the group as stored, or after a refused save with what was sent.
     private func edit(_ id: RecordID<DeviceGroupRecord>, submitted: Submitted?,
                       request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         // Every group, for the parent choices: the one edited is among them.
-        let groups = try await services.catalogReader.groups()
+        let groups = try await catalogReader.groups()
         guard let group = groups.first(where: { $0.id == id }) else { throw StorageError.notFound(table: DeviceGroupRecord.tableName) }
         let form = FormView(action: Site.Groups.show.link(id), submitLabel: "Save group", name: submitted?.name ?? group.name,
                             parents: parentOptions(groups, selected: submitted.map(\.parentID) ?? group.parentID, excluding: id),
                             errors: submitted?.errors ?? [:])
-        return try services.renderer.page("groups/edit", title: "Edit \(group.name)", model: EditView(name: group.name, form: form),
+        return try renderer.page("groups/edit", title: "Edit \(group.name)", model: EditView(name: group.name, form: form),
                                       request: request, context: context, status: status)
     }
 
@@ -124,9 +127,9 @@ struct GroupsController {
         var submitted = Submitted(context.form)
         if submitted.errors.isEmpty {
             do {
-                let group = try await services.catalog.addGroup(GroupDraft(name: submitted.name), parentID: submitted.parentID,
+                let group = try await catalog.addGroup(GroupDraft(name: submitted.name), parentID: submitted.parentID,
                                                           by: Actor(context.user))
-                return .seeOther(Site.Groups.list.link(), flash: .notice("Added the group \(group.name)."), cookies: services.cookies, request: request)
+                return .seeOther(Site.Groups.list.link(), flash: .notice("Added the group \(group.name)."), cookies: cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
             }
@@ -139,9 +142,9 @@ struct GroupsController {
         var submitted = Submitted(context.form)
         if submitted.errors.isEmpty {
             do {
-                let group = try await services.catalog.updateGroup(id, to: GroupDraft(name: submitted.name), parentID: submitted.parentID,
+                let group = try await catalog.updateGroup(id, to: GroupDraft(name: submitted.name), parentID: submitted.parentID,
                                                              by: Actor(context.user))
-                return .seeOther(Site.Groups.list.link(), flash: .notice("Saved the group \(group.name)."), cookies: services.cookies, request: request)
+                return .seeOther(Site.Groups.list.link(), flash: .notice("Saved the group \(group.name)."), cookies: cookies, request: request)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
             }
@@ -151,10 +154,10 @@ struct GroupsController {
 
     @Sendable func delete(_ id: RecordID<DeviceGroupRecord>, request: Request, context: SignedInContext) async throws -> Response {
         do {
-            let group = try await services.catalog.removeGroup(id, by: Actor(context.user))
-            return .seeOther(Site.Groups.list.link(), flash: .notice("Removed the group \(group.name)."), cookies: services.cookies, request: request)
+            let group = try await catalog.removeGroup(id, by: Actor(context.user))
+            return .seeOther(Site.Groups.list.link(), flash: .notice("Removed the group \(group.name)."), cookies: cookies, request: request)
         } catch let refusal as CatalogRefusal {
-            return .seeOther(Site.Groups.show.link(id), flash: .error(refusal.firstField.message), cookies: services.cookies, request: request)
+            return .seeOther(Site.Groups.show.link(id), flash: .error(refusal.firstField.message), cookies: cookies, request: request)
         }
     }
 }

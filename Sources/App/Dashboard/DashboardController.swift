@@ -7,7 +7,11 @@ import Storage
 /// the fleet's health, each figure a link to the list it counts; how much there is; what
 /// changed lately; and, while the console is new, what to do next.
 struct DashboardController {
-    let services: Services
+    let now: @Sendable () -> Date
+    let database: Database
+    let logs: Database
+    let profileContents: ProfileContentCache
+    let renderer: PageRenderer
 
     struct View {
         struct Count {
@@ -65,8 +69,8 @@ struct DashboardController {
     func register(on routes: SecuredRoutes) {
         routes.on(Site.dashboard) { request, context in
             let user = context.user
-            let now = services.now
-            let figures = try await ConsoleFigures.load(from: services.database, logs: services.logs, contents: services.profileContents, now: now, role: user.role)
+            let now = self.now()
+            let figures = try await ConsoleFigures.load(from: database, logs: logs, contents: profileContents, now: now, role: user.role)
             let isAdmin = user.role.includes(.admin)
             let steps: [View.Step] = [
                 .init(text: "Add your team: admins author policy, helpdesk staff look after devices, viewers read.",
@@ -101,7 +105,7 @@ struct DashboardController {
                 isAdmin: isAdmin,
                 steps: steps,
                 showSteps: stories.isEmpty && (isAdmin ? steps.contains { !$0.done } : figures.devices == 0 || figures.profiles == 0))
-            return try services.renderer.page("dashboard", title: "Dashboard", model: view, request: request, context: context)
+            return try renderer.page("dashboard", title: "Dashboard", model: view, request: request, context: context)
         }
     }
 

@@ -6,7 +6,8 @@ import Storage
 /// `/tour`: the demo's stories step by step — what to click, what the page will show and the
 /// rule that decides it — each step a link, with the reader's progress kept per person.
 struct TourController {
-    let services: Services
+    let tour: TourStore
+    let renderer: PageRenderer
 
     struct View {
         struct Story {
@@ -42,7 +43,7 @@ struct TourController {
 
     @Sendable func page(request: Request, context: SignedInContext) async throws -> Response {
         let user = context.user
-        let (links, showsStories, done) = try await services.tour.overview(for: user.id)
+        let (links, showsStories, done) = try await tour.overview(for: user.id)
         let stories = DemoStory.all.map { story in
             View.Story(id: story.id, title: story.title, summary: story.summary, steps: story.steps.enumerated().map { index, step in
                 let href = TourGuide(links: links, done: done).href(step)
@@ -58,16 +59,16 @@ struct TourController {
         let stepCount = stories.reduce(0) { $0 + $1.steps.count }
         let view = View(stories: stories, doneCount: stories.reduce(0) { $0 + $1.steps.filter(\.done).count }, stepCount: stepCount,
                         showsStories: showsStories)
-        return try services.renderer.page("tour", title: "Tour", model: view, request: request, context: context)
+        return try renderer.page("tour", title: "Tour", model: view, request: request, context: context)
     }
 
     @Sendable func mark(_ id: String, request: Request, context: SignedInContext) async throws -> Response {
         guard DemoStory.step(id) != nil else { throw HTTPError(.notFound, message: "The tour has no step \(id.clipped(to: 40)).") }
         let done = context.form["done"] == "yes"
-        try await services.tour.mark(id, done: done, by: context.user.id)
+        try await tour.mark(id, done: done, by: context.user.id)
         // "Done — next step" beside a step (the simulator's tour banner) goes on to the next one.
         if done, context.form["then"] == "next" {
-            let (links, _, steps) = try await services.tour.overview(for: context.user.id)
+            let (links, _, steps) = try await tour.overview(for: context.user.id)
             return .seeOther(TourGuide(links: links, done: steps).next(after: id))
         }
         return .seeOther(Site.Tour.page.link() + "#step-" + id)

@@ -5,7 +5,8 @@ import Hummingbird
 /// `/help`: every help page, searchable, and each page on its own (`/help/{topic}`,
 /// `/help/payloads/{kind}`), rendered from `docs/help` at start-up.
 struct HelpController {
-    let services: Services
+    let help: HelpLibrary
+    let renderer: PageRenderer
 
     struct Entry {
         let title: String
@@ -38,15 +39,15 @@ struct HelpController {
     @Sendable func index(request: Request, context: SignedInContext) async throws -> Response {
         let query = (request.uri.formParameters["q"].map(String.init) ?? "").trimmingCharacters(in: .whitespaces)
         let entries: [Entry] = query.isEmpty
-            ? services.help.contents.map { Entry(title: $0.title, path: Site.Help.page($0.topic), excerpt: Self.firstSentence($0.text)) }
-            : services.help.search(query).map { Entry(title: $0.page.title, path: Site.Help.page($0.page.topic), excerpt: $0.excerpt) }
+            ? help.contents.map { Entry(title: $0.title, path: Site.Help.page($0.topic), excerpt: Self.firstSentence($0.text)) }
+            : help.search(query).map { Entry(title: $0.page.title, path: Site.Help.page($0.page.topic), excerpt: $0.excerpt) }
         let view = IndexView(query: query, entries: entries, isSearch: !query.isEmpty, isEmpty: entries.isEmpty)
-        return try services.renderer.page("help/index", title: "Help", model: view, request: request, context: context)
+        return try renderer.page("help/index", title: "Help", model: view, request: request, context: context)
     }
 
     private func page(_ topic: String, request: Request, context: SignedInContext) throws -> Response {
-        guard let page = services.help.pages[topic] else { throw HTTPError(.notFound) }
-        return try services.renderer.page("help/page", title: page.title, model: PageView(title: page.title, html: page.pageHTML),
+        guard let page = help.pages[topic] else { throw HTTPError(.notFound) }
+        return try renderer.page("help/page", title: page.title, model: PageView(title: page.title, html: page.pageHTML),
                                           request: request, context: context)
     }
 

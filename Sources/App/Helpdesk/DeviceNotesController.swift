@@ -6,7 +6,11 @@ import Storage
 /// Notes on a device page: written by anyone who reads logs, changed or removed by their
 /// author or an admin. A refused note comes back on its page with the text and a message.
 struct DeviceNotesController {
-    let services: Services
+    let helpdeskReader: HelpdeskReader
+    let notes: NoteStore
+    let cookies: CookieJar
+    let renderer: PageRenderer
+    let devicePage: DevicesController
 
     struct EditView {
         let deviceName: String
@@ -19,7 +23,7 @@ struct DeviceNotesController {
     func register(on routes: SecuredRoutes) {
         routes.on(Site.Devices.addNote, use: add)
         routes.on(Site.Devices.editNote) { deviceID, noteID, request, context in
-            let (device, note) = try await services.helpdeskReader.note(noteID, of: deviceID)
+            let (device, note) = try await helpdeskReader.note(noteID, of: deviceID)
             guard NoteStore.mayChange(note, by: context.principal) else { throw AccessDenied.insufficientRole }
             return try editPage(device, noteID: noteID, body: note.body, error: nil, request: request, context: context)
         }
@@ -30,38 +34,38 @@ struct DeviceNotesController {
     @Sendable func add(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let body = context.form["body"]
         do {
-            try await services.notes.add(body, to: id, by: context.principal)
+            try await notes.add(body, to: id, by: context.principal)
         } catch let invalid as NoteStore.Invalid {
-            return try await DevicesController(services: services).page(id, request: request, context: context,
+            return try await devicePage.page(id, request: request, context: context,
                                                                         note: DevicePage.NoteDraft(body: body, error: invalid.message),
                                                                         status: .unprocessableContent)
         }
-        return .seeOther(Site.Devices.show.link(id) + "#notes", flash: .notice("Added the note."), cookies: services.cookies, request: request)
+        return .seeOther(Site.Devices.show.link(id) + "#notes", flash: .notice("Added the note."), cookies: cookies, request: request)
     }
 
     @Sendable func edit(_ deviceID: RecordID<DeviceRecord>, _ noteID: RecordID<DeviceNoteRecord>, request: Request,
                         context: SignedInContext) async throws -> Response {
         let body = context.form["body"]
         do {
-            try await services.notes.edit(noteID, of: deviceID, to: body, by: context.principal)
+            try await notes.edit(noteID, of: deviceID, to: body, by: context.principal)
         } catch let invalid as NoteStore.Invalid {
-            let (device, _) = try await services.helpdeskReader.note(noteID, of: deviceID)
+            let (device, _) = try await helpdeskReader.note(noteID, of: deviceID)
             return try editPage(device, noteID: noteID, body: body, error: invalid.message, request: request, context: context)
         }
-        return .seeOther(Site.Devices.show.link(deviceID) + "#notes", flash: .notice("Saved the note."), cookies: services.cookies, request: request)
+        return .seeOther(Site.Devices.show.link(deviceID) + "#notes", flash: .notice("Saved the note."), cookies: cookies, request: request)
     }
 
     @Sendable func delete(_ deviceID: RecordID<DeviceRecord>, _ noteID: RecordID<DeviceNoteRecord>, request: Request,
                           context: SignedInContext) async throws -> Response {
-        try await services.notes.remove(noteID, of: deviceID, by: context.principal)
-        return .seeOther(Site.Devices.show.link(deviceID) + "#notes", flash: .notice("Deleted the note."), cookies: services.cookies, request: request)
+        try await notes.remove(noteID, of: deviceID, by: context.principal)
+        return .seeOther(Site.Devices.show.link(deviceID) + "#notes", flash: .notice("Deleted the note."), cookies: cookies, request: request)
     }
 
     private func editPage(_ device: DeviceRecord, noteID: RecordID<DeviceNoteRecord>, body: String, error: String?,
                           request: Request, context: SignedInContext) throws -> Response {
         let view = EditView(deviceName: device.name, devicePath: Site.Devices.show.link(device.id), action: Site.Devices.updateNote.link(device.id, noteID),
                             body: body, error: error)
-        return try services.renderer.page("devices/note", title: "Edit note", model: view, request: request, context: context,
+        return try renderer.page("devices/note", title: "Edit note", model: view, request: request, context: context,
                                           status: error == nil ? .ok : .unprocessableContent)
     }
 }

@@ -6,7 +6,8 @@ import Storage
 /// An app's managed feedback on one device over time: a chart per numeric value, drawn on the
 /// server, and every fetch in a table (what a screen reader reads instead of the charts).
 struct FeedbackController {
-    let services: Services
+    let helpdeskReader: HelpdeskReader
+    let renderer: PageRenderer
     /// The newest fetches a page shows.
     static let limit = 200
 
@@ -34,7 +35,7 @@ struct FeedbackController {
 
     @Sendable func history(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let app = request.uri.formParameters["app"].map(String.init) ?? ""
-        let found = try await services.helpdeskReader.feedbackHistory(id, app: app, limit: Self.limit)
+        let found = try await helpdeskReader.feedbackHistory(id, app: app, limit: Self.limit)
         let keys = Array(Set(found.reports.flatMap(\.feedback.keys))).sorted()
         let charts = keys.enumerated().compactMap { index, key -> Chart? in
             let points = found.reports.compactMap { report -> (at: Date, value: Double)? in
@@ -53,6 +54,6 @@ struct FeedbackController {
             deviceName: found.device.name, devicePath: Site.Devices.show.link(id), formAction: Site.Devices.feedback.link(id),
             apps: found.apps.map { SelectOption(value: $0, label: $0, selected: $0 == app) },
             appName: found.app?.name ?? app, bundleID: app, charts: charts, keys: keys, rowsHTML: rowsHTML, isEmpty: found.reports.isEmpty)
-        return try services.renderer.page("devices/feedback", title: "Feedback — \(found.device.name)", model: view, request: request, context: context)
+        return try renderer.page("devices/feedback", title: "Feedback — \(found.device.name)", model: view, request: request, context: context)
     }
 }

@@ -7,7 +7,9 @@ import Storage
 /// which app versions, first and last seen. For an app it is the first thing helpdesk looks
 /// at, so the app's log page shows its latest groups too (`LogsController`).
 struct CrashGroupsController {
-    let services: Services
+    let now: @Sendable () -> Date
+    let logReader: LogReader
+    let renderer: PageRenderer
     static let limit = 200
 
     /// The windows the page offers, in hours; nil is everything still stored.
@@ -35,10 +37,10 @@ struct CrashGroupsController {
         let parameters = request.uri.formParameters
         let app = parameters["app"].map { String($0).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
         let hours = parameters["hours"].flatMap { Int(String($0)) }.flatMap { chosen in Self.windows.contains { $0.hours == chosen } ? chosen : nil }
-        let since = hours.map { services.now.addingTimeInterval(-Double($0) * 3600) } ?? .distantPast
+        let since = hours.map { now().addingTimeInterval(-Double($0) * 3600) } ?? .distantPast
         // Read leniently, as the log viewer reads it: a device id that is not one is no filter.
         let device = parameters["device"].flatMap { RecordID<DeviceRecord>(String($0)) }
-        let (groups, catalog, deviceName) = try await services.logReader.crashGroups(app: app, device: device, since: since, limit: Self.limit + 1)
+        let (groups, catalog, deviceName) = try await logReader.crashGroups(app: app, device: device, since: since, limit: Self.limit + 1)
         let names = catalog.namesByBundleID
         let shown = groups.prefix(Self.limit)
         var linesFilter = LogFilter()
@@ -54,7 +56,7 @@ struct CrashGroupsController {
             everyDevicePath: device.map { _ in Site.Logs.crashGroups(app: app, device: nil, hours: hours) },
             linesPath: Site.Logs.index.link() + "?" + linesFilter.query(before: nil),
             isTruncated: groups.count > Self.limit)
-        return try services.renderer.page("logs/crashes", title: "Crash groups", model: view, request: request, context: context)
+        return try renderer.page("logs/crashes", title: "Crash groups", model: view, request: request, context: context)
     }
 
     /// A group as an escaped table row whose signature opens the group's crash logs (of

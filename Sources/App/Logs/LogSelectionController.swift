@@ -7,7 +7,11 @@ import Storage
 /// line matching the viewer's filter (NDJSON or plain text, streamed), and — admins only —
 /// delete them after a confirmation that states how many lines go.
 struct LogSelectionController {
-    let services: Services
+    let logReader: LogReader
+    let now: @Sendable () -> Date
+    let cookies: CookieJar
+    let logRemoval: LogRemoval
+    let renderer: PageRenderer
 
     struct ConfirmView {
         let count: Int
@@ -31,7 +35,7 @@ struct LogSelectionController {
         // A search the viewer cannot read is explained there, not exported as "nothing".
         if filter.searchProblem != nil { return .seeOther(Site.Logs.index.link() + "?" + request.uri.query.orEmpty) }
         let format = request.uri.formParameters["format"].flatMap { LogExport.Format(rawValue: String($0)) } ?? .ndjson
-        return try await LogDownload.response(.matching(filter), as: format, reader: services.logReader, now: services.now)
+        return try await LogDownload.response(.matching(filter), as: format, reader: logReader, now: now())
     }
 
     @Sendable func exportChosen(request: Request, context: SignedInContext) async throws -> Response {
@@ -43,9 +47,9 @@ struct LogSelectionController {
         guard LocalPath.isLocal(back) else { throw HTTPError(.badRequest, message: "The page to return to must be on this site.") }
         guard let lines = chosenLines(context.form) else {
             return .seeOther(back, flash: .error("Tick the lines to download first (at most \(LogDownload.maximumChosen))."),
-                             cookies: services.cookies, request: request)
+                             cookies: cookies, request: request)
         }
-        return try await LogDownload.response(.lines(lines), as: format, reader: services.logReader, now: services.now)
+        return try await LogDownload.response(.lines(lines), as: format, reader: logReader, now: now())
     }
 
     /// "Delete every matching line…": the confirmation, with the count.
@@ -64,24 +68,24 @@ struct LogSelectionController {
         if !context.form.all("line").isEmpty {
             guard let lines = chosenLines(context.form) else {
                 return .seeOther(Site.Logs.index.link(), flash: .error("Choose at most \(LogDownload.maximumChosen) lines, or delete by filter."),
-                                 cookies: services.cookies, request: request)
+                                 cookies: cookies, request: request)
             }
             selection = .lines(lines)
         } else if context.form["scope"] == "matching", filter.searchProblem == nil {
             selection = .matching(filter)
         } else {
-            return .seeOther(Site.Logs.index.link(), flash: .error("Tick the lines to delete first."), cookies: services.cookies, request: request)
+            return .seeOther(Site.Logs.index.link(), flash: .error("Tick the lines to delete first."), cookies: cookies, request: request)
         }
         guard context.form["confirmed"] == "yes" else { return try await confirmation(selection, request: request, context: context) }
         // The audit entry's words only: counting every matching line again would cost what the confirmation did.
-        let labels = try await services.logReader.labels(of: selection)
-        let removed = try await services.logRemoval.delete(selection, describedAs: Self.summary(selection, labels: labels), by: Actor(context.user))
+        let labels = try await logReader.labels(of: selection)
+        let removed = try await logRemoval.delete(selection, describedAs: Self.summary(selection, labels: labels), by: Actor(context.user))
         let back = if case .matching = selection { Site.Logs.index.link() + "?" + filter.query(before: nil) } else { Site.Logs.index.link() }
-        return .seeOther(back, flash: .notice("Deleted \(removed) log line\(removed == 1 ? "" : "s")."), cookies: services.cookies, request: request)
+        return .seeOther(back, flash: .notice("Deleted \(removed) log line\(removed == 1 ? "" : "s")."), cookies: cookies, request: request)
     }
 
     private func confirmation(_ selection: LogRemoval.Selection, request: Request, context: SignedInContext) async throws -> Response {
-        let preview = try await services.logReader.deletionPreview(selection)
+        let preview = try await logReader.deletionPreview(selection)
         // Chosen lines ride as hidden fields; a filter rides in the form's address.
         var chosen: [String] = [], query = ""
         switch selection {
@@ -91,7 +95,7 @@ struct LogSelectionController {
         let suffix = query.isEmpty ? "" : "?" + query
         let view = ConfirmView(count: preview.count, countText: Self.lines(preview.count), summary: Self.summary(selection, labels: preview.labels),
                                action: Site.Logs.confirmDeletion.link() + suffix, chosenLines: chosen, cancelPath: Site.Logs.index.link() + suffix)
-        return try services.renderer.page("logs/delete", title: "Delete log lines", model: view, request: request, context: context)
+        return try renderer.page("logs/delete", title: "Delete log lines", model: view, request: request, context: context)
     }
 
     private static func lines(_ count: Int) -> String {

@@ -10,7 +10,8 @@ import Storage
 /// level, type and time, searched by full text with the matches marked, fifty lines a page
 /// with "load more" appending the next page in place (a plain link without JavaScript).
 struct LogsController {
-    let services: Services
+    let logReader: LogReader
+    let renderer: PageRenderer
     static let pageSize = 50
 
     struct View {
@@ -61,7 +62,7 @@ struct LogsController {
         let rowsOnly = request.uri.formParameters["rows"] == "only"
         let summary = filter.app != nil && filter.signature == nil && filter.before == nil && !rowsOnly ? Self.crashSummary : 0
         var found = LogReader.Page()
-        do { found = try await services.logReader.page(filter, limit: Self.pageSize, appSummary: summary) } catch let error as StorageError where filter.search != nil {
+        do { found = try await logReader.page(filter, limit: Self.pageSize, appSummary: summary) } catch let error as StorageError where filter.search != nil {
             // The translator writes only quoted terms and operators, so this is not
             // expected; if SQLite still refuses a search, the person gets a sentence.
             context.logger.error("Log search refused by SQLite", metadata: ["error": "\(error)"])
@@ -106,7 +107,7 @@ struct LogsController {
             downloadTextPath: Site.Logs.exportMatching.link() + "?" + Self.joined(filter.query(before: nil), "format=text"),
             deleteMatchingPath: context.user.role.includes(.admin) ? Site.Logs.confirmDeletion.link() + "?" + filter.query(before: nil) : nil,
             backPath: Site.Logs.index.link() + "?" + filter.query(before: nil))
-        return try services.renderer.page("logs/index", title: "App logs", model: view, request: request, context: context,
+        return try renderer.page("logs/index", title: "App logs", model: view, request: request, context: context,
                                           status: searchError == nil ? .ok : .unprocessableContent)
     }
 

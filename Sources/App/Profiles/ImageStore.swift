@@ -63,11 +63,11 @@ struct ImageStore: Sendable {
 
 /// Serves stored images to signed-in users, with their checked type.
 struct ImagesController {
-    let services: Services
+    let images: ImageStore
 
     func register(on routes: SecuredRoutes) {
         routes.on(Site.image) { key, _, _ in
-            guard let image = try await services.images.image(key: key) else {
+            guard let image = try await images.image(key: key) else {
                 throw HTTPError(.notFound)
             }
             return Response(status: .ok,

@@ -19,11 +19,11 @@ struct ImpactPage {
     let profileName: String
 
     static func render(_ preview: ImpactPreview.Result, question: String, confirmPath: String, confirmLabel: String, hidden: [Hidden],
-                       services: Services, request: Request, context: SignedInContext) throws -> Response {
+                       renderer: PageRenderer, request: Request, context: SignedInContext) throws -> Response {
         let profilePath = Site.Profiles.show.link(preview.profile.id)
         let page = ImpactPage(question: question, impact: ImpactView(preview.impact, appNames: preview.appNames), confirmPath: confirmPath,
                               confirmLabel: confirmLabel, hidden: hidden, profilePath: profilePath,
                               profileName: preview.profile.name)
-        return try services.renderer.page("profiles/impact", title: question, model: page, request: request, context: context)
+        return try renderer.page("profiles/impact", title: question, model: page, request: request, context: context)
     }
 }

@@ -8,14 +8,15 @@ import Storage
 /// Downloads a profile version as Apple's `.mobileconfig`, plain or signed with CMS. Signed
 /// bytes go out exactly as OpenSSL produced them: re-encoding breaks the signature on devices.
 struct ProfileExportController {
-    let services: Services
+    let profiles: ProfileReader
+    let signing: SigningService
 
     func register(on routes: SecuredRoutes) {
         routes.on(Site.Profiles.export) { id, number, request, _ in
             let signed = request.uri.formParameters["signed"] == "true"
-            let input = try await services.profiles.export(id, version: number)
+            let input = try await profiles.export(id, version: number)
             let xml = MobileConfig.xml(for: input)
-            let bytes = signed ? try await services.signing.sign(Array(xml.utf8)) : Array(xml.utf8)
+            let bytes = signed ? try await signing.sign(Array(xml.utf8)) : Array(xml.utf8)
             let filename = Self.filename(identifier: input.identifier, version: number, signed: signed)
             return Response(
                 status: .ok,

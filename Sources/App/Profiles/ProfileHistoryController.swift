@@ -6,7 +6,13 @@ import Storage
 /// A profile's history: every version with author and time, a field-by-field comparison of
 /// any two, and restoring an old version as a new one.
 struct ProfileHistoryController {
-    let services: Services
+    let now: @Sendable () -> Date
+    let profiles: ProfileReader
+    let renderer: PageRenderer
+    let assignments: AssignmentService
+    let cookies: CookieJar
+    let profilePage: ProfilesController
+    let saving: ProfileSaving
 
     struct VersionRow {
         let number: Int
@@ -42,8 +48,8 @@ struct ProfileHistoryController {
     }
 
     @Sendable func history(_ id: RecordID<ProfileRecord>, request: Request, context: SignedInContext) async throws -> Response {
-        let now = services.now
-        let (profile, versions) = try await services.profiles.history(id)
+        let now = self.now()
+        let (profile, versions) = try await profiles.history(id)
         let numbers = Set(versions.map(\.number))
         let query = request.uri.formParameters
         let to = query["to"].flatMap { Int(String($0)) }.flatMap { numbers.contains($0) ? $0 : nil } ?? profile.version
@@ -60,23 +66,23 @@ struct ProfileHistoryController {
             from: from, to: to,
             diff: diff, hasChanges: !(diff?.isEmpty ?? true), comparing: versions.count > 1,
             canRestore: context.user.role.includes(.admin))
-        return try services.renderer.page("profiles/history", title: "History of \(profile.name)", model: view, request: request, context: context)
+        return try renderer.page("profiles/history", title: "History of \(profile.name)", model: view, request: request, context: context)
     }
 
     @Sendable func restore(_ id: RecordID<ProfileRecord>, _ number: Int, request: Request, context: SignedInContext) async throws -> Response {
         let actor = Actor(context.user)
-        let (old, latest) = try await services.profiles.editBase(number, of: id)
+        let (old, latest) = try await profiles.editBase(number, of: id)
         guard let old else { throw StorageError.notFound(table: ProfileVersionRecord.tableName) }
         // Restoring starts from the latest version on purpose: it is a new edit that puts the
         // old content back, and a concurrent save still makes it a conflict.
-        return try await ProfileSaving(services: services).save(
+        return try await saving.save(
             profileID: id, base: Int(context.form["baseVersion"]) ?? latest.number, request: request, context: context,
             actor: actor, noting: { _ in "Restored version \(number)" }, action: .profileRestored, confirming: context.form) { _ in old.content }
     }
 
     @Sendable func assign(_ id: RecordID<ProfileRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let refused = { (message: String) in
-            try await ProfilesController(services: services).show(id, request: request, context: context, number: nil,
+            try await profilePage.show(id, request: request, context: context, number: nil,
                                                                   assignError: message, status: .unprocessableContent)
         }
         // The select offers only real groups: anything else is a stale page or a forged form.
@@ -84,9 +90,9 @@ struct ProfileHistoryController {
             return try await refused("Choose a group to assign the profile to.")
         }
         do {
-            let change = try await services.assignments.assign(id, to: groupID, by: Actor(context.user))
+            let change = try await assignments.assign(id, to: groupID, by: Actor(context.user))
             let message = change.changed ? "\(change.profile.name) now reaches \(change.group.name)." : "The profile was already assigned to that group."
-            return .seeOther(Site.Profiles.show.link(id), flash: .notice(message), cookies: services.cookies, request: request)
+            return .seeOther(Site.Profiles.show.link(id), flash: .notice(message), cookies: cookies, request: request)
         } catch let refusal as CatalogRefusal {
             return try await refused(refusal.firstField.message)
         }
@@ -94,9 +100,9 @@ struct ProfileHistoryController {
 
     @Sendable func unassign(_ id: RecordID<ProfileRecord>, _ groupID: RecordID<DeviceGroupRecord>, request: Request,
                             context: SignedInContext) async throws -> Response {
-        let change = try await services.assignments.unassign(id, from: groupID, by: Actor(context.user))
+        let change = try await assignments.unassign(id, from: groupID, by: Actor(context.user))
         let message = change.changed ? "\(change.profile.name) no longer reaches \(change.group.name)."
             : "\(change.profile.name) was not assigned to \(change.group.name); nothing changed."
-        return .seeOther(Site.Profiles.show.link(id), flash: .notice(message), cookies: services.cookies, request: request)
+        return .seeOther(Site.Profiles.show.link(id), flash: .notice(message), cookies: cookies, request: request)
     }
 }

@@ -7,8 +7,11 @@ import Storage
 /// from, and store it as the next version unless someone saved in between. Then the admin sees
 /// both changes side by side instead of silently overwriting the other.
 struct ProfileSaving {
-    let services: Services
-    var store: ProfileStore { services.profileStore }
+    let profileStore: ProfileStore
+    let profiles: ProfileReader
+    let cookies: CookieJar
+    let renderer: PageRenderer
+    var store: ProfileStore { profileStore }
 
     struct ConflictView {
         let profilePath: String
@@ -41,33 +44,33 @@ struct ProfileSaving {
     func save(profileID: RecordID<ProfileRecord>, base: Int, request: Request, context: SignedInContext, actor: Actor,
               noting: (ProfileContent) -> String, action: AuditAction = .profileEdited, confirming: FormFields? = nil,
               edit: (ProfileContent) throws -> ProfileContent) async throws -> Response {
-        let (found, latest) = try await services.profiles.editBase(base, of: profileID)
+        let (found, latest) = try await profiles.editBase(base, of: profileID)
         guard let baseVersion = found else { throw StorageError.notFound(table: ProfileVersionRecord.tableName) }
         let edited = try edit(baseVersion.content)
         let note = noting(baseVersion.content)
         if edited == baseVersion.content && latest.number == base {
             return .seeOther(Site.Profiles.show.link(profileID), flash: .notice("Nothing changed, so no new version was made."),
-                             cookies: services.cookies, request: request)
+                             cookies: cookies, request: request)
         }
         if let sent = confirming, sent[Self.confirmation] != "yes", latest.number == base {
-            let preview = try await services.profiles.impact(of: .save(profileID, content: edited))
+            let preview = try await profiles.impact(of: .save(profileID, content: edited))
             if !preview.impact.changesNothing {
                 let hidden = sent.pairs.filter { $0.name != "_csrf" }.map { ImpactPage.Hidden(name: $0.name, value: $0.value) }
                     + [ImpactPage.Hidden(name: Self.confirmation, value: "yes")]
                 return try ImpactPage.render(preview, question: "Save “\(note)” in \(edited.name)?", confirmPath: request.uri.path,
                                              confirmLabel: "Save as version \(latest.number + 1)", hidden: hidden,
-                                             services: services, request: request, context: context)
+                                             renderer: renderer, request: request, context: context)
             }
         }
         do {
             let saved = try await store.saveVersion(of: profileID, basedOn: base, content: edited, note: note, action: action, by: actor)
             return .seeOther(Site.Profiles.show.link(profileID), flash: .notice("Saved as version \(saved.number)."),
-                             cookies: services.cookies, request: request)
+                             cookies: cookies, request: request)
         } catch let conflict as ProfileStore.Conflict {
             return try conflictPage(profileID: profileID, base: baseVersion, latest: conflict.latest, edited: edited,
                                 request: request, context: context)
         } catch StorageError.versionConflict {
-            let latest = try await services.profiles.latestVersion(of: profileID)
+            let latest = try await profiles.latestVersion(of: profileID)
             return try conflictPage(profileID: profileID, base: baseVersion, latest: latest, edited: edited, request: request, context: context)
         }
     }
@@ -82,7 +85,7 @@ struct ProfileSaving {
             latestAuthor: latest.authorEmail,
             theirs: rows(ProfileDiff.changes(from: base.content, to: latest.content)),
             yours: rows(ProfileDiff.changes(from: base.content, to: edited)))
-        return try services.renderer.page("profiles/conflict", title: "Not saved: the profile changed", model: view,
+        return try renderer.page("profiles/conflict", title: "Not saved: the profile changed", model: view,
                                       request: request, context: context, status: .conflict)
     }
 }

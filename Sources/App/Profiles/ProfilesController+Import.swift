@@ -58,7 +58,7 @@ extension ProfilesController {
         guard let destination = Self.importDestination(context.form["destination"]) else {
             return try await refuse(ImportProblem(line: nil, "Choose a new profile or a new version of a matching one."), request: request, context: context)
         }
-        switch try await services.profileImporter.importProfile(file, into: destination, by: Actor(context.user)) {
+        switch try await profileImporter.importProfile(file, into: destination, by: Actor(context.user)) {
         case .failure(let problem):
             return try await refuse(problem, request: request, context: context)
         case .success(.matches(let matches)):
@@ -70,7 +70,7 @@ extension ProfilesController {
                                            checked: index == 0)
                 },
                 newIdentifier: matches.newIdentifier, formPath: Site.Profiles.importFile.link())
-            return try services.renderer.page("profiles/import-choice", title: "Import \(matches.imported.name)", model: view,
+            return try renderer.page("profiles/import-choice", title: "Import \(matches.imported.name)", model: view,
                                               request: request, context: context, status: .ok)
         case .success(.imported(let outcome)):
             let leftOut = outcome.imported.leftOut.map { ImportedView.LeftOut(payloadType: $0.payloadType, name: $0.name, reason: $0.reason) }
@@ -81,7 +81,7 @@ extension ProfilesController {
                                     placement: outcome.version == 1
                                         ? "It is version 1 of a new profile, assigned to no group: no device gets it until you assign it."
                                         : "It is version \(outcome.version) of this profile: the groups it is assigned to get it at their next check-in.")
-            return try services.renderer.page("profiles/imported", title: "Imported \(outcome.profile.name)", model: view,
+            return try renderer.page("profiles/imported", title: "Imported \(outcome.profile.name)", model: view,
                                               request: request, context: context, status: .created)
         }
     }

@@ -8,8 +8,14 @@ import Storage
 /// The profile list, creating profiles, a profile's page (any version), editing its name and
 /// description, and deleting it.
 struct ProfilesController {
-    let services: Services
-    var store: ProfileStore { services.profileStore }
+    let profileStore: ProfileStore
+    let cookies: CookieJar
+    let now: @Sendable () -> Date
+    let profiles: ProfileReader
+    let renderer: PageRenderer
+    let profileImporter: ProfileImporter
+    let saving: ProfileSaving
+    var store: ProfileStore { profileStore }
 
     /// One table row. Rows are written as escaped HTML rather than through the template: with
     /// fifty of them, reflection in the template engine was most of the page's time.
@@ -68,7 +74,7 @@ struct ProfilesController {
         routes.on(Site.Profiles.clone) { id, request, context in
             let copy = try await store.clone(id, by: Actor(context.user))
             return .seeOther(Site.Profiles.show.link(copy.id), flash: .notice("Copied as \(copy.name) (\(copy.identifier)). It is not assigned to any group yet."),
-                             cookies: services.cookies, request: request)
+                             cookies: cookies, request: request)
         }
     }
 
@@ -76,9 +82,9 @@ struct ProfilesController {
 
     func index(form: NewForm, importError: String? = nil, request: Request, context: SignedInContext,
                status: HTTPResponse.Status = .ok) async throws -> Response {
-        let now = services.now
+        let now = self.now()
         let after = request.uri.formParameters["after"].flatMap { RecordID<ProfileRecord>(String($0)) }
-        let (profiles, total) = try await services.profiles.listPage(after: after, limit: Self.pageSize)
+        let (profiles, total) = try await self.profiles.listPage(after: after, limit: Self.pageSize)
         let page = profiles.prefix(Self.pageSize)
         let rows = page.map { profile in
             Row(path: Site.Profiles.show.link(profile.id), name: profile.name, identifier: profile.identifier, version: profile.version,
@@ -88,7 +94,7 @@ struct ProfilesController {
         let view = IndexView(rowsHTML: rows.map(\.html).joined(), isEmpty: rows.isEmpty, canEdit: context.user.role.includes(.admin),
                              form: form, importError: importError, identifierPrefix: Self.identifierPrefix, total: total,
                              nextPage: profiles.count > Self.pageSize ? page.last.map { Site.Profiles.list.link() + "?after=\($0.id)" } : nil)
-        return try services.renderer.page("profiles/index", title: "Profiles", model: view, request: request, context: context, status: status)
+        return try renderer.page("profiles/index", title: "Profiles", model: view, request: request, context: context, status: status)
     }
 
     @Sendable func create(request: Request, context: SignedInContext) async throws -> Response {
@@ -106,7 +112,7 @@ struct ProfilesController {
                 let profile = try await store.create(identifier: form.identifier, content: ProfileContent(
                     name: form.name, descriptionMarkdown: form.descriptionMarkdown), by: actor)
                 return .seeOther(Site.Profiles.show.link(profile.id), flash: .notice("Created \(form.name). Add payloads to it below."),
-                                 cookies: services.cookies, request: request)
+                                 cookies: cookies, request: request)
             } catch StorageError.uniqueViolation {
                 form.errors["identifier"] = "Another profile already uses the identifier \(form.identifier)."
             }
@@ -186,8 +192,8 @@ struct ProfilesController {
     func show(_ id: RecordID<ProfileRecord>, request: Request, context: SignedInContext, number: Int?, detailsErrors: [String: String] = [:],
               assignError: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let canEdit = context.user.role.includes(.admin)
-        let now = services.now
-        let overview = try await services.profiles.overview(of: id, version: number)
+        let now = self.now()
+        let overview = try await self.profiles.overview(of: id, version: number)
         let (profile, shown, versions) = (overview.profile, overview.shown, overview.versions)
         let content = shown.content
         let view = ShowView(
@@ -211,7 +217,7 @@ struct ProfilesController {
             detailsErrors: detailsErrors,
             assignError: assignError,
             policyProblems: overview.policyProblems)
-        return try services.renderer.page("profiles/show", title: content.name, model: view, request: request, context: context, status: status)
+        return try renderer.page("profiles/show", title: content.name, model: view, request: request, context: context, status: status)
     }
 
     @Sendable func saveDetails(_ id: RecordID<ProfileRecord>, request: Request, context: SignedInContext) async throws -> Response {
@@ -225,7 +231,7 @@ struct ProfilesController {
             return try await show(id, request: request, context: context, number: nil, detailsErrors: errors, status: .unprocessableContent)
         }
         let base = Int(context.form["baseVersion"]) ?? 0
-        return try await ProfileSaving(services: services).save(profileID: id, base: base, request: request, context: context, actor: actor,
+        return try await saving.save(profileID: id, base: base, request: request, context: context, actor: actor,
                                                           note: "Edited name and description") { current in
             var content = current
             content.name = name
@@ -236,7 +242,7 @@ struct ProfilesController {
 
     @Sendable func delete(_ id: RecordID<ProfileRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let profile = try await store.delete(id, by: Actor(context.user))
-        return .seeOther(Site.Profiles.list.link(), flash: .notice("Deleted \(profile.name) and its history."), cookies: services.cookies, request: request)
+        return .seeOther(Site.Profiles.list.link(), flash: .notice("Deleted \(profile.name) and its history."), cookies: cookies, request: request)
     }
 }
 

@@ -8,7 +8,10 @@ import Storage
 /// uploads (PEM certificate and private key, checked to belong together). The page shows the
 /// certificate and where it came from; the key is never shown or sent back.
 struct SigningIdentityController {
-    let services: Services
+    let signing: SigningService
+    let cookies: CookieJar
+    let now: @Sendable () -> Date
+    let renderer: PageRenderer
 
     struct View {
         /// Nil when the stored identity (or an older console's files) cannot be read: the page
@@ -33,8 +36,8 @@ struct SigningIdentityController {
             let key = context.files["privateKey"].map { String(decoding: $0.bytes, as: UTF8.self) } ?? context.form["privateKeyPEM"]
             do {
                 let identity = try SigningIdentity(certificatePEM: certificate, privateKeyPEM: key)
-                try await services.signing.replace(with: identity, by: Actor(context.user))
-                return .seeOther(Site.Signing.page.link(), flash: .notice("Profiles are now signed by \(identity.subject)."), cookies: services.cookies, request: request)
+                try await signing.replace(with: identity, by: Actor(context.user))
+                return .seeOther(Site.Signing.page.link(), flash: .notice("Profiles are now signed by \(identity.subject)."), cookies: cookies, request: request)
             } catch let error as SigningError {
                 return try await page(error: error.description, request: request, context: context, status: .unprocessableContent)
             }
@@ -44,16 +47,16 @@ struct SigningIdentityController {
     private func page(error: String?, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         var view = View(current: nil, problem: nil, error: error)
         do {
-            let current = try await services.signing.current()
+            let current = try await signing.current()
             let identity = current.identity
             view = View(current: .init(subject: identity.subject, fingerprint: identity.sha256Fingerprint,
                                        expires: DisplayTime.iso(identity.notAfter).prefix(10).description,
-                                       provenance: Self.provenance(of: current, now: services.now), certificatePEM: identity.certificatePEM),
+                                       provenance: Self.provenance(of: current, now: now()), certificatePEM: identity.certificatePEM),
                         problem: nil, error: error)
         } catch let problem as SigningError {
             view.problem = "The current signing identity cannot be read: \(problem.description) Upload a certificate and its key to sign profiles again."
         }
-        return try services.renderer.page("signing/index", title: "Profile signing", model: view, request: request, context: context, status: status)
+        return try renderer.page("signing/index", title: "Profile signing", model: view, request: request, context: context, status: status)
     }
 
     static func provenance(of current: SigningService.Current, now: Date) -> String {

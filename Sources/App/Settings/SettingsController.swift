@@ -7,7 +7,11 @@ import Hummingbird
 /// kept, beside what the log store holds now — every app's usage against its cap, and what
 /// retention and the cap did lately — and a button to run retention now.
 struct SettingsController {
-    let services: Services
+    let settings: SettingsStore
+    let now: @Sendable () -> Date
+    let renderer: PageRenderer
+    let cookies: CookieJar
+    let logRetention: LogRetention
 
     struct UsageRow {
         let appName: String
@@ -49,11 +53,11 @@ struct SettingsController {
     }
 
     private func page(_ submitted: SettingsForm?, request: Request, context: SignedInContext) async throws -> Response {
-        let overview = try await services.settings.overview()
+        let overview = try await self.settings.overview()
         let form = submitted ?? SettingsForm(overview.settings)
         let names = overview.apps.namesByBundleID
         let cap = overview.settings.logCapBytes
-        let now = services.now
+        let now = self.now()
         let view = View(
             logCapMegabytes: form.logCapMegabytes, logRetentionDays: form.logRetentionDays,
             organisationName: form.organisationName, showsDemoStories: form.showsDemoStories,
@@ -66,19 +70,19 @@ struct SettingsController {
             },
             events: overview.events.map { EventRow(time: DisplayTime.relative($0.at, now: now), isoTime: DisplayTime.iso($0.at), message: $0.message) },
             retentionDays: overview.settings.logRetentionDays, hasUsage: !overview.usage.isEmpty, hasEvents: !overview.events.isEmpty)
-        return try services.renderer.page("settings/index", title: "Settings", model: view, request: request, context: context,
+        return try renderer.page("settings/index", title: "Settings", model: view, request: request, context: context,
                                           status: form.errors.isEmpty ? .ok : .unprocessableContent)
     }
 
     @Sendable func save(request: Request, context: SignedInContext) async throws -> Response {
         var form = SettingsForm(context.form)
         guard let settings = form.validated() else { return try await page(form, request: request, context: context) }
-        try await services.settings.save(settings, by: Actor(context.user))
-        return .seeOther(Site.Settings.page.link(), flash: .notice("Saved the settings."), cookies: services.cookies, request: request)
+        try await self.settings.save(settings, by: Actor(context.user))
+        return .seeOther(Site.Settings.page.link(), flash: .notice("Saved the settings."), cookies: cookies, request: request)
     }
 
     @Sendable func purgeNow(request: Request, context: SignedInContext) async throws -> Response {
-        let (purged, days) = try await services.logRetention.purge()
-        return .seeOther(Site.Settings.page.link(), flash: .notice(LogRetention.describe(purged, days: days)), cookies: services.cookies, request: request)
+        let (purged, days) = try await logRetention.purge()
+        return .seeOther(Site.Settings.page.link(), flash: .notice(LogRetention.describe(purged, days: days)), cookies: cookies, request: request)
     }
 }

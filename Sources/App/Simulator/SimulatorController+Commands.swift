@@ -18,11 +18,11 @@ extension SimulatorController {
             if back == Site.Simulator.show.link(id) {
                 return try await page(id, request: request, context: context, commandForm: form, status: .unprocessableContent)
             }
-            return try await DevicesController(services: services).page(id, request: request, context: context, commandForm: form,
+            return try await devicePage.page(id, request: request, context: context, commandForm: form,
                                                                   status: .unprocessableContent)
         }
-        try await services.deviceChannel.queue(command, for: id, by: user)
+        try await deviceChannel.queue(command, for: id, by: user)
         return .seeOther(back, flash: .notice("Queued: \(command.summary). The device answers at its next check-in."),
-                         cookies: services.cookies, request: request)
+                         cookies: cookies, request: request)
     }
 }

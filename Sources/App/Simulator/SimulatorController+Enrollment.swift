@@ -8,9 +8,9 @@ import Storage
 /// shown once.
 extension SimulatorController {
     func enrollmentForm(_ form: DeviceForm, request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let (groups, apps) = try await services.catalogReader.formChoices()
+        let (groups, apps) = try await catalogReader.formChoices()
         let view = form.view(groups: groups, apps: apps, enrolling: true)
-        return try services.renderer.page("devices/form", title: view.title, model: view, request: request, context: context, status: status)
+        return try renderer.page("devices/form", title: view.title, model: view, request: request, context: context, status: status)
     }
 
     struct EnrolledView {
@@ -29,12 +29,12 @@ extension SimulatorController {
         if let draft = submitted.validDraft() {
             do {
                 let (token, hash) = DeviceTokens.mint()
-                let device = try await services.catalog.addDevice(draft, groupID: submitted.groupID, tokenHash: hash, by: Actor(context.user))
+                let device = try await catalog.addDevice(draft, groupID: submitted.groupID, tokenHash: hash, by: Actor(context.user))
                 try await simulator.sync(device.id)
                 let view = EnrolledView(
                     simulatorPath: Site.Simulator.show.link(device.id), devicePath: Site.Devices.show.link(device.id), name: device.name, udid: device.udid, token: token,
                     checkInExample: "curl -H 'Authorization: Bearer \(token)' \(Self.origin(of: request))/api/v1/device/policy")
-                return try services.renderer.page("simulator/enrolled", title: "Enrolled \(device.name)", model: view, request: request, context: context)
+                return try renderer.page("simulator/enrolled", title: "Enrolled \(device.name)", model: view, request: request, context: context)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
             }

@@ -14,9 +14,9 @@ extension SimulatorController {
     @Sendable func events(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let since = request.uri.formParameters["since"].flatMap { Int(String($0)) } ?? -1
         let simulator = self.simulator
-        let reader = services.simulatorReader
-        let changes = services.liveChanges
-        _ = try await services.catalogReader.device(id)
+        let reader = simulatorReader
+        let changes = liveChanges
+        _ = try await catalogReader.device(id)
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],

@@ -7,8 +7,17 @@ import Storage
 /// The simulator's routes and page. Enrollment, the live-update channel and queuing commands
 /// live in the extensions beside this file.
 struct SimulatorController {
-    let services: Services
-    var simulator: SimulatorService { services.simulator }
+    let simulator: SimulatorService
+    let simulatorReader: SimulatorReader
+    let tour: TourStore
+    let now: @Sendable () -> Date
+    let renderer: PageRenderer
+    let cookies: CookieJar
+    let catalogReader: CatalogReader
+    let catalog: CatalogService
+    let liveChanges: LiveChanges
+    let deviceChannel: DeviceChannelService
+    let devicePage: DevicesController
 
     func register(on routes: SecuredRoutes) {
         routes.on(Site.Simulator.new) { request, context in
@@ -36,19 +45,19 @@ struct SimulatorController {
               status: HTTPResponse.Status = .ok) async throws -> Response {
         let user = context.user
         let stored = try await simulator.sync(id).state
-        let data = try await services.simulatorReader.page(of: id)
+        let data = try await simulatorReader.page(of: id)
         let (device, events, commands, uploaded, catalog) = (data.device, data.events, data.commands, data.uploadedLogs, data.catalog)
         let colors = Dictionary(catalog.map { ($0.bundleID, AppsController.row($0).color) }, uniquingKeysWith: { first, _ in first })
-        let tourStep = try await services.tour.guide(for: user.id)?
+        let tourStep = try await tour.guide(for: user.id)?
             .simulatorStep(device: device.name, openedFrom: request.uri.formParameters["step"].map(String.init))
         let page = SimulatorPage(
             device: device, stored: stored, events: events,
-            commands: DeviceCommandsView(deviceID: id, commands: commands, role: user.role, now: services.now, back: Site.Simulator.show.link(id),
+            commands: DeviceCommandsView(deviceID: id, commands: commands, role: user.role, now: now(), back: Site.Simulator.show.link(id),
                                          form: commandForm),
             uploadedLogs: uploaded, catalogColors: colors, canAct: user.role.includes(.helpdesk),
             prompt: Self.prompt(request, state: stored.state), controls: controls.withSampleText(of: data.story),
             tour: tourStep.map { SimulatorPage.TourBanner(story: $0.story, step: $0.step, number: $0.number) })
-        return try services.renderer.page("simulator/show", title: "Simulator: \(device.name)", model: page, request: request, context: context,
+        return try renderer.page("simulator/show", title: "Simulator: \(device.name)", model: page, request: request, context: context,
                                       status: status)
     }
 
@@ -81,7 +90,7 @@ struct SimulatorController {
         }
         let (outcome, _) = try await simulator.perform(action, on: id)
         let flash: Flash = outcome.event.result == .done ? .notice(outcome.event.message) : .error(outcome.event.message)
-        return .seeOther(back, flash: flash, cookies: services.cookies, request: request)
+        return .seeOther(back, flash: flash, cookies: cookies, request: request)
     }
 }
 

@@ -12,7 +12,7 @@ extension PayloadFormsController {
         var fields = fields
         var errors: [String: String] = [:]
         let app = fields["app"].trimmingWhitespace()
-        if let stored = try await services.appConfigSpecs.spec(for: app) {
+        if let stored = try await appConfigSpecs.spec(for: app) {
             let typed = ManagedAppConfigForm.rawKeys(fields)
             let typedValues = Dictionary(typed.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
             let fromSpec = stored.spec.keys.map { key -> ManagedAppConfigForm.RawKey in

@@ -6,7 +6,13 @@ import Storage
 /// One page per payload kind to add or edit it in a profile, and removing it. Saving makes a
 /// new profile version; an invalid form comes back with the values and a message per field.
 struct PayloadFormsController {
-    let services: Services
+    let appConfigSpecs: AppConfigSpecStore
+    let profiles: ProfileReader
+    let images: ImageStore
+    let catalogReader: CatalogReader
+    let help: HelpLibrary
+    let renderer: PageRenderer
+    let saving: ProfileSaving
 
     struct CatalogOption {
         let bundleID: String
@@ -49,7 +55,7 @@ struct PayloadFormsController {
 
     @Sendable func edit(_ id: RecordID<ProfileRecord>, _ kind: PayloadKind, request: Request, context: SignedInContext) async throws -> Response {
         let type = try formType(kind)
-        let latest = try await services.profiles.latestVersion(of: id)
+        let latest = try await profiles.latestVersion(of: id)
         let payload = latest.content.payload(of: kind)
         return try await page(id: id, kind: kind, base: latest.number, profileName: latest.content.name, isNew: payload == nil,
                         form: type.init(payload), request: request, context: context)
@@ -73,7 +79,7 @@ struct PayloadFormsController {
             submission.errors.merge(uploadErrors)
         }
         if let payload = submission.payload {
-            submission.errors.merge(try await services.profiles.catalogProblems([payload])[0])
+            submission.errors.merge(try await profiles.catalogProblems([payload])[0])
         }
         guard submission.isValid, let payload = submission.payload else {
             var form: any PayloadForm = kind == .branding ? BrandingForm(fields, images: brandingImages) : type.init(fields)
@@ -81,7 +87,7 @@ struct PayloadFormsController {
             return try await formAgain(form, id: id, kind: kind, base: base, request: request, context: context,
                                        status: submission.isRevision ? .ok : .unprocessableContent)
         }
-        return try await ProfileSaving(services: services).save(
+        return try await saving.save(
             profileID: id, base: base, request: request, context: context, actor: actor,
             noting: { "\($0.payload(of: kind) == nil ? "Added" : "Edited") \(kind.displayName)" }, confirming: fields) { $0.setting(payload) }
     }
@@ -90,7 +96,7 @@ struct PayloadFormsController {
     /// version it was based on (or the latest, when that one is gone).
     func formAgain(_ form: any PayloadForm, id: RecordID<ProfileRecord>, kind: PayloadKind, base: Int, request: Request,
                    context: SignedInContext, status: HTTPResponse.Status) async throws -> Response {
-        let (baseVersion, latest) = try await services.profiles.editBase(base, of: id)
+        let (baseVersion, latest) = try await profiles.editBase(base, of: id)
         return try await page(id: id, kind: kind, base: baseVersion?.number ?? latest.number, profileName: latest.content.name,
                               isNew: (baseVersion ?? latest).content.payload(of: kind) == nil, form: form, request: request, context: context,
                               status: status)
@@ -100,7 +106,7 @@ struct PayloadFormsController {
     /// stored upload stays referenced by the re-rendered form, so a fix elsewhere needs no re-upload.
     private func brandingSubmission(_ fields: inout FormFields, files: [String: UploadedFile], actor: Actor) async throws
         -> (Submission, [String: ImageReference]) {
-        let images = services.images
+        let images = self.images
         var uploadErrors = ValidationErrors()
         for field in BrandingForm.logoFields {
             guard let file = files[field.name] else { continue }
@@ -117,20 +123,20 @@ struct PayloadFormsController {
 
     @Sendable func remove(_ id: RecordID<ProfileRecord>, _ kind: PayloadKind, request: Request, context: SignedInContext) async throws -> Response {
         let actor = Actor(context.user)
-        return try await ProfileSaving(services: services).save(
+        return try await saving.save(
             profileID: id, base: Int(context.form["baseVersion"]) ?? 0, request: request, context: context, actor: actor,
             noting: { _ in "Removed \(kind.displayName)" }, confirming: context.form) { $0.removing(kind) }
     }
 
     private func page(id: RecordID<ProfileRecord>, kind: PayloadKind, base: Int, profileName: String, isNew: Bool, form: any PayloadForm,
                       request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let apps = try await services.catalogReader.apps()
+        let apps = try await catalogReader.apps()
         let view = PageView(
             profilePath: Site.Profiles.show.link(id), formPath: Site.Profiles.payloadForm.link(id, kind), profileName: profileName, kindName: kind.displayName, kindSummary: kind.summary, isApple: kind.isApplePayload,
-            baseVersion: base, isNew: isNew, helpHTML: services.help.page(for: kind)?.panelHTML ?? "",
+            baseVersion: base, isNew: isNew, helpHTML: help.page(for: kind)?.panelHTML ?? "",
             helpPath: Site.Help.page(HelpLibrary.topic(for: kind)),
             catalog: apps.map { CatalogOption(bundleID: $0.bundleID, name: $0.name) }, form: form, hasErrors: !form.errors.isEmpty)
-        return try services.renderer.page("profiles/payloads/\(kind.rawValue)", title: "\(kind.displayName) · \(profileName)", model: view,
+        return try renderer.page("profiles/payloads/\(kind.rawValue)", title: "\(kind.displayName) · \(profileName)", model: view,
                                       request: request, context: context, status: status)
     }
 }
