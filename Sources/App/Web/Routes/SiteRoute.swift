@@ -18,8 +18,11 @@ struct SiteRoute<Values: PathValues>: Sendable {
     let role: Role
     /// The names of the pattern's `{name}` segments, in order.
     private let names: [String]
+    /// The pattern's segments, nil where a value goes: split once, since pages make many links.
+    private let segments: [String?]
 
     init(_ method: HTTPRequest.Method, _ pattern: String, role: Role) {
+        segments = pattern.split(separator: "/").map { $0.first == "{" ? nil : String($0) }
         names = pattern.split(separator: "/").filter { $0.first == "{" }.map { String($0.dropFirst().dropLast()) }
         // A declaration whose pattern and values disagree is a mistake in the code, found the first
         // time the route table is built (every test console builds it), never by a request.
@@ -31,11 +34,13 @@ struct SiteRoute<Values: PathValues>: Sendable {
 
     /// The address of this page or action for `values`, each segment percent-encoded.
     func link(_ values: Values) -> String {
-        var segments = values.pathSegments.makeIterator()
-        let filled = pattern.split(separator: "/").map { part in
-            part.first == "{" ? Self.encoded(segments.next() ?? "") : String(part)
+        var filling = values.pathSegments.makeIterator()
+        var link = ""
+        for segment in segments {
+            link += "/"
+            link += segment ?? PathSegment.encoded(filling.next() ?? "")
         }
-        return "/" + filled.joined(separator: "/")
+        return link
     }
 
     /// The values a matched request's address carries; a segment its type cannot read is the
@@ -43,11 +48,29 @@ struct SiteRoute<Values: PathValues>: Sendable {
     func values(in parameters: Parameters) throws -> Values {
         try Values(pathSegments: names.map { parameters.get($0) ?? "" })
     }
+}
 
-    private static func encoded(_ segment: String) -> String {
+/// Encodes a value as one segment of an address.
+enum PathSegment {
+    private static let allowed: CharacterSet = {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove("/")
+        return allowed
+    }()
+
+    static func encoded(_ segment: String) -> String {
+        // Ids, version numbers and payload kinds need no escaping; most links carry only those,
+        // and a page of rows makes hundreds of links.
+        if segment.utf8.allSatisfy({ $0.isASCIIUnreserved }) { return segment }
         return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
+    }
+}
+
+private extension UInt8 {
+    var isASCIIUnreserved: Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || self == UInt8(ascii: "-") || self == UInt8(ascii: ".")
+            || self == UInt8(ascii: "_") || self == UInt8(ascii: "~")
     }
 }
 
