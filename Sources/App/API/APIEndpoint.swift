@@ -2,38 +2,49 @@ import Domain
 import HTTPTypes
 import Hummingbird
 
-/// One operation of the JSON API, declared once: its method, path, role, the body it takes and
-/// the answer it gives. `SecuredRoutes.handle` registers the handler from it — decoding
-/// `Body` before the handler runs and encoding the `Answer` the handler must return — and
-/// records it in the route table, from which the API document is built. So the document
-/// and the handler read the same types: they cannot disagree.
-struct APIEndpoint<Body: APIRequestBody, Answer: APIAnswer>: Sendable {
+/// One operation of the JSON API, declared once: its method, path, who may call it, the body
+/// it takes and the answer it gives. `SecuredRoutes.handle` (or `DeviceRoutes.handle`)
+/// registers the handler from it — reading `Body` before the handler runs and turning the
+/// `Answer` the handler must return into the response — and records it in the route table,
+/// from which the API document is built. So the document and the handler read the same
+/// types: they cannot disagree.
+struct APIEndpoint<Body: EndpointBody, Answer: EndpointAnswer>: Sendable {
     let method: HTTPRequest.Method
     let path: String
-    let role: Role
+    /// A role (`SecuredRoutes`), or `.device` for the device API (`DeviceRoutes`).
+    let access: Access
     let summary: String
     /// Parameters by name, as `OpenAPIDocument.parameter(named:)` describes them.
     var parameters: [String] = []
+    /// Query parameters only this operation reads, described where it is declared.
+    var query: [OpenAPI.Parameter] = []
     /// The status of a successful answer.
     var success: HTTPResponse.Status = .ok
     /// Answers beside the ones every operation may give, by status: what they mean.
     var otherAnswers: [Int: String] = [:]
 
-    init(_ method: HTTPRequest.Method, _ path: String, role: Role, _ summary: String, parameters: [String] = [],
-         success: HTTPResponse.Status = .ok, otherAnswers: [Int: String] = [:]) {
+    init(_ method: HTTPRequest.Method, _ path: String, access: Access, _ summary: String, parameters: [String] = [],
+         query: [OpenAPI.Parameter] = [], success: HTTPResponse.Status = .ok, otherAnswers: [Int: String] = [:]) {
         self.method = method
         self.path = path
-        self.role = role
+        self.access = access
         self.summary = summary
         self.parameters = parameters
+        self.query = query
         self.success = success
         self.otherAnswers = otherAnswers
     }
 
+    init(_ method: HTTPRequest.Method, _ path: String, role: Role, _ summary: String, parameters: [String] = [],
+         query: [OpenAPI.Parameter] = [], success: HTTPResponse.Status = .ok, otherAnswers: [Int: String] = [:]) {
+        self.init(method, path, access: .role(role), summary, parameters: parameters, query: query, success: success, otherAnswers: otherAnswers)
+    }
+
     var operation: DocumentedOperation {
-        DocumentedOperation(method: method, path: path, summary: summary, role: role, parameters: parameters,
+        DocumentedOperation(method: method, path: path, summary: summary, access: access, parameters: parameters, query: query,
                             success: success, otherAnswers: otherAnswers,
-                            body: { try Body.documentedSchema($0) }, answer: { try Answer.documentedSchema($0) })
+                            body: { try Body.documentedBody($0) },
+                            answers: { [success] reader in try Answer.documentedAnswers(success: success, reader: reader) })
     }
 }
 
@@ -42,13 +53,14 @@ struct DocumentedOperation: Sendable {
     let method: HTTPRequest.Method
     let path: String
     let summary: String
-    let role: Role
+    let access: Access
     let parameters: [String]
+    let query: [OpenAPI.Parameter]
     let success: HTTPResponse.Status
     let otherAnswers: [Int: String]
-    /// The schemas of the body and the answer, nil where there is none.
-    let body: @Sendable (SchemaReader) throws -> JSONSchema?
-    let answer: @Sendable (SchemaReader) throws -> JSONSchema?
+    /// The body, nil where there is none; the successful answers by status.
+    let body: @Sendable (SchemaReader) throws -> OpenAPI.RequestBody?
+    let answers: @Sendable (SchemaReader) throws -> [String: OpenAPI.Response]
 }
 
 /// The body of an operation that takes none: nothing is read.
@@ -57,6 +69,7 @@ struct NoBody: APIRequestBody {
 
     static func read(from request: Request) async throws -> NoBody { NoBody() }
     static func documentedSchema(_ reader: SchemaReader) throws -> JSONSchema? { nil }
+    static func documentedBody(_ reader: SchemaReader) throws -> OpenAPI.RequestBody? { nil }
 }
 
 /// The answer of an operation that answers with its status alone (204).
@@ -73,8 +86,12 @@ extension SecuredRoutes {
     /// the role checked, and the handler's answer encoded with any headers it adds.
     func handle<Body, Answer>(_ endpoint: APIEndpoint<Body, Answer>,
                               _ handler: @escaping @Sendable (Body, Request, SignedInContext) async throws -> Reply<Answer>) {
+        guard case .role(let role) = endpoint.access else {
+            // A declaration error every test meets as the console is built, never a request's.
+            preconditionFailure("\(endpoint.method) \(endpoint.path) is not for a role: register it where its callers are (DeviceRoutes)")
+        }
         table.document(endpoint.operation)
-        add(endpoint.method, endpoint.path, endpoint.role) { request, context in
+        add(endpoint.method, endpoint.path, role) { request, context in
             let reply = try await handler(try await Body.read(from: request), request, context)
             return try reply.answer.response(status: endpoint.success, headers: reply.headers)
         }
@@ -88,7 +105,7 @@ extension SecuredRoutes {
 }
 
 /// A handler's answer, with any headers beside it (ETag, Location).
-struct Reply<Answer: APIAnswer>: Sendable {
+struct Reply<Answer: EndpointAnswer>: Sendable {
     let answer: Answer
     var headers: HTTPFields = [:]
 

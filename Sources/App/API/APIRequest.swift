@@ -7,11 +7,9 @@ import NIOCore
 /// rather than read as a default. `CodingKeys` lists every field: a field that is not among
 /// them is refused too (a misspelt `isSupervized` must not be silently dropped), unless the
 /// body speaks a protocol whose clients send more than we read (the device API).
-protocol APIRequestBody: Decodable, Sendable {
+protocol APIRequestBody: EndpointBody, Decodable {
     associatedtype CodingKeys: CodingKey & CaseIterable
     static var refusesUnknownFields: Bool { get }
-    /// The body of `request`: decoded as JSON, unless the operation takes none (`NoBody`).
-    static func read(from request: Request) async throws -> Self
     /// The body's schema in the API document; nil when the operation takes none.
     static func documentedSchema(_ reader: SchemaReader) throws -> JSONSchema?
 }
@@ -25,6 +23,10 @@ extension APIRequestBody {
 
     static func documentedSchema(_ reader: SchemaReader) throws -> JSONSchema? {
         try reader.schema(of: Self.self)
+    }
+
+    static func documentedBody(_ reader: SchemaReader) throws -> OpenAPI.RequestBody? {
+        try documentedSchema(reader).map(OpenAPI.RequestBody.init(json:))
     }
 }
 

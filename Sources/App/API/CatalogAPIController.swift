@@ -25,6 +25,9 @@ struct CatalogAPIController {
                                                              parameters: ["id"], success: .noContent)
     static let moveDevice = APIEndpoint<MoveDeviceBody, NoContent>(.put, "/api/v1/devices/{id}/group", role: .admin,
                                                                    "Move a device to a group (groupID null: no group)", parameters: ["id"], success: .noContent)
+    static let deviceSDKProfile = APIEndpoint<NoBody, FileAnswer<SDKProfileFile>>(
+        .get, "/api/v1/devices/{id}/sdk-profile", role: .viewer, "A device's effective SDK policy as the SDK profile its apps download (the SDK's key names)",
+        parameters: ["id"], otherAnswers: [409: "policy_conflict: two Single App Mode payloads reach the device"])
 
     func register(on routes: SecuredRoutes) {
         routes.handle(Self.listGroups) { _, _ in Reply(GroupList(groups: try await services.catalogReader.groups().map(GroupAnswer.init))) }
@@ -57,11 +60,10 @@ struct CatalogAPIController {
             try await services.catalog.moveDevice(id, to: body.groupID, by: Actor(context.user))
             return .done
         }
-        routes.get("/api/v1/devices/{id}/sdk-profile", role: .viewer) { _, context in
+        routes.handle(Self.deviceSDKProfile) { _, context in
             let (device, policy) = try await services.catalogReader.effectivePolicy(of: context.parameters.require("id", as: RecordID<DeviceRecord>.self))
             do {
-                return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-                                body: .init(byteBuffer: ByteBuffer(bytes: try DeviceSDKProfile.json(for: device, policy: policy))))
+                return Reply(FileAnswer(SDKProfileFile(), bytes: try DeviceSDKProfile.json(for: device, policy: policy)))
             } catch let conflict as DeviceSDKProfile.Conflict {
                 throw APIError(status: .conflict, code: .policyConflict,
                                message: "Single App Mode for \(conflict.apps.joined(separator: " and ")) reaches this device: it keeps its previous policy, so there is no one SDK policy.")

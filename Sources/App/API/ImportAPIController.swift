@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import Hummingbird
-import NIOCore
 import Storage
 
 /// Files into the console through the API, by the same services as the pages and for the same
@@ -12,15 +11,31 @@ import Storage
 struct ImportAPIController {
     let services: Services
 
-    func register(on routes: SecuredRoutes) {
-        routes.post("/api/v1/imports/mobileconfig", role: .admin, use: importProfile)
-        routes.put("/api/v1/apps/{id}/specfile", role: .admin, use: importSpecfile)
-    }
-
     /// Without a query the file becomes a new profile unless a profile matches it (its
     /// identifier, or an earlier import of it): then 409 `profile_exists` lists the matches,
     /// and the client asks again with `newProfile=true` or `versionOf=<id>`.
-    @Sendable func importProfile(request: Request, context: SignedInContext) async throws -> Response {
+    static let importProfile = APIEndpoint<FileBody<MobileConfigUpload>, ProfileImportAnswer>(
+        .post, "/api/v1/imports/mobileconfig", role: .admin,
+        "Import a .mobileconfig (signed or not, XML, at most 1 MB): a new profile, or with versionOf the next version of a profile. "
+            + "Without newProfile or versionOf, a file whose identifier a profile has (or an earlier import of it) answers 409 profile_exists with the matches.",
+        parameters: ["newProfile", "versionOf"], success: .created,
+        otherAnswers: [404: "profile_not_found (versionOf names no profile)", 413: "payload_too_large: the file is over 1 MB",
+                       422: "empty_file, not_a_profile (not a property list or signed profile, or not a configuration profile), binary_plist, invalid_signature; field body"])
+    /// The app's specfile, replacing the one before; its keys build the managed app
+    /// configuration form.
+    static let importSpecfile = APIEndpoint<FileBody<SpecfileUpload>, ImportedSpecfile>(
+        .put, "/api/v1/apps/{id}/specfile", role: .admin,
+        "Import an app's AppConfig specfile (XML, UTF-8, at most 1 MB), replacing the one before: its keys build the managed app configuration form",
+        parameters: ["id"],
+        otherAnswers: [413: "payload_too_large: the file is over 1 MB",
+                       422: "empty_file, not_text, wrong_app (the file describes another bundle ID), or invalid_file (the message names the line); field body"])
+
+    func register(on routes: SecuredRoutes) {
+        routes.handle(Self.importProfile, importProfile)
+        routes.handle(Self.importSpecfile, importSpecfile)
+    }
+
+    @Sendable func importProfile(body: FileBody<MobileConfigUpload>, request: Request, context: SignedInContext) async throws -> Reply<ProfileImportAnswer> {
         try APIQuery.refuseUnknown(of: request, allowed: ["newProfile", "versionOf"])
         let newProfile = try APIQuery.bool("newProfile", of: request) ?? false
         let versionOf: RecordID<ProfileRecord>? = try APIQuery.id("versionOf", of: request)
@@ -28,49 +43,25 @@ struct ImportAPIController {
             throw APIError(status: .badRequest, code: .invalidQuery, message: "Ask for a new profile or a new version, not both.", field: "versionOf")
         }
         let destination: ProfileImporter.Destination = if let versionOf { .newVersion(of: versionOf) } else if newProfile { .newProfile } else { .ask }
-        let bytes = try await Self.body(of: request, upTo: RequestLimits.importedFile)
-        switch try await services.profileImporter.importProfile(UploadedFile(filename: "", bytes: bytes), into: destination, by: Actor(context.user)) {
+        switch try await services.profileImporter.importProfile(UploadedFile(filename: "", bytes: body.bytes), into: destination, by: Actor(context.user)) {
         case .failure(let problem):
             throw Self.refusal(problem)
         case .success(.matches(let matches)):
-            let error: [String: Any] = ["code": APIErrorCode.profileExists.rawValue, "field": NSNull(),
-                                        "message": "A profile has this file's identifier already. Ask again with newProfile=true, or with versionOf=<id> to make it that profile's next version."]
-            return try .jsonObject(["error": error, "newIdentifier": matches.newIdentifier, "matches": matches.profiles.map { profile in
-                ["id": profile.id.rawValue, "identifier": profile.identifier, "name": profile.name, "version": profile.version] as [String: Any]
-            }], status: .conflict)
+            return Reply(.matches(ImportMatches(matches)))
         case .success(.imported(let outcome)):
-            let body: [String: Any] = [
-                "id": outcome.profile.id.rawValue, "identifier": outcome.profile.identifier, "name": outcome.profile.name,
-                "version": outcome.version, "signature": outcome.signature,
-                "imported": outcome.imported.payloads.map(\.kind.rawValue),
-                "leftOut": outcome.imported.leftOut.map { ["payloadType": $0.payloadType, "name": $0.name, "reason": $0.reason] },
-            ]
-            return try .jsonObject(body, status: outcome.version == 1 ? .created : .ok,
-                                   headers: [.location: "/api/v1/profiles/\(outcome.profile.id)", .eTag: "\"\(outcome.version)\""])
+            let profile = ImportedProfile(outcome)
+            return Reply(outcome.version == 1 ? .newProfile(profile) : .newVersion(profile),
+                         headers: [.location: "/api/v1/profiles/\(outcome.profile.id)", .eTag: "\"\(outcome.version)\""])
         }
     }
 
-    /// The app's specfile, replacing the one before; its keys build the managed app
-    /// configuration form.
-    @Sendable func importSpecfile(request: Request, context: SignedInContext) async throws -> Response {
+    @Sendable func importSpecfile(body: FileBody<SpecfileUpload>, request: Request, context: SignedInContext) async throws -> Reply<ImportedSpecfile> {
         try APIQuery.refuseUnknown(of: request, allowed: [])
         let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
-        let bytes = try await Self.body(of: request, upTo: RequestLimits.importedFile)
-        switch try await services.appConfigSpecs.importSpec(UploadedFile(filename: "api", bytes: bytes), for: id, by: Actor(context.user)) {
-        case .failure(let problem):
-            throw Self.refusal(problem)
-        case .success(let spec):
-            return try .jsonObject([
-                "bundleID": spec.bundleID, "version": spec.version,
-                "keys": spec.keys.map { ["name": $0.name, "type": $0.type.rawValue] },
-                "skipped": spec.skipped.map { ["key": $0.keyName, "line": $0.line, "reason": $0.reason] as [String: Any] },
-            ])
+        switch try await services.appConfigSpecs.importSpec(UploadedFile(filename: "api", bytes: body.bytes), for: id, by: Actor(context.user)) {
+        case .failure(let problem): throw Self.refusal(problem)
+        case .success(let spec): return Reply(ImportedSpecfile(spec))
         }
-    }
-
-    private static func body(of request: Request, upTo limit: Int) async throws -> [UInt8] {
-        var request = request
-        return Array(try await request.collectBody(upTo: limit).readableBytesView)
     }
 
     /// An import's refusal as the API answers it: its code, and the line when the file has lines.
@@ -88,4 +79,18 @@ struct ImportAPIController {
         }
         return APIError(status: status, code: code, message: problem.description, field: "body")
     }
+}
+
+/// A `.mobileconfig` sent as the body, signed (CMS DER) or not.
+enum MobileConfigUpload: UploadedFormat {
+    static let mediaTypes = ["application/x-apple-aspen-config", "application/octet-stream"]
+    static let summary = "The .mobileconfig file's bytes"
+    static var maximumBytes: Int { RequestLimits.importedFile }
+}
+
+/// An AppConfig specfile sent as the body.
+enum SpecfileUpload: UploadedFormat {
+    static let mediaTypes = ["application/xml", "text/xml"]
+    static let summary = "The specfile's text"
+    static var maximumBytes: Int { RequestLimits.importedFile }
 }

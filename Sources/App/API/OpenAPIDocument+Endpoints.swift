@@ -29,13 +29,38 @@ extension OpenAPIDocument {
         var responses = errors
         let body = try registered.body(reader)
         if body != nil { responses.merge(bodyErrors) { $1 } }
+        let caller = Caller(registered.access)
+        responses.merge(caller.errors) { $1 }
+        for status in caller.errorsNotAnswered { responses[status] = nil }
         for (status, meaning) in registered.otherAnswers { responses[String(status)] = .error(meaning) }
-        let success = registered.success
-        responses[String(success.code)] = try registered.answer(reader).map { .json(success.reasonPhrase, $0) }
-            ?? OpenAPI.Response(description: success.reasonPhrase)
-        let parameters = registered.parameters.flatMap(parameters(named:))
-        return OpenAPI.Operation(summary: registered.summary, description: "Requires the \(registered.role.rawValue) role.",
-                                 parameters: parameters.isEmpty ? nil : parameters, requestBody: body.map(OpenAPI.RequestBody.init(json:)),
-                                 responses: responses, security: [["bearer": []]])
+        responses.merge(try registered.answers(reader)) { $1 }
+        let parameters = registered.parameters.flatMap(parameters(named:)) + registered.query
+        return OpenAPI.Operation(summary: registered.summary, description: caller.description,
+                                 parameters: parameters.isEmpty ? nil : parameters, requestBody: body,
+                                 responses: responses, security: caller.security)
+    }
+
+    /// What the document says of who calls an operation: a person's API token, or a device's.
+    private struct Caller {
+        var description: String?
+        var security: [[String: [String]]]
+        var errors: [String: OpenAPI.Response] = [:]
+        var errorsNotAnswered: [String] = []
+
+        init(_ access: Access) {
+            switch access {
+            case .role(let role):
+                description = "Requires the \(role.rawValue) role."
+                security = [["bearer": []]]
+            case .device:
+                description = "Called by a device with its own token."
+                security = [["deviceToken": []]]
+                errors = ["401": .error("No device token (unauthenticated) or an unknown one (invalid_device_token)")]
+                // A device's token reaches every device route: there is no role to lack.
+                errorsNotAnswered = ["403"]
+            case .anyone:
+                security = []
+            }
+        }
     }
 }

@@ -135,9 +135,6 @@ enum OpenAPIDocument {
     }
 
     static var document: [String: Any] {
-        let profileIDs = ["id"], versionIDs = ["id", "number"]
-        let mobileconfig: [String: Any] = ["200": ["description": "The .mobileconfig (signed bytes are CMS DER, served verbatim)",
-                                                   "content": ["application/x-apple-aspen-config": ["schema": ["type": "string", "format": "binary"]]]]]
         return [
             "openapi": "3.1.0",
             "info": ["title": "Payload Console API", "version": "1",
@@ -147,7 +144,7 @@ enum OpenAPIDocument {
                     "bearer": ["type": "http", "scheme": "bearer", "description": "An API token (pct_…) from the console's API tokens page or `payload-console token create`."],
                     "deviceToken": ["type": "http", "scheme": "bearer", "description": "A device's check-in token (pcd_…), shown once when the device is enrolled."],
                 ],
-                "schemas": deviceSchemas.merging(logSchemas) { $1 }.merging(helpdeskSchemas) { $1 }.merging(importSchemas) { $1 }.merging([
+                "schemas": deviceSchemas.merging(helpdeskSchemas) { $1 }.merging([
                     "Error": ["type": "object", "required": ["error"], "properties": ["error": ["type": "object", "required": ["code", "message"], "properties": [
                         "code": ["type": "string", "enum": APIErrorCode.allCases.map(\.rawValue)], "message": ["type": "string"], "field": ["type": ["string", "null"]], "requestID": ["type": ["string", "null"]],
                     ]]]],
@@ -156,18 +153,7 @@ enum OpenAPIDocument {
                                 "additionalProperties": true],
                 ]) { $1 },
             ],
-            "paths": devicePaths.merging(checkPaths) { $1 }.merging(logPaths) { $1 }.merging(helpdeskPaths) { $1 }.merging(importPaths) { $1 }.merging([
-                "/api/v1/profiles/{id}/versions/{number}/mobileconfig": [
-                    "get": operation("Download a version as .mobileconfig", role: "viewer", parameters: versionIDs + ["signed"], responses: mobileconfig),
-                ],
-                "/api/v1/profiles/{id}/versions/{number}/sdk-profile": [
-                    "get": operation("Download a version's SDK profile", role: "viewer", parameters: versionIDs, responses: ok("SDK profile", ["type": "object"])),
-                ],
-                "/api/v1/devices/{id}/sdk-profile": [
-                    "get": operation("A device's effective SDK policy as the SDK profile its apps download (the SDK's key names)", role: "viewer",
-                                     parameters: ["id"], responses: ok("SDK profile", ["type": "object"]),
-                                     extraErrors: ["409": "policy_conflict: two Single App Mode payloads reach the device"]),
-                ],
+            "paths": devicePaths.merging(checkPaths) { $1 }.merging(helpdeskPaths) { $1 }.merging([
                 "/api/openapi.json": ["get": ["summary": "This document", "security": [[String: [String]]](),
                                               "responses": ["200": ["description": "OpenAPI 3.1"].merging(json(["type": "object"])) { $1 }]]],
             ]) { $1 },

@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import Hummingbird
-import NIOCore
 import Storage
 
 /// `/api/v1/profiles`: list, read, create and version profiles, assign them, download exports.
@@ -24,6 +23,11 @@ struct ProfilesAPIController {
     static let unassign = APIEndpoint<NoBody, ProfileChangeAnswer>(
         .delete, "/api/v1/profiles/{id}/assignments/{group}", role: .admin,
         "Unassign from a group (with dryRun=true: what it would do to devices, changing nothing)", parameters: ["id", "group", "dryRun"])
+    static let mobileconfig = APIEndpoint<NoBody, FileAnswer<MobileConfigFile>>(
+        .get, "/api/v1/profiles/{id}/versions/{number}/mobileconfig", role: .viewer, "Download a version as .mobileconfig",
+        parameters: ["id", "number", "signed"])
+    static let sdkProfile = APIEndpoint<NoBody, FileAnswer<SDKProfileFile>>(
+        .get, "/api/v1/profiles/{id}/versions/{number}/sdk-profile", role: .viewer, "Download a version's SDK profile", parameters: ["id", "number"])
 
     func register(on routes: SecuredRoutes) {
         routes.handle(Self.list) { _, _ in
@@ -47,8 +51,10 @@ struct ProfilesAPIController {
             _ = try await services.assignments.unassign(id, from: groupID, by: Actor(context.user))
             return try await saved(id)
         }
-        routes.get("/api/v1/profiles/{id}/versions/{number}/mobileconfig", role: .viewer, use: mobileconfig)
-        routes.get("/api/v1/profiles/{id}/versions/{number}/sdk-profile", role: .viewer, use: sdkProfile)
+        routes.handle(Self.mobileconfig, mobileconfig)
+        routes.handle(Self.sdkProfile) { _, context in
+            await Reply(FileAnswer(SDKProfileFile(), bytes: SDKProfile.json(for: try exportInput(context))))
+        }
     }
 
     /// The profile's latest version, its number as the ETag.
@@ -152,15 +158,9 @@ struct ProfilesAPIController {
         return try await services.profiles.export(id, version: number)
     }
 
-    @Sendable func mobileconfig(request: Request, context: SignedInContext) async throws -> Response {
+    @Sendable func mobileconfig(request: Request, context: SignedInContext) async throws -> Reply<FileAnswer<MobileConfigFile>> {
         let xml = await Array(MobileConfig.xml(for: try exportInput(context)).utf8)
         let bytes = try APIQuery.bool("signed", of: request) == true ? try await services.signing.sign(xml) : xml
-        return Response(status: .ok, headers: [.contentType: "application/x-apple-aspen-config"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
-    }
-
-    @Sendable func sdkProfile(request: Request, context: SignedInContext) async throws -> Response {
-        await Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-                 body: .init(byteBuffer: ByteBuffer(bytes: SDKProfile.json(for: try exportInput(context)))))
+        return Reply(FileAnswer(MobileConfigFile(), bytes: bytes))
     }
 }

@@ -12,23 +12,28 @@ package enum LogDownload {
     /// A person ticks lines on pages of fifty; more than this is a filter's job.
     static let maximumChosen = 1000
 
+    /// The download as the pages send it.
     static func response(_ selection: LogRemoval.Selection, as format: LogExport.Format, reader: LogReader, now: Date) async throws -> Response {
+        try await answer(selection, as: format, reader: reader, now: now).response(status: .ok, headers: [:])
+    }
+
+    /// The download as an API answer: named for the time it was asked, never cached.
+    static func answer(_ selection: LogRemoval.Selection, as format: LogExport.Format, reader: LogReader, now: Date) async throws -> FileAnswer<LogExport.Format> {
         let stamp = String(DisplayTime.iso(now).prefix(16)).replacingOccurrences(of: ":", with: "")
-        let headers: HTTPFields = [
-            .contentType: format.contentType, .cacheControl: "no-store",
-            .contentDisposition: "attachment; filename=\"logs-\(stamp).\(format.fileExtension)\"",
-        ]
+        func file(_ body: ResponseBody) -> FileAnswer<LogExport.Format> {
+            FileAnswer(format, body: body, filename: "logs-\(stamp).\(format.fileExtension)", cacheControl: "no-store")
+        }
         switch selection {
         case .lines(let ids):
             var bytes: [UInt8] = []
             for row in try await reader.exportLines(ids) { LogExport.append(row, as: format, to: &bytes) }
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            return file(ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
         case .matching(let matching):
             var whole = matching
             whole.before = nil
             let filter = whole
-            guard let last = try await reader.newestLineID() else { return Response(status: .ok, headers: headers) }
-            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            guard let last = try await reader.newestLineID() else { return file(ResponseBody()) }
+            return file(ResponseBody { writer in
                 var after: RecordID<DeviceLogRecord>?
                 var bytes: [UInt8] = []
                 bytes.reserveCapacity(chunkSize * 256)

@@ -15,11 +15,19 @@ package enum LogUpload {
         let timestamp: String
         let message: String
         let fields: [String: FieldValue]?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case app, appVersion, level, type, timestamp, message, fields
+        }
     }
 
     /// A structured field's value: text, a number or a boolean, kept as text.
     struct FieldValue: Decodable {
         let text: String
+
+        init(text: String) {
+            self.text = text
+        }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()

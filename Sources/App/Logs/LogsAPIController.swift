@@ -9,11 +9,45 @@ import Storage
 struct LogsAPIController {
     let services: Services
 
+    static let list = APIEndpoint<NoBody, LogPage>(
+        .get, "/api/v1/logs", role: .helpdesk, "Log lines devices uploaded, newest first, a page at a time (follow next)",
+        parameters: ["log filters", "limit"],
+        otherAnswers: [400: "invalid_query (field names the parameter) or invalid_search (q could not be read; the message says why)"])
+    static let export = APIEndpoint<NoBody, FileAnswer<LogExport.Format>>(
+        .get, "/api/v1/logs/export", role: .helpdesk,
+        "Every line matching the filters, oldest first, streamed as NDJSON (the fields of GET /api/v1/logs) or plain text",
+        parameters: ["log filters"], query: [.query("format", .names(of: LogExport.Format.self), "Default ndjson")],
+        otherAnswers: [400: "invalid_query (field names the parameter) or invalid_search"])
+    static let crashGroups = APIEndpoint<NoBody, CrashGroupList>(
+        .get, "/api/v1/logs/crashes", role: .helpdesk, "Crash groups: crash logs grouped by signature, most recently seen first",
+        parameters: ["limit"], query: [
+            .query("app", JSONSchema(types: [.string], minLength: 1), "Only this app's groups"),
+            .query("device", OpenAPIDocument.idSchema, "Only this device's crashes (its id); each group's logs link keeps it"),
+            .query("hours", JSONSchema(types: [.integer], minimum: 1, maximum: 24 * 366), "Only crashes logged in the last this many hours"),
+        ])
+    static let delete = APIEndpoint<NoBody, DeletedLines>(
+        .delete, "/api/v1/logs", role: .admin,
+        "Delete the lines matching the filters, or the lines named by repeated line=ID (at most \(LogDownload.maximumChosen)); with neither, all=true deletes every line. Removed in small batches; audited.",
+        parameters: ["log filters"], query: [
+            OpenAPI.Parameter(name: "line", location: .query, required: false, schema: .array(of: OpenAPIDocument.idSchema),
+                              description: "Ids of lines to delete (instead of filters)", repeated: true),
+            .query("all", .boolean, "true to delete every line when no filter is given"),
+        ], otherAnswers: [400: "invalid_query, invalid_search, or filter_required (no filter, no line and no all=true)"])
+
     func register(on routes: SecuredRoutes) {
-        routes.get("/api/v1/logs", role: .helpdesk, use: list)
-        routes.get("/api/v1/logs/export", role: .helpdesk, use: export)
-        routes.get("/api/v1/logs/crashes", role: .helpdesk, use: crashGroups)
-        routes.delete("/api/v1/logs", role: .admin, use: delete)
+        routes.handle(Self.list) { request, _ in Reply(try await list(request)) }
+        routes.handle(Self.export) { request, _ in
+            let filter = try Self.filter(of: request)
+            let format = try request.uri.formParameters["format"].map { text in
+                guard let format = LogExport.Format(rawValue: String(text)) else {
+                    throw APIError(status: .badRequest, code: .invalidQuery, message: "format must be ndjson or text.", field: "format")
+                }
+                return format
+            } ?? .ndjson
+            return Reply(try await LogDownload.answer(.matching(filter), as: format, reader: services.logReader, now: services.now))
+        }
+        routes.handle(Self.crashGroups) { request, _ in Reply(try await crashGroups(request)) }
+        routes.handle(Self.delete) { request, context in Reply(try await delete(request, by: Actor(context.user))) }
     }
 
     /// The filter in the query string; 400 naming the parameter it cannot read.
@@ -24,30 +58,16 @@ struct LogsAPIController {
         }
     }
 
-    @Sendable func list(request: Request, context: SignedInContext) async throws -> Response {
+    private func list(_ request: Request) async throws -> LogPage {
         let filter = try Self.filter(of: request)
         let limit = try APIQuery.limit(of: request)
         let (rows, lag) = try await services.logReader.rows(filter, limit: limit)
         let page = rows.prefix(limit)
-        var body: [String: Any] = ["logs": page.map { Self.json($0.line) }, "index": Self.json(lag)]
-        if rows.count > limit, let last = page.last?.line.id {
-            body["next"] = "/api/v1/logs?" + filter.query(before: last) + "&limit=\(limit)"
-        }
-        return try .jsonObject(body)
+        let next = rows.count > limit ? page.last.map { "/api/v1/logs?" + filter.query(before: $0.line.id) + "&limit=\(limit)" } : nil
+        return LogPage(logs: page.map { StoredLogLine($0.line) }, next: next, index: LogPage.IndexLag(lag))
     }
 
-    @Sendable func export(request: Request, context: SignedInContext) async throws -> Response {
-        let filter = try Self.filter(of: request)
-        let format = try request.uri.formParameters["format"].map { text in
-            guard let format = LogExport.Format(rawValue: String(text)) else {
-                throw APIError(status: .badRequest, code: .invalidQuery, message: "format must be ndjson or text.", field: "format")
-            }
-            return format
-        } ?? .ndjson
-        return try await LogDownload.response(.matching(filter), as: format, reader: services.logReader, now: services.now)
-    }
-
-    @Sendable func crashGroups(request: Request, context: SignedInContext) async throws -> Response {
+    private func crashGroups(_ request: Request) async throws -> CrashGroupList {
         let app = request.uri.formParameters["app"].map(String.init)
         if app?.isEmpty == true {
             throw APIError(status: .badRequest, code: .invalidQuery, message: "app is empty; leave it out for every app.", field: "app")
@@ -57,19 +77,12 @@ struct LogsAPIController {
         let limit = try APIQuery.limit(of: request)
         let device: RecordID<DeviceRecord>? = try APIQuery.id("device", of: request)
         let (groups, _, _) = try await services.logReader.crashGroups(app: app, device: device, since: since, limit: limit)
-        return try .jsonObject(["crashGroups": groups.map { group -> [String: Any] in
-            var filter = LogFilter()
-            (filter.app, filter.kind, filter.signature, filter.device) = (group.app, .crash, group.signature, device)
-            return ["app": group.app, "signature": group.signature, "crashes": group.occurrences, "devices": group.devices,
-                    "appVersions": (group.versions ?? "").split(separator: ",").map(String.init),
-                    "firstSeen": DisplayTime.iso(group.firstSeen), "lastSeen": DisplayTime.iso(group.lastSeen),
-                    "logs": "/api/v1/logs?" + filter.query(before: nil)]
-        }])
+        return CrashGroupList(crashGroups: groups.map { CrashGroupAnswer($0, device: device) })
     }
 
     /// Deletes every line matching the filter, or the `line` ids given; a request with neither
     /// must say `all=true`, so a forgotten filter never empties the store.
-    @Sendable func delete(request: Request, context: SignedInContext) async throws -> Response {
+    private func delete(_ request: Request, by actor: Actor) async throws -> DeletedLines {
         let filter = try Self.filter(of: request)
         let lineValues = request.uri.formParameters.getAll("line")
         let selection: LogRemoval.Selection
@@ -89,22 +102,19 @@ struct LogsAPIController {
             selection = .matching(filter)
         }
         let labels = try await services.logReader.labels(of: selection)
-        let deleted = try await services.logRemoval.delete(selection, describedAs: LogSelectionController.summary(selection, labels: labels),
-                                                           by: Actor(context.user))
-        return try .jsonObject(["deleted": deleted])
+        return DeletedLines(deleted: try await services.logRemoval.delete(selection, describedAs: LogSelectionController.summary(selection, labels: labels), by: actor))
     }
+}
 
-    static func json(_ log: DeviceLogRecord) -> [String: Any] {
-        return ["id": log.id.rawValue, "deviceID": log.deviceID.map { $0.rawValue as Any } ?? NSNull(), "deviceName": log.deviceName,
-                "app": log.app, "appVersion": log.appVersion, "level": log.level.rawValue, "type": log.kind.rawValue,
-                "timestamp": DisplayTime.iso(log.loggedAt), "receivedAt": DisplayTime.iso(log.receivedAt),
-                "message": log.message, "fields": log.fields ?? [:], "signature": log.signature as Any? ?? NSNull()]
-    }
+/// An export's two formats, as the document shows them.
+extension LogExport.Format: FileFormat {
+    static let summary = "The lines"
 
-    /// How far the full-text index is behind: the page is complete either way (lines not yet
-    /// indexed are searched too), but searches are slower while many wait.
-    static func json(_ lag: LogIndexLag) -> [String: Any] {
-        ["upToDate": lag.unindexedLines == 0, "unindexedLines": lag.unindexedLines,
-         "waitingSince": lag.waitingSince.map { DisplayTime.iso($0) as Any } ?? NSNull(), "message": lag.notice as Any? ?? NSNull()]
+    static func content(_ reader: SchemaReader) throws -> [String: OpenAPI.MediaType] {
+        let line = String(decoding: try APIAnswerCoding.encoder.encode(StoredLogLine.example), as: UTF8.self)
+        return [
+            "application/x-ndjson": OpenAPI.MediaType(schema: .string, example: .string(line + "\n")),
+            "text/plain": OpenAPI.MediaType(schema: .string, example: .string("2026-11-23T09:30:05Z ERROR Ward 3 iPad  com.example.clinicnotes 2.4: Sync failed: E_TIMEOUT after 30 s\n")),
+        ]
     }
 }

@@ -36,3 +36,15 @@ struct BeaconBody: APIRequestBody {
                      enrollment: enrollment, deviceCompliance: compliance, complianceReason: compliance == .compliant ? nil : complianceReason)
     }
 }
+
+extension BeaconBody: DocumentedFields {
+    static func note(on field: CodingKeys) -> JSONSchema? {
+        typealias D = OpenAPIDocument
+        return switch field {
+        case .bundleID: JSONSchema(types: [.string], pattern: "^\(D.bundleIDPattern)$", maxLength: BundleID.maximumLength)
+        case .appVersion, .osVersion: D.appleVersion
+        case .enrollment, .compliance: nil
+        case .complianceReason: JSONSchema(types: [.string], pattern: "^[^\(D.controlsBesideLineBreaks)]*$", maxLength: maximumReasonLength)
+        }
+    }
+}

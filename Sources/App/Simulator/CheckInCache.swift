@@ -5,13 +5,14 @@ import Signing
 import Storage
 import Synchronization
 
-/// What a device in a group gets at check-in: the JSON body and its tag (the ETag).
+/// What a device in a group gets at check-in: the answer, encoded once, and its tag (the ETag).
 struct PolicyDocument: Sendable {
     /// nil when Single App Mode conflicts: the device keeps what it has.
     let policy: DevicePolicy?
-    let conflict: [String]
-    let body: [UInt8]
-    /// The body ready to send: made once, shared by every answer (copy-on-write).
+    let answer: PolicyAnswer
+    /// The apps of a Single App Mode conflict; empty when there is none.
+    var conflict: [String] { answer.conflict }
+    /// `answer` encoded, ready to send: made once, shared by every check-in (copy-on-write).
     let buffer: ByteBuffer
     let tag: String
     /// The console's organisation name, which the `.mobileconfig` form carries.
@@ -64,18 +65,13 @@ final class CheckInCache: Sendable {
     static func compute(group: RecordID<DeviceGroupRecord>?, connection: Connection, contents: ProfileContentCache) throws -> PolicyDocument {
         let effective = try PolicyLoader(connection: connection, cache: contents).effectivePolicy(group: group)
         let policy = DevicePolicy(effective)
-        let conflict = effective.conflictApps
-        let payloads = try (policy?.payloads ?? []).map { try JSONSerialization.jsonObject(with: PayloadJSON.encode($0)) }
-        let object: [String: Any] = [
-            "payloads": payloads,
-            "conflict": conflict,
-            "warnings": effective.warnings,
-        ]
-        let body = Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+        let answer = PolicyAnswer(payloads: try (policy?.payloads ?? []).map(PayloadDocument.init),
+                                  conflict: effective.conflictApps, warnings: effective.warnings)
+        let body = Array(try answer.encodedJSON())
         // The tag covers exactly what the device receives, so equal bodies share a tag.
         let tag = String(SHA256Digest.hex(of: body).prefix(32))
         let organisation = try ConsoleSettings.load(from: connection).organisationName
-        return PolicyDocument(policy: policy, conflict: conflict, body: body, buffer: ByteBuffer(bytes: body), tag: tag,
+        return PolicyDocument(policy: policy, answer: answer, buffer: ByteBuffer(bytes: body), tag: tag,
                               organisation: organisation, mobileConfigTag: tag + "-mc" + String(SHA256Digest.hex(of: Array(organisation.utf8)).prefix(8)))
     }
 }

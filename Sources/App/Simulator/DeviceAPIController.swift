@@ -10,30 +10,48 @@ import Storage
 struct DeviceAPIController {
     let services: Services
 
+    static let policy = APIEndpoint<NoBody, ConditionalAnswer<PolicyJSON>>(
+        .get, "/api/v1/device/policy", access: .device,
+        "Check in: the device's effective policy (ETag; If-None-Match answers 304 while unchanged)", parameters: ["If-None-Match"])
+    static let policyMobileConfig = APIEndpoint<NoBody, ConditionalAnswer<MobileConfigFile>>(
+        .get, "/api/v1/device/policy.mobileconfig", access: .device,
+        "Check in for a .mobileconfig of the effective policy (ETag and 304 as for the JSON)", parameters: ["If-None-Match"])
+    static let uploadLogs = APIEndpoint<LogUploadBody, StoredLines>(
+        .post, "/api/v1/device/logs", access: .device,
+        "Upload log lines: NDJSON, one LogLine per line, plain or Content-Encoding: gzip; stored all together or refused with the first bad line",
+        otherAnswers: [413: "body_too_large, or log_cap_reached (the app's share of the store is full)",
+                       415: "unsupported_media_type or unsupported_encoding",
+                       422: "invalid_line (field lines.N.name), no_lines, too_many_lines (over \(LogBatch.maximumLines)), logging_off, or level_not_collected (a level the device's logging policy does not collect)"])
+    static let beacon = APIEndpoint<BeaconBody, BeaconAnswer>(
+        .post, "/api/v1/device/beacon", access: .device,
+        "Send the status beacon (on unlock or when the app asks): the app's and iOS's versions, enrollment and compliance; the device page and list show the last one",
+        otherAnswers: [422: "validation_failed, with field"])
+    static let commands = APIEndpoint<NoBody, CommandList>(.get, "/api/v1/device/commands", access: .device, "Commands waiting for this device, oldest first")
+    static let answerCommand = APIEndpoint<CommandReplyBody, CommandReplyAnswer>(
+        .post, "/api/v1/device/commands/{uuid}", access: .device, "Answer a command", parameters: ["uuid"],
+        otherAnswers: [404: "unknown_command", 409: "command_finished"])
+
     func register(on routes: DeviceRoutes) {
-        routes.get("/api/v1/device/policy") { request, context in
+        routes.handle(Self.policy) { request, context in
             let (_, document) = try await checkIn(context)
-            return Self.conditional(request, tag: document.tag, contentType: "application/json; charset=utf-8", body: document.buffer)
+            return Reply(ConditionalAnswer(PolicyJSON(), tag: document.tag, body: document.buffer, request: request))
         }
-        routes.get("/api/v1/device/policy.mobileconfig") { request, context in
+        routes.handle(Self.policyMobileConfig) { request, context in
             let (device, document) = try await checkIn(context)
             let xml = DeviceMobileConfig.xml(udid: device.udid, deviceName: device.name, policy: document.policy ?? .empty,
                                              organisation: document.organisation)
-            return Self.conditional(request, tag: document.mobileConfigTag, contentType: "application/x-apple-aspen-config", body: ByteBuffer(string: xml))
+            return Reply(ConditionalAnswer(MobileConfigFile(), tag: document.mobileConfigTag, body: ByteBuffer(string: xml), request: request))
         }
-        routes.post("/api/v1/device/logs", use: uploadLogs)
-        routes.post("/api/v1/device/beacon") { request, context in
-            let body = try await APIRequest.decode(BeaconBody.self, from: request).validated()
-            let beacon = try await services.beacons.record(body, from: context.device.id)
-            return try .jsonObject(["deviceCompliance": beacon.deviceCompliance.rawValue, "enrollment": beacon.enrollment.rawValue])
+        routes.handle(Self.uploadLogs) { body, _, context in Reply(try await uploadLogs(body, from: context.device)) }
+        routes.handle(Self.beacon) { body, _, context in
+            let beacon = try await services.beacons.record(try body.validated(), from: context.device.id)
+            return Reply(BeaconAnswer(deviceCompliance: beacon.deviceCompliance, enrollment: beacon.enrollment))
         }
-        routes.get("/api/v1/device/commands") { _, context in
-            let queued = try await services.deviceChannel.pending(for: context.device.id)
-            return try .jsonObject(["commands": queued.map(Self.envelope)])
+        routes.handle(Self.commands) { _, context in
+            Reply(CommandList(commands: try await services.deviceChannel.pending(for: context.device.id).map(CommandEnvelope.init)))
         }
-        routes.post("/api/v1/device/commands/{uuid}") { request, context in
+        routes.handle(Self.answerCommand) { reply, _, context in
             let uuid = try context.parameters.require("uuid")
-            let reply = try await APIRequest.decode(CommandReplyBody.self, from: request)
             let status = try reply.status()
             let updated: DeviceCommandRecord
             do {
@@ -44,23 +62,18 @@ struct DeviceAPIController {
             } catch DeviceChannelService.AnswerRefusal.alreadyAnswered {
                 throw APIError(status: .conflict, code: .commandFinished, message: "The command was already answered.")
             }
-            return try .jsonObject(["CommandUUID": updated.uuid, "Status": status.mdmName])
+            return Reply(CommandReplyAnswer(uuid: updated.uuid, status: status.mdmName))
         }
     }
 
     /// NDJSON log lines, plain or gzip: stored all together, or refused with the first reason.
-    @Sendable func uploadLogs(request: Request, context: DeviceRequestContext) async throws -> Response {
-        var request = request
-        let body = try await request.collectBody(upTo: RequestLimits.logUpload)
-        let device = context.device
+    private func uploadLogs(_ body: LogUploadBody, from device: CheckingInDevice) async throws -> StoredLines {
         do {
-            let batch = try await services.logDecoding.batch(from: body, contentType: request.headers[.contentType],
-                                                             contentEncoding: request.headers[.contentEncoding])
+            let batch = try await services.logDecoding.batch(from: body.bytes, contentType: body.contentType, contentEncoding: body.contentEncoding)
             // The policy the device gets at check-in decides which levels the console keeps.
             let document = try await services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)
-            let stored = try await services.logStore.ingest(batch, from: LogStore.Uploader(id: device.id, name: device.name),
-                                                            logging: document.policy?[Logging.self])
-            return try .jsonObject(["stored": stored])
+            return StoredLines(stored: try await services.logStore.ingest(batch, from: LogStore.Uploader(id: device.id, name: device.name),
+                                                                          logging: document.policy?[Logging.self]))
         } catch let refusal as LogStore.Refusal {
             switch refusal {
             case .batch(let problem): throw LogUpload.refusal(problem)
@@ -75,44 +88,6 @@ struct DeviceAPIController {
         let document = try await services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)
         try await services.deviceChannel.noteCheckIn(device)
         return (device, document)
-    }
-
-    /// `304 Not Modified` when the device already has this tag, else the body with its ETag.
-    static func conditional(_ request: Request, tag: String, contentType: String, body: ByteBuffer) -> Response {
-        let etag = "\"\(tag)\""
-        if let sent = request.headers[.ifNoneMatch], sent == etag || Self.listMatches(sent, etag) {
-            return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: "no-cache"])
-        }
-        return Response(status: .ok, headers: [.contentType: contentType, .eTag: etag, .cacheControl: "no-cache"],
-                        body: .init(byteBuffer: body))
-    }
-
-    /// `If-None-Match` may list several tags, weak ones marked `W/`, or `*`. Devices send back
-    /// the one tag they were given, which the caller compares first without any parsing.
-    static func listMatches(_ header: String, _ etag: String) -> Bool {
-        header.split(separator: ",").contains { candidate in
-            var tag = candidate.trimmingCharacters(in: .whitespaces)
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            return tag == etag || tag == "*"
-        }
-    }
-
-    /// Apple's command envelope: `{CommandUUID, Command: {RequestType, …}}`.
-    static func envelope(_ command: DeviceCommandRecord) -> [String: Any] {
-        var inner: [String: Any] = ["RequestType": command.requestType.rawValue]
-        let parameters = command.parameters
-        switch command.requestType {
-        case .managedApplicationFeedback:
-            inner["Identifiers"] = parameters.apps
-            inner["DeleteFeedback"] = parameters.deleteFeedback
-        case .requestLogs:
-            if let minutes = parameters.captureMinutes { inner["CaptureMinutes"] = minutes }
-        case .installProfile, .removeProfile:
-            inner["ProfileName"] = parameters.profileName ?? ""
-        case .settings, .restartDevice, .clearGuidedAccessPasscode:
-            break
-        }
-        return ["CommandUUID": command.uuid, "Command": inner, "Status": command.status.mdmName]
     }
 }
 

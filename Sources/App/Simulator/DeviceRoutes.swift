@@ -41,4 +41,26 @@ final class DeviceRoutes {
         table.add(RouteEntry(method: method, path: path, access: .device))
         group.on(RouterPath(path), method: method, use: handler)
     }
+
+    /// Registers `endpoint` (declared with `access: .device`) as `SecuredRoutes.handle` does
+    /// for a role: the body read before the handler runs, the answer turned into the response,
+    /// the operation recorded for the API document.
+    func handle<Body, Answer>(_ endpoint: APIEndpoint<Body, Answer>,
+                              _ handler: @escaping @Sendable (Body, Request, DeviceRequestContext) async throws -> Reply<Answer>) {
+        guard endpoint.access == .device else {
+            // A declaration error every test meets as the console is built, never a request's.
+            preconditionFailure("\(endpoint.method) \(endpoint.path) is not a device endpoint: register it on SecuredRoutes")
+        }
+        table.document(endpoint.operation)
+        add(endpoint.method, endpoint.path) { request, context in
+            let reply = try await handler(try await Body.read(from: request), request, context)
+            return try reply.answer.response(status: endpoint.success, headers: reply.headers)
+        }
+    }
+
+    /// An endpoint without a body: the handler gets the request and the device's context.
+    func handle<Answer>(_ endpoint: APIEndpoint<NoBody, Answer>,
+                        _ handler: @escaping @Sendable (Request, DeviceRequestContext) async throws -> Reply<Answer>) {
+        handle(endpoint) { _, request, context in try await handler(request, context) }
+    }
 }

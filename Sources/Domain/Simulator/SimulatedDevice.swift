@@ -89,7 +89,7 @@ public struct Pasteboard: Codable, Equatable, Sendable {
 
 /// One log message on the device, waiting to be uploaded or just uploaded.
 public struct SimulatedLog: Codable, Equatable, Sendable {
-    public enum Kind: String, Codable, Sendable { case application, crash }
+    public enum Kind: String, CaseIterable, Codable, Sendable { case application, crash }
 
     public var app: String
     public var kind: Kind

@@ -4,7 +4,7 @@ import Foundation
 /// 004, "Beacon Data Sent Upon Application Unlock or Sent Manually"): who and what the device
 /// is, and whether it is enrolled and compliant.
 public struct StatusBeacon: Codable, Equatable, Sendable {
-    public enum Enrollment: String, Codable, Sendable {
+    public enum Enrollment: String, CaseIterable, Codable, Sendable {
         case enrolled
         /// An enterprise wipe removed the managed apps.
         case wiped

@@ -5,9 +5,7 @@ import NIOCore
 /// A JSON answer of the API: a `Codable` type, so the handler that builds it and the document
 /// that describes it (`SchemaReader`) read the same fields. Decodable too, so tests and
 /// scripts in Swift read answers with the same type.
-protocol APIAnswer: Codable, Sendable {
-    /// The answer as a response: JSON, unless the status says it all (`NoContent`).
-    func response(status: HTTPResponse.Status, headers: HTTPFields) throws -> Response
+protocol APIAnswer: EndpointAnswer, Codable {
     /// The answer's schema in the API document; nil when there is no body.
     static func documentedSchema(_ reader: SchemaReader) throws -> JSONSchema?
 }

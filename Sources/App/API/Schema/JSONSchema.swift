@@ -19,6 +19,7 @@ struct JSONSchema: Encodable, Equatable, Sendable {
     var maxLength: Int?
     var minimum: Int?
     var maximum: Int?
+    var minItems: Int?
     var maxItems: Int?
     var maxProperties: Int?
     var values: [JSONValue]?
@@ -141,6 +142,7 @@ struct JSONSchema: Encodable, Equatable, Sendable {
         merged.maxLength = other.maxLength ?? maxLength
         merged.minimum = other.minimum ?? minimum
         merged.maximum = other.maximum ?? maximum
+        merged.minItems = other.minItems ?? minItems
         merged.maxItems = other.maxItems ?? maxItems
         merged.maxProperties = other.maxProperties ?? maxProperties
         merged.values = other.values ?? values
@@ -158,7 +160,7 @@ struct JSONSchema: Encodable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case type, format, description, pattern, minLength, maxLength, minimum, maximum, maxItems, maxProperties
+        case type, format, description, pattern, minLength, maxLength, minimum, maximum, minItems, maxItems, maxProperties
         case values = "enum", defaultValue = "default", example, properties, required, additionalProperties
         case reference = "$ref", anyOf, oneOf, items, propertyNames
     }
@@ -177,6 +179,7 @@ struct JSONSchema: Encodable, Equatable, Sendable {
         try container.encodeIfPresent(maxLength, forKey: .maxLength)
         try container.encodeIfPresent(minimum, forKey: .minimum)
         try container.encodeIfPresent(maximum, forKey: .maximum)
+        try container.encodeIfPresent(minItems, forKey: .minItems)
         try container.encodeIfPresent(maxItems, forKey: .maxItems)
         try container.encodeIfPresent(maxProperties, forKey: .maxProperties)
         try container.encodeIfPresent(values, forKey: .values)

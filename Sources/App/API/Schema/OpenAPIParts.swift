@@ -19,22 +19,44 @@ enum OpenAPI {
         let required: Bool
         let schema: JSONSchema
         var description: String?
+        /// A query parameter sent once per value (`line=1&line=2`): form, exploded.
+        var repeated = false
 
         private enum CodingKeys: String, CodingKey {
-            case name, location = "in", required, schema, description
+            case name, location = "in", required, schema, description, style, explode
         }
 
         static func query(_ name: String, _ schema: JSONSchema, _ description: String) -> Parameter {
             Parameter(name: name, location: .query, required: false, schema: schema, description: description)
         }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(location, forKey: .location)
+            try container.encode(required, forKey: .required)
+            try container.encode(schema, forKey: .schema)
+            try container.encodeIfPresent(description, forKey: .description)
+            if repeated {
+                try container.encode("form", forKey: .style)
+                try container.encode(true, forKey: .explode)
+            }
+        }
     }
 
     struct RequestBody: Encodable, Sendable {
         let required = true
+        var description: String?
         let content: [String: MediaType]
 
         init(json schema: JSONSchema) {
             content = ["application/json": MediaType(schema: schema)]
+        }
+
+        /// A body of other media types: a file's bytes, NDJSON lines.
+        init(_ description: String, content: [String: MediaType]) {
+            self.description = description
+            self.content = content
         }
     }
 
