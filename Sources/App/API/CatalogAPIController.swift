@@ -5,7 +5,9 @@ import Storage
 
 /// The catalog for scripts: groups, apps, and devices a page at a time.
 struct CatalogAPIController {
-    let services: Services
+    let catalogReader: CatalogReader
+    let catalog: CatalogService
+    let now: @Sendable () -> Date
 
     static let listGroups = APIEndpoint<NoBody, GroupList>(.get, "/api/v1/groups", role: .viewer, "List device groups")
     static let createGroup = APIEndpoint<GroupBody, GroupAnswer>(.post, "/api/v1/groups", role: .admin, "Create a group",
@@ -30,38 +32,38 @@ struct CatalogAPIController {
         parameters: ["id"], otherAnswers: [409: "policy_conflict: two Single App Mode payloads reach the device"])
 
     func register(on routes: SecuredRoutes) {
-        routes.handle(Self.listGroups) { _, _ in Reply(GroupList(groups: try await services.catalogReader.groups().map(GroupAnswer.init))) }
+        routes.handle(Self.listGroups) { _, _ in Reply(GroupList(groups: try await catalogReader.groups().map(GroupAnswer.init))) }
         routes.handle(Self.createGroup) { body, _, context in
-            Reply(GroupAnswer(try await services.catalog.addGroup(body.draft, parentID: body.parentID, by: Actor(context.user))))
+            Reply(GroupAnswer(try await catalog.addGroup(body.draft, parentID: body.parentID, by: Actor(context.user))))
         }
         routes.handle(Self.removeGroup) { _, context in
-            try await services.catalog.removeGroup(try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self), by: Actor(context.user))
+            try await catalog.removeGroup(try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self), by: Actor(context.user))
             return .done
         }
-        routes.handle(Self.listApps) { _, _ in Reply(AppList(apps: try await services.catalogReader.apps().map(AppAnswer.init))) }
+        routes.handle(Self.listApps) { _, _ in Reply(AppList(apps: try await catalogReader.apps().map(AppAnswer.init))) }
         routes.handle(Self.createApp) { body, _, context in
-            Reply(AppAnswer(try await services.catalog.addApp(body.draft, by: Actor(context.user))))
+            Reply(AppAnswer(try await catalog.addApp(body.draft, by: Actor(context.user))))
         }
         routes.handle(Self.removeApp) { _, context in
-            try await services.catalog.removeApp(try context.parameters.require("id", as: RecordID<AppRecord>.self), by: Actor(context.user))
+            try await catalog.removeApp(try context.parameters.require("id", as: RecordID<AppRecord>.self), by: Actor(context.user))
             return .done
         }
         routes.handle(Self.listDevices) { request, _ in Reply(try await deviceList(request)) }
         routes.handle(Self.createDevice) { body, _, context in
-            let device = try await services.catalog.addDevice(try body.draft(), groupID: body.groupID, by: Actor(context.user))
+            let device = try await catalog.addDevice(try body.draft(), groupID: body.groupID, by: Actor(context.user))
             return Reply(CreatedDevice(id: device.id, name: device.name, udid: device.udid))
         }
         routes.handle(Self.removeDevice) { _, context in
-            try await services.catalog.removeDevice(try context.parameters.require("id", as: RecordID<DeviceRecord>.self), by: Actor(context.user))
+            try await catalog.removeDevice(try context.parameters.require("id", as: RecordID<DeviceRecord>.self), by: Actor(context.user))
             return .done
         }
         routes.handle(Self.moveDevice) { body, _, context in
             let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-            try await services.catalog.moveDevice(id, to: body.groupID, by: Actor(context.user))
+            try await catalog.moveDevice(id, to: body.groupID, by: Actor(context.user))
             return .done
         }
         routes.handle(Self.deviceSDKProfile) { _, context in
-            let (device, policy) = try await services.catalogReader.effectivePolicy(of: context.parameters.require("id", as: RecordID<DeviceRecord>.self))
+            let (device, policy) = try await catalogReader.effectivePolicy(of: context.parameters.require("id", as: RecordID<DeviceRecord>.self))
             do {
                 return Reply(FileAnswer(SDKProfileFile(), bytes: try DeviceSDKProfile.json(for: device, policy: policy)))
             } catch let conflict as DeviceSDKProfile.Conflict {
@@ -79,7 +81,7 @@ struct CatalogAPIController {
             throw APIError(status: .badRequest, code: .invalidQuery, message: error.message, field: error.parameter)
         }
         let limit = try APIQuery.limit(of: request)
-        let list = try await services.catalogReader.deviceList(filter, limit: limit, now: services.now)
+        let list = try await catalogReader.deviceList(filter, limit: limit, now: now())
         let page = list.devices.prefix(limit)
         let next = list.devices.count > limit ? page.last.map { "/api/v1/devices?" + filter.query(after: $0.device.id) + "&limit=\(limit)" } : nil
         return DeviceListAnswer(total: list.total, devices: page.map { ListedDevice($0, policy: $0.device.groupID.flatMap { list.policies[$0] }) }, next: next)

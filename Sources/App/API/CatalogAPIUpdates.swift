@@ -18,15 +18,15 @@ extension CatalogAPIController {
     func registerUpdates(on routes: SecuredRoutes) {
         routes.handle(Self.updateApp) { body, _, context in
             let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
-            return Reply(AppAnswer(try await services.catalog.updateApp(id, to: body.draft, by: Actor(context.user))))
+            return Reply(AppAnswer(try await catalog.updateApp(id, to: body.draft, by: Actor(context.user))))
         }
         routes.handle(Self.updateGroup) { body, _, context in
             let id = try context.parameters.require("id", as: RecordID<DeviceGroupRecord>.self)
-            return Reply(GroupAnswer(try await services.catalog.updateGroup(id, to: body.draft, parentID: body.parentID, by: Actor(context.user))))
+            return Reply(GroupAnswer(try await catalog.updateGroup(id, to: body.draft, parentID: body.parentID, by: Actor(context.user))))
         }
         routes.handle(Self.updateDevice) { body, _, context in
             let id = try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-            let device = try await services.catalog.updateDevice(id, to: try body.draft(), groupID: body.groupID, by: Actor(context.user))
+            let device = try await catalog.updateDevice(id, to: try body.draft(), groupID: body.groupID, by: Actor(context.user))
             return Reply(UpdatedDevice(id: device.id, name: device.name, udid: device.udid, groupID: device.groupID, installedApps: device.installedApps))
         }
     }

@@ -9,7 +9,8 @@ import Storage
 /// read up to `RequestLimits.importedFile` (413 beyond it) before anything is parsed; the
 /// importers check the same 1 MB again for the pages' uploads.
 struct ImportAPIController {
-    let services: Services
+    let profileImporter: ProfileImporter
+    let appConfigSpecs: AppConfigSpecStore
 
     /// Without a query the file becomes a new profile unless a profile matches it (its
     /// identifier, or an earlier import of it): then 409 `profile_exists` lists the matches,
@@ -43,7 +44,7 @@ struct ImportAPIController {
             throw APIError(status: .badRequest, code: .invalidQuery, message: "Ask for a new profile or a new version, not both.", field: "versionOf")
         }
         let destination: ProfileImporter.Destination = if let versionOf { .newVersion(of: versionOf) } else if newProfile { .newProfile } else { .ask }
-        switch try await services.profileImporter.importProfile(UploadedFile(filename: "", bytes: body.bytes), into: destination, by: Actor(context.user)) {
+        switch try await profileImporter.importProfile(UploadedFile(filename: "", bytes: body.bytes), into: destination, by: Actor(context.user)) {
         case .failure(let problem):
             throw Self.refusal(problem)
         case .success(.matches(let matches)):
@@ -58,7 +59,7 @@ struct ImportAPIController {
     @Sendable func importSpecfile(body: FileBody<SpecfileUpload>, request: Request, context: SignedInContext) async throws -> Reply<ImportedSpecfile> {
         try APIQuery.refuseUnknown(of: request, allowed: [])
         let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
-        switch try await services.appConfigSpecs.importSpec(UploadedFile(filename: "api", bytes: body.bytes), for: id, by: Actor(context.user)) {
+        switch try await appConfigSpecs.importSpec(UploadedFile(filename: "api", bytes: body.bytes), for: id, by: Actor(context.user)) {
         case .failure(let problem): throw Self.refusal(problem)
         case .success(let spec): return Reply(ImportedSpecfile(spec))
         }

@@ -5,8 +5,11 @@ import Storage
 
 /// `/api/v1/profiles`: list, read, create and version profiles, assign them, download exports.
 struct ProfilesAPIController {
-    let services: Services
-    var store: ProfileStore { services.profileStore }
+    let profileStore: ProfileStore
+    let profiles: ProfileReader
+    let assignments: AssignmentService
+    let signing: SigningService
+    var store: ProfileStore { profileStore }
 
     static let list = APIEndpoint<NoBody, ProfileList>(.get, "/api/v1/profiles", role: .viewer, "List profiles")
     static let create = APIEndpoint<ProfileBody, ProfileAnswer>(.post, "/api/v1/profiles", role: .admin, "Create a profile", success: .created,
@@ -31,7 +34,7 @@ struct ProfilesAPIController {
 
     func register(on routes: SecuredRoutes) {
         routes.handle(Self.list) { _, _ in
-            Reply(ProfileList(profiles: try await services.profiles.all().map {
+            Reply(ProfileList(profiles: try await self.profiles.all().map {
                 ProfileSummary(id: $0.id, identifier: $0.identifier, name: $0.name, version: $0.version, updatedAt: $0.updatedAt)
             }))
         }
@@ -40,15 +43,15 @@ struct ProfilesAPIController {
         routes.handle(Self.update, update)
         routes.handle(Self.assign) { body, request, context in
             let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-            if try Self.isDryRun(request) { return try Self.dryRun(try await services.profiles.impact(of: .assign(id, to: body.groupID))) }
-            _ = try await services.assignments.assign(id, to: body.groupID, by: Actor(context.user))
+            if try Self.isDryRun(request) { return try Self.dryRun(try await self.profiles.impact(of: .assign(id, to: body.groupID))) }
+            _ = try await assignments.assign(id, to: body.groupID, by: Actor(context.user))
             return try await saved(id)
         }
         routes.handle(Self.unassign) { request, context in
             let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
             let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
-            if try Self.isDryRun(request) { return try Self.dryRun(try await services.profiles.impact(of: .unassign(id, from: groupID))) }
-            _ = try await services.assignments.unassign(id, from: groupID, by: Actor(context.user))
+            if try Self.isDryRun(request) { return try Self.dryRun(try await self.profiles.impact(of: .unassign(id, from: groupID))) }
+            _ = try await assignments.unassign(id, from: groupID, by: Actor(context.user))
             return try await saved(id)
         }
         routes.handle(Self.mobileconfig, mobileconfig)
@@ -59,7 +62,7 @@ struct ProfilesAPIController {
 
     /// The profile's latest version, its number as the ETag.
     private func detail(_ id: RecordID<ProfileRecord>) async throws -> Reply<ProfileAnswer> {
-        let (profile, version, groups) = try await services.profiles.detail(id)
+        let (profile, version, groups) = try await self.profiles.detail(id)
         let answer = ProfileAnswer(id: profile.id, identifier: profile.identifier, name: version.content.name,
                                    description: version.content.descriptionMarkdown, version: version.number,
                                    payloads: try version.content.payloads.map(PayloadDocument.init),
@@ -90,7 +93,7 @@ struct ProfilesAPIController {
             content = content.setting(payload)
             payloads.append(payload)
         }
-        let catalogProblems = try await services.profiles.catalogProblems(payloads)
+        let catalogProblems = try await self.profiles.catalogProblems(payloads)
         for (index, problems) in catalogProblems.enumerated() { try APIRequest.refuse(problems, under: "payloads.\(index).") }
         return content
     }
@@ -124,9 +127,9 @@ struct ProfilesAPIController {
         if body.identifier != nil { throw APIRequest.invalid("identifier", "A profile's identifier never changes; leave identifier out when saving a version.") }
         let content = try await content(from: body)
         if try Self.isDryRun(request) {
-            let (profile, _, _) = try await services.profiles.detail(id)
+            let (profile, _, _) = try await self.profiles.detail(id)
             if let base = precondition.baseVersion, base != profile.version { throw Self.versionConflict }
-            return try Self.dryRun(try await services.profiles.impact(of: .save(id, content: content)))
+            return try Self.dryRun(try await self.profiles.impact(of: .save(id, content: content)))
         }
         do {
             try await store.saveVersion(of: id, basedOn: precondition.baseVersion, content: content, note: "Saved through the API", by: actor)
@@ -155,12 +158,12 @@ struct ProfilesAPIController {
     private func exportInput(_ context: SignedInContext) async throws -> ProfileExportInput {
         let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         let number = try context.parameters.require("number", as: Int.self)
-        return try await services.profiles.export(id, version: number)
+        return try await self.profiles.export(id, version: number)
     }
 
     @Sendable func mobileconfig(request: Request, context: SignedInContext) async throws -> Reply<FileAnswer<MobileConfigFile>> {
         let xml = await Array(MobileConfig.xml(for: try exportInput(context)).utf8)
-        let bytes = try APIQuery.bool("signed", of: request) == true ? try await services.signing.sign(xml) : xml
+        let bytes = try APIQuery.bool("signed", of: request) == true ? try await signing.sign(xml) : xml
         return Reply(FileAnswer(MobileConfigFile(), bytes: bytes))
     }
 }

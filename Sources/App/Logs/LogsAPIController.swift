@@ -7,7 +7,9 @@ import Storage
 /// page at a time (follow `next`); the same filters streamed as a download; crash groups; and
 /// deletion (admin).
 struct LogsAPIController {
-    let services: Services
+    let logReader: LogReader
+    let now: @Sendable () -> Date
+    let logRemoval: LogRemoval
 
     static let list = APIEndpoint<NoBody, LogPage>(
         .get, "/api/v1/logs", role: .helpdesk, "Log lines devices uploaded, newest first, a page at a time (follow next)",
@@ -44,7 +46,7 @@ struct LogsAPIController {
                 }
                 return format
             } ?? .ndjson
-            return Reply(try await LogDownload.answer(.matching(filter), as: format, reader: services.logReader, now: services.now))
+            return Reply(try await LogDownload.answer(.matching(filter), as: format, reader: logReader, now: now()))
         }
         routes.handle(Self.crashGroups) { request, _ in Reply(try await crashGroups(request)) }
         routes.handle(Self.delete) { request, context in Reply(try await delete(request, by: Actor(context.user))) }
@@ -61,7 +63,7 @@ struct LogsAPIController {
     private func list(_ request: Request) async throws -> LogPage {
         let filter = try Self.filter(of: request)
         let limit = try APIQuery.limit(of: request)
-        let (rows, lag) = try await services.logReader.rows(filter, limit: limit)
+        let (rows, lag) = try await logReader.rows(filter, limit: limit)
         let page = rows.prefix(limit)
         let next = rows.count > limit ? page.last.map { "/api/v1/logs?" + filter.query(before: $0.line.id) + "&limit=\(limit)" } : nil
         return LogPage(logs: page.map { StoredLogLine($0.line) }, next: next, index: LogPage.IndexLag(lag))
@@ -73,10 +75,10 @@ struct LogsAPIController {
             throw APIError(status: .badRequest, code: .invalidQuery, message: "app is empty; leave it out for every app.", field: "app")
         }
         let hours = try APIQuery.integer("hours", of: request, in: 1...24 * 366)
-        let since = hours.map { services.now.addingTimeInterval(-Double($0) * 3600) } ?? .distantPast
+        let since = hours.map { now().addingTimeInterval(-Double($0) * 3600) } ?? .distantPast
         let limit = try APIQuery.limit(of: request)
         let device: RecordID<DeviceRecord>? = try APIQuery.id("device", of: request)
-        let (groups, _, _) = try await services.logReader.crashGroups(app: app, device: device, since: since, limit: limit)
+        let (groups, _, _) = try await logReader.crashGroups(app: app, device: device, since: since, limit: limit)
         return CrashGroupList(crashGroups: groups.map { CrashGroupAnswer($0, device: device) })
     }
 
@@ -101,8 +103,8 @@ struct LogsAPIController {
             }
             selection = .matching(filter)
         }
-        let labels = try await services.logReader.labels(of: selection)
-        return DeletedLines(deleted: try await services.logRemoval.delete(selection, describedAs: LogSelectionController.summary(selection, labels: labels), by: actor))
+        let labels = try await logReader.labels(of: selection)
+        return DeletedLines(deleted: try await logRemoval.delete(selection, describedAs: LogSelectionController.summary(selection, labels: labels), by: actor))
     }
 }
 

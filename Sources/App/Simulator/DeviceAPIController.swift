@@ -8,7 +8,12 @@ import Storage
 /// ETag), the same policy as a `.mobileconfig`, log uploads, the status beacon, and the
 /// MDM-style command channel.
 struct DeviceAPIController {
-    let services: Services
+    let beacons: BeaconStore
+    let deviceChannel: DeviceChannelService
+    let logDecoding: LogUploadDecoding
+    let checkIns: CheckInCache
+    let database: Database
+    let logStore: LogStore
 
     static let policy = APIEndpoint<NoBody, ConditionalAnswer<PolicyJSON>>(
         .get, "/api/v1/device/policy", access: .device,
@@ -44,18 +49,18 @@ struct DeviceAPIController {
         }
         routes.handle(Self.uploadLogs) { body, _, context in Reply(try await uploadLogs(body, from: context.device)) }
         routes.handle(Self.beacon) { body, _, context in
-            let beacon = try await services.beacons.record(try body.validated(), from: context.device.id)
+            let beacon = try await beacons.record(try body.validated(), from: context.device.id)
             return Reply(BeaconAnswer(deviceCompliance: beacon.deviceCompliance, enrollment: beacon.enrollment))
         }
         routes.handle(Self.commands) { _, context in
-            Reply(CommandList(commands: try await services.deviceChannel.pending(for: context.device.id).map(CommandEnvelope.init)))
+            Reply(CommandList(commands: try await deviceChannel.pending(for: context.device.id).map(CommandEnvelope.init)))
         }
         routes.handle(Self.answerCommand) { reply, _, context in
             let uuid = try context.parameters.require("uuid")
             let status = try reply.status()
             let updated: DeviceCommandRecord
             do {
-                updated = try await services.deviceChannel.answer(uuid, from: context.device.id, status: status, summary: reply.summary(for: status),
+                updated = try await deviceChannel.answer(uuid, from: context.device.id, status: status, summary: reply.summary(for: status),
                                                                   feedback: try reply.feedback())
             } catch DeviceChannelService.AnswerRefusal.unknownCommand {
                 throw APIError(status: .notFound, code: .unknownCommand, message: "This device has no command \(uuid.clipped(to: 60)).")
@@ -69,10 +74,10 @@ struct DeviceAPIController {
     /// NDJSON log lines, plain or gzip: stored all together, or refused with the first reason.
     private func uploadLogs(_ body: LogUploadBody, from device: CheckingInDevice) async throws -> StoredLines {
         do {
-            let batch = try await services.logDecoding.batch(from: body.bytes, contentType: body.contentType, contentEncoding: body.contentEncoding)
+            let batch = try await logDecoding.batch(from: body.bytes, contentType: body.contentType, contentEncoding: body.contentEncoding)
             // The policy the device gets at check-in decides which levels the console keeps.
-            let document = try await services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)
-            return StoredLines(stored: try await services.logStore.ingest(batch, from: LogStore.Uploader(id: device.id, name: device.name),
+            let document = try await checkIns.document(group: device.groupID, generation: device.generation, database: database)
+            return StoredLines(stored: try await logStore.ingest(batch, from: LogStore.Uploader(id: device.id, name: device.name),
                                                                           logging: document.policy?[Logging.self]))
         } catch let refusal as LogStore.Refusal {
             switch refusal {
@@ -85,8 +90,8 @@ struct DeviceAPIController {
     /// The checking-in device and its group's cached policy; the check-in is recorded.
     private func checkIn(_ context: DeviceRequestContext) async throws -> (CheckingInDevice, PolicyDocument) {
         let device = context.device
-        let document = try await services.checkIns.document(group: device.groupID, generation: device.generation, database: services.database)
-        try await services.deviceChannel.noteCheckIn(device)
+        let document = try await checkIns.document(group: device.groupID, generation: device.generation, database: database)
+        try await deviceChannel.noteCheckIn(device)
         return (device, document)
     }
 }

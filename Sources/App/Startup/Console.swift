@@ -145,12 +145,12 @@ func registerRoutes(on groups: RouteGroups, services: Services) {
     TourController(services).register(on: pages)
     AssignmentPreviewController(services).register(on: pages)
 
-    ProfilesAPIController(services: services).register(on: groups.api)
-    ImportAPIController(services: services).register(on: groups.api)
-    CatalogAPIController(services: services).register(on: groups.api)
+    ProfilesAPIController(services).register(on: groups.api)
+    ImportAPIController(services).register(on: groups.api)
+    CatalogAPIController(services).register(on: groups.api)
     SimulatorAPIController(services: services).register(on: groups.api)
-    LogsAPIController(services: services).register(on: groups.api)
+    LogsAPIController(services).register(on: groups.api)
     HelpdeskAPIController(services: services).register(on: groups.api)
 
-    DeviceAPIController(services: services).register(on: groups.devices)
+    DeviceAPIController(services).register(on: groups.devices)
 }

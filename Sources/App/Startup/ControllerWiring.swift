@@ -257,3 +257,46 @@ extension ImagesController {
         self.init(images: services.images)
     }
 }
+
+extension CatalogAPIController {
+    init(_ services: Services) {
+        self.init(catalogReader: services.catalogReader,
+                  catalog: services.catalog,
+                  now: services.config.now)
+    }
+}
+
+extension ProfilesAPIController {
+    init(_ services: Services) {
+        self.init(profileStore: services.profileStore,
+                  profiles: services.profiles,
+                  assignments: services.assignments,
+                  signing: services.signing)
+    }
+}
+
+extension ImportAPIController {
+    init(_ services: Services) {
+        self.init(profileImporter: services.profileImporter,
+                  appConfigSpecs: services.appConfigSpecs)
+    }
+}
+
+extension LogsAPIController {
+    init(_ services: Services) {
+        self.init(logReader: services.logReader,
+                  now: services.config.now,
+                  logRemoval: services.logRemoval)
+    }
+}
+
+extension DeviceAPIController {
+    init(_ services: Services) {
+        self.init(beacons: services.beacons,
+                  deviceChannel: services.deviceChannel,
+                  logDecoding: services.logDecoding,
+                  checkIns: services.checkIns,
+                  database: services.database,
+                  logStore: services.logStore)
+    }
+}
