@@ -7,7 +7,7 @@ import Hummingbird
 /// `Body` before the handler runs and encoding the `Answer` the handler must return — and
 /// records it in the route table, from which the API document is built. So the document
 /// and the handler read the same types: they cannot disagree.
-struct APIEndpoint<Body: APIRequestBody, Answer: APIAnswer>: Sendable {
+struct APIEndpoint<Body: APIRequestBody, Answer: EndpointAnswer>: Sendable {
     let method: HTTPRequest.Method
     let path: String
     let role: Role
@@ -33,7 +33,7 @@ struct APIEndpoint<Body: APIRequestBody, Answer: APIAnswer>: Sendable {
     var operation: DocumentedOperation {
         DocumentedOperation(method: method, path: path, summary: summary, role: role, parameters: parameters,
                             success: success, otherAnswers: otherAnswers,
-                            body: { try Body.documentedSchema($0) }, answer: { try Answer.documentedSchema($0) })
+                            body: { try Body.documentedSchema($0) }, answer: { [success] in try Answer.documentedResponse(success, $0) })
     }
 }
 
@@ -46,9 +46,10 @@ struct DocumentedOperation: Sendable {
     let parameters: [String]
     let success: HTTPResponse.Status
     let otherAnswers: [Int: String]
-    /// The schemas of the body and the answer, nil where there is none.
+    /// The body's schema, nil where there is none.
     let body: @Sendable (SchemaReader) throws -> JSONSchema?
-    let answer: @Sendable (SchemaReader) throws -> JSONSchema?
+    /// The successful response: its description, and its content when it has some.
+    let answer: @Sendable (SchemaReader) throws -> OpenAPI.Response
 }
 
 /// The body of an operation that takes none: nothing is read.
@@ -88,7 +89,7 @@ extension SecuredRoutes {
 }
 
 /// A handler's answer, with any headers beside it (ETag, Location).
-struct Reply<Answer: APIAnswer>: Sendable {
+struct Reply<Answer: EndpointAnswer>: Sendable {
     let answer: Answer
     var headers: HTTPFields = [:]
 

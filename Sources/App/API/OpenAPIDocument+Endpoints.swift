@@ -30,9 +30,7 @@ extension OpenAPIDocument {
         let body = try registered.body(reader)
         if body != nil { responses.merge(bodyErrors) { $1 } }
         for (status, meaning) in registered.otherAnswers { responses[String(status)] = .error(meaning) }
-        let success = registered.success
-        responses[String(success.code)] = try registered.answer(reader).map { .json(success.reasonPhrase, $0) }
-            ?? OpenAPI.Response(description: success.reasonPhrase)
+        responses[String(registered.success.code)] = try registered.answer(reader)
         let parameters = registered.parameters.flatMap(parameters(named:))
         return OpenAPI.Operation(summary: registered.summary, description: "Requires the \(registered.role.rawValue) role.",
                                  parameters: parameters.isEmpty ? nil : parameters, requestBody: body.map(OpenAPI.RequestBody.init(json:)),

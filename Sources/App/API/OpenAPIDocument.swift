@@ -115,6 +115,7 @@ enum OpenAPIDocument {
         return switch name {
         case "dryRun": .query(name, .boolean, "true to answer what the change would do to the devices it reaches (which lock, unlock or switch app, new conflicts, settings that change) without making it")
         case "signed": .query(name, .boolean, "true for a CMS-signed profile")
+        case "feedback app": P(name: "app", location: .query, required: true, schema: bundleID, description: "The app's bundle ID")
         case "newProfile": .query(name, .boolean, "true: a new profile even when one matches the file (its identifier then gets .imported)")
         case "versionOf": .query(name, idSchema, "The profile the file becomes the next version of")
         case "after": .query(name, idSchema, "The last id of the previous page")
@@ -147,7 +148,7 @@ enum OpenAPIDocument {
                     "bearer": ["type": "http", "scheme": "bearer", "description": "An API token (pct_…) from the console's API tokens page or `payload-console token create`."],
                     "deviceToken": ["type": "http", "scheme": "bearer", "description": "A device's check-in token (pcd_…), shown once when the device is enrolled."],
                 ],
-                "schemas": deviceSchemas.merging(logSchemas) { $1 }.merging(helpdeskSchemas) { $1 }.merging(importSchemas) { $1 }.merging([
+                "schemas": deviceSchemas.merging(logSchemas) { $1 }.merging(importSchemas) { $1 }.merging([
                     "Error": ["type": "object", "required": ["error"], "properties": ["error": ["type": "object", "required": ["code", "message"], "properties": [
                         "code": ["type": "string", "enum": APIErrorCode.allCases.map(\.rawValue)], "message": ["type": "string"], "field": ["type": ["string", "null"]], "requestID": ["type": ["string", "null"]],
                     ]]]],
@@ -156,7 +157,7 @@ enum OpenAPIDocument {
                                 "additionalProperties": true],
                 ]) { $1 },
             ],
-            "paths": devicePaths.merging(checkPaths) { $1 }.merging(logPaths) { $1 }.merging(helpdeskPaths) { $1 }.merging(importPaths) { $1 }.merging([
+            "paths": devicePaths.merging(checkPaths) { $1 }.merging(logPaths) { $1 }.merging(importPaths) { $1 }.merging([
                 "/api/v1/profiles/{id}/versions/{number}/mobileconfig": [
                     "get": operation("Download a version as .mobileconfig", role: "viewer", parameters: versionIDs + ["signed"], responses: mobileconfig),
                 ],

@@ -2,10 +2,19 @@ import Foundation
 import Hummingbird
 import NIOCore
 
+/// What an endpoint's handler answers with: how it becomes the response, and how the API
+/// document describes that response. Most are JSON (`APIAnswer`); a stream of server-sent
+/// events is an `EventStream`.
+protocol EndpointAnswer: Sendable {
+    func response(status: HTTPResponse.Status, headers: HTTPFields) throws -> Response
+    /// The successful response as the document describes it.
+    static func documentedResponse(_ status: HTTPResponse.Status, _ reader: SchemaReader) throws -> OpenAPI.Response
+}
+
 /// A JSON answer of the API: a `Codable` type, so the handler that builds it and the document
 /// that describes it (`SchemaReader`) read the same fields. Decodable too, so tests and
 /// scripts in Swift read answers with the same type.
-protocol APIAnswer: Codable, Sendable {
+protocol APIAnswer: EndpointAnswer, Codable {
     /// The answer as a response: JSON, unless the status says it all (`NoContent`).
     func response(status: HTTPResponse.Status, headers: HTTPFields) throws -> Response
     /// The answer's schema in the API document; nil when there is no body.
@@ -19,6 +28,10 @@ extension APIAnswer {
 
     static func documentedSchema(_ reader: SchemaReader) throws -> JSONSchema? {
         try reader.schema(of: Self.self)
+    }
+
+    static func documentedResponse(_ status: HTTPResponse.Status, _ reader: SchemaReader) throws -> OpenAPI.Response {
+        try documentedSchema(reader).map { .json(status.reasonPhrase, $0) } ?? OpenAPI.Response(description: status.reasonPhrase)
     }
 
     /// The answer as JSON: keys sorted, times in ISO 8601 (as `DisplayTime.iso` writes them).
