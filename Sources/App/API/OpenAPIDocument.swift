@@ -106,6 +106,7 @@ enum OpenAPIDocument {
         switch name {
         case "log filters": logFilterParameters
         case "device filters": deviceFilterParameters
+        case "event stream": SimulatorAPIController.streamParameters
         default: [parameter(named: name)]
         }
     }

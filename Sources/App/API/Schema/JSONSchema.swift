@@ -166,7 +166,7 @@ struct JSONSchema: Encodable, Equatable, Sendable {
         merged.maximum = other.maximum ?? maximum
         merged.maxItems = other.maxItems ?? maxItems
         merged.maxProperties = other.maxProperties ?? maxProperties
-        merged.values = other.values ?? values
+        merged.values = other.values.map { types.contains(.null) && !$0.contains(.null) ? $0 + [.null] : $0 } ?? values
         merged.defaultValue = other.defaultValue ?? defaultValue
         merged.example = other.example ?? example
         merged.properties = other.properties ?? properties
