@@ -35,4 +35,19 @@ import Testing
         #expect(offenders.isEmpty, "benchmark code belongs in Benchmarks/Bench (payload-console-bench): \(offenders)")
         #expect(!Self.swiftFiles(under: "Benchmarks/Bench").isEmpty, "the benchmarks' executable has moved; say where")
     }
+
+    /// A controller states what it depends on; only start-up (which builds the services and
+    /// hands each controller its part, `ControllerWiring`) holds them all.
+    @Test func noControllerHoldsEveryService() throws {
+        let files = Self.swiftFiles(under: "Sources/App").filter { !$0.path.contains("/Startup/") }
+        #expect(files.count > 100, "the scan must find the sources")
+        var offenders: [String] = []
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            if text.contains(/(let|var)\s+\w+:\s*Services\b/) || text.contains("services: Services") {
+                offenders.append(file.lastPathComponent)
+            }
+        }
+        #expect(offenders.sorted().isEmpty, "these hold the whole Services instead of what they use: \(offenders.sorted())")
+    }
 }

@@ -106,6 +106,7 @@ enum OpenAPIDocument {
         switch name {
         case "log filters": logFilterParameters
         case "device filters": deviceFilterParameters
+        case "event stream": SimulatorAPIController.streamParameters
         default: [parameter(named: name)]
         }
     }
@@ -115,6 +116,7 @@ enum OpenAPIDocument {
         return switch name {
         case "dryRun": .query(name, .boolean, "true to answer what the change would do to the devices it reaches (which lock, unlock or switch app, new conflicts, settings that change) without making it")
         case "signed": .query(name, .boolean, "true for a CMS-signed profile")
+        case "feedback app": P(name: "app", location: .query, required: true, schema: bundleID, description: "The app's bundle ID")
         case "newProfile": .query(name, .boolean, "true: a new profile even when one matches the file (its identifier then gets .imported)")
         case "versionOf": .query(name, idSchema, "The profile the file becomes the next version of")
         case "after": .query(name, idSchema, "The last id of the previous page")
@@ -144,16 +146,16 @@ enum OpenAPIDocument {
                     "bearer": ["type": "http", "scheme": "bearer", "description": "An API token (pct_…) from the console's API tokens page or `payload-console token create`."],
                     "deviceToken": ["type": "http", "scheme": "bearer", "description": "A device's check-in token (pcd_…), shown once when the device is enrolled."],
                 ],
-                "schemas": deviceSchemas.merging(helpdeskSchemas) { $1 }.merging([
+                "schemas": [
                     "Error": ["type": "object", "required": ["error"], "properties": ["error": ["type": "object", "required": ["code", "message"], "properties": [
                         "code": ["type": "string", "enum": APIErrorCode.allCases.map(\.rawValue)], "message": ["type": "string"], "field": ["type": ["string", "null"]], "requestID": ["type": ["string", "null"]],
                     ]]]],
                     "Payload": ["type": "object", "required": ["PayloadType"], "description": "Apple payloads use Apple's keys (com.apple.app.lock with App.Identifier, App.Options, App.UserEnabledOptions; com.apple.applicationaccess with autonomousSingleAppModePermittedAppIDs). SDK payloads use PayloadType com.payloadconsole.sdk.<kind> (\(PayloadKind.allCases.filter { !$0.isApplePayload }.map(\.rawValue).joined(separator: ", "))).",
                                 "properties": ["PayloadType": ["type": "string", "enum": PayloadKind.allCases.map(PayloadJSON.payloadType(of:))]],
                                 "additionalProperties": true],
-                ]) { $1 },
+                ],
             ],
-            "paths": devicePaths.merging(checkPaths) { $1 }.merging(helpdeskPaths) { $1 }.merging([
+            "paths": checkPaths.merging([
                 "/api/openapi.json": ["get": ["summary": "This document", "security": [[String: [String]]](),
                                               "responses": ["200": ["description": "OpenAPI 3.1"].merging(json(["type": "object"])) { $1 }]]],
             ]) { $1 },

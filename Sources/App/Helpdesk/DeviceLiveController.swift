@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import Hummingbird
-import NIOCore
 import Storage
 
 /// What the open device page asks every few seconds, and at once when its event stream says
@@ -9,7 +8,12 @@ import Storage
 /// top) and where its commands stand — so requested logs appear and a command's progress shows
 /// without a reload.
 struct DeviceLiveController {
-    let services: Services
+    let catalogReader: CatalogReader
+    let helpdeskReader: HelpdeskReader
+    let checkIns: CheckInCache
+    let database: Database
+    let liveChanges: LiveChanges
+    let now: @Sendable () -> Date
     /// A page takes at most this many of the newest lines at a time: it shows the device's
     /// latest lines, so an upload of thousands brings its newest fifty, not a backlog.
     static let batch = 50
@@ -31,52 +35,40 @@ struct DeviceLiveController {
             guard let number = Int(String(given)), (1...60).contains(number) else { throw HTTPError(.badRequest) }
             seconds = number
         }
-        _ = try await services.catalogReader.device(id)
+        _ = try await catalogReader.device(id)
         let lasting = seconds
-        let reader = services.helpdeskReader
-        let (checkIns, database, changes) = (services.checkIns, services.database, services.liveChanges)
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
-            body: ResponseBody { writer in
-                try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-                var wait = LiveStreamWait(changes: changes, device: id, lasting: lasting)
-                var told: UInt64?
-                while wait.isOpen {
-                    let mark = wait.mark
-                    guard let key = try await reader.policyKey(of: id) else {
-                        try await writer.write(ByteBuffer(string: "event: gone\ndata: removed\n\n"))
-                        break
-                    }
-                    if told != mark {
-                        let tag = try await checkIns.document(group: key.groupID, generation: key.generation, database: database).tag
-                        try await writer.write(ByteBuffer(string: "event: changed\ndata: \(tag)\n\n"))
-                        wait.sent()
-                        told = mark
-                    }
-                    try await wait.untilChanged(after: mark, writer: &writer)
+        let reader = helpdeskReader
+        let (checkIns, database, changes) = (self.checkIns, self.database, liveChanges)
+        return try EventStream<PageStreamEvent> { events in
+            var wait = LiveStreamWait(changes: changes, device: id, lasting: lasting)
+            var told: UInt64?
+            while wait.isOpen {
+                let mark = wait.mark
+                guard let key = try await reader.policyKey(of: id) else {
+                    try await events.send(.gone)
+                    break
                 }
-                try await writer.finish(nil)
-            })
+                if told != mark {
+                    let tag = try await checkIns.document(group: key.groupID, generation: key.generation, database: database).tag
+                    try await events.send(.changed(mark: tag))
+                    wait.sent()
+                    told = mark
+                }
+                try await wait.untilChanged(after: mark, events: &events)
+            }
+        }.response(status: .ok, headers: [:])
     }
 
     @Sendable func live(_ id: RecordID<DeviceRecord>, request: Request, context: SignedInContext) async throws -> Response {
         let after = try APIQuery.id("after", of: request) as RecordID<DeviceLogRecord>?
-        let found = try await services.helpdeskReader.live(id, after: after, limit: Self.batch)
+        let found = try await helpdeskReader.live(id, after: after, limit: Self.batch)
         let names = found.apps.namesByBundleID
-        let now = services.now
-        var body: [String: Any] = [
-            "rows": found.lines.map { LogRowHTML.row($0, appName: names[$0.line.app], selectable: false, showDevice: false) }.joined(),
-            "added": found.lines.count,
-            "commands": found.commands.map { command -> [String: Any] in
-                let row = DeviceCommandsView.row(command, now: now)
-                return ["uuid": row.uuid, "name": row.name, "status": row.status, "statusName": row.statusName,
-                        "queued": row.queued, "queuedBy": row.queuedBy, "answer": row.result]
-            },
-        ]
-        body["newest"] = (found.lines.first?.line.id ?? after).map { $0.description } ?? "0"
-        var response = try Response.jsonObject(body)
-        response.headers[.cacheControl] = "no-store"
-        return response
+        let now = self.now()
+        let update = DeviceLiveUpdate(
+            rows: found.lines.map { LogRowHTML.row($0, appName: names[$0.line.app], selectable: false, showDevice: false) }.joined(),
+            added: found.lines.count,
+            commands: found.commands.map { DeviceLiveUpdate.Command(DeviceCommandsView.row($0, now: now)) },
+            newest: (found.lines.first?.line.id ?? after).map { $0.description } ?? "0")
+        return try .json(update, headers: [.cacheControl: "no-store"])
     }
 }

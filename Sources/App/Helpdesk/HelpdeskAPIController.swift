@@ -6,21 +6,72 @@ import Storage
 /// The helpdesk workspace for scripts: a device's check-in token (admin), its commands, its
 /// feedback history, and notes — with the roles the pages enforce.
 struct HelpdeskAPIController {
-    let services: Services
+    let catalog: CatalogService
+    let helpdeskReader: HelpdeskReader
+    let deviceChannel: DeviceChannelService
+    let notes: NoteStore
     static let feedbackLimit = 500
 
+    static let issueToken = APIEndpoint<NoBody, IssuedToken>(
+        .post, "/api/v1/devices/{id}/token", role: .admin,
+        "Issue the device a new check-in token, shown this once; the old token stops working", parameters: ["id"], success: .created)
+    static let listCommands = APIEndpoint<NoBody, CommandList>(
+        .get, "/api/v1/devices/{id}/commands", role: .helpdesk, "The device's latest commands, newest first, with their answers", parameters: ["id", "limit"])
+    /// The route asks for helpdesk; each command's own role is checked once its type is read.
+    static let queueCommand = APIEndpoint<CommandBody, CommandAnswer>(
+        .post, "/api/v1/devices/{id}/commands", role: .helpdesk,
+        "Queue a command for the device, to run at its next check-in (admin only: \(OpenAPIDocument.adminCommands))",
+        parameters: ["id"], success: .created,
+        otherAnswers: [403: "forbidden: the token's role does not allow this command (\(OpenAPIDocument.commandRoles))"])
+    static let feedback = APIEndpoint<NoBody, FeedbackHistory>(
+        .get, "/api/v1/devices/{id}/feedback", role: .helpdesk, "Every fetch of an app's managed feedback on the device, newest first",
+        parameters: ["id", "feedback app"], otherAnswers: [400: "invalid_query: app is missing or not a bundle ID"])
+    static let listNotes = APIEndpoint<NoBody, NoteList>(
+        .get, "/api/v1/devices/{id}/notes", role: .helpdesk, "The device's notes, newest first", parameters: ["id"])
+    static let addNote = APIEndpoint<NoteBody, NoteAnswer>(
+        .post, "/api/v1/devices/{id}/notes", role: .helpdesk, "Write a note on the device (audited)", parameters: ["id"], success: .created)
+    static let editNote = APIEndpoint<NoteBody, NoteAnswer>(
+        .put, "/api/v1/devices/{id}/notes/{note}", role: .helpdesk, "Change a note: its author or an admin (audited)", parameters: ["id", "note"])
+    static let removeNote = APIEndpoint<NoBody, NoContent>(
+        .delete, "/api/v1/devices/{id}/notes/{note}", role: .helpdesk, "Remove a note: its author or an admin (audited)",
+        parameters: ["id", "note"], success: .noContent)
+
     func register(on routes: SecuredRoutes) {
-        routes.post("/api/v1/devices/{id}/token", role: .admin, use: issueToken)
-        routes.get("/api/v1/devices/{id}/commands", role: .helpdesk, use: commands)
-        routes.post("/api/v1/devices/{id}/commands", role: .helpdesk, use: queueCommand)
-        routes.get("/api/v1/devices/{id}/feedback", role: .helpdesk, use: feedback)
-        routes.get("/api/v1/devices/{id}/notes", role: .helpdesk, use: notes)
-        routes.post("/api/v1/devices/{id}/notes", role: .helpdesk, use: addNote)
-        routes.put("/api/v1/devices/{id}/notes/{note}", role: .helpdesk, use: editNote)
-        routes.delete("/api/v1/devices/{id}/notes/{note}", role: .helpdesk) { _, context in
+        routes.handle(Self.issueToken) { _, context in
+            let id = try Self.deviceID(context)
+            let (token, hash) = DeviceTokens.mint()
+            try await catalog.replaceToken(of: id, withHash: hash, by: Actor(context.user))
+            return Reply(IssuedToken(deviceID: id, token: token))
+        }
+        routes.handle(Self.listCommands) { request, context in
+            let commands = try await helpdeskReader.commands(of: try Self.deviceID(context), limit: APIQuery.limit(of: request))
+            return Reply(CommandList(commands: commands.map(CommandAnswer.init)))
+        }
+        routes.handle(Self.queueCommand) { body, request, context in
+            let id = try Self.deviceID(context)
+            let command = try body.command()
+            try SecuredRoutes.authorize(command.requestType.role, request: request, context: context)
+            return Reply(CommandAnswer(try await deviceChannel.queue(command, for: id, by: context.user)))
+        }
+        routes.handle(Self.feedback) { request, context in Reply(try await feedback(request, context)) }
+        routes.handle(Self.listNotes) { _, context in
+            Reply(NoteList(notes: try await helpdeskReader.notes(of: try Self.deviceID(context)).map(NoteAnswer.init)))
+        }
+        routes.handle(Self.addNote) { body, _, context in
+            let id = try Self.deviceID(context)
+            let note = try await Self.refusingInvalid { try await self.notes.add(body.body, to: id, by: context.principal) }
+            return Reply(NoteAnswer(note))
+        }
+        routes.handle(Self.editNote) { body, _, context in
             let (device, note) = try Self.noteIDs(context)
-            try await services.notes.remove(note, of: device, by: context.principal)
-            return Response(status: .noContent)
+            try await Self.refusingInvalid { try await self.notes.edit(note, of: device, to: body.body, by: context.principal) }
+            let (_, saved) = try await helpdeskReader.note(note, of: device)
+            return Reply(NoteAnswer(saved))
+        }
+        routes.handle(Self.removeNote) { _, context in
+            let (device, note) = try Self.noteIDs(context)
+            try await self.notes.remove(note, of: device, by: context.principal)
+            return .done
         }
     }
 
@@ -32,88 +83,23 @@ struct HelpdeskAPIController {
         (try deviceID(context), try context.parameters.require("note", as: RecordID<DeviceNoteRecord>.self))
     }
 
-    /// A new check-in token, shown this once; the old one stops working.
-    @Sendable func issueToken(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try Self.deviceID(context)
-        let (token, hash) = DeviceTokens.mint()
-        try await services.catalog.replaceToken(of: id, withHash: hash, by: Actor(context.user))
-        return try .jsonObject(["deviceID": id.rawValue, "token": token], status: .created)
+    /// A note the store refuses is a 422 on its body.
+    private static func refusingInvalid<T>(_ change: () async throws -> T) async throws -> T {
+        do {
+            return try await change()
+        } catch let invalid as NoteStore.Invalid {
+            throw APIRequest.invalid("body", invalid.message)
+        }
     }
 
-    @Sendable func commands(request: Request, context: SignedInContext) async throws -> Response {
-        let commands = try await services.helpdeskReader.commands(of: try Self.deviceID(context), limit: APIQuery.limit(of: request))
-        return try .jsonObject(["commands": commands.map(Self.json)])
-    }
-
-    @Sendable func queueCommand(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try Self.deviceID(context)
-        let command = try await APIRequest.decode(CommandBody.self, from: request).command()
-        try SecuredRoutes.authorize(command.requestType.role, request: request, context: context)
-        let queued = try await services.deviceChannel.queue(command, for: id, by: context.user)
-        return try .jsonObject(Self.json(queued), status: .created)
-    }
-
-    @Sendable func feedback(request: Request, context: SignedInContext) async throws -> Response {
+    private func feedback(_ request: Request, _ context: SignedInContext) async throws -> FeedbackHistory {
         guard let app = request.uri.formParameters["app"].map({ String($0).trimmingWhitespace() }),
               BundleID.problem(app) == nil else {
             throw APIError(status: .badRequest, code: .invalidQuery, message: "app must be the bundle ID of the app whose feedback to read.", field: "app")
         }
-        let found = try await services.helpdeskReader.feedbackHistory(try Self.deviceID(context), app: app, limit: Self.feedbackLimit)
-        return try .jsonObject(["app": app, "feedback": found.reports.reversed().map { report -> [String: Any] in
-            ["fetchedAt": DisplayTime.iso(report.fetchedAt), "wasReset": report.wasReset,
-             "values": report.feedback.mapValues(Self.json)]
-        }])
-    }
-
-    @Sendable func notes(request: Request, context: SignedInContext) async throws -> Response {
-        let notes = try await services.helpdeskReader.notes(of: try Self.deviceID(context))
-        return try .jsonObject(["notes": notes.map(Self.json)])
-    }
-
-    @Sendable func addNote(request: Request, context: SignedInContext) async throws -> Response {
-        let id = try Self.deviceID(context)
-        let body = try await APIRequest.decode(NoteBody.self, from: request).body
-        do {
-            let note = try await services.notes.add(body, to: id, by: context.principal)
-            return try .jsonObject(Self.json(note), status: .created)
-        } catch let invalid as NoteStore.Invalid {
-            throw APIRequest.invalid("body", invalid.message)
-        }
-    }
-
-    @Sendable func editNote(request: Request, context: SignedInContext) async throws -> Response {
-        let (device, note) = try Self.noteIDs(context)
-        let body = try await APIRequest.decode(NoteBody.self, from: request).body
-        do {
-            try await services.notes.edit(note, of: device, to: body, by: context.principal)
-        } catch let invalid as NoteStore.Invalid {
-            throw APIRequest.invalid("body", invalid.message)
-        }
-        let (_, saved) = try await services.helpdeskReader.note(note, of: device)
-        return try .jsonObject(Self.json(saved))
-    }
-
-    static func json(_ command: DeviceCommandRecord) -> [String: Any] {
-        var json: [String: Any] = ["uuid": command.uuid, "requestType": command.requestType.rawValue, "summary": command.parameters.summary,
-                                   "status": command.status.rawValue, "queuedAt": DisplayTime.iso(command.queuedAt), "queuedBy": command.queuedBy,
-                                   "answer": command.resultSummary]
-        json["completedAt"] = command.completedAt.map { DisplayTime.iso($0) as Any } ?? NSNull()
-        return json
-    }
-
-    static func json(_ note: DeviceNoteRecord) -> [String: Any] {
-        ["id": note.id.rawValue, "author": note.authorEmail, "body": note.body,
-         "createdAt": DisplayTime.iso(note.createdAt), "updatedAt": DisplayTime.iso(note.updatedAt)]
-    }
-
-    static func json(_ value: JSONValue) -> Any {
-        switch value {
-        case .number(let number): number
-        case .bool(let flag): flag
-        case .string(let text): text
-        case .null: NSNull()
-        case .array(let items): items.map(json)
-        case .object(let fields): fields.mapValues(json)
-        }
+        let found = try await helpdeskReader.feedbackHistory(try Self.deviceID(context), app: app, limit: Self.feedbackLimit)
+        return FeedbackHistory(app: app, feedback: found.reports.reversed().map {
+            FeedbackHistory.Report(fetchedAt: $0.fetchedAt, wasReset: $0.wasReset, values: $0.feedback)
+        })
     }
 }

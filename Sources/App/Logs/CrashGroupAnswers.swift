@@ -3,7 +3,7 @@ import Foundation
 import Storage
 
 /// What `GET /api/v1/logs/crashes` answers: crash logs grouped by signature.
-struct CrashGroupList: ExampleAnswer, NamedSchema {
+struct CrashGroupList: APIAnswer, NamedSchema, DocumentedExample {
     static let schemaName = "CrashGroups"
     let crashGroups: [CrashGroupAnswer]
 

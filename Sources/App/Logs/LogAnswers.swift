@@ -3,7 +3,7 @@ import Foundation
 import Storage
 
 /// A page of `GET /api/v1/logs`: the lines, the next page, and how far the search index lags.
-struct LogPage: ExampleAnswer, NamedSchema, DocumentedFields {
+struct LogPage: APIAnswer, NamedSchema, DocumentedFields, DocumentedExample {
     static let schemaName = "LogPage"
     let logs: [StoredLogLine]
     let next: String?
@@ -99,7 +99,7 @@ extension StoredLogLine {
 }
 
 /// What `DELETE /api/v1/logs` answers.
-struct DeletedLines: ExampleAnswer {
+struct DeletedLines: APIAnswer, DocumentedExample {
     let deleted: Int
     static var example: DeletedLines { DeletedLines(deleted: 1250) }
 }

@@ -31,7 +31,7 @@ struct DeviceAPIController {
         .post, "/api/v1/device/beacon", access: .device,
         "Send the status beacon (on unlock or when the app asks): the app's and iOS's versions, enrollment and compliance; the device page and list show the last one",
         otherAnswers: [422: "validation_failed, with field"])
-    static let commands = APIEndpoint<NoBody, CommandList>(.get, "/api/v1/device/commands", access: .device, "Commands waiting for this device, oldest first")
+    static let commands = APIEndpoint<NoBody, PendingCommands>(.get, "/api/v1/device/commands", access: .device, "Commands waiting for this device, oldest first")
     static let answerCommand = APIEndpoint<CommandReplyBody, CommandReplyAnswer>(
         .post, "/api/v1/device/commands/{uuid}", access: .device, "Answer a command", parameters: ["uuid"],
         otherAnswers: [404: "unknown_command", 409: "command_finished"])
@@ -53,7 +53,7 @@ struct DeviceAPIController {
             return Reply(BeaconAnswer(deviceCompliance: beacon.deviceCompliance, enrollment: beacon.enrollment))
         }
         routes.handle(Self.commands) { _, context in
-            Reply(CommandList(commands: try await deviceChannel.pending(for: context.device.id).map(CommandEnvelope.init)))
+            Reply(PendingCommands(commands: try await deviceChannel.pending(for: context.device.id).map(CommandEnvelope.init)))
         }
         routes.handle(Self.answerCommand) { reply, _, context in
             let uuid = try context.parameters.require("uuid")

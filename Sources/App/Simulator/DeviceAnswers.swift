@@ -8,7 +8,7 @@ struct BeaconAnswer: APIAnswer {
 }
 
 /// What `GET /api/v1/device/commands` answers: the commands waiting, oldest first.
-struct CommandList: APIAnswer {
+struct PendingCommands: APIAnswer {
     let commands: [CommandEnvelope]
 }
 
@@ -76,5 +76,4 @@ struct StoredLines: APIAnswer {
     let stored: Int
 }
 
-extension DeviceCommand.RequestType: DocumentedEnum {}
 extension StatusBeacon.Enrollment: DocumentedEnum {}

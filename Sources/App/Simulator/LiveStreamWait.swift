@@ -1,5 +1,3 @@
-import Hummingbird
-import NIOCore
 import ServiceLifecycle
 import Storage
 
@@ -34,12 +32,12 @@ struct LiveStreamWait {
         lastSent = .now
     }
 
-    mutating func untilChanged(after mark: UInt64, writer: inout any ResponseBodyWriter) async throws {
+    mutating func untilChanged<Event>(after mark: UInt64, events: inout EventStreamWriter<Event>) async throws {
         let recheckAt = ContinuousClock.now + Self.recheck
         while isOpen, changes.mark(of: device) == mark, ContinuousClock.now < recheckAt {
             await changes.wait(for: device, after: mark, upTo: .seconds(1))
             if ContinuousClock.now - lastSent >= Self.keepAlive {
-                try await writer.write(ByteBuffer(string: ": still here\n\n"))
+                try await events.comment("still here")
                 lastSent = .now
             }
         }

@@ -2,9 +2,7 @@ import Domain
 import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOCore
 import Storage
-import ServiceLifecycle
 
 extension SimulatorAPIController {
     /// `GET /api/v1/simulator/{udid}/events`: Server-Sent Events for scripts and dashboards.
@@ -16,7 +14,14 @@ extension SimulatorAPIController {
     static let longestStream = 300
     static let eventsPerRead = 100
 
-    @Sendable func events(request: Request, context: SignedInContext) async throws -> Response {
+    /// Where the stream starts and how long it lasts.
+    static var streamParameters: [OpenAPI.Parameter] { [
+        .query("after", JSONSchema(types: [.integer], minimum: 0),
+               "Send the events after this id first (default: only new events); the Last-Event-ID header does the same"),
+        .query("timeout", JSONSchema(types: [.integer], minimum: 1, maximum: longestStream), "Seconds before the stream ends (default \(longestStream))"),
+    ] }
+
+    @Sendable func events(request: Request, context: SignedInContext) async throws -> Reply<EventStream<SimulatorStreamEvent>> {
         let id = try await device(context)
         let query = request.uri.formParameters
         let resumeFrom = request.headers[values: HTTPField.Name("Last-Event-ID")!].first ?? query["after"].map(String.init)
@@ -36,73 +41,51 @@ extension SimulatorAPIController {
             }
             timeout = seconds
         }
-        let reader = services.simulatorReader
-        let simulator = services.simulator
-        let changes = services.liveChanges
+        let reader = simulatorReader
+        let simulator = self.simulator
+        let changes = liveChanges
         let startID = if let after { after } else { try await reader.latestEventID(of: id) }
         let seconds = timeout
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
-            body: ResponseBody { writer in
-                try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-                var lastID = startID
-                var lastRevision = -1
-                var lastInputs = ""
-                var lastStatus = ""
-                var wait = LiveStreamWait(changes: changes, device: id, lasting: seconds)
-                while wait.isOpen {
-                    let mark = wait.mark
-                    guard let probe = try await reader.probe(id) else {
-                        try await writer.write(ByteBuffer(string: "event: gone\ndata: {\"message\": \"The device was removed.\"}\n\n"))
-                        break
-                    }
-                    var changed = false
-                    if probe.inputs != lastInputs {
-                        lastInputs = probe.inputs
-                        changed = try await simulator.sync(id).changed
-                    }
-                    if changed || probe.revision != lastRevision {
-                        lastRevision = probe.revision
-                        var batch: [SimulatorEventRecord]
-                        repeat {
-                            batch = try await reader.events(of: id, after: lastID, limit: Self.eventsPerRead)
-                            for event in batch {
-                                lastID = event.id.rawValue
-                                try await writer.write(ByteBuffer(string: "id: \(lastID)\nevent: event\ndata: \(try Self.json(Self.eventJSON(event)))\n\n"))
-                                wait.sent()
-                            }
-                        } while batch.count == Self.eventsPerRead
-                        // Read, not synced: the sync above already ran for these inputs.
-                        let status = try Self.json(Self.statusJSON(try await simulator.state(of: id)))
-                        if status != lastStatus {
-                            lastStatus = status
-                            try await writer.write(ByteBuffer(string: "event: status\ndata: \(status)\n\n"))
+        return Reply(EventStream { events in
+            var lastID = startID
+            var lastRevision = -1
+            var lastInputs = ""
+            var lastStatus: SimulatorStatusAnswer?
+            var wait = LiveStreamWait(changes: changes, device: id, lasting: seconds)
+            while wait.isOpen {
+                let mark = wait.mark
+                guard let probe = try await reader.probe(id) else {
+                    try await events.send(.gone)
+                    break
+                }
+                var changed = false
+                if probe.inputs != lastInputs {
+                    lastInputs = probe.inputs
+                    changed = try await simulator.sync(id).changed
+                }
+                if changed || probe.revision != lastRevision {
+                    lastRevision = probe.revision
+                    var batch: [SimulatorEventRecord]
+                    repeat {
+                        batch = try await reader.events(of: id, after: lastID, limit: Self.eventsPerRead)
+                        for event in batch {
+                            lastID = event.id.rawValue
+                            try await events.send(.event(SimulatorEventAnswer(event)))
                             wait.sent()
                         }
-                        // A sync moved the revision past the one probed: look again at once.
-                        if changed { continue }
+                    } while batch.count == Self.eventsPerRead
+                    // Read, not synced: the sync above already ran for these inputs.
+                    let status = SimulatorStatusAnswer(SimulatorStateAnswer(try await simulator.state(of: id)))
+                    if status != lastStatus {
+                        lastStatus = status
+                        try await events.send(.status(status))
+                        wait.sent()
                     }
-                    try await wait.untilChanged(after: mark, writer: &writer)
+                    // A sync moved the revision past the one probed: look again at once.
+                    if changed { continue }
                 }
-                try await writer.finish(nil)
-            })
-    }
-
-    static func eventJSON(_ record: SimulatorEventRecord) -> [String: Any] {
-        ["id": record.id.rawValue, "at": record.deviceTime.formatted(.iso8601), "action": record.action, "rule": record.rule,
-         "result": record.result.rawValue, "message": record.message]
-    }
-
-    /// What the status event compares: compliance, lock and screen.
-    static func statusJSON(_ stored: SimulatorStateRecord) -> [String: Any] {
-        let full = stateJSON(stored)
-        return ["revision": stored.revision, "compliance": full["compliance"] as Any, "lock": full["lock"] as Any,
-                "screen": full["screen"] as Any, "foregroundApp": full["foregroundApp"] as Any]
-    }
-
-    /// One line of JSON: SSE data ends at a line break.
-    private static func json(_ object: [String: Any]) throws -> String {
-        String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+                try await wait.untilChanged(after: mark, events: &events)
+            }
+        })
     }
 }

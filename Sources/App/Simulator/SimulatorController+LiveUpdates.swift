@@ -1,9 +1,7 @@
 import Domain
 import Foundation
 import Hummingbird
-import NIOCore
 import Storage
-import ServiceLifecycle
 
 extension SimulatorController {
     /// Server-Sent Events: `changed` with the new revision whenever the device changes. The
@@ -17,34 +15,29 @@ extension SimulatorController {
         let reader = simulatorReader
         let changes = liveChanges
         _ = try await catalogReader.device(id)
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
-            body: ResponseBody { writer in
-                try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-                var lastRevision = since
-                var lastInputs = ""
-                // Streams end after a minute, or at once when the console shuts down; the
-                // browser reconnects by itself, and a shutdown never waits for open pages.
-                var wait = LiveStreamWait(changes: changes, device: id, lasting: 60)
-                while wait.isOpen {
-                    let mark = wait.mark
-                    guard let probe = try await reader.probe(id) else {
-                        try await writer.write(ByteBuffer(string: "event: gone\ndata: removed\n\n"))
-                        break
-                    }
-                    if probe.inputs != lastInputs {
-                        lastInputs = probe.inputs
-                        if try await simulator.sync(id).changed { continue }
-                    }
-                    if probe.revision != lastRevision {
-                        lastRevision = probe.revision
-                        try await writer.write(ByteBuffer(string: "event: changed\ndata: \(probe.revision)\n\n"))
-                        wait.sent()
-                    }
-                    try await wait.untilChanged(after: mark, writer: &writer)
+        return try EventStream<PageStreamEvent> { events in
+            var lastRevision = since
+            var lastInputs = ""
+            // Streams end after a minute, or at once when the console shuts down; the
+            // browser reconnects by itself, and a shutdown never waits for open pages.
+            var wait = LiveStreamWait(changes: changes, device: id, lasting: 60)
+            while wait.isOpen {
+                let mark = wait.mark
+                guard let probe = try await reader.probe(id) else {
+                    try await events.send(.gone)
+                    break
                 }
-                try await writer.finish(nil)
-            })
+                if probe.inputs != lastInputs {
+                    lastInputs = probe.inputs
+                    if try await simulator.sync(id).changed { continue }
+                }
+                if probe.revision != lastRevision {
+                    lastRevision = probe.revision
+                    try await events.send(.changed(mark: String(probe.revision)))
+                    wait.sent()
+                }
+                try await wait.untilChanged(after: mark, events: &events)
+            }
+        }.response(status: .ok, headers: [:])
     }
 }

@@ -126,7 +126,7 @@ func registerRoutes(on groups: RouteGroups, services: Services) {
     DeviceListController(services).register(on: pages)
     DevicesController(services).register(on: pages)
     DeviceNotesController(services).register(on: pages)
-    DeviceLiveController(services: services).register(on: pages)
+    DeviceLiveController(services).register(on: pages)
     FeedbackController(services).register(on: pages)
     AuditLogController(services).register(on: pages)
     ProfilesController(services).register(on: pages)
@@ -148,9 +148,9 @@ func registerRoutes(on groups: RouteGroups, services: Services) {
     ProfilesAPIController(services).register(on: groups.api)
     ImportAPIController(services).register(on: groups.api)
     CatalogAPIController(services).register(on: groups.api)
-    SimulatorAPIController(services: services).register(on: groups.api)
+    SimulatorAPIController(services).register(on: groups.api)
     LogsAPIController(services).register(on: groups.api)
-    HelpdeskAPIController(services: services).register(on: groups.api)
+    HelpdeskAPIController(services).register(on: groups.api)
 
     DeviceAPIController(services).register(on: groups.devices)
 }

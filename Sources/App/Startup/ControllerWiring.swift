@@ -300,3 +300,31 @@ extension DeviceAPIController {
                   logStore: services.logStore)
     }
 }
+
+extension HelpdeskAPIController {
+    init(_ services: Services) {
+        self.init(catalog: services.catalog,
+                  helpdeskReader: services.helpdeskReader,
+                  deviceChannel: services.deviceChannel,
+                  notes: services.notes)
+    }
+}
+
+extension SimulatorAPIController {
+    init(_ services: Services) {
+        self.init(simulatorReader: services.simulatorReader,
+                  simulator: services.simulator,
+                  liveChanges: services.liveChanges)
+    }
+}
+
+extension DeviceLiveController {
+    init(_ services: Services) {
+        self.init(catalogReader: services.catalogReader,
+                  helpdeskReader: services.helpdeskReader,
+                  checkIns: services.checkIns,
+                  database: services.database,
+                  liveChanges: services.liveChanges,
+                  now: services.config.now)
+    }
+}

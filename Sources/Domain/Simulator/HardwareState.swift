@@ -2,7 +2,7 @@ import Foundation
 
 /// The physical side of a simulated device that Single App Mode's options reach.
 public struct HardwareState: Codable, Equatable, Sendable {
-    public enum Orientation: String, Codable, Sendable {
+    public enum Orientation: String, CaseIterable, Codable, Sendable {
         case portrait, landscape
     }
 

@@ -73,7 +73,7 @@ public enum ServerCertificate: Equatable, Sendable {
 
 /// One line of the simulator's timeline: what was done, the rule that decided it, the result.
 public struct SimulatorEvent: Codable, Equatable, Sendable {
-    public enum Result: String, Codable, Sendable {
+    public enum Result: String, CaseIterable, Codable, Sendable {
         case done
         case refused
         case blocked

@@ -13,25 +13,10 @@ protocol EndpointAnswer: Sendable {
     static func documentedAnswers(success: HTTPResponse.Status, reader: SchemaReader) throws -> [String: OpenAPI.Response]
 }
 
-/// A JSON answer with a typical value to show in the document: an example that cannot go
-/// stale, since it is encoded from the answer's own type.
-protocol ExampleAnswer: APIAnswer {
-    static var example: Self { get }
-}
-
 extension APIAnswer {
     static func documentedAnswers(success: HTTPResponse.Status, reader: SchemaReader) throws -> [String: OpenAPI.Response] {
+        // An example, if the type shows one (`DocumentedExample`), is on its schema.
         guard let schema = try documentedSchema(reader) else { return [String(success.code): OpenAPI.Response(description: success.reasonPhrase)] }
-        var response = OpenAPI.Response.json(success.reasonPhrase, schema)
-        if let example = try (Self.self as? any ExampleAnswer.Type)?.encodedExample() {
-            response.content?["application/json"]?.example = example
-        }
-        return [String(success.code): response]
-    }
-}
-
-extension ExampleAnswer {
-    static func encodedExample() throws -> JSONValue {
-        try APIAnswerCoding.decoder.decode(JSONValue.self, from: example.encodedJSON())
+        return [String(success.code): OpenAPI.Response.json(success.reasonPhrase, schema)]
     }
 }

@@ -32,9 +32,15 @@ struct JSONSchema: Encodable, Equatable, Sendable {
     var reference: String?
     var anyOf: [JSONSchema]?
     var oneOf: [JSONSchema]?
+    /// Rules the value must meet as well, each one schema: how a rule across fields (this
+    /// field only with that value of another) is said, as `if`/`then` pairs.
+    var allOf: [JSONSchema]?
     /// Boxed: a struct cannot hold itself directly.
     private var itemsBox: [JSONSchema] = []
     private var propertyNamesBox: [JSONSchema] = []
+    private var ifBox: [JSONSchema] = []
+    private var thenBox: [JSONSchema] = []
+    private var notBox: [JSONSchema] = []
 
     indirect enum Additional: Encodable, Equatable, Sendable {
         case refused
@@ -80,6 +86,23 @@ struct JSONSchema: Encodable, Equatable, Sendable {
     var propertyNames: JSONSchema? {
         get { propertyNamesBox.first }
         set { propertyNamesBox = newValue.map { [$0] } ?? [] }
+    }
+
+    /// When the value matches `condition`, it must match `then` too.
+    var condition: JSONSchema? {
+        get { ifBox.first }
+        set { ifBox = newValue.map { [$0] } ?? [] }
+    }
+
+    var then: JSONSchema? {
+        get { thenBox.first }
+        set { thenBox = newValue.map { [$0] } ?? [] }
+    }
+
+    /// The value must not match this.
+    var not: JSONSchema? {
+        get { notBox.first }
+        set { notBox = newValue.map { [$0] } ?? [] }
     }
 
     static func of(_ kind: Kind, format: String? = nil, description: String? = nil) -> JSONSchema {
@@ -145,7 +168,7 @@ struct JSONSchema: Encodable, Equatable, Sendable {
         merged.minItems = other.minItems ?? minItems
         merged.maxItems = other.maxItems ?? maxItems
         merged.maxProperties = other.maxProperties ?? maxProperties
-        merged.values = other.values ?? values
+        merged.values = other.values.map { types.contains(.null) && !$0.contains(.null) ? $0 + [.null] : $0 } ?? values
         merged.defaultValue = other.defaultValue ?? defaultValue
         merged.example = other.example ?? example
         merged.properties = other.properties ?? properties
@@ -154,6 +177,10 @@ struct JSONSchema: Encodable, Equatable, Sendable {
         merged.reference = other.reference ?? reference
         merged.anyOf = other.anyOf ?? anyOf
         merged.oneOf = other.oneOf ?? oneOf
+        merged.allOf = other.allOf ?? allOf
+        merged.condition = other.condition ?? condition
+        merged.then = other.then ?? then
+        merged.not = other.not ?? not
         merged.items = other.items.map { items?.refined(by: $0) ?? $0 } ?? items
         merged.propertyNames = other.propertyNames ?? propertyNames
         return merged
@@ -162,7 +189,7 @@ struct JSONSchema: Encodable, Equatable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case type, format, description, pattern, minLength, maxLength, minimum, maximum, minItems, maxItems, maxProperties
         case values = "enum", defaultValue = "default", example, properties, required, additionalProperties
-        case reference = "$ref", anyOf, oneOf, items, propertyNames
+        case reference = "$ref", anyOf, oneOf, allOf, condition = "if", then, not, items, propertyNames
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -191,6 +218,10 @@ struct JSONSchema: Encodable, Equatable, Sendable {
         try container.encodeIfPresent(reference, forKey: .reference)
         try container.encodeIfPresent(anyOf, forKey: .anyOf)
         try container.encodeIfPresent(oneOf, forKey: .oneOf)
+        try container.encodeIfPresent(allOf, forKey: .allOf)
+        try container.encodeIfPresent(condition, forKey: .condition)
+        try container.encodeIfPresent(then, forKey: .then)
+        try container.encodeIfPresent(not, forKey: .not)
         try container.encodeIfPresent(items, forKey: .items)
         try container.encodeIfPresent(propertyNames, forKey: .propertyNames)
     }
@@ -200,5 +231,10 @@ extension JSONSchema {
     init(anyOf schemas: [JSONSchema]) {
         self.init()
         anyOf = schemas
+    }
+
+    init(not schema: JSONSchema) {
+        self.init()
+        not = schema
     }
 }

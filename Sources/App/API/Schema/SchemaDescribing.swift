@@ -45,17 +45,33 @@ protocol DocumentedFields: Decodable {
     static func note(on field: Field) -> JSONSchema?
     /// Said of the whole object.
     static var schemaDescription: String? { get }
+    /// Rules across fields, which no one field's note can say (`allOf`).
+    static var rulesAcrossFields: [JSONSchema] { get }
 }
 
 extension DocumentedFields {
     static var schemaDescription: String? { nil }
+    static var rulesAcrossFields: [JSONSchema] { [] }
 
     static func annotate(_ schema: inout JSONSchema) {
         if let schemaDescription { schema.description = schemaDescription }
+        if !rulesAcrossFields.isEmpty { schema.allOf = rulesAcrossFields }
         for field in Field.allCases {
             guard let note = note(on: field), let read = schema.properties?[field.stringValue] else { continue }
             schema.properties?[field.stringValue] = read.refined(by: note)
         }
+    }
+}
+
+/// A type the document shows an example of: a value of the type, encoded as the API encodes
+/// it, so the example has the type's fields and no others.
+protocol DocumentedExample: Encodable {
+    static var example: Self { get }
+}
+
+extension DocumentedExample {
+    static func exampleJSON() throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: APIAnswerCoding.encoder.encode(example))
     }
 }
 

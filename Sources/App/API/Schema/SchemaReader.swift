@@ -95,6 +95,9 @@ final class SchemaReader {
         if let documented = T.self as? any DocumentedFields.Type {
             try Self.annotate(&slot.schema, with: documented, at: codingPath)
         }
+        if let exampled = T.self as? any DocumentedExample.Type {
+            slot.schema.example = try exampled.exampleJSON()
+        }
         // A body that refuses fields it does not list says so, so clients can check theirs.
         if let body = T.self as? any APIRequestBody.Type, body.refusesUnknownFields {
             slot.schema.additionalProperties = .refused
