@@ -139,13 +139,3 @@ enum APIRequest {
         }
     }
 }
-
-extension Response {
-    /// JSON from plain Foundation values, for bodies that embed payload JSON.
-    static func jsonObject(_ object: Any, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) throws -> Response {
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
-        headers.append(contentsOf: extra)
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-}

@@ -5,24 +5,18 @@ import Hummingbird
 /// The document's operations that come from `APIEndpoint`s: read off the route table as the
 /// console registered it, their bodies and answers read off their Swift types.
 extension OpenAPIDocument {
-    /// The whole document: the operations registered from endpoints, over the ones still
-    /// described by hand in this folder.
-    static func object(describing operations: [DocumentedOperation]) throws -> [String: Any] {
-        var whole = document
+    /// The whole document: every operation registered from an endpoint, the load balancer's
+    /// checks and this document's own entry, with the schemas their types name.
+    static func document(describing operations: [DocumentedOperation]) throws -> OpenAPI.Document {
         let reader = SchemaReader()
-        var paths = whole["paths"] as? [String: Any] ?? [:]
+        var paths = checkPaths.merging(documentPath) { $1 }
         for registered in operations {
-            var item = paths[registered.path] as? [String: Any] ?? [:]
-            item[registered.method.rawValue.lowercased()] = plain(try operation(registered, reader: reader))
-            paths[registered.path] = item
+            paths[registered.path, default: [:]][registered.method.rawValue.lowercased()] = try operation(registered, reader: reader)
         }
-        whole["paths"] = paths
-        var components = whole["components"] as? [String: Any] ?? [:]
-        var schemas = components["schemas"] as? [String: Any] ?? [:]
-        for (name, schema) in reader.components { schemas[name] = plain(schema) }
-        components["schemas"] = schemas
-        whole["components"] = components
-        return whole
+        _ = try reader.schema(of: APIErrorBody.self)
+        var schemas = reader.components
+        schemas[PayloadDocument.componentName] = PayloadDocument.component
+        return OpenAPI.Document(info: info, components: OpenAPI.Components(securitySchemes: securitySchemes, schemas: schemas), paths: paths)
     }
 
     static func operation(_ registered: DocumentedOperation, reader: SchemaReader) throws -> OpenAPI.Operation {

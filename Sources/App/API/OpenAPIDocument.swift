@@ -6,14 +6,6 @@ import Storage
 /// The OpenAPI 3.1 description of every `/api/` route and the load balancer's checks, served at
 /// `GET /api/openapi.json`. A test checks that each such route the router serves is described here.
 enum OpenAPIDocument {
-    static func ref(_ name: String) -> [String: Any] { ["$ref": "#/components/schemas/\(name)"] }
-    /// Either schema: anyOf, since a Profile, whose properties are all optional, would also match a dry run's object.
-    static func anyOf(_ schemas: [String: Any]...) -> [String: Any] { ["anyOf": schemas] }
-
-    static func json(_ schema: [String: Any]) -> [String: Any] {
-        ["content": ["application/json": ["schema": schema]]]
-    }
-
     /// What every operation may answer besides its success.
     static var errors: [String: OpenAPI.Response] { [
         "400": .error("Malformed request (code malformed_json, malformed_if_match, invalid_query with field)"),
@@ -36,34 +28,8 @@ enum OpenAPIDocument {
         "422": .error("A field is missing, unknown (unknown_field), of the wrong type or breaks a rule (validation_failed); field names it"),
     ] }
 
-    /// A typed part of the document as the plain values the parts not yet typed are built of.
-    static func plain(_ part: some Encodable) -> Any {
-        // Encoding values built in code cannot fail; an empty object would show if it did.
-        (try? JSONSerialization.jsonObject(with: JSONEncoder().encode(part), options: [.fragmentsAllowed])) ?? [String: String]()
-    }
-
     /// Ids are positive integers, in paths as in bodies.
     static var idSchema: JSONSchema { RecordID<Never>.schema }
-    static var id: [String: Any] { plain(idSchema) as? [String: Any] ?? [:] }
-    static var optionalID: [String: Any] { plain(idSchema.orNull) as? [String: Any] ?? [:] }
-
-    /// A body object exactly as the server decodes it: the listed fields, no others.
-    static func object(required: [String], _ properties: [String: Any]) -> [String: Any] {
-        ["type": "object", "required": required, "properties": properties, "additionalProperties": false]
-    }
-
-    static func operation(_ summary: String, role: String, parameters: [String] = [], body: [String: Any]? = nil,
-                                  responses: [String: Any], extraErrors: [String: String] = [:]) -> [String: Any] {
-        var all = errors.mapValues(plain)
-        if body != nil { all.merge(bodyErrors.mapValues(plain)) { $1 } }
-        for (status, description) in extraErrors { all[status] = ["description": description].merging(json(ref("Error"))) { $1 } }
-        for (status, response) in responses { all[status] = response }
-        var op: [String: Any] = ["summary": summary, "description": "Requires the \(role) role.", "responses": all,
-                                 "security": [["bearer": [String]()]]]
-        op["parameters"] = plain(parameters.flatMap(parameters(named:)))
-        if let body { op["requestBody"] = ["required": true].merging(json(body)) { $1 } }
-        return op
-    }
 
     /// The log viewer's filters, as `GET /api/v1/logs` takes them.
     static var logFilterParameters: [OpenAPI.Parameter] {
@@ -130,41 +96,33 @@ enum OpenAPIDocument {
         }
     }
 
-    static func ok(_ description: String, _ schema: [String: Any], example: Any? = nil) -> [String: Any] {
-        var content: [String: Any] = ["schema": schema]
-        if let example { content["example"] = example }
-        return ["200": ["description": description, "content": ["application/json": content]]]
+    static var info: OpenAPI.Info {
+        OpenAPI.Info(title: "Payload Console API", version: "1", description: """
+            Profiles, payloads, assignments and the catalog. Errors are {"error": {"code", "message", "field"}}. \
+            Request bodies are refused (422 unknown_field) when they carry a field the operation does not list, so a misspelt \
+            field is never silently dropped; inside a payload, Apple's envelope keys (PayloadUUID, PayloadIdentifier, \
+            PayloadVersion, PayloadDisplayName, PayloadDescription, PayloadOrganization) are accepted and ignored. The one \
+            exception is a device's command reply, which may carry whatever MDM clients send. A method a path does not take \
+            answers 405 with Allow.
+            """)
     }
 
-    static var document: [String: Any] {
-        return [
-            "openapi": "3.1.0",
-            "info": ["title": "Payload Console API", "version": "1",
-                     "description": "Profiles, payloads, assignments and the catalog. Errors are {\"error\": {\"code\", \"message\", \"field\"}}. Request bodies are refused (422 unknown_field) when they carry a field the operation does not list, so a misspelt field is never silently dropped; inside a payload, Apple's envelope keys (PayloadUUID, PayloadIdentifier, PayloadVersion, PayloadDisplayName, PayloadDescription, PayloadOrganization) are accepted and ignored. The one exception is a device's command reply, which may carry whatever MDM clients send. A method a path does not take answers 405 with Allow."],
-            "components": [
-                "securitySchemes": [
-                    "bearer": ["type": "http", "scheme": "bearer", "description": "An API token (pct_…) from the console's API tokens page or `payload-console token create`."],
-                    "deviceToken": ["type": "http", "scheme": "bearer", "description": "A device's check-in token (pcd_…), shown once when the device is enrolled."],
-                ],
-                "schemas": [
-                    "Error": ["type": "object", "required": ["error"], "properties": ["error": ["type": "object", "required": ["code", "message"], "properties": [
-                        "code": ["type": "string", "enum": APIErrorCode.allCases.map(\.rawValue)], "message": ["type": "string"], "field": ["type": ["string", "null"]], "requestID": ["type": ["string", "null"]],
-                    ]]]],
-                    "Payload": ["type": "object", "required": ["PayloadType"], "description": "Apple payloads use Apple's keys (com.apple.app.lock with App.Identifier, App.Options, App.UserEnabledOptions; com.apple.applicationaccess with autonomousSingleAppModePermittedAppIDs). SDK payloads use PayloadType com.payloadconsole.sdk.<kind> (\(PayloadKind.allCases.filter { !$0.isApplePayload }.map(\.rawValue).joined(separator: ", "))).",
-                                "properties": ["PayloadType": ["type": "string", "enum": PayloadKind.allCases.map(PayloadJSON.payloadType(of:))]],
-                                "additionalProperties": true],
-                ],
-            ],
-            "paths": checkPaths.merging([
-                "/api/openapi.json": ["get": ["summary": "This document", "security": [[String: [String]]](),
-                                              "responses": ["200": ["description": "OpenAPI 3.1"].merging(json(["type": "object"])) { $1 }]]],
-            ]) { $1 },
-        ]
-    }
+    static var securitySchemes: [String: OpenAPI.SecurityScheme] { [
+        "bearer": OpenAPI.SecurityScheme(description: "An API token (pct_…) from the console's API tokens page or `payload-console token create`."),
+        "deviceToken": OpenAPI.SecurityScheme(description: "A device's check-in token (pcd_…), shown once when the device is enrolled."),
+    ] }
+
+    /// This document's own entry.
+    static var documentPath: [String: [String: OpenAPI.Operation]] { [
+        Site.apiDocument.path: ["get": OpenAPI.Operation(summary: "This document", responses: ["200": .json("OpenAPI 3.1", .of(.object))], security: [])],
+    ] }
 
     static func register(on routes: SecuredRoutes) {
         // Read when asked, once every controller has registered its endpoints in the table.
         let table = routes.table
-        routes.on(Site.apiDocument) { _, _ in try .jsonObject(object(describing: table.operations)) }
+        routes.on(Site.apiDocument) { _, _ in
+            let bytes = try APIAnswerCoding.encoder.encode(try document(describing: table.operations))
+            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
     }
 }

@@ -38,6 +38,20 @@ struct ProfileAnswer: APIAnswer, NamedSchema {
 struct PayloadDocument: Codable, Sendable, SchemaLeaf {
     let json: JSONValue
 
+    /// The `Payload` component every payload in the document refers to: its keys depend on its
+    /// `PayloadType`, so the schema names the types and leaves the keys open.
+    static let componentName = "Payload"
+    static var component: JSONSchema {
+        var schema = JSONSchema.of(.object, description: """
+            Apple payloads use Apple's keys (com.apple.app.lock with App.Identifier, App.Options, App.UserEnabledOptions; \
+            com.apple.applicationaccess with autonomousSingleAppModePermittedAppIDs). SDK payloads use PayloadType \
+            com.payloadconsole.sdk.<kind> (\(PayloadKind.allCases.filter { !$0.isApplePayload }.map(\.rawValue).joined(separator: ", "))).
+            """)
+        schema.required = ["PayloadType"]
+        schema.properties = ["PayloadType": .oneOfStrings(PayloadKind.allCases.map(PayloadJSON.payloadType(of:)))]
+        return schema
+    }
+
     init(_ payload: Payload) throws {
         json = try JSONDecoder().decode(JSONValue.self, from: PayloadJSON.encode(payload))
     }
@@ -50,7 +64,7 @@ struct PayloadDocument: Codable, Sendable, SchemaLeaf {
         try json.encode(to: encoder)
     }
 
-    static var schema: JSONSchema { .reference(to: "Payload") }
+    static var schema: JSONSchema { .reference(to: PayloadDocument.componentName) }
     static var placeholder: PayloadDocument { PayloadDocument(json: .object([:])) }
 
     private init(json: JSONValue) {
@@ -59,7 +73,7 @@ struct PayloadDocument: Codable, Sendable, SchemaLeaf {
 }
 
 extension SentPayload: SchemaLeaf {
-    static var schema: JSONSchema { .reference(to: "Payload") }
+    static var schema: JSONSchema { .reference(to: PayloadDocument.componentName) }
     static var placeholder: SentPayload { SentPayload(placeholder: Payload(Analytics(enabled: true))) }
 
     private init(placeholder: Payload) {

@@ -159,9 +159,12 @@ struct APIError: Error {
     var field: String?
 }
 
-/// `{"error": {"code": "…", "message": "…", "field": "…"}}`
-struct APIErrorBody: Encodable {
-    struct Detail: Encodable {
+/// `{"error": {"code": "…", "message": "…", "field": "…"}}`: the `Error` schema of the API
+/// document is read off this type, so every error answers what the document says.
+struct APIErrorBody: Codable, NamedSchema {
+    static let schemaName = "Error"
+
+    struct Detail: Codable {
         let code: APIErrorCode
         let message: String
         let field: String?

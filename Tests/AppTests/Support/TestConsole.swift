@@ -85,7 +85,11 @@ struct TestConsole {
 
     /// The API document as `/api/openapi.json` serves it.
     var openAPIDocument: [String: Any] {
-        get throws { try OpenAPIDocument.object(describing: console.operations) }
+        get throws {
+            // Read back from its JSON, as a client reads the served document.
+            let bytes = try APIAnswerCoding.encoder.encode(try OpenAPIDocument.document(describing: console.operations))
+            return try JSONSerialization.jsonObject(with: bytes) as? [String: Any] ?? [:]
+        }
     }
 
     /// The API document of a console made for the purpose.

@@ -86,3 +86,32 @@ enum OpenAPI {
         }
     }
 }
+
+extension OpenAPI {
+    /// The whole document, as `GET /api/openapi.json` serves it.
+    struct Document: Encodable, Sendable {
+        let openapi = "3.1.0"
+        let info: Info
+        let components: Components
+        /// Operations by path, then by lowercased method.
+        let paths: [String: [String: Operation]]
+    }
+
+    struct Info: Encodable, Sendable {
+        let title: String
+        let version: String
+        let description: String
+    }
+
+    struct Components: Encodable, Sendable {
+        let securitySchemes: [String: SecurityScheme]
+        let schemas: [String: JSONSchema]
+    }
+
+    /// A bearer token scheme: the console's API tokens and the devices' check-in tokens.
+    struct SecurityScheme: Encodable, Sendable {
+        let type = "http"
+        let scheme = "bearer"
+        let description: String
+    }
+}
