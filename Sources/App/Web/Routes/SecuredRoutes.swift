@@ -39,39 +39,8 @@ final class SecuredRoutes {
         self.table = table
     }
 
-    // MARK: open to anyone
-
-    /// What a route open to everyone says instead of a role, so no route goes without a word
-    /// on who may use it.
-    enum Open {
-        case anyone
-    }
-
-    func get(_ path: String, _ access: Open, use handler: @escaping PageHandler) {
-        addOpen(.get, path, handler)
-    }
-
-    func post(_ path: String, _ access: Open, use handler: @escaping PageHandler) {
-        addOpen(.post, path, handler)
-    }
-
-    // MARK: for a role
-
-    func get(_ path: String, role: Role, use handler: @escaping SignedInHandler) {
-        add(.get, path, role, handler)
-    }
-
-    func post(_ path: String, role: Role, use handler: @escaping SignedInHandler) {
-        add(.post, path, role, handler)
-    }
-
-    func put(_ path: String, role: Role, use handler: @escaping SignedInHandler) {
-        add(.put, path, role, handler)
-    }
-
-    func delete(_ path: String, role: Role, use handler: @escaping SignedInHandler) {
-        add(.delete, path, role, handler)
-    }
+    // Routes are added from their declarations — `on(_: SiteRoute)`, `on(_: OpenRoute)`,
+    // `handle(_: APIEndpoint)` — never from an address typed at the call.
 
     func addOpen(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping PageHandler) {
         table.add(RouteEntry(method: method, path: path, access: .anyone))
