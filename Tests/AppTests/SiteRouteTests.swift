@@ -56,4 +56,23 @@ import Testing
             #expect(try await browser.get(Site.Profiles.version.link(profile.id, 1)).status == .ok)
         }
     }
+
+    /// API operations declare the values their paths carry the same way: a value of the wrong
+    /// type is the client's mistake (400) before the handler runs, and the document describes
+    /// each path value from its type.
+    @Test func anAPIPathValueIsReadIntoItsTypeAndDocumentedFromIt() async throws {
+        let console = try await TestConsole.make()
+        let api = APITests()
+        let admin = try await api.token(console, role: .admin)
+        try await console.test { client in
+            #expect(try await api.call(client, .get, "/api/v1/profiles/abc", token: admin).status == .badRequest)
+            #expect(try await api.call(client, .get, "/api/v1/profiles/1/versions/x/sdk-profile", token: admin).status == .badRequest)
+            #expect(try await api.call(client, .get, "/api/v1/profiles/999", token: admin).status == .notFound)
+        }
+        let document = try await TestConsole.openAPIDocument()
+        let unassign = try #require(((document["paths"] as? [String: Any])?["/api/v1/profiles/{id}/assignments/{group}"] as? [String: Any])?["delete"] as? [String: Any])
+        let parameters = try #require(unassign["parameters"] as? [[String: Any]])
+        #expect(parameters.prefix(2).map { $0["name"] as? String } == ["id", "group"])
+        #expect(parameters.prefix(2).allSatisfy { $0["in"] as? String == "path" && ($0["schema"] as? [String: Any])?["minimum"] as? Int == 1 })
+    }
 }

@@ -2,15 +2,21 @@ import Domain
 import HTTPTypes
 import Hummingbird
 
-/// One operation of the JSON API, declared once: its method, path, who may call it, the body
-/// it takes and the answer it gives. `SecuredRoutes.handle` (or `DeviceRoutes.handle`)
-/// registers the handler from it — reading `Body` before the handler runs and turning the
-/// `Answer` the handler must return into the response — and records it in the route table,
-/// from which the API document is built. So the document and the handler read the same
-/// types: they cannot disagree.
-struct APIEndpoint<Body: EndpointBody, Answer: EndpointAnswer>: Sendable {
+/// One operation of the JSON API, declared once: its method, path, the values its path carries,
+/// who may call it, the body it takes and the answer it gives. `SecuredRoutes.handle` (or
+/// `DeviceRoutes.handle`) registers the handler from it — reading `Body` and the path's
+/// `Values` before the handler runs and turning the `Answer` the handler must return into the
+/// response — and records it in the route table, from which the API document is built. So the
+/// document and the handler read the same types: they cannot disagree.
+///
+/// An operation whose path carries no values is an `APIEndpoint<Body, Answer>`; one that does
+/// names them first: `Endpoint<RecordID<DeviceGroupRecord>, NoBody, NoContent>` for
+/// `DELETE /api/v1/groups/{id}`.
+struct Endpoint<Values: PathValues, Body: EndpointBody, Answer: EndpointAnswer>: Sendable {
     let method: HTTPRequest.Method
     let path: String
+    /// The names of the path's `{name}` segments, in order.
+    let names: [String]
     /// A role (`SecuredRoutes`), or `.device` for the device API (`DeviceRoutes`).
     let access: Access
     let summary: String
@@ -25,6 +31,9 @@ struct APIEndpoint<Body: EndpointBody, Answer: EndpointAnswer>: Sendable {
 
     init(_ method: HTTPRequest.Method, _ path: String, access: Access, _ summary: String, parameters: [String] = [],
          query: [OpenAPI.Parameter] = [], success: HTTPResponse.Status = .ok, otherAnswers: [Int: String] = [:]) {
+        names = PathPattern.names(in: path)
+        // A declaration whose path and values disagree stops the first test that builds the console.
+        precondition(names.count == Values.count, "\(path) has \(names.count) values where its declaration has \(Values.count)")
         self.method = method
         self.path = path
         self.access = access
@@ -40,13 +49,25 @@ struct APIEndpoint<Body: EndpointBody, Answer: EndpointAnswer>: Sendable {
         self.init(method, path, access: .role(role), summary, parameters: parameters, query: query, success: success, otherAnswers: otherAnswers)
     }
 
+    /// The values of a matched request's path (400 for one of the wrong type).
+    func values(in parameters: Parameters) throws -> Values {
+        try Values(pathSegments: names.map { parameters.get($0) ?? "" })
+    }
+
     var operation: DocumentedOperation {
-        DocumentedOperation(method: method, path: path, summary: summary, access: access, parameters: parameters, query: query,
+        let pathParameters = zip(names, Values.pathSchemas).map { name, schema in
+            OpenAPI.Parameter(name: name, location: .path, required: true, schema: schema)
+        }
+        return DocumentedOperation(method: method, path: path, summary: summary, access: access, pathParameters: pathParameters,
+                            parameters: parameters, query: query,
                             success: success, otherAnswers: otherAnswers,
                             body: { try Body.documentedBody($0) },
                             answers: { [success] reader in try Answer.documentedAnswers(success: success, reader: reader) })
     }
 }
+
+/// An operation whose path carries no values.
+typealias APIEndpoint<Body: EndpointBody, Answer: EndpointAnswer> = Endpoint<NoValues, Body, Answer>
 
 /// What the API document says of one operation, kept in the route table as it is registered.
 struct DocumentedOperation: Sendable {
@@ -54,6 +75,8 @@ struct DocumentedOperation: Sendable {
     let path: String
     let summary: String
     let access: Access
+    /// The path's values, named by the path and typed by the declaration.
+    let pathParameters: [OpenAPI.Parameter]
     let parameters: [String]
     let query: [OpenAPI.Parameter]
     let success: HTTPResponse.Status
@@ -83,24 +106,51 @@ struct NoContent: APIAnswer {
 
 extension SecuredRoutes {
     /// Registers `endpoint`: its body decoded (413, 400 or 422 as `APIRequest` words them),
-    /// the role checked, and the handler's answer encoded with any headers it adds.
-    func handle<Body, Answer>(_ endpoint: APIEndpoint<Body, Answer>,
-                              _ handler: @escaping @Sendable (Body, Request, SignedInContext) async throws -> Reply<Answer>) {
+    /// then its path's values read (400), the role checked, and the handler's answer encoded
+    /// with any headers it adds.
+    func handle<Values, Body, Answer>(_ endpoint: Endpoint<Values, Body, Answer>,
+                                      _ handler: @escaping @Sendable (Values, Body, Request, SignedInContext) async throws -> Reply<Answer>) {
         guard case .role(let role) = endpoint.access else {
             // A declaration error every test meets as the console is built, never a request's.
             preconditionFailure("\(endpoint.method) \(endpoint.path) is not for a role: register it where its callers are (DeviceRoutes)")
         }
         table.document(endpoint.operation)
         add(endpoint.method, endpoint.path, role) { request, context in
-            let reply = try await handler(try await Body.read(from: request), request, context)
+            let body = try await Body.read(from: request)
+            let reply = try await handler(try endpoint.values(in: context.parameters), body, request, context)
             return try reply.answer.response(status: endpoint.success, headers: reply.headers)
         }
     }
 
-    /// An endpoint without a body: the handler gets the request and its context.
+    // The shapes a handler takes: without path values, without a body, with one value or two.
+
+    func handle<Body, Answer>(_ endpoint: APIEndpoint<Body, Answer>,
+                              _ handler: @escaping @Sendable (Body, Request, SignedInContext) async throws -> Reply<Answer>) {
+        handle(endpoint) { (_: NoValues, body, request, context) in try await handler(body, request, context) }
+    }
+
     func handle<Answer>(_ endpoint: APIEndpoint<NoBody, Answer>,
                         _ handler: @escaping @Sendable (Request, SignedInContext) async throws -> Reply<Answer>) {
-        handle(endpoint) { _, request, context in try await handler(request, context) }
+        handle(endpoint) { (_: NoValues, _: NoBody, request, context) in try await handler(request, context) }
+    }
+
+    func handle<Value: PathValue, Answer>(_ endpoint: Endpoint<Value, NoBody, Answer>,
+                                          _ handler: @escaping @Sendable (Value, Request, SignedInContext) async throws -> Reply<Answer>) {
+        handle(endpoint) { (value: Value, _: NoBody, request, context) in try await handler(value, request, context) }
+    }
+
+    func handle<First, Second, Body, Answer>(_ endpoint: Endpoint<PathPair<First, Second>, Body, Answer>,
+                                             _ handler: @escaping @Sendable (First, Second, Body, Request, SignedInContext) async throws -> Reply<Answer>) {
+        handle(endpoint) { (values: PathPair<First, Second>, body, request, context) in
+            try await handler(values.first, values.second, body, request, context)
+        }
+    }
+
+    func handle<First, Second, Answer>(_ endpoint: Endpoint<PathPair<First, Second>, NoBody, Answer>,
+                                       _ handler: @escaping @Sendable (First, Second, Request, SignedInContext) async throws -> Reply<Answer>) {
+        handle(endpoint) { (values: PathPair<First, Second>, _: NoBody, request, context) in
+            try await handler(values.first, values.second, request, context)
+        }
     }
 }
 

@@ -24,10 +24,9 @@ struct ImportAPIController {
                        422: "empty_file, not_a_profile (not a property list or signed profile, or not a configuration profile), binary_plist, invalid_signature; field body"])
     /// The app's specfile, replacing the one before; its keys build the managed app
     /// configuration form.
-    static let importSpecfile = APIEndpoint<FileBody<SpecfileUpload>, ImportedSpecfile>(
+    static let importSpecfile = Endpoint<RecordID<AppRecord>, FileBody<SpecfileUpload>, ImportedSpecfile>(
         .put, "/api/v1/apps/{id}/specfile", role: .admin,
         "Import an app's AppConfig specfile (XML, UTF-8, at most 1 MB), replacing the one before: its keys build the managed app configuration form",
-        parameters: ["id"],
         otherAnswers: [413: "payload_too_large: the file is over 1 MB",
                        422: "empty_file, not_text, wrong_app (the file describes another bundle ID), or invalid_file (the message names the line); field body"])
 
@@ -56,9 +55,9 @@ struct ImportAPIController {
         }
     }
 
-    @Sendable func importSpecfile(body: FileBody<SpecfileUpload>, request: Request, context: SignedInContext) async throws -> Reply<ImportedSpecfile> {
+    @Sendable func importSpecfile(_ id: RecordID<AppRecord>, body: FileBody<SpecfileUpload>, request: Request,
+                                  context: SignedInContext) async throws -> Reply<ImportedSpecfile> {
         try APIQuery.refuseUnknown(of: request, allowed: [])
-        let id = try context.parameters.require("id", as: RecordID<AppRecord>.self)
         switch try await appConfigSpecs.importSpec(UploadedFile(filename: "api", bytes: body.bytes), for: id, by: Actor(context.user)) {
         case .failure(let problem): throw Self.refusal(problem)
         case .success(let spec): return Reply(ImportedSpecfile(spec))

@@ -28,7 +28,7 @@ extension OpenAPIDocument {
         for status in caller.errorsNotAnswered { responses[status] = nil }
         for (status, meaning) in registered.otherAnswers { responses[String(status)] = .error(meaning) }
         responses.merge(try registered.answers(reader)) { $1 }
-        let parameters = registered.parameters.flatMap(parameters(named:)) + registered.query
+        let parameters = registered.pathParameters + registered.parameters.flatMap(parameters(named:)) + registered.query
         return OpenAPI.Operation(summary: registered.summary, description: caller.description,
                                  parameters: parameters.isEmpty ? nil : parameters, requestBody: body,
                                  responses: responses, security: caller.security)

@@ -87,7 +87,6 @@ enum OpenAPIDocument {
         case "versionOf": .query(name, idSchema, "The profile the file becomes the next version of")
         case "after": .query(name, idSchema, "The last id of the previous page")
         case "limit": .query(name, JSONSchema(types: [.integer], minimum: 1, maximum: APIQuery.maximumLimit), "Items per page (default \(APIQuery.defaultLimit))")
-        case "udid", "uuid": P(name: name, location: .path, required: true, schema: .string)
         case "If-None-Match": P(name: name, location: .header, required: false, schema: .string, description: "The ETag of the policy the device has; 304 when it is still current")
         case "If-Match": P(name: name, location: .header, required: true,
                            schema: JSONSchema(types: [.string], pattern: #"^(?:\*|(?:W/)?(?:"[0-9]{1,18}"|[0-9]{1,18}))$"#),

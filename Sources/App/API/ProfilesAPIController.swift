@@ -14,23 +14,21 @@ struct ProfilesAPIController {
     static let list = APIEndpoint<NoBody, ProfileList>(.get, "/api/v1/profiles", role: .viewer, "List profiles")
     static let create = APIEndpoint<ProfileBody, ProfileAnswer>(.post, "/api/v1/profiles", role: .admin, "Create a profile", success: .created,
                                                                 otherAnswers: [409: "identifier_taken", 422: "validation_failed or duplicate_payload, with field"])
-    static let show = APIEndpoint<NoBody, ProfileAnswer>(.get, "/api/v1/profiles/{id}", role: .viewer,
-                                                         "Read a profile's latest version (ETag: its version)", parameters: ["id"])
-    static let update = APIEndpoint<ProfileBody, ProfileChangeAnswer>(
+    static let show = Endpoint<RecordID<ProfileRecord>, NoBody, ProfileAnswer>(.get, "/api/v1/profiles/{id}", role: .viewer,
+                                                         "Read a profile's latest version (ETag: its version)")
+    static let update = Endpoint<RecordID<ProfileRecord>, ProfileBody, ProfileChangeAnswer>(
         .put, "/api/v1/profiles/{id}", role: .admin, "Save a new version (with dryRun=true: what it would do to devices, saving nothing)",
-        parameters: ["id", "If-Match", "dryRun"],
-        otherAnswers: [412: "version_conflict: a newer version exists", 428: "if_match_required", 422: "validation_failed"])
-    static let assign = APIEndpoint<AssignmentBody, ProfileChangeAnswer>(
+        parameters: ["If-Match", "dryRun"], otherAnswers: [412: "version_conflict: a newer version exists", 428: "if_match_required", 422: "validation_failed"])
+    static let assign = Endpoint<RecordID<ProfileRecord>, AssignmentBody, ProfileChangeAnswer>(
         .post, "/api/v1/profiles/{id}/assignments", role: .admin,
-        "Assign to a group (with dryRun=true: what it would do to devices, changing nothing)", parameters: ["id", "dryRun"])
-    static let unassign = APIEndpoint<NoBody, ProfileChangeAnswer>(
+        "Assign to a group (with dryRun=true: what it would do to devices, changing nothing)", parameters: ["dryRun"])
+    static let unassign = Endpoint<PathPair<RecordID<ProfileRecord>, RecordID<DeviceGroupRecord>>, NoBody, ProfileChangeAnswer>(
         .delete, "/api/v1/profiles/{id}/assignments/{group}", role: .admin,
-        "Unassign from a group (with dryRun=true: what it would do to devices, changing nothing)", parameters: ["id", "group", "dryRun"])
-    static let mobileconfig = APIEndpoint<NoBody, FileAnswer<MobileConfigFile>>(
-        .get, "/api/v1/profiles/{id}/versions/{number}/mobileconfig", role: .viewer, "Download a version as .mobileconfig",
-        parameters: ["id", "number", "signed"])
-    static let sdkProfile = APIEndpoint<NoBody, FileAnswer<SDKProfileFile>>(
-        .get, "/api/v1/profiles/{id}/versions/{number}/sdk-profile", role: .viewer, "Download a version's SDK profile", parameters: ["id", "number"])
+        "Unassign from a group (with dryRun=true: what it would do to devices, changing nothing)", parameters: ["dryRun"])
+    static let mobileconfig = Endpoint<PathPair<RecordID<ProfileRecord>, Int>, NoBody, FileAnswer<MobileConfigFile>>(
+        .get, "/api/v1/profiles/{id}/versions/{number}/mobileconfig", role: .viewer, "Download a version as .mobileconfig", parameters: ["signed"])
+    static let sdkProfile = Endpoint<PathPair<RecordID<ProfileRecord>, Int>, NoBody, FileAnswer<SDKProfileFile>>(
+        .get, "/api/v1/profiles/{id}/versions/{number}/sdk-profile", role: .viewer, "Download a version's SDK profile")
 
     func register(on routes: SecuredRoutes) {
         routes.handle(Self.list) { _, _ in
@@ -39,24 +37,21 @@ struct ProfilesAPIController {
             }))
         }
         routes.handle(Self.create, create)
-        routes.handle(Self.show) { _, context in try await detail(context.parameters.require("id", as: RecordID<ProfileRecord>.self)) }
+        routes.handle(Self.show) { id, _, _ in try await detail(id) }
         routes.handle(Self.update, update)
-        routes.handle(Self.assign) { body, request, context in
-            let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
+        routes.handle(Self.assign) { id, body, request, context in
             if try Self.isDryRun(request) { return try Self.dryRun(try await self.profiles.impact(of: .assign(id, to: body.groupID))) }
             _ = try await assignments.assign(id, to: body.groupID, by: Actor(context.user))
             return try await saved(id)
         }
-        routes.handle(Self.unassign) { request, context in
-            let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-            let groupID = try context.parameters.require("group", as: RecordID<DeviceGroupRecord>.self)
+        routes.handle(Self.unassign) { id, groupID, request, context in
             if try Self.isDryRun(request) { return try Self.dryRun(try await self.profiles.impact(of: .unassign(id, from: groupID))) }
             _ = try await assignments.unassign(id, from: groupID, by: Actor(context.user))
             return try await saved(id)
         }
         routes.handle(Self.mobileconfig, mobileconfig)
-        routes.handle(Self.sdkProfile) { _, context in
-            await Reply(FileAnswer(SDKProfileFile(), bytes: SDKProfile.json(for: try exportInput(context))))
+        routes.handle(Self.sdkProfile) { id, number, _, _ in
+            await Reply(FileAnswer(SDKProfileFile(), bytes: SDKProfile.json(for: try exportInput(id, number))))
         }
     }
 
@@ -114,9 +109,9 @@ struct ProfilesAPIController {
         }
     }
 
-    @Sendable func update(body: ProfileBody, request: Request, context: SignedInContext) async throws -> Reply<ProfileChangeAnswer> {
+    @Sendable func update(_ id: RecordID<ProfileRecord>, body: ProfileBody, request: Request,
+                          context: SignedInContext) async throws -> Reply<ProfileChangeAnswer> {
         let actor = Actor(context.user)
-        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
         guard let ifMatch = request.headers[.ifMatch] else {
             throw APIError(status: .preconditionRequired, code: .ifMatchRequired,
                            message: "Send If-Match with the version you edited, as the ETag of GET /api/v1/profiles/{id} gives it.")
@@ -155,14 +150,13 @@ struct ProfilesAPIController {
     static let versionConflict = APIError(status: .preconditionFailed, code: .versionConflict,
                                           message: "The profile has a newer version than the one you edited. Read it again and reapply your change.")
 
-    private func exportInput(_ context: SignedInContext) async throws -> ProfileExportInput {
-        let id = try context.parameters.require("id", as: RecordID<ProfileRecord>.self)
-        let number = try context.parameters.require("number", as: Int.self)
-        return try await self.profiles.export(id, version: number)
+    private func exportInput(_ id: RecordID<ProfileRecord>, _ number: Int) async throws -> ProfileExportInput {
+        try await self.profiles.export(id, version: number)
     }
 
-    @Sendable func mobileconfig(request: Request, context: SignedInContext) async throws -> Reply<FileAnswer<MobileConfigFile>> {
-        let xml = await Array(MobileConfig.xml(for: try exportInput(context)).utf8)
+    @Sendable func mobileconfig(_ id: RecordID<ProfileRecord>, _ number: Int, request: Request,
+                                context: SignedInContext) async throws -> Reply<FileAnswer<MobileConfigFile>> {
+        let xml = await Array(MobileConfig.xml(for: try exportInput(id, number)).utf8)
         let bytes = try APIQuery.bool("signed", of: request) == true ? try await signing.sign(xml) : xml
         return Reply(FileAnswer(MobileConfigFile(), bytes: bytes))
     }

@@ -12,75 +12,62 @@ struct HelpdeskAPIController {
     let notes: NoteStore
     static let feedbackLimit = 500
 
-    static let issueToken = APIEndpoint<NoBody, IssuedToken>(
+    static let issueToken = Endpoint<RecordID<DeviceRecord>, NoBody, IssuedToken>(
         .post, "/api/v1/devices/{id}/token", role: .admin,
-        "Issue the device a new check-in token, shown this once; the old token stops working", parameters: ["id"], success: .created)
-    static let listCommands = APIEndpoint<NoBody, CommandList>(
-        .get, "/api/v1/devices/{id}/commands", role: .helpdesk, "The device's latest commands, newest first, with their answers", parameters: ["id", "limit"])
+        "Issue the device a new check-in token, shown this once; the old token stops working", success: .created)
+    static let listCommands = Endpoint<RecordID<DeviceRecord>, NoBody, CommandList>(
+        .get, "/api/v1/devices/{id}/commands", role: .helpdesk, "The device's latest commands, newest first, with their answers", parameters: ["limit"])
     /// The route asks for helpdesk; each command's own role is checked once its type is read.
-    static let queueCommand = APIEndpoint<CommandBody, CommandAnswer>(
+    static let queueCommand = Endpoint<RecordID<DeviceRecord>, CommandBody, CommandAnswer>(
         .post, "/api/v1/devices/{id}/commands", role: .helpdesk,
         "Queue a command for the device, to run at its next check-in (admin only: \(OpenAPIDocument.adminCommands))",
-        parameters: ["id"], success: .created,
+        success: .created,
         otherAnswers: [403: "forbidden: the token's role does not allow this command (\(OpenAPIDocument.commandRoles))"])
-    static let feedback = APIEndpoint<NoBody, FeedbackHistory>(
+    static let feedback = Endpoint<RecordID<DeviceRecord>, NoBody, FeedbackHistory>(
         .get, "/api/v1/devices/{id}/feedback", role: .helpdesk, "Every fetch of an app's managed feedback on the device, newest first",
-        parameters: ["id", "feedback app"], otherAnswers: [400: "invalid_query: app is missing or not a bundle ID"])
-    static let listNotes = APIEndpoint<NoBody, NoteList>(
-        .get, "/api/v1/devices/{id}/notes", role: .helpdesk, "The device's notes, newest first", parameters: ["id"])
-    static let addNote = APIEndpoint<NoteBody, NoteAnswer>(
-        .post, "/api/v1/devices/{id}/notes", role: .helpdesk, "Write a note on the device (audited)", parameters: ["id"], success: .created)
-    static let editNote = APIEndpoint<NoteBody, NoteAnswer>(
-        .put, "/api/v1/devices/{id}/notes/{note}", role: .helpdesk, "Change a note: its author or an admin (audited)", parameters: ["id", "note"])
-    static let removeNote = APIEndpoint<NoBody, NoContent>(
+        parameters: ["feedback app"], otherAnswers: [400: "invalid_query: app is missing or not a bundle ID"])
+    static let listNotes = Endpoint<RecordID<DeviceRecord>, NoBody, NoteList>(
+        .get, "/api/v1/devices/{id}/notes", role: .helpdesk, "The device's notes, newest first")
+    static let addNote = Endpoint<RecordID<DeviceRecord>, NoteBody, NoteAnswer>(
+        .post, "/api/v1/devices/{id}/notes", role: .helpdesk, "Write a note on the device (audited)", success: .created)
+    static let editNote = Endpoint<PathPair<RecordID<DeviceRecord>, RecordID<DeviceNoteRecord>>, NoteBody, NoteAnswer>(
+        .put, "/api/v1/devices/{id}/notes/{note}", role: .helpdesk, "Change a note: its author or an admin (audited)")
+    static let removeNote = Endpoint<PathPair<RecordID<DeviceRecord>, RecordID<DeviceNoteRecord>>, NoBody, NoContent>(
         .delete, "/api/v1/devices/{id}/notes/{note}", role: .helpdesk, "Remove a note: its author or an admin (audited)",
-        parameters: ["id", "note"], success: .noContent)
+        success: .noContent)
 
     func register(on routes: SecuredRoutes) {
-        routes.handle(Self.issueToken) { _, context in
-            let id = try Self.deviceID(context)
+        routes.handle(Self.issueToken) { id, _, context in
             let (token, hash) = DeviceTokens.mint()
             try await catalog.replaceToken(of: id, withHash: hash, by: Actor(context.user))
             return Reply(IssuedToken(deviceID: id, token: token))
         }
-        routes.handle(Self.listCommands) { request, context in
-            let commands = try await helpdeskReader.commands(of: try Self.deviceID(context), limit: APIQuery.limit(of: request))
+        routes.handle(Self.listCommands) { id, request, context in
+            let commands = try await helpdeskReader.commands(of: id, limit: APIQuery.limit(of: request))
             return Reply(CommandList(commands: commands.map(CommandAnswer.init)))
         }
-        routes.handle(Self.queueCommand) { body, request, context in
-            let id = try Self.deviceID(context)
+        routes.handle(Self.queueCommand) { id, body, request, context in
             let command = try body.command()
             try SecuredRoutes.authorize(command.requestType.role, request: request, context: context)
             return Reply(CommandAnswer(try await deviceChannel.queue(command, for: id, by: context.user)))
         }
-        routes.handle(Self.feedback) { request, context in Reply(try await feedback(request, context)) }
-        routes.handle(Self.listNotes) { _, context in
-            Reply(NoteList(notes: try await helpdeskReader.notes(of: try Self.deviceID(context)).map(NoteAnswer.init)))
+        routes.handle(Self.feedback) { id, request, _ in Reply(try await feedback(of: id, request)) }
+        routes.handle(Self.listNotes) { id, _, _ in
+            Reply(NoteList(notes: try await helpdeskReader.notes(of: id).map(NoteAnswer.init)))
         }
-        routes.handle(Self.addNote) { body, _, context in
-            let id = try Self.deviceID(context)
+        routes.handle(Self.addNote) { id, body, _, context in
             let note = try await Self.refusingInvalid { try await self.notes.add(body.body, to: id, by: context.principal) }
             return Reply(NoteAnswer(note))
         }
-        routes.handle(Self.editNote) { body, _, context in
-            let (device, note) = try Self.noteIDs(context)
+        routes.handle(Self.editNote) { device, note, body, _, context in
             try await Self.refusingInvalid { try await self.notes.edit(note, of: device, to: body.body, by: context.principal) }
             let (_, saved) = try await helpdeskReader.note(note, of: device)
             return Reply(NoteAnswer(saved))
         }
-        routes.handle(Self.removeNote) { _, context in
-            let (device, note) = try Self.noteIDs(context)
+        routes.handle(Self.removeNote) { device, note, _, context in
             try await self.notes.remove(note, of: device, by: context.principal)
             return .done
         }
-    }
-
-    private static func deviceID(_ context: SignedInContext) throws -> RecordID<DeviceRecord> {
-        try context.parameters.require("id", as: RecordID<DeviceRecord>.self)
-    }
-
-    private static func noteIDs(_ context: SignedInContext) throws -> (RecordID<DeviceRecord>, RecordID<DeviceNoteRecord>) {
-        (try deviceID(context), try context.parameters.require("note", as: RecordID<DeviceNoteRecord>.self))
     }
 
     /// A note the store refuses is a 422 on its body.
@@ -92,12 +79,12 @@ struct HelpdeskAPIController {
         }
     }
 
-    private func feedback(_ request: Request, _ context: SignedInContext) async throws -> FeedbackHistory {
+    private func feedback(of id: RecordID<DeviceRecord>, _ request: Request) async throws -> FeedbackHistory {
         guard let app = request.uri.formParameters["app"].map({ String($0).trimmingWhitespace() }),
               BundleID.problem(app) == nil else {
             throw APIError(status: .badRequest, code: .invalidQuery, message: "app must be the bundle ID of the app whose feedback to read.", field: "app")
         }
-        let found = try await helpdeskReader.feedbackHistory(try Self.deviceID(context), app: app, limit: Self.feedbackLimit)
+        let found = try await helpdeskReader.feedbackHistory(id, app: app, limit: Self.feedbackLimit)
         return FeedbackHistory(app: app, feedback: found.reports.reversed().map {
             FeedbackHistory.Report(fetchedAt: $0.fetchedAt, wasReset: $0.wasReset, values: $0.feedback)
         })

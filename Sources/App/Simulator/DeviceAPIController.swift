@@ -32,9 +32,8 @@ struct DeviceAPIController {
         "Send the status beacon (on unlock or when the app asks): the app's and iOS's versions, enrollment and compliance; the device page and list show the last one",
         otherAnswers: [422: "validation_failed, with field"])
     static let commands = APIEndpoint<NoBody, PendingCommands>(.get, "/api/v1/device/commands", access: .device, "Commands waiting for this device, oldest first")
-    static let answerCommand = APIEndpoint<CommandReplyBody, CommandReplyAnswer>(
-        .post, "/api/v1/device/commands/{uuid}", access: .device, "Answer a command", parameters: ["uuid"],
-        otherAnswers: [404: "unknown_command", 409: "command_finished"])
+    static let answerCommand = Endpoint<String, CommandReplyBody, CommandReplyAnswer>(
+        .post, "/api/v1/device/commands/{uuid}", access: .device, "Answer a command", otherAnswers: [404: "unknown_command", 409: "command_finished"])
 
     func register(on routes: DeviceRoutes) {
         routes.handle(Self.policy) { request, context in
@@ -55,8 +54,7 @@ struct DeviceAPIController {
         routes.handle(Self.commands) { _, context in
             Reply(PendingCommands(commands: try await deviceChannel.pending(for: context.device.id).map(CommandEnvelope.init)))
         }
-        routes.handle(Self.answerCommand) { reply, _, context in
-            let uuid = try context.parameters.require("uuid")
+        routes.handle(Self.answerCommand) { uuid, reply, _, context in
             let status = try reply.status()
             let updated: DeviceCommandRecord
             do {

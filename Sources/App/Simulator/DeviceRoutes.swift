@@ -43,24 +43,29 @@ final class DeviceRoutes {
     }
 
     /// Registers `endpoint` (declared with `access: .device`) as `SecuredRoutes.handle` does
-    /// for a role: the body read before the handler runs, the answer turned into the response,
-    /// the operation recorded for the API document.
-    func handle<Body, Answer>(_ endpoint: APIEndpoint<Body, Answer>,
-                              _ handler: @escaping @Sendable (Body, Request, DeviceRequestContext) async throws -> Reply<Answer>) {
+    /// for a role: the body and the path's values read before the handler runs, the answer
+    /// turned into the response, the operation recorded for the API document.
+    func handle<Values, Body, Answer>(_ endpoint: Endpoint<Values, Body, Answer>,
+                                      _ handler: @escaping @Sendable (Values, Body, Request, DeviceRequestContext) async throws -> Reply<Answer>) {
         guard endpoint.access == .device else {
             // A declaration error every test meets as the console is built, never a request's.
             preconditionFailure("\(endpoint.method) \(endpoint.path) is not a device endpoint: register it on SecuredRoutes")
         }
         table.document(endpoint.operation)
         add(endpoint.method, endpoint.path) { request, context in
-            let reply = try await handler(try await Body.read(from: request), request, context)
+            let body = try await Body.read(from: request)
+            let reply = try await handler(try endpoint.values(in: context.parameters), body, request, context)
             return try reply.answer.response(status: endpoint.success, headers: reply.headers)
         }
     }
 
-    /// An endpoint without a body: the handler gets the request and the device's context.
+    func handle<Body, Answer>(_ endpoint: APIEndpoint<Body, Answer>,
+                              _ handler: @escaping @Sendable (Body, Request, DeviceRequestContext) async throws -> Reply<Answer>) {
+        handle(endpoint) { (_: NoValues, body, request, context) in try await handler(body, request, context) }
+    }
+
     func handle<Answer>(_ endpoint: APIEndpoint<NoBody, Answer>,
                         _ handler: @escaping @Sendable (Request, DeviceRequestContext) async throws -> Reply<Answer>) {
-        handle(endpoint) { _, request, context in try await handler(request, context) }
+        handle(endpoint) { (_: NoValues, _: NoBody, request, context) in try await handler(request, context) }
     }
 }

@@ -21,8 +21,8 @@ extension SimulatorAPIController {
         .query("timeout", JSONSchema(types: [.integer], minimum: 1, maximum: longestStream), "Seconds before the stream ends (default \(longestStream))"),
     ] }
 
-    @Sendable func events(request: Request, context: SignedInContext) async throws -> Reply<EventStream<SimulatorStreamEvent>> {
-        let id = try await device(context)
+    @Sendable func events(udid: String, request: Request, context: SignedInContext) async throws -> Reply<EventStream<SimulatorStreamEvent>> {
+        let id = try await device(udid: udid)
         let query = request.uri.formParameters
         let resumeFrom = request.headers[values: HTTPField.Name("Last-Event-ID")!].first ?? query["after"].map(String.init)
         let after: Int64?

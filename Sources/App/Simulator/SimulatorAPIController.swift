@@ -11,24 +11,23 @@ struct SimulatorAPIController {
     let simulator: SimulatorService
     let liveChanges: LiveChanges
 
-    static let state = APIEndpoint<NoBody, SimulatorStateAnswer>(
-        .get, "/api/v1/simulator/{udid}", role: .viewer, "A simulated device's state (after applying policy changes and queued commands)",
-        parameters: ["udid"])
-    static let act = APIEndpoint<SimulatorActionBody, SimulatorActionAnswer>(
+    static let state = Endpoint<String, NoBody, SimulatorStateAnswer>(
+        .get, "/api/v1/simulator/{udid}", role: .viewer, "A simulated device's state (after applying policy changes and queued commands)")
+    static let act = Endpoint<String, SimulatorActionBody, SimulatorActionAnswer>(
         .post, "/api/v1/simulator/{udid}/actions", role: .helpdesk, "Do something on a simulated device, as the page's controls do",
-        parameters: ["udid"], otherAnswers: [422: "invalid_action or validation_failed, with field"])
-    static let events = APIEndpoint<NoBody, EventStream<SimulatorStreamEvent>>(
+        otherAnswers: [422: "invalid_action or validation_failed, with field"])
+    static let events = Endpoint<String, NoBody, EventStream<SimulatorStreamEvent>>(
         .get, "/api/v1/simulator/{udid}/events", role: .viewer, "A simulated device's timeline and status changes as they happen (Server-Sent Events)",
-        parameters: ["udid", "event stream"], otherAnswers: [400: "invalid_parameter, with field"])
+        parameters: ["event stream"], otherAnswers: [400: "invalid_parameter, with field"])
 
     func register(on routes: SecuredRoutes) {
-        routes.handle(Self.state) { _, context in
-            let id = try await device(context)
+        routes.handle(Self.state) { udid, _, _ in
+            let id = try await device(udid: udid)
             return Reply(SimulatorStateAnswer(try await simulator.sync(id).state))
         }
         routes.handle(Self.events, events)
-        routes.handle(Self.act) { body, _, context in
-            let id = try await device(context)
+        routes.handle(Self.act) { udid, body, _, _ in
+            let id = try await device(udid: udid)
             let action: SimulatorAction
             do throws(SimulatorActionParser.Problem) {
                 action = try SimulatorActionParser.parse(body.field)
@@ -40,8 +39,9 @@ struct SimulatorAPIController {
         }
     }
 
-    func device(_ context: SignedInContext) async throws -> RecordID<DeviceRecord> {
-        let udid = try context.parameters.require("udid").asciiUppercased
+    /// The simulated device a path's UDID names, in any case.
+    func device(udid given: String) async throws -> RecordID<DeviceRecord> {
+        let udid = given.asciiUppercased
         guard let id = try await simulatorReader.device(udid: udid)?.id else {
             throw APIError(status: .notFound, code: .notFound, message: "No device has UDID \(udid.clipped(to: 60)).")
         }

@@ -7,6 +7,8 @@ import Storage
 protocol PathValues: Sendable {
     /// How many segments the values take.
     static var count: Int { get }
+    /// How the API document describes each segment.
+    static var pathSchemas: [JSONSchema] { get }
     init(pathSegments: [String]) throws
     var pathSegments: [String] { get }
 }
@@ -14,6 +16,7 @@ protocol PathValues: Sendable {
 /// The values of an address that carries none.
 struct NoValues: PathValues {
     static var count: Int { 0 }
+    static var pathSchemas: [JSONSchema] { [] }
     init() {}
     init(pathSegments: [String]) {}
     var pathSegments: [String] { [] }
@@ -21,12 +24,14 @@ struct NoValues: PathValues {
 
 /// A value that fills one segment of an address: a record's id, a version number, a topic.
 protocol PathValue: PathValues {
+    static var pathSchema: JSONSchema { get }
     init(pathSegment: String) throws
     var pathSegment: String { get }
 }
 
 extension PathValue {
     static var count: Int { 1 }
+    static var pathSchemas: [JSONSchema] { [pathSchema] }
     init(pathSegments: [String]) throws { try self.init(pathSegment: pathSegments.first ?? "") }
     var pathSegments: [String] { [pathSegment] }
 }
@@ -42,11 +47,22 @@ extension PathValue where Self: LosslessStringConvertible {
     var pathSegment: String { description }
 }
 
-extension RecordID: PathValue {}
-extension Int: PathValue {}
-extension String: PathValue {}
+extension RecordID: PathValue {
+    static var pathSchema: JSONSchema { schema }
+}
+
+extension Int: PathValue {
+    /// Numbers in addresses are version numbers, counted from 1.
+    static var pathSchema: JSONSchema { JSONSchema(types: [.integer], minimum: 1) }
+}
+
+extension String: PathValue {
+    static var pathSchema: JSONSchema { .string }
+}
 
 extension PayloadKind: PathValue {
+    static var pathSchema: JSONSchema { .oneOfStrings(allCases.map(\.rawValue)) }
+
     /// A kind the console does not know is a page that does not exist.
     init(pathSegment: String) throws {
         guard let kind = PayloadKind(rawValue: pathSegment) else { throw HTTPError(.notFound) }
@@ -67,6 +83,7 @@ struct PathPair<First: PathValue, Second: PathValue>: PathValues {
     }
 
     static var count: Int { 2 }
+    static var pathSchemas: [JSONSchema] { [First.pathSchema, Second.pathSchema] }
 
     init(pathSegments: [String]) throws {
         first = try First(pathSegment: pathSegments.first ?? "")

@@ -23,7 +23,7 @@ struct SiteRoute<Values: PathValues>: Sendable {
 
     init(_ method: HTTPRequest.Method, _ pattern: String, role: Role) {
         segments = pattern.split(separator: "/").map { $0.first == "{" ? nil : String($0) }
-        names = pattern.split(separator: "/").filter { $0.first == "{" }.map { String($0.dropFirst().dropLast()) }
+        names = PathPattern.names(in: pattern)
         // A declaration whose pattern and values disagree is a mistake in the code, found the first
         // time the route table is built (every test console builds it), never by a request.
         precondition(names.count == Values.count, "\(pattern) has \(names.count) values where its declaration has \(Values.count)")
@@ -47,6 +47,14 @@ struct SiteRoute<Values: PathValues>: Sendable {
     /// client's mistake (400, or 404 for a type that says so).
     func values(in parameters: Parameters) throws -> Values {
         try Values(pathSegments: names.map { parameters.get($0) ?? "" })
+    }
+}
+
+/// Reads an address pattern: `/devices/{id}/notes/{note}`.
+enum PathPattern {
+    /// The names of the pattern's `{name}` segments, in order.
+    static func names(in pattern: String) -> [String] {
+        pattern.split(separator: "/").filter { $0.first == "{" }.map { String($0.dropFirst().dropLast()) }
     }
 }
 
