@@ -65,9 +65,11 @@ import Testing
         let api = APITests()
         let admin = try await api.token(console, role: .admin)
         try await console.test { client in
-            #expect(try await api.call(client, .get, "/api/v1/profiles/abc", token: admin).status == .badRequest)
-            #expect(try await api.call(client, .get, "/api/v1/profiles/1/versions/x/sdk-profile", token: admin).status == .badRequest)
-            #expect(try await api.call(client, .get, "/api/v1/profiles/999", token: admin).status == .notFound)
+            let notAnID = try await api.call(client, .get, "/api/v1/profiles/abc", token: admin)
+            let notANumber = try await api.call(client, .get, "/api/v1/profiles/1/versions/x/sdk-profile", token: admin)
+            let missing = try await api.call(client, .get, "/api/v1/profiles/999", token: admin)
+            #expect(notAnID.status == .badRequest && notANumber.status == .badRequest)
+            #expect(missing.status == .notFound)
         }
         let document = try await TestConsole.openAPIDocument()
         let unassign = try #require(((document["paths"] as? [String: Any])?["/api/v1/profiles/{id}/assignments/{group}"] as? [String: Any])?["delete"] as? [String: Any])
