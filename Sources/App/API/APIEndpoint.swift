@@ -66,6 +66,17 @@ struct Endpoint<Values: PathValues, Body: EndpointBody, Answer: EndpointAnswer>:
     }
 }
 
+extension Endpoint {
+    /// Reads the body, then the path's values, runs the handler and makes its response: the
+    /// order every kind of caller's routes follow.
+    func respond<Context>(to request: Request, parameters: Parameters, context: Context,
+                          with handler: (Values, Body, Request, Context) async throws -> Reply<Answer>) async throws -> Response {
+        let body = try await Body.read(from: request)
+        let reply = try await handler(try values(in: parameters), body, request, context)
+        return try reply.answer.response(status: success, headers: reply.headers)
+    }
+}
+
 /// An operation whose path carries no values.
 typealias APIEndpoint<Body: EndpointBody, Answer: EndpointAnswer> = Endpoint<NoValues, Body, Answer>
 
@@ -116,9 +127,7 @@ extension SecuredRoutes {
         }
         table.document(endpoint.operation)
         add(endpoint.method, endpoint.path, role) { request, context in
-            let body = try await Body.read(from: request)
-            let reply = try await handler(try endpoint.values(in: context.parameters), body, request, context)
-            return try reply.answer.response(status: endpoint.success, headers: reply.headers)
+            try await endpoint.respond(to: request, parameters: context.parameters, context: context, with: handler)
         }
     }
 

@@ -53,9 +53,7 @@ final class DeviceRoutes {
         }
         table.document(endpoint.operation)
         add(endpoint.method, endpoint.path) { request, context in
-            let body = try await Body.read(from: request)
-            let reply = try await handler(try endpoint.values(in: context.parameters), body, request, context)
-            return try reply.answer.response(status: endpoint.success, headers: reply.headers)
+            try await endpoint.respond(to: request, parameters: context.parameters, context: context, with: handler)
         }
     }
 
