@@ -76,5 +76,9 @@ import Testing
         let parameters = try #require(unassign["parameters"] as? [[String: Any]])
         #expect(parameters.prefix(2).map { $0["name"] as? String } == ["id", "group"])
         #expect(parameters.prefix(2).allSatisfy { $0["in"] as? String == "path" && ($0["schema"] as? [String: Any])?["minimum"] as? Int == 1 })
+        // A version number past 64 bits is refused (400), so the document bounds it as it does ids.
+        let export = try #require(((document["paths"] as? [String: Any])?["/api/v1/profiles/{id}/versions/{number}/sdk-profile"] as? [String: Any])?["get"] as? [String: Any])
+        let number = try #require((export["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "number" })
+        #expect((number["schema"] as? [String: Any])?["format"] as? String == "int64")
     }
 }

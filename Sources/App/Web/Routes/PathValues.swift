@@ -52,8 +52,13 @@ extension RecordID: PathValue {
 }
 
 extension Int: PathValue {
-    /// Numbers in addresses are version numbers, counted from 1.
-    static var pathSchema: JSONSchema { JSONSchema(types: [.integer], minimum: 1) }
+    /// Numbers in addresses are version numbers, counted from 1; a number past 64 bits cannot
+    /// be one, and the document says so, as it does for ids.
+    static var pathSchema: JSONSchema {
+        var schema = JSONSchema.of(.integer, format: "int64")
+        schema.minimum = 1
+        return schema
+    }
 }
 
 extension String: PathValue {
