@@ -12,11 +12,9 @@ import Hummingbird
 /// An operation whose path carries no values is an `APIEndpoint<Body, Answer>`; one that does
 /// names them first: `Endpoint<RecordID<DeviceGroupRecord>, NoBody, NoContent>` for
 /// `DELETE /api/v1/groups/{id}`.
-struct Endpoint<Values: PathValues, Body: EndpointBody, Answer: EndpointAnswer>: Sendable {
+struct Endpoint<Values: PathValues, Body: EndpointBody, Answer: EndpointAnswer>: Sendable, Addressed {
     let method: HTTPRequest.Method
-    let path: String
-    /// The names of the path's `{name}` segments, in order.
-    let names: [String]
+    let template: PathTemplate<Values>
     /// A role (`SecuredRoutes`), or `.device` for the device API (`DeviceRoutes`).
     let access: Access
     let summary: String
@@ -31,11 +29,8 @@ struct Endpoint<Values: PathValues, Body: EndpointBody, Answer: EndpointAnswer>:
 
     init(_ method: HTTPRequest.Method, _ path: String, access: Access, _ summary: String, parameters: [String] = [],
          query: [OpenAPI.Parameter] = [], success: HTTPResponse.Status = .ok, otherAnswers: [Int: String] = [:]) {
-        names = PathPattern.names(in: path)
-        // A declaration whose path and values disagree stops the first test that builds the console.
-        precondition(names.count == Values.count, "\(path) has \(names.count) values where its declaration has \(Values.count)")
         self.method = method
-        self.path = path
+        template = PathTemplate(path)
         self.access = access
         self.summary = summary
         self.parameters = parameters
@@ -49,16 +44,11 @@ struct Endpoint<Values: PathValues, Body: EndpointBody, Answer: EndpointAnswer>:
         self.init(method, path, access: .role(role), summary, parameters: parameters, query: query, success: success, otherAnswers: otherAnswers)
     }
 
-    /// The values of a matched request's path (400 for one of the wrong type).
-    func values(in parameters: Parameters) throws -> Values {
-        try Values(pathSegments: names.map { parameters.get($0) ?? "" })
-    }
-
     var operation: DocumentedOperation {
-        let pathParameters = zip(names, Values.pathSchemas).map { name, schema in
+        let pathParameters = zip(template.names, Values.pathSchemas).map { name, schema in
             OpenAPI.Parameter(name: name, location: .path, required: true, schema: schema)
         }
-        return DocumentedOperation(method: method, path: path, summary: summary, access: access, pathParameters: pathParameters,
+        return DocumentedOperation(method: method, path: pattern, summary: summary, access: access, pathParameters: pathParameters,
                             parameters: parameters, query: query,
                             success: success, otherAnswers: otherAnswers,
                             body: { try Body.documentedBody($0) },
@@ -123,10 +113,10 @@ extension SecuredRoutes {
                                       _ handler: @escaping @Sendable (Values, Body, Request, SignedInContext) async throws -> Reply<Answer>) {
         guard case .role(let role) = endpoint.access else {
             // A declaration error every test meets as the console is built, never a request's.
-            preconditionFailure("\(endpoint.method) \(endpoint.path) is not for a role: register it where its callers are (DeviceRoutes)")
+            preconditionFailure("\(endpoint.method) \(endpoint.pattern) is not for a role: register it where its callers are (DeviceRoutes)")
         }
         table.document(endpoint.operation)
-        add(endpoint.method, endpoint.path, role) { request, context in
+        add(endpoint.method, endpoint.pattern, role) { request, context in
             try await endpoint.respond(to: request, parameters: context.parameters, context: context, with: handler)
         }
     }

@@ -82,7 +82,7 @@ struct CatalogAPIController {
         let limit = try APIQuery.limit(of: request)
         let list = try await catalogReader.deviceList(filter, limit: limit, now: now())
         let page = list.devices.prefix(limit)
-        let next = list.devices.count > limit ? page.last.map { "/api/v1/devices?" + filter.query(after: $0.device.id) + "&limit=\(limit)" } : nil
+        let next = list.devices.count > limit ? page.last.map { Self.listDevices.link() + "?" + filter.query(after: $0.device.id) + "&limit=\(limit)" } : nil
         return DeviceListAnswer(total: list.total, devices: page.map { ListedDevice($0, policy: $0.device.groupID.flatMap { list.policies[$0] }) }, next: next)
     }
 }

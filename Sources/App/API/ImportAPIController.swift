@@ -51,7 +51,7 @@ struct ImportAPIController {
         case .success(.imported(let outcome)):
             let profile = ImportedProfile(outcome)
             return Reply(outcome.version == 1 ? .newProfile(profile) : .newVersion(profile),
-                         headers: [.location: "/api/v1/profiles/\(outcome.profile.id)", .eTag: "\"\(outcome.version)\""])
+                         headers: [.location: ProfilesAPIController.show.link(outcome.profile.id), .eTag: "\"\(outcome.version)\""])
         }
     }
 

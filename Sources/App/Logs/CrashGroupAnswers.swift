@@ -45,6 +45,6 @@ extension CrashGroupAnswer {
         (filter.app, filter.kind, filter.signature, filter.device) = (group.app, .crash, group.signature, device)
         self.init(app: group.app, signature: group.signature, crashes: group.occurrences, devices: group.devices,
                   appVersions: (group.versions ?? "").split(separator: ",").map(String.init), firstSeen: group.firstSeen,
-                  lastSeen: group.lastSeen, logs: "/api/v1/logs?" + filter.query(before: nil))
+                  lastSeen: group.lastSeen, logs: LogsAPIController.list.link() + "?" + filter.query(before: nil))
     }
 }

@@ -65,7 +65,7 @@ struct LogsAPIController {
         let limit = try APIQuery.limit(of: request)
         let (rows, lag) = try await logReader.rows(filter, limit: limit)
         let page = rows.prefix(limit)
-        let next = rows.count > limit ? page.last.map { "/api/v1/logs?" + filter.query(before: $0.line.id) + "&limit=\(limit)" } : nil
+        let next = rows.count > limit ? page.last.map { Self.list.link() + "?" + filter.query(before: $0.line.id) + "&limit=\(limit)" } : nil
         return LogPage(logs: page.map { StoredLogLine($0.line) }, next: next, index: LogPage.IndexLag(lag))
     }
 

@@ -49,10 +49,10 @@ final class DeviceRoutes {
                                       _ handler: @escaping @Sendable (Values, Body, Request, DeviceRequestContext) async throws -> Reply<Answer>) {
         guard endpoint.access == .device else {
             // A declaration error every test meets as the console is built, never a request's.
-            preconditionFailure("\(endpoint.method) \(endpoint.path) is not a device endpoint: register it on SecuredRoutes")
+            preconditionFailure("\(endpoint.method) \(endpoint.pattern) is not a device endpoint: register it on SecuredRoutes")
         }
         table.document(endpoint.operation)
-        add(endpoint.method, endpoint.path) { request, context in
+        add(endpoint.method, endpoint.pattern) { request, context in
             try await endpoint.respond(to: request, parameters: context.parameters, context: context, with: handler)
         }
     }

@@ -11,28 +11,70 @@ import Hummingbird
 ///
 /// The console's routes are declared by feature as `Site.Devices.show`, `Site.Profiles.history`…
 /// (see `Site`), the way SwiftPackageIndex-Server's `SiteURL` does.
-struct SiteRoute<Values: PathValues>: Sendable {
+struct SiteRoute<Values: PathValues>: Sendable, Addressed {
     let method: HTTPRequest.Method
-    /// The address with a `{name}` segment for each value, as the router matches it.
-    let pattern: String
+    let template: PathTemplate<Values>
     let role: Role
+
+    init(_ method: HTTPRequest.Method, _ pattern: String, role: Role) {
+        self.method = method
+        template = PathTemplate(pattern)
+        self.role = role
+    }
+}
+
+/// A declaration with an address: a page (`SiteRoute`) or an API operation (`Endpoint`). Both
+/// make their links, and read a request's values, through their one `PathTemplate`.
+protocol Addressed {
+    associatedtype Values: PathValues
+    var template: PathTemplate<Values> { get }
+}
+
+extension Addressed {
+    /// The address with a `{name}` segment for each value, as the router matches it.
+    var pattern: String { template.pattern }
+
+    /// The address for `values`, each segment percent-encoded.
+    func link(_ values: Values) -> String { template.link(values) }
+
+    /// The address of a declaration whose address carries two values.
+    func link<First, Second>(_ first: First, _ second: Second) -> String where Values == PathPair<First, Second> {
+        template.link(PathPair(first, second))
+    }
+
+    /// The values a matched request's address carries; a segment its type cannot read is the
+    /// client's mistake (400, or 404 for a type that says so).
+    func values(in parameters: Parameters) throws -> Values { try template.values(in: parameters) }
+}
+
+extension Addressed where Values == NoValues {
+    /// The address of a declaration whose address carries no values.
+    func link() -> String { pattern }
+
+    /// The address with a query string; parameters whose value is nil are left out.
+    func link(query: KeyValuePairs<String, String?>) -> String {
+        let parts = query.compactMap { name, value in value.map { name + "=" + QueryValue.encoded($0) } }
+        return parts.isEmpty ? pattern : pattern + "?" + parts.joined(separator: "&")
+    }
+}
+
+/// An address pattern (`/devices/{id}/notes/{note}`) and the type of the values it carries.
+struct PathTemplate<Values: PathValues>: Sendable {
+    let pattern: String
     /// The names of the pattern's `{name}` segments, in order.
-    private let names: [String]
+    let names: [String]
     /// The pattern's segments, nil where a value goes: split once, since pages make many links.
     private let segments: [String?]
 
-    init(_ method: HTTPRequest.Method, _ pattern: String, role: Role) {
+    init(_ pattern: String) {
         segments = pattern.split(separator: "/").map { $0.first == "{" ? nil : String($0) }
-        names = PathPattern.names(in: pattern)
+        names = pattern.split(separator: "/").filter { $0.first == "{" }.map { String($0.dropFirst().dropLast()) }
         // A declaration whose pattern and values disagree is a mistake in the code, found the first
         // time the route table is built (every test console builds it), never by a request.
         precondition(names.count == Values.count, "\(pattern) has \(names.count) values where its declaration has \(Values.count)")
-        self.method = method
         self.pattern = pattern
-        self.role = role
     }
 
-    /// The address of this page or action for `values`, each segment percent-encoded.
     func link(_ values: Values) -> String {
         var filling = values.pathSegments.makeIterator()
         var link = ""
@@ -43,18 +85,8 @@ struct SiteRoute<Values: PathValues>: Sendable {
         return link
     }
 
-    /// The values a matched request's address carries; a segment its type cannot read is the
-    /// client's mistake (400, or 404 for a type that says so).
     func values(in parameters: Parameters) throws -> Values {
         try Values(pathSegments: names.map { parameters.get($0) ?? "" })
-    }
-}
-
-/// Reads an address pattern: `/devices/{id}/notes/{note}`.
-enum PathPattern {
-    /// The names of the pattern's `{name}` segments, in order.
-    static func names(in pattern: String) -> [String] {
-        pattern.split(separator: "/").filter { $0.first == "{" }.map { String($0.dropFirst().dropLast()) }
     }
 }
 
@@ -79,24 +111,6 @@ private extension UInt8 {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || self == UInt8(ascii: "-") || self == UInt8(ascii: ".")
             || self == UInt8(ascii: "_") || self == UInt8(ascii: "~")
-    }
-}
-
-extension SiteRoute where Values == NoValues {
-    /// The address of a page or action whose address carries no values.
-    func link() -> String { pattern }
-
-    /// The address with a query string; parameters whose value is nil are left out.
-    func link(query: KeyValuePairs<String, String?>) -> String {
-        let parts = query.compactMap { name, value in value.map { name + "=" + QueryValue.encoded($0) } }
-        return parts.isEmpty ? pattern : pattern + "?" + parts.joined(separator: "&")
-    }
-}
-
-extension SiteRoute {
-    /// The address of a page or action whose address carries two values.
-    func link<First, Second>(_ first: First, _ second: Second) -> String where Values == PathPair<First, Second> {
-        link(PathPair(first, second))
     }
 }
 
