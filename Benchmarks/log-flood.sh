@@ -12,6 +12,7 @@
 #  - anchors: the bare Hummingbird route and the console's /healthz under the same wrk, and the
 #    in-process rates of the same inserts through LogStore.append and raw SQLite (`payload-console-bench ingest`).
 # Sizes: LINES, BURST (30s), IDLE (10), DURATION (10s, each query run); e.g. LINES=500000 BURST=10s.
+# STORE=dir starts from a copy of a store an earlier run kept (KEEP=1) instead of seeding one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Benchmarks/common.sh
@@ -23,8 +24,15 @@ BURST=${BURST:-30s}
 IDLE=${IDLE:-10}
 DURATION=${DURATION:-10s}
 
-echo "== seed: $LINES lines over 50 apps from 10,000 devices, indexed; upload bodies of 500 lines"
-$BENCH seed-logs --db "$DB" --lines "$LINES" --apps 50 --devices 10000 --tokens-file "$WORK/tokens" --bodies-dir "$WORK/bodies"
+if [ -n "${STORE:-}" ]; then
+  # A store seeded earlier by this script (KEEP=1), for runs side by side: copied, then flushed
+  # to disk, so the copy's writeback does not land in the measurements.
+  echo "== store: a copy of $STORE"
+  cp -r "$STORE"/bench.sqlite "$STORE"/bench-logs.sqlite "$STORE"/tokens "$STORE"/bodies "$WORK"/ && sync
+else
+  echo "== seed: $LINES lines over 50 apps from 10,000 devices, indexed; upload bodies of 500 lines"
+  $BENCH seed-logs --db "$DB" --lines "$LINES" --apps 50 --devices 10000 --tokens-file "$WORK/tokens" --bodies-dir "$WORK/bodies"
+fi
 ADMIN_TOKEN=$($BIN token create --role admin --name flood --db "$DB")
 HELPDESK_TOKEN=$($BIN token create --role helpdesk --name flood --db "$DB")
 start_servers

@@ -54,12 +54,19 @@ public final class Database: Sendable {
                 chmod(path, 0o600)
             }
         }
+        if background && !inMemory {
+            // The pages a flood of inserts keeps touching — each index's newest page per device
+            // and per app, and the tree above them — outgrow SQLite's default 2 MB cache once
+            // the file holds millions of rows, and every miss is a read and a parse. 64 MB kept
+            // them (5,000,000 lines: upload p99 -25%, Benchmarks/README "issue 25").
+            try writerConnection.execute(script: "PRAGMA cache_size = -\(Self.backgroundWriterCacheKilobytes)")
+        }
         changes.attach(to: writerConnection)
         for function in functions { try writerConnection.register(function) }
-        let niceness: Int32 = background ? Self.backgroundNiceness : 0
-        checkpointer = background && !inMemory ? try Checkpointer(path: path, busyTimeout: busyTimeout, niceness: niceness) : nil
+        let priority: WorkerThread.Priority = background ? .background : .normal
+        checkpointer = background && !inMemory ? try Checkpointer(path: path, busyTimeout: busyTimeout, priority: priority) : nil
         checkpointer?.attach(to: writerConnection)
-        writer = Worker(Connection(writerConnection), name: "sqlite-writer", niceness: niceness)
+        writer = Worker(Connection(writerConnection), name: "sqlite-writer", priority: priority)
         writerPool = nil
         readers = inMemory ? nil : WorkerPool(try (0..<max(1, readerCount)).map { index in
             let reader = try SQLiteConnection(path: path, busyTimeout: busyTimeout, queryOnly: true)
@@ -111,8 +118,8 @@ public final class Database: Sendable {
         }
     }
 
-    /// Nice 10: about a tenth of a core's share against a request's thread when both want it.
-    public static let backgroundNiceness: Int32 = 10
+    /// The page cache of a background file's writer (see `init(path:…)`), in KiB.
+    static let backgroundWriterCacheKilobytes = 64 * 1024
 
     deinit {
         changeListener.withLock { $0?.stop() }

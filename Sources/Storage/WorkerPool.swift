@@ -6,9 +6,9 @@ final class Worker: Sendable {
     nonisolated(unsafe) let connection: Connection
     let thread: WorkerThread
 
-    init(_ connection: Connection, name: String, niceness: Int32 = 0) {
+    init(_ connection: Connection, name: String, priority: WorkerThread.Priority = .normal) {
         self.connection = connection
-        thread = WorkerThread(name: name, niceness: niceness)
+        thread = WorkerThread(name: name, priority: priority)
     }
 
     func run<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {

@@ -14,15 +14,31 @@ public final class WorkerThread: @unchecked Sendable {
 
     private static let currentKey = "payload-console.storage.worker"
 
-    /// `niceness` above 0 lowers this thread's scheduling priority (Linux keeps a nice value per
-    /// thread): background work that must not take the cores from people's requests.
-    public init(name: String, niceness: Int32 = 0) {
+    /// How a thread shares the cores with the threads that serve people.
+    public enum Priority: Sendable {
+        case normal
+        /// Work machines asked for (a log flood and its index) that may wait for the cores
+        /// whenever a person's request wants one: Linux's `SCHED_IDLE`, kept per thread. A
+        /// nice value (10 was tried) still lets such a thread hold a core for a few
+        /// milliseconds when a request wakes; an idle-class thread gives it up at once, and
+        /// still gets every cycle no one else wants.
+        case background
+    }
+
+    public init(name: String, priority: Priority = .normal) {
         let thread = Thread { [self] in
-            if niceness > 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
+            if priority == .background { Self.yieldToEveryOtherThread() }
             loop()
         }
         thread.name = name
         thread.start()
+    }
+
+    /// Puts the calling thread in Linux's idle scheduling class (`SCHED_IDLE`, 5 in
+    /// <bits/sched.h>, which Swift's Glibc module does not export).
+    private static func yieldToEveryOtherThread() {
+        var parameters = sched_param(sched_priority: 0)
+        _ = sched_setscheduler(0, 5, &parameters)
     }
 
     /// Whether the calling code runs on this worker's thread (inside one of its jobs).

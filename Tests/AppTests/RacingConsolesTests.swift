@@ -70,7 +70,7 @@ import Testing
             for attempt in 0..<8 {
                 group.addTask {
                     do {
-                        _ = try await consoles[attempt % 2].services.logStore.ingest(batch, from: uploader, logging: Logging(level: .debug))
+                        _ = try await consoles[attempt % 2].services.logStore.ingest(consoles[attempt % 2].services.logStore.prepare(batch, from: uploader), logging: Logging(level: .debug))
                         return "accepted"
                     } catch LogStore.Refusal.capReached {
                         return "refused at the cap"

@@ -42,10 +42,21 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let background = try Database(path: directory.appendingPathComponent("logs.sqlite").path, background: true)
         let ordinary = try Database(path: directory.appendingPathComponent("console.sqlite").path)
-        let niceness = { @Sendable in getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
-        #expect(try await background.write { _ in niceness() } == Database.backgroundNiceness)
-        #expect(try await background.read { _ in niceness() } == 0)
-        #expect(try await ordinary.write { _ in niceness() } == 0)
+        // SCHED_IDLE is 5 and SCHED_OTHER 0 in <bits/sched.h>.
+        let policy = { @Sendable in sched_getscheduler(0) }
+        #expect(try await background.write { _ in policy() } == 5)
+        #expect(try await background.read { _ in policy() } == 0)
+        #expect(try await ordinary.write { _ in policy() } == 0)
+    }
+
+    @Test func aBackgroundFilesWriterKeepsALargerPageCacheThanAnOrdinaryFile() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let background = try Database(path: directory.appendingPathComponent("logs.sqlite").path, background: true)
+        let ordinary = try Database(path: directory.appendingPathComponent("console.sqlite").path)
+        // A negative cache_size is KiB: 64 MB for the flood's writer, SQLite's 2 MB elsewhere.
+        #expect(try await background.write { try $0.scalar("PRAGMA cache_size", as: Int.self) } == -65_536)
+        #expect(try await ordinary.write { try $0.scalar("PRAGMA cache_size", as: Int.self) } == -2_000)
     }
 
     @Test func aBulkInsertBindsEveryRowAndARowThatDoesNotFitUndoesTheWrite() async throws {

@@ -13,17 +13,21 @@ final class LogUploadDecoding: Sendable {
     private let next = Atomic<Int>(0)
 
     init(threads count: Int = ProcessInfo.processInfo.activeProcessorCount) {
-        threads = (0..<max(1, count)).map { WorkerThread(name: "log-upload-decoder-\($0)", niceness: Database.backgroundNiceness) }
+        threads = (0..<max(1, count)).map { WorkerThread(name: "log-upload-decoder-\($0)", priority: .background) }
     }
 
     deinit {
         for thread in threads { thread.stop() }
     }
 
-    /// `LogUpload.lines`, checked, on the next decoding thread: an `APIError` for a body that
-    /// cannot be read, `LogStore.Refusal.batch` for lines the store would refuse.
-    func batch(from body: ByteBuffer, contentType: String?, contentEncoding: String?) async throws -> LogStore.CheckedBatch {
+    /// `LogUpload.lines`, checked and then made ready by `prepare`, on the next decoding
+    /// thread: an `APIError` for a body that cannot be read, `LogStore.Refusal.batch` for lines
+    /// the store would refuse.
+    func batch<Prepared: Sendable>(from body: ByteBuffer, contentType: String?, contentEncoding: String?,
+                                   then prepare: @Sendable (LogStore.CheckedBatch) -> Prepared) async throws -> Prepared {
         let thread = threads[next.wrappingAdd(1, ordering: .relaxed).oldValue % threads.count]
-        return try await thread.run { try LogStore.CheckedBatch(LogUpload.lines(from: body, contentType: contentType, contentEncoding: contentEncoding)) }
+        return try await thread.run {
+            prepare(try LogStore.CheckedBatch(LogUpload.lines(from: body, contentType: contentType, contentEncoding: contentEncoding)))
+        }
     }
 }

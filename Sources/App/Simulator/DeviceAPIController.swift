@@ -72,11 +72,13 @@ struct DeviceAPIController {
     /// NDJSON log lines, plain or gzip: stored all together, or refused with the first reason.
     private func uploadLogs(_ body: LogUploadBody, from device: CheckingInDevice) async throws -> StoredLines {
         do {
-            let batch = try await logDecoding.batch(from: body.bytes, contentType: body.contentType, contentEncoding: body.contentEncoding)
+            let uploader = LogStore.Uploader(id: device.id, name: device.name)
+            let upload = try await logDecoding.batch(from: body.bytes, contentType: body.contentType, contentEncoding: body.contentEncoding) { [logStore] in
+                logStore.prepare($0, from: uploader)
+            }
             // The policy the device gets at check-in decides which levels the console keeps.
             let document = try await checkIns.document(group: device.groupID, generation: device.generation, database: database)
-            return StoredLines(stored: try await logStore.ingest(batch, from: LogStore.Uploader(id: device.id, name: device.name),
-                                                                          logging: document.policy?[Logging.self]))
+            return StoredLines(stored: try await logStore.ingest(upload, logging: document.policy?[Logging.self]))
         } catch let refusal as LogStore.Refusal {
             switch refusal {
             case .batch(let problem): throw LogUpload.refusal(problem)

@@ -21,7 +21,8 @@ extension SimulatorService {
         let deviceID = upload.device.id
         let lines = upload.logs.map { LogLine(app: $0.app, appVersion: $0.appVersion ?? "", level: $0.level, kind: $0.kind, loggedAt: $0.loggedAt, message: $0.message) }
         do {
-            try await logStore.ingest(LogStore.CheckedBatch(lines), from: LogStore.Uploader(id: deviceID, name: upload.device.name), logging: upload.logging)
+            let checked = try LogStore.CheckedBatch(lines)
+            try await logStore.ingest(logStore.prepare(checked, from: LogStore.Uploader(id: deviceID, name: upload.device.name)), logging: upload.logging)
         } catch let refusal as LogStore.Refusal {
             try await database.write { connection in
                 _ = try connection.insert(SimulatorEventRecord(

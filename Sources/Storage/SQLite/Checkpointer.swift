@@ -20,8 +20,8 @@ final class Checkpointer: Sendable {
     private let worker: Worker
     private let queued = Atomic<Bool>(false)
 
-    init(path: String, busyTimeout: Duration, niceness: Int32) throws {
-        worker = Worker(Connection(try SQLiteConnection(path: path, busyTimeout: busyTimeout, queryOnly: false)), name: "sqlite-checkpointer", niceness: niceness)
+    init(path: String, busyTimeout: Duration, priority: WorkerThread.Priority) throws {
+        worker = Worker(Connection(try SQLiteConnection(path: path, busyTimeout: busyTimeout, queryOnly: false)), name: "sqlite-checkpointer", priority: priority)
     }
 
     /// Makes `writer`'s commits report here instead of checkpointing themselves. Call on the

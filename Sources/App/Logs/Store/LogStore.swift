@@ -55,27 +55,42 @@ package struct LogStore: Sendable {
         }
     }
 
-    /// Stores a checked batch (all or none) from a device whose check-in policy logs as
-    /// `logging`, and returns how many lines were stored. The batch is durable in the log table
-    /// when this returns; the full-text index takes it behind the writer (`LogIndexer`).
-    @discardableResult
-    func ingest(_ batch: CheckedBatch, from device: Uploader, logging: Logging?) async throws -> Int {
-        let lines = batch.lines
+    /// A checked batch from one device, received now, with the rows the log table takes made
+    /// ready: the one form `ingest` takes.
+    struct Upload: Sendable {
+        let lines: [LogLine]
+        let device: Uploader
+        let receivedAt: Date
+        let rows: Rows
+    }
+
+    /// Makes `batch`'s rows: a few microseconds a line, so an upload's caller runs this where
+    /// machine work belongs (a device's upload on the decoding threads, `LogUploadDecoding`),
+    /// and the one writer only stores them.
+    func prepare(_ batch: CheckedBatch, from device: Uploader) -> Upload {
         let time = now()
+        return Upload(lines: batch.lines, device: device, receivedAt: time,
+                      rows: Rows(batch.lines, from: device, receivedAt: time, dialect: logs.dialect))
+    }
+
+    /// Stores an upload (all or none) from a device whose check-in policy logs as `logging`,
+    /// and returns how many lines were stored. The lines are durable in the log table when
+    /// this returns; the full-text index takes them behind the writer (`LogIndexer`).
+    @discardableResult
+    func ingest(_ upload: Upload, logging: Logging?) async throws -> Int {
+        let time = upload.receivedAt
         // The commands are read only when the level rule would refuse: most batches pass it.
-        if let problem = LogBatch.levelProblem(lines, logging: logging, capturing: false),
-           try await !console.read({ try Self.isCapturing(device.id, at: time, in: $0) }) {
+        if let problem = LogBatch.levelProblem(upload.lines, logging: logging, capturing: false),
+           try await !console.read({ try Self.isCapturing(upload.device.id, at: time, in: $0) }) {
             throw Refusal.batch(problem)
         }
         let capBytes = try await console.readSingleStatement { try ConsoleSettings.load(from: $0) }.logCapBytes
-        // The rows are made here, beside the other uploads, so the one writer only stores them.
-        let rows = Rows(lines, from: device, receivedAt: time, dialect: logs.dialect)
         let refusal = try await writes.write(to: logs) { connection in
-            try Self.accept(rows, capBytes: capBytes, at: time, in: connection)
+            try Self.accept(upload.rows, capBytes: capBytes, at: time, in: connection)
         }
         if let refusal { throw refusal }
         indexing.linesArrived()
-        return lines.count
+        return upload.lines.count
     }
 
     /// A batch as the log table takes it: each line's values (on PostgreSQL with its search
