@@ -31,7 +31,7 @@ import Testing
             let device = try await devices.enroll(admin, name: "Lobby iPad", supervised: true, group: group, app: "com.example.checkin", console: console)
             try console.services.logs.writeBlocking { connection in
                 try LogStore.append([LogViewerTests.line("Badge reader timed out", app: "com.example.checkin")],
-                                    from: LogStore.Uploader(id: device.id, name: "Lobby iPad"), receivedAt: Date(), in: connection)
+                                    from: LogStore.Uploader(id: device.id, name: "Lobby iPad"), receivedAt: console.clock.now, in: connection)
             }
             _ = try await admin.get("/devices/\(device.id)")
             #expect(try await admin.post("/devices/\(device.id)/notes", ["body": "Badge reader replaced."]).status == .seeOther)
