@@ -123,6 +123,11 @@ final class ChangeTracker: @unchecked Sendable {
         pending.add(table: table, rowID: rowID)
     }
 
+    /// A watched table whose changed rows cannot be listed changed (`SQLiteChangeCapture`).
+    func recordWhole(table: String) {
+        pending.addWhole(table: table)
+    }
+
     /// What a PostgreSQL transaction's triggers noted (`PostgresChangeCapture.collect`).
     func record(_ changes: CommittedChanges) {
         pending.merge(changes)

@@ -9,6 +9,14 @@ public final class Connection {
         self.session = session
     }
 
+    /// Where the statements of the work running now are counted, if anywhere (`StatementTally`).
+    var tally: StatementTally?
+
+    /// The committed changes the database had reported when the running transaction began
+    /// (`Database.commitCount`), with the database's tracker: what `TableCache` compares
+    /// against before it keeps a value it read in this transaction.
+    var commitsAtStart: (tracker: ObjectIdentifier, count: Int)?
+
     /// The SQL this connection speaks.
     public var dialect: Dialect { session.dialect }
 
@@ -23,30 +31,35 @@ public final class Connection {
 
     /// Runs one or more statements without bindings (schema scripts, pragmas).
     public func execute(script: String) throws {
+        tally?.countStatement()
         try session.execute(script: script)
     }
 
     /// Runs one statement with its bindings and returns how many rows it changed.
     @discardableResult
     public func execute(_ sql: SQL) throws -> Int {
-        try session.execute(sql)
+        tally?.countStatement()
+        return try session.execute(sql)
     }
 
     /// Runs one statement once for each row of `values`, binding the row to its `?`s: a bulk
     /// insert on one prepared statement. Built as an `SQL` value per row, the text and its
     /// lookup in the statement cache cost about as much as SQLite's own insert.
     public func execute(_ text: String, forEachOf values: some Sequence<[SQLiteValue]>) throws {
+        tally?.countStatement()
         try session.execute(text, forEachOf: values)
     }
 
     /// Runs a query and returns every row.
     public func rows(_ sql: SQL) throws -> [Row] {
-        try session.rows(sql)
+        tally?.countStatement()
+        return try session.rows(sql)
     }
 
     /// Runs a query and returns its first row, if any.
     public func row(_ sql: SQL) throws -> Row? {
-        try session.row(sql)
+        tally?.countStatement()
+        return try session.row(sql)
     }
 
     /// The first column of the first row, e.g. for `SELECT count(*) …`; nil when there is no row

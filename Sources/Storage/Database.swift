@@ -155,7 +155,9 @@ public final class Database: Sendable {
 
     /// Calls `observer` after every write that changed rows of `tables` has committed, with
     /// those rows, on the writer's thread before the next write starts: keep it short (drop
-    /// cache entries). Changes to tables no observer watches are not collected at all.
+    /// cache entries). Changes to tables no observer watches are not collected at all. A table
+    /// declared WITHOUT ROWID has no row ids to list: a change to it is the whole table's
+    /// (`SQLiteChangeCapture`).
     ///
     /// On PostgreSQL the observer also hears what other consoles on the same database commit
     /// (`PostgresChangeListener`), on the listener's task, moments after their COMMIT — and,
@@ -165,6 +167,18 @@ public final class Database: Sendable {
         // several is a programming error to watch, found at start, never by a request.
         precondition(writerPool == nil, "onCommit on a database with several writers")
         changes.observe(tables: tables, observer)
+        if dialect == .sqlite {
+            // The update hook is silent for WITHOUT ROWID tables; triggers speak for them.
+            do {
+                try withWriterOutsideTransactionBlocking { connection in
+                    if let sqlite = connection.sqlite { try SQLiteChangeCapture.install(tables: tables, on: sqlite, tracker: changes) }
+                }
+            } catch {
+                Logger(label: "payload-console.sqlite").warning(
+                    "Could not install the triggers that tell caches a table without row ids changed",
+                    metadata: ["tables": "\(tables.sorted())", "error": "\(error)"])
+            }
+        }
         if dialect == .postgres {
             // Triggers note the changed rows (PostgresChangeCapture); should they not install,
             // every write reports every watched table, which is slower but never stale.
@@ -199,11 +213,14 @@ public final class Database: Sendable {
     /// rolled back when it throws. Writers run one at a time, in the order they arrive.
     @discardableResult
     public func write<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
+        let tally = StatementTally.current
         guard let writerPool else {
-            return try await writer.run { connection in try tracking { try transaction(on: connection, writing: true, body) } }
+            return try await writer.run { connection in
+                try counted(into: tally, on: connection) { try tracking { try transaction(on: connection, writing: true, body) } }
+            }
         }
         return try await writerPool.withIdleWorker { worker in
-            try await worker.run { connection in try transaction(on: connection, writing: true, body) }
+            try await worker.run { connection in try counted(into: tally, on: connection) { try transaction(on: connection, writing: true, body) } }
         }
     }
 
@@ -214,7 +231,7 @@ public final class Database: Sendable {
     /// one (see `Connection.interruptible`). A write is never stopped this way.
     public func read<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
         try await reading { connection, cancellation in
-            try transaction(on: connection, writing: false) { try $0.interruptible(by: cancellation, body) }
+            try asReading(on: connection) { try transaction(on: connection, writing: false) { try $0.interruptible(by: cancellation, body) } }
         }
     }
 
@@ -223,13 +240,42 @@ public final class Database: Sendable {
     /// were a measurable share of the request. Use `read` for anything with two statements.
     /// Cancelling the calling task stops it as it stops a `read`.
     public func readSingleStatement<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
-        try await reading { connection, cancellation in try connection.interruptible(by: cancellation, body) }
+        try await reading { connection, cancellation in
+            try asReading(on: connection) { try connection.interruptible(by: cancellation, body) }
+        }
     }
 
     /// Runs `body` on the writer outside any transaction: for statements SQLite refuses
     /// inside one, such as `VACUUM` or some pragmas.
     public func withWriterOutsideTransaction<T: Sendable>(_ body: (Connection) throws -> T) async throws -> T {
-        try await writer.run { connection in try tracking { try body(connection) } }
+        let tally = StatementTally.current
+        return try await writer.run { connection in try counted(into: tally, on: connection) { try tracking { try body(connection) } } }
+    }
+
+    /// Runs `job` with its statements counted into `tally` (the calling task's, taken before
+    /// the job was handed to the connection's thread).
+    private func counted<T>(into tally: StatementTally?, on connection: Connection, _ job: () throws -> T) rethrows -> T {
+        guard let tally else { return try job() }
+        tally.countTransaction()
+        connection.tally = tally
+        defer { connection.tally = nil }
+        return try job()
+    }
+
+    /// Runs `job`, a read, with the number of committed changes noted before it began: a
+    /// `TableCache` keeps what the read gave it only if nothing committed since. Writes note
+    /// nothing, so nothing a write read (perhaps its own changes, perhaps rolled back) is kept.
+    private func asReading<T>(on connection: Connection, _ job: () throws -> T) rethrows -> T {
+        connection.commitsAtStart = (ObjectIdentifier(changes), commitCount)
+        defer { connection.commitsAtStart = nil }
+        return try job()
+    }
+
+    /// Whether `mark` (a read's `Connection.commitsAtStart`) is this database's and no write
+    /// to a watched table has committed since it was taken.
+    func isUnchanged(since mark: (tracker: ObjectIdentifier, count: Int)?) -> Bool {
+        guard let mark, mark.tracker == ObjectIdentifier(changes) else { return false }
+        return commitCount == mark.count
     }
 
     /// Runs a job on the writer and reports the rows it changed once it is over (committed, or
@@ -243,7 +289,8 @@ public final class Database: Sendable {
     /// with the cancellation of the calling task.
     private func reading<T: Sendable>(_ body: (Connection, ReadCancellation) throws -> T) async throws -> T {
         let cancellation = ReadCancellation()
-        func job(_ connection: Connection) throws -> T { try body(connection, cancellation) }
+        let tally = StatementTally.current
+        func job(_ connection: Connection) throws -> T { try counted(into: tally, on: connection) { try body(connection, cancellation) } }
         return try await withTaskCancellationHandler {
             guard let readers else { return try await writer.run(job) }
             return try await readers.withIdleWorker { reader in try await reader.run(job) }
@@ -259,40 +306,51 @@ public final class Database: Sendable {
     @discardableResult
     public func writeBlocking<T>(_ body: (Connection) throws -> T) throws -> T {
         try refuseNesting()
-        return try writer.thread.runBlocking { try tracking { try transaction(on: writer.connection, writing: true, body) } }
+        let tally = StatementTally.current
+        return try writer.thread.runBlocking {
+            try counted(into: tally, on: writer.connection) { try tracking { try transaction(on: writer.connection, writing: true, body) } }
+        }
     }
 
     /// `read`, blocking the calling thread.
     public func readBlocking<T>(_ body: (Connection) throws -> T) throws -> T {
         try refuseNesting()
         let worker = readers?.anyWorker ?? writer
-        return try worker.thread.runBlocking { try transaction(on: worker.connection, writing: false, body) }
+        let tally = StatementTally.current
+        return try worker.thread.runBlocking {
+            try counted(into: tally, on: worker.connection) {
+                try asReading(on: worker.connection) { try transaction(on: worker.connection, writing: false, body) }
+            }
+        }
     }
 
     /// `withWriterOutsideTransaction`, blocking the calling thread: for migrations, which
     /// manage their own transactions.
     public func withWriterOutsideTransactionBlocking<T>(_ body: (Connection) throws -> T) throws -> T {
         try refuseNesting()
-        return try writer.thread.runBlocking { try tracking { try body(writer.connection) } }
+        let tally = StatementTally.current
+        return try writer.thread.runBlocking { try counted(into: tally, on: writer.connection) { try tracking { try body(writer.connection) } } }
     }
 
     private func refuseNesting() throws {
         if writer.thread.isCurrent || writerPool?.isCurrent == true || readers?.isCurrent == true { throw StorageError.nestedAccess }
     }
 
+    /// `BEGIN`, `COMMIT` and `ROLLBACK` go to the session itself: they are not the work's own
+    /// statements (`StatementTally`), and on PostgreSQL they travel with the statements beside them.
     private func transaction<T>(on connection: Connection, writing: Bool, _ body: (Connection) throws -> T) throws -> T {
-        try connection.execute(script: writing ? connection.dialect.beginWrite : connection.dialect.beginRead)
+        try connection.session.execute(script: writing ? connection.dialect.beginWrite : connection.dialect.beginRead)
         do {
             let result = try body(connection)
             if writing && dialect == .postgres && !changes.captureFailed {
                 try PostgresChangeCapture.collect(from: connection, into: changes, origin: origin,
                                                   channel: ChangeAnnouncement.channel(schema: server?.schema))
             }
-            try connection.execute("COMMIT")
+            _ = try connection.session.execute("COMMIT")
             return result
         } catch {
             if connection.isInTransaction {
-                _ = try? connection.execute("ROLLBACK")
+                _ = try? connection.session.execute("ROLLBACK")
             }
             throw error
         }

@@ -80,6 +80,95 @@ import Testing
         #expect(actions == ["Home"])
     }
 
+    /// The device page reads groups, apps and settings from memory (`CatalogCaches`): a group
+    /// and an app renamed and the check-in interval changed through one console show on the
+    /// other's next page, moments later.
+    @Test func aDevicePageShowsGroupsAppsAndSettingsChangedThroughTheOtherConsole() async throws {
+        guard TestBackend.current == .postgres else { return }
+        let first = try await TestConsole.make()
+        let second = try await TestConsole.make(sharingDatabaseWith: first)
+        try await first.addUser("ann@example.com", role: .admin)
+        let (enrolled, checkedIn) = (first.clock.now, second.clock.now.addingTimeInterval(-60))
+        let (group, app, device) = try await first.services.database.write { connection in
+            let group = try connection.insert(DeviceGroupRecord(name: "Lobby kiosks", parentID: nil, createdAt: Date()))
+            let app = try connection.insert(AppRecord(name: "Check-in", bundleID: "com.example.checkin", isManaged: true, isSDKBuilt: true,
+                                                      hasAssessmentEntitlement: false, iconColor: "", createdAt: Date()))
+            let device = try connection.insert(DeviceRecord(
+                name: "Lobby iPad", model: .iPad, osVersion: "18.1", serialNumber: "DMPX0001ABCD", udid: "00008101-000000000000000A",
+                isSupervised: true, owner: "", groupID: group.id, installedApps: ["com.example.checkin"], enrolledAt: enrolled,
+                lastCheckInAt: checkedIn, tokenHash: DeviceTokens.mint().hash))
+            return (group, app, device.id)
+        }
+        try await second.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            let before = try await admin.get("/devices/\(device)")
+            #expect(before.body.contains("Lobby kiosks") && before.body.contains("Check-in") && before.body.contains("every 15 minutes"))
+            #expect(second.services.catalogCaches.groups.isHeld && second.services.catalogCaches.apps.isHeld
+                    && second.services.catalogCaches.settings.isHeld)
+
+            try await first.services.database.write { connection in
+                var renamedGroup = try connection.require(DeviceGroupRecord.self, id: group.id)
+                renamedGroup.name = "Front desk kiosks"
+                try connection.update(renamedGroup)
+                var renamedApp = try connection.require(AppRecord.self, id: app.id)
+                renamedApp.name = "Visitor sign-in"
+                try connection.update(renamedApp)
+            }
+            var settings = try await first.services.settings.overview().settings
+            settings.checkInIntervalMinutes = 30
+            try await first.services.settings.save(settings, by: .system)
+
+            let page = try await Self.pageOnceChanged(admin, "/devices/\(device)") { body in
+                body.contains("Front desk kiosks") && body.contains("Visitor sign-in") && body.contains("every 30 minutes")
+            }
+            #expect(page.body.contains("Front desk kiosks") && !page.body.contains("Lobby kiosks"))
+            #expect(page.body.contains("Visitor sign-in"))
+            #expect(page.body.contains("every 30 minutes"))
+        }
+    }
+
+    /// A device moved into a group made moments ago by another console, whose announcement has
+    /// not arrived: the page reads the groups of its own snapshot rather than show the device
+    /// in no group it knows.
+    @Test func aDeviceInAGroupTheCacheHasNotHeardOfShowsThatGroup() async throws {
+        guard TestBackend.current == .postgres else { return }
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        let device = try await console.services.database.write { connection in
+            try connection.insert(DeviceRecord(
+                name: "Lobby iPad", model: .iPad, osVersion: "18.1", serialNumber: "DMPX0001ABCD", udid: "00008101-000000000000000A",
+                isSupervised: true, owner: "", groupID: nil, installedApps: [], enrolledAt: Date(), lastCheckInAt: nil)).id
+        }
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            _ = try await admin.get("/devices/\(device)")
+            #expect(console.services.catalogCaches.groups.isHeld)
+            // Written through a connection that announces nothing: as if the announcement were late.
+            let unheard = try Database(try DatabaseLocation(console.services.config.databasePath))
+            try await unheard.write { connection in
+                let group = try connection.insert(DeviceGroupRecord(name: "Night shift", parentID: nil, createdAt: Date()))
+                try connection.execute("UPDATE devices SET groupID = \(group.id) WHERE id = \(device)")
+            }
+            #expect(console.services.catalogCaches.groups.isHeld, "the console has not heard of the new group")
+            let page = try await admin.get("/devices/\(device)")
+            #expect(page.body.contains("Night shift"))
+        }
+    }
+
+    /// The page at `path` once `changed` holds for it, asking for up to two seconds.
+    private static func pageOnceChanged(_ browser: Browser, _ path: String, _ changed: (String) -> Bool) async throws -> Browser.Page {
+        var page = try await browser.get(path)
+        var tries = 0
+        while !changed(page.body) && tries < 100 {
+            try await Task.sleep(for: .milliseconds(20))
+            page = try await browser.get(path)
+            tries += 1
+        }
+        return page
+    }
+
     /// The announcement arrives moments after the commit, on the listener's connection, while
     /// the test's next request may already be on its way: ask again for up to two seconds (a
     /// pass takes one or two tries; the bound for a change to reach a page is one).

@@ -16,6 +16,31 @@ import Testing
                 message: "Incident Identifier: 5C1D\nHardware Model: iPad13,1\nException Type: EXC_BAD_ACCESS at \(frame)\nThread 0 crashed")
     }
 
+    /// On PostgreSQL a SELECT whose values all bind in binary runs as a prepared statement,
+    /// planned once per connection (`PreparedSelects`); the crash groups' query ran unnamed,
+    /// planned at every request, while its "ever" was `Date.distantPast` sent as -infinity.
+    @Test func crashGroupsRunAsAPreparedStatementOnPostgreSQL() async throws {
+        guard TestBackend.current == .postgres else { return }
+        let console = try await TestConsole.make()
+        _ = try Seed.seed(console, [Self.crash("0x10a3f", version: "2.3", minutes: 0)], deviceName: "Ward iPad 1")
+        // Every crash ever (the page without a window), a window, and "before anything".
+        let runs = try await console.services.logs.read { connection in
+            try [nil, Seed.start.addingTimeInterval(-3600), Date.distantPast, Date.distantFuture].map { since in
+                // How often this connection ran the query as a prepared statement, before and after.
+                let executions: SQL = """
+                    SELECT CAST(coalesce(sum(generic_plans + custom_plans), 0) AS bigint) FROM pg_prepared_statements
+                    WHERE statement LIKE \(since == nil ? "%NOT NULL AND app = $1 GROUP BY app, signature%" : "%loggedAt >= $1 AND app = $2 GROUP BY%")
+                    """
+                let before = try connection.scalar(executions, as: Int.self) ?? 0
+                let groups = try connection.fetch(LogQueries.CrashGroup.self,
+                                                  LogQueries.crashGroups(app: "com.example.clinicnotes", since: since, limit: 11, dialect: connection.dialect))
+                return (groups: groups.count, prepared: (try connection.scalar(executions, as: Int.self) ?? 0) - before)
+            }
+        }
+        #expect(runs.map(\.groups) == [1, 1, 1, 0])
+        #expect(runs.map(\.prepared) == [1, 1, 1, 1], "each ran as a prepared statement")
+    }
+
     @Test func theSameCrashAtDifferentAddressesIsOneGroupWithItsDevicesVersionsAndTimes() async throws {
         let console = try await TestConsole.make()
         _ = try Seed.seed(console, [Self.crash("0x10a3f", version: "2.3", minutes: 0), Self.crash("0x20bb1", version: "2.4", minutes: 30)],

@@ -70,7 +70,7 @@ import Testing
 
     @Test func theHistoryHasTheIncidentsTheTourPointsAt() async throws {
         let console = try await TestConsole.make(demo: true)
-        let (groups, _, _) = try await console.services.logReader.crashGroups(app: "com.example.checkin", device: nil, since: .distantPast, limit: 10)
+        let (groups, _, _) = try await console.services.logReader.crashGroups(app: "com.example.checkin", device: nil, since: nil, limit: 10)
         let badge = try #require(groups.first, "Lobby Check-In has crash groups")
         #expect(badge.signature == "Exception Type: EXC_BAD_ACCESS (SIGSEGV) in BadgePrinter.flush()", "the newest group is the badge printer's")
         #expect(badge.versions == "2.4.0", "it started with 2.4.0")

@@ -71,6 +71,30 @@ import Testing
         }
     }
 
+    /// `Date.distantPast` and moments past 9999 are -infinity and infinity to PostgreSQL, as
+    /// their text form says: bound in binary as such, the statement runs prepared like any other.
+    @Test func momentsBeyondTheCalendarBindAsInfinityInAPreparedSelect() async throws {
+        let database = try makeDatabase(on: .postgres)
+        _ = try await database.write { try $0.insert(Gadget.sample("dated")) }
+        let farFuture = Date(timeIntervalSince1970: 300_000_000_000)
+        let (names, executions) = try await database.write { connection in
+            let names = try (0..<3).map { _ in
+                try connection.scalar("SELECT name FROM gadgets WHERE enrolledAt > \(Date.distantPast) AND enrolledAt < \(farFuture)", as: String.self)
+            }
+            let executions = try connection.scalar("""
+                SELECT CAST(sum(generic_plans + custom_plans) AS bigint) FROM pg_prepared_statements
+                WHERE statement LIKE 'SELECT name FROM gadgets WHERE enrolledAt >%'
+                """, as: Int.self)
+            return (names, executions)
+        }
+        #expect(names == ["dated", "dated", "dated"])
+        #expect(executions == 3)
+        let none = try await database.read {
+            try $0.scalar("SELECT count(*) FROM gadgets WHERE enrolledAt < \(Date.distantPast) OR enrolledAt > \(farFuture)", as: Int.self)
+        }
+        #expect(none == 0)
+    }
+
     @Test func writersOfAPoolWriteSideBySide() async throws {
         let first = try makeDatabase(on: .postgres)
         guard case .postgres(var server) = try DatabaseLocation(Backend.testServer ?? "") else { return }

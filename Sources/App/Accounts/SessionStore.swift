@@ -22,13 +22,13 @@ struct SessionStore: Sendable {
     /// The live session and its user for a cookie token, or nil when unknown or expired.
     func load(token: String) async throws -> (session: UserSession, user: User)? {
         let time = now()
-        let found = try await database.read { connection -> (UserSession, User)? in
-            guard let session = try connection.fetchOne(
-                UserSession.query().filter("tokenHash", .equal, SecretToken.digest(token))),
-                session.expiresAt > time,
-                let user = try connection.find(User.self, id: session.userID)
-            else { return nil }
-            return (session, user)
+        // Every page asks this first: the session and its user in one statement (on
+        // PostgreSQL, one round trip), which is its own snapshot.
+        let found = try await database.readSingleStatement { connection -> (UserSession, User)? in
+            guard let row = try connection.row(Self.sessionWithUser(tokenHash: SecretToken.digest(token))) else { return nil }
+            let session = try row.part(nil).decode(UserSession.self)
+            guard session.expiresAt > time else { return nil }
+            return (session, try row.part("user").decode(User.self))
         }
         guard case (var session, let user)? = found else { return nil }
         // Writing on every request would serialise all traffic on the writer; a minute's
@@ -39,6 +39,11 @@ struct SessionStore: Sendable {
             try await database.writeBookkeeping { try $0.execute("UPDATE sessions SET lastSeenAt = \(touched.lastSeenAt) WHERE id = \(touched.id)") }
         }
         return (session, user)
+    }
+
+    /// The session with this token hash and its user, side by side (`Row.part`).
+    static func sessionWithUser(tokenHash: String) -> SQL {
+        "SELECT s.*, NULL AS __user, u.* FROM sessions AS s JOIN users AS u ON u.id = s.userID WHERE s.tokenHash = \(tokenHash)"
     }
 
     func delete(_ session: UserSession, in connection: Connection) throws {

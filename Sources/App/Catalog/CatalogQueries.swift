@@ -74,6 +74,18 @@ enum CatalogQueries {
         return sql
     }
 
+    /// A device with its simulator's state and its last status beacon, each a part of the row
+    /// (`Row.part`; nil parts when it has none): the device page's three one-row reads as one
+    /// statement. Both tables hold at most one row per device.
+    static func deviceWithSides(_ id: RecordID<DeviceRecord>) -> SQL {
+        """
+        SELECT d.*, NULL AS __simulator, s.*, NULL AS __beacon, b.* FROM devices AS d
+        LEFT JOIN simulator_states AS s ON s.deviceID = d.id
+        LEFT JOIN device_beacons AS b ON b.deviceID = d.id
+        WHERE d.id = \(id)
+        """
+    }
+
     static let osVersions: SQL = "SELECT DISTINCT osVersion FROM devices"
 
     /// The columns a sort orders by before the id, written for a table alias.

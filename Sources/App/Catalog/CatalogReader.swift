@@ -9,6 +9,8 @@ struct CatalogReader: Sendable {
     /// The log store's file, for a device page's recent lines.
     let logs: Database
     let profileContents: ProfileContentCache
+    /// The groups, apps and settings the device page reads whole.
+    let caches: CatalogCaches
 
     func app(_ id: RecordID<AppRecord>) async throws -> AppRecord {
         try await database.read { try $0.require(AppRecord.self, id: id) }
@@ -175,28 +177,41 @@ struct CatalogReader: Sendable {
 
     static let recentLogCount = 10
 
+    /// On PostgreSQL each statement is a round trip, so the page asks for few: the device with
+    /// its simulator state and beacon in one, the groups, apps and settings from memory
+    /// (`CatalogCaches`), and from the log store its recent lines (with the last that arrived)
+    /// and its apps' storage.
     func overview(of id: RecordID<DeviceRecord>, withWorkspace: Bool = false) async throws -> DeviceOverview {
         var (overview, capBytes) = try await database.read { connection in
-            let device = try connection.require(DeviceRecord.self, id: id)
-            let loader = PolicyLoader(connection: connection, cache: profileContents)
-            let groups = try loader.groups()
-            let settings = try ConsoleSettings.load(from: connection)
+            guard let sides = try connection.row(CatalogQueries.deviceWithSides(id)) else {
+                throw StorageError.notFound(table: DeviceRecord.tableName)
+            }
+            let device = try sides.part(nil).decode(DeviceRecord.self)
+            var groups = try caches.groups.value(in: connection)
+            if let group = device.groupID, !groups.contains(where: { $0.id == group }) {
+                // Kept before the device's group was made (another console's new group, whose
+                // announcement has not arrived yet): this snapshot's groups instead.
+                groups = try connection.fetch(DeviceGroupRecord.query().order(by: "name"))
+            }
+            let settings = try caches.settings.value(in: connection)
             let workspace = withWorkspace ? Workspace(
                 latestFeedback: try connection.fetch(AppFeedbackRecord.self, HelpdeskQueries.latestFeedback(of: id)),
                 notes: try connection.fetch(DeviceNoteRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending))) : nil
             return (DeviceOverview(
-                device: device, groups: groups, apps: try connection.fetch(AppRecord.query()),
-                reaching: try device.groupID.map { try loader.reachingProfiles(group: $0, groups: groups) },
+                device: device, groups: groups, apps: try caches.apps.value(in: connection),
+                reaching: try device.groupID.map { try PolicyLoader(connection: connection, cache: profileContents).reachingProfiles(group: $0, groups: groups) },
                 commands: try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(20)),
-                simulator: try connection.fetchOne(SimulatorStateRecord.query().filter("deviceID", .equal, id)),
-                beacon: try connection.fetchOne(DeviceBeaconRecord.query().filter("deviceID", .equal, id)),
+                simulator: try sides.part("simulator").decodeIfFound(SimulatorStateRecord.self),
+                beacon: try sides.part("beacon").decodeIfFound(DeviceBeaconRecord.self),
                 workspace: workspace, checkInIntervalMinutes: settings.checkInIntervalMinutes), settings.logCapBytes)
         }
         guard var workspace = overview.workspace else { return overview }
         (workspace.recentLogs, workspace.lastArrivedLine, workspace.capWarnings) = try await logs.read { [overview] connection in
-            (try connection.fetch(LogReader.Row.self, HelpdeskQueries.recentLines(of: id, limit: Self.recentLogCount, dialect: connection.dialect)),
-             try connection.scalar(HelpdeskQueries.lastArrivedLine(of: id), as: Int64.self),
-             try LogCapWarning.for(apps: overview.device.installedApps, capBytes: capBytes, in: connection))
+            let recent = try connection.rows(HelpdeskQueries.recentLines(of: id, limit: Self.recentLogCount, dialect: connection.dialect))
+            return (try recent.map { try $0.decode(LogReader.Row.self) },
+                    // No recent line: the device has none at all.
+                    try recent.first?.get(HelpdeskQueries.lastArrivedColumn, as: Int64?.self) ?? nil,
+                    try LogCapWarning.for(apps: overview.device.installedApps, capBytes: capBytes, in: connection))
         }
         overview.workspace = workspace
         return overview

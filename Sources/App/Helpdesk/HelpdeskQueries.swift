@@ -12,18 +12,18 @@ enum HelpdeskQueries {
 
     /// A device's newest lines by the time they were logged on the device, newest first: lines
     /// arrive late and out of order (a crash log on the next launch, a backlog when the network
-    /// returns), so the order they arrived in is not the order they happened in.
+    /// returns), so the order they arrived in is not the order they happened in. Each row also
+    /// carries, as `lastArrivedColumn`, the id of the last line that arrived from the device
+    /// (the open page asks for lines after it): one statement rather than two.
     static func recentLines(of device: RecordID<DeviceRecord>, limit: Int, dialect: Dialect) -> SQL {
         let table: SQL = dialect == .sqlite ? "device_logs AS l INDEXED BY device_logs_by_device_time" : "device_logs AS l"
-        return SQL(stringLiteral: "SELECT \(LogQueries.lineColumns), NULL AS highlighted FROM ") + table + """
+        return SQL(stringLiteral: "SELECT \(LogQueries.lineColumns), NULL AS highlighted, ")
+            + "(SELECT max(id) FROM device_logs WHERE deviceID = \(device)) AS \(identifier: lastArrivedColumn) FROM " + table + """
              WHERE l.deviceID = \(device) ORDER BY l.loggedAt DESC, l.id DESC LIMIT \(limit)
             """
     }
 
-    /// The id of the last line that arrived from a device: the open page asks for lines after it.
-    static func lastArrivedLine(of device: RecordID<DeviceRecord>) -> SQL {
-        "SELECT max(id) FROM device_logs WHERE deviceID = \(device)"
-    }
+    static let lastArrivedColumn = "lastArrived"
 
     /// A device's lines that arrived after `after`, newest arrival first.
     /// A device's group and the policy generation, in one statement (`HelpdeskReader.policyKey`).

@@ -37,7 +37,7 @@ struct CrashGroupsController {
         let parameters = request.uri.formParameters
         let app = parameters["app"].map { String($0).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
         let hours = parameters["hours"].flatMap { Int(String($0)) }.flatMap { chosen in Self.windows.contains { $0.hours == chosen } ? chosen : nil }
-        let since = hours.map { now().addingTimeInterval(-Double($0) * 3600) } ?? .distantPast
+        let since = hours.map { now().addingTimeInterval(-Double($0) * 3600) }
         // Read leniently, as the log viewer reads it: a device id that is not one is no filter.
         let device = parameters["device"].flatMap { RecordID<DeviceRecord>(String($0)) }
         let (groups, catalog, deviceName) = try await logReader.crashGroups(app: app, device: device, since: since, limit: Self.limit + 1)

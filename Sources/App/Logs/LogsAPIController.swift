@@ -75,7 +75,7 @@ struct LogsAPIController {
             throw APIError(status: .badRequest, code: .invalidQuery, message: "app is empty; leave it out for every app.", field: "app")
         }
         let hours = try APIQuery.integer("hours", of: request, in: 1...24 * 366)
-        let since = hours.map { now().addingTimeInterval(-Double($0) * 3600) } ?? .distantPast
+        let since = hours.map { now().addingTimeInterval(-Double($0) * 3600) }
         let limit = try APIQuery.limit(of: request)
         let device: RecordID<DeviceRecord>? = try APIQuery.id("device", of: request)
         let (groups, _, _) = try await logReader.crashGroups(app: app, device: device, since: since, limit: limit)

@@ -5,14 +5,16 @@ enum ProfileQueries {
     /// One page of the profile list, keyset-paginated over (name, id) like the device list.
     /// Only what the list shows: SQLite unpacks the kinds' JSON (`json_each`) and counts the
     /// groups in the same statement, because decoding JSON per row in Swift was half of this
-    /// page's time.
+    /// page's time. Each row also carries how many profiles there are (`total`), which a page
+    /// with rows then needs no statement of its own for.
     static func listPage(after: RecordID<ProfileRecord>?, limit: Int, dialect: Dialect) -> SQL {
         let kinds = dialect == .sqlite
             ? "(SELECT group_concat(value, ',') FROM json_each(profiles.payloadKinds))"
             : "(SELECT string_agg(kind, ',') FROM jsonb_array_elements_text(profiles.payloadKinds) AS kind)"
         var sql = SQL(stringLiteral: """
             SELECT id, name, identifier, version, updatedAt, \(kinds) AS kinds,
-                   (SELECT count(*) FROM profile_assignments WHERE profileID = profiles.id) AS groups
+                   (SELECT count(*) FROM profile_assignments WHERE profileID = profiles.id) AS groups,
+                   (SELECT count(*) FROM profiles) AS total
             FROM profiles
             """)
         let name = dialect.caseless("name")

@@ -27,8 +27,10 @@ struct ProfileReader: Sendable {
     /// how many profiles there are.
     func listPage(after: RecordID<ProfileRecord>?, limit: Int) async throws -> (profiles: [Listing], total: Int) {
         try await database.read { connection in
-            (try connection.fetch(Listing.self, ProfileQueries.listPage(after: after, limit: limit + 1, dialect: connection.dialect)),
-             try connection.count(ProfileRecord.query()))
+            let rows = try connection.rows(ProfileQueries.listPage(after: after, limit: limit + 1, dialect: connection.dialect))
+            // Past the last page no row says how many there are.
+            let total = try rows.first?.get("total", as: Int.self) ?? connection.count(ProfileRecord.query())
+            return (try rows.map { try $0.decode(Listing.self) }, total)
         }
     }
 

@@ -18,6 +18,9 @@ package struct ConsoleSettings: Equatable, Sendable {
 
     static let checkInIntervalRange = 1...1440
 
+    /// One row per key: `key`, `value`.
+    static let tableName = "settings"
+
     static let maximumOrganisationName = 100
 
     struct Row: Codable {

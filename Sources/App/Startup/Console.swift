@@ -104,7 +104,7 @@ private func prepareServices(config: AppConfig, renderer: PageRenderer, help: He
         hasher: hasher, accounts: AccountService(database: database, hasher: hasher, now: config.now),
         signing: SigningService(database: database, dataDirectory: config.dataDirectory, now: config.now),
         help: help, profileContents: contents, checkIns: CheckInCache(contents: contents), deviceTokens: DeviceTokenCache(database: database),
-        liveChanges: LiveChanges(database: database),
+        catalogCaches: CatalogCaches(database: database), liveChanges: LiveChanges(database: database),
         readiness: Readiness(probe: DatabaseProbe(try DatabaseLocation(config.databasePath)), logger: logger))
     try await services.signing.adoptFiles(logger: logger)
     return (services, notes)

@@ -26,13 +26,15 @@ struct Services: Sendable {
     let checkIns: CheckInCache
     /// Devices by token, for the same path.
     let deviceTokens: DeviceTokenCache
+    /// The groups, apps and settings every device page reads whole.
+    let catalogCaches: CatalogCaches
     /// Wakes open event streams when a commit may concern their device.
     let liveChanges: LiveChanges
     /// Whether a load balancer should send this console work (`/readyz`).
     let readiness: Readiness
 
     var catalog: CatalogService { CatalogService(database: database, logs: logs, now: config.now) }
-    var catalogReader: CatalogReader { CatalogReader(database: database, logs: logs, profileContents: profileContents) }
+    var catalogReader: CatalogReader { CatalogReader(database: database, logs: logs, profileContents: profileContents, caches: catalogCaches) }
     var appConfigSpecs: AppConfigSpecStore { AppConfigSpecStore(database: database, now: config.now) }
     var beacons: BeaconStore { BeaconStore(database: database, now: config.now) }
     var profileImporter: ProfileImporter { ProfileImporter(database: database, signing: signing, now: config.now) }

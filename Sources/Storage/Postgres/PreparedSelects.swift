@@ -129,11 +129,17 @@ enum ParameterType: String {
         case (.bytea, .blob(let bytes)):
             buffer.writeBytes(bytes)
         case (.timestamptz, .date(let date)):
-            // The moments `PostgresValues.timestampText` sends as ±infinity stay text.
             let seconds = date.timeIntervalSince1970
-            guard seconds >= -2_208_988_800, seconds <= 253_402_300_799 else { return nil }
-            // Microseconds from 2000-01-01 UTC, rounded as the text form rounds them.
-            buffer.writeInteger(Int64((seconds * 1_000_000).rounded()) - 946_684_800_000_000)
+            if seconds < -2_208_988_800 {
+                // What `PostgresValues.timestampText` sends as -infinity (`Date.distantPast`:
+                // "before anything"), and infinity below: PostgreSQL's binary forms of them.
+                buffer.writeInteger(Int64.min)
+            } else if seconds > 253_402_300_799 {
+                buffer.writeInteger(Int64.max)
+            } else {
+                // Microseconds from 2000-01-01 UTC, rounded as the text form rounds them.
+                buffer.writeInteger(Int64((seconds * 1_000_000).rounded()) - 946_684_800_000_000)
+            }
         default:
             return nil
         }

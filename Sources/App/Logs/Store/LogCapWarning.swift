@@ -22,6 +22,7 @@ struct LogCapWarning: Sendable, Equatable {
     /// The apps among `apps` (every app when nil) at or past the threshold of `cap`, fullest
     /// first; read from the log store.
     static func `for`(apps: [String]?, capBytes cap: Int, in connection: Connection) throws -> [LogCapWarning] {
+        if apps?.isEmpty == true { return [] }  // a device with no apps: nothing to ask
         let floor = Int((Double(cap) * threshold).rounded(.up))
         let usages = try connection.fetch(LogUsage.self, LogQueries.usage(of: apps, atLeast: floor))
         return usages.map { LogCapWarning(app: $0.app, usedBytes: $0.byteCount, capBytes: cap) }

@@ -26,18 +26,19 @@ extension LogQueries {
             """
     }
 
-    /// Crash groups, most recently seen first, from crash logs logged since `since` (one app's
-    /// or every app's, one device's or every device's). The partial index on crash lines,
-    /// which holds the device too, keeps this to the crash lines alone.
-    static func crashGroups(app: String?, device: RecordID<DeviceRecord>? = nil, since: Date, limit: Int, dialect: Dialect = .sqlite) -> SQL {
+    /// Crash groups, most recently seen first, from crash logs logged since `since` (every one
+    /// when nil; one app's or every app's, one device's or every device's). The partial index
+    /// on crash lines, which holds the device too, keeps this to the crash lines alone.
+    static func crashGroups(app: String?, device: RecordID<DeviceRecord>? = nil, since: Date?, limit: Int, dialect: Dialect = .sqlite) -> SQL {
         let versions: SQL = dialect == .sqlite ? "group_concat(DISTINCT nullif(appVersion, ''))" : "string_agg(DISTINCT nullif(appVersion, ''), ',')"
         var sql: SQL = """
             SELECT app, signature, count(*) AS occurrences,
                    count(DISTINCT coalesce(CAST(deviceID AS TEXT), 'name:' || deviceName)) AS devices,
                    \(versions) AS versions,
                    min(loggedAt) AS firstSeen, max(loggedAt) AS lastSeen
-            FROM device_logs WHERE kind = 'crash' AND signature IS NOT NULL AND loggedAt >= \(since)
+            FROM device_logs WHERE kind = 'crash' AND signature IS NOT NULL
             """
+        if let since { sql.append(" AND loggedAt >= \(since)") }
         if let app { sql.append(" AND app = \(app)") }
         if let device { sql.append(" AND deviceID = \(device)") }
         sql.append(" GROUP BY app, signature ORDER BY lastSeen DESC LIMIT \(limit)")

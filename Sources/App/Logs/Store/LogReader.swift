@@ -56,17 +56,17 @@ package struct LogReader: Sendable {
             let (rows, lag) = try Self.rows(filter, limit: limit, in: connection)
             var page = Page(rows: rows, deviceName: deviceName, catalog: catalog, indexLag: lag)
             if let app = filter.app, appSummary > 0 {
-                page.crashGroups = try connection.fetch(LogQueries.CrashGroup.self, LogQueries.crashGroups(app: app, device: filter.device, since: .distantPast, limit: appSummary, dialect: connection.dialect))
+                page.crashGroups = try connection.fetch(LogQueries.CrashGroup.self, LogQueries.crashGroups(app: app, device: filter.device, since: nil, limit: appSummary, dialect: connection.dialect))
                 page.capWarning = try LogCapWarning.for(apps: [app], capBytes: capBytes, in: connection).first
             }
             return page
         }
     }
 
-    /// Crash groups seen since `since`, one app's or every app's, one device's or every
-    /// device's, most recently seen first, with the catalog's apps by name for labels and the
-    /// device's name.
-    func crashGroups(app: String?, device: RecordID<DeviceRecord>?, since: Date, limit: Int) async throws
+    /// Crash groups seen since `since` (ever, when nil), one app's or every app's, one device's
+    /// or every device's, most recently seen first, with the catalog's apps by name for labels
+    /// and the device's name.
+    func crashGroups(app: String?, device: RecordID<DeviceRecord>?, since: Date?, limit: Int) async throws
         -> (groups: [LogQueries.CrashGroup], catalog: [AppRecord], deviceName: String?) {
         let groups = try await logs.read { connection in
             try connection.fetch(LogQueries.CrashGroup.self, LogQueries.crashGroups(app: app, device: device, since: since, limit: limit, dialect: connection.dialect))
