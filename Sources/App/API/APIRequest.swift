@@ -133,9 +133,16 @@ enum APIRequest {
         case is String.Type: "a string"
         case is Int.Type, is Int64.Type, is Int32.Type: "a whole number"
         case is Double.Type, is Float.Type: "a number"
-        case is [Any].Type: "an array"
-        case is [String: Any].Type: "an object"
+        case is any DecodedAsArray.Type: "an array"
+        case is any DecodedAsObject.Type: "an object"
         default: "a value of another type"
         }
     }
 }
+
+/// The types JSONDecoder names when a value should have been an array or an object (it
+/// reports `[Any]` and `[String: Any]` for any array or keyed container it expected).
+private protocol DecodedAsArray {}
+extension Array: DecodedAsArray {}
+private protocol DecodedAsObject {}
+extension Dictionary: DecodedAsObject {}

@@ -17,13 +17,22 @@ public enum PayloadJSON {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
-        let settings = try encoder.encode(payload)
-        // Re-shape {"kind": …, "settings": {…}} into {"PayloadType": …, …settings}.
-        guard var object = try JSONSerialization.jsonObject(with: settings) as? [String: Any],
-              let inner = object.removeValue(forKey: "settings") as? [String: Any] else { return settings }
-        var shaped = inner
-        shaped["PayloadType"] = payloadType(of: payload.kind)
-        return try JSONSerialization.data(withJSONObject: shaped, options: [.sortedKeys])
+        return try encoder.encode(SDKObject(payload: payload))
+    }
+
+    /// An SDK payload as one object: its PayloadType beside its settings' own keys. Both ask
+    /// the encoder for a keyed container at the same level, which JSONEncoder merges into one
+    /// object (as it does for a subclass encoding beside its superclass).
+    private struct SDKObject: Encodable {
+        let payload: Payload
+
+        private enum Keys: String, CodingKey { case PayloadType }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(PayloadJSON.payloadType(of: payload.kind), forKey: .PayloadType)
+            try payload.settings.encode(to: encoder)
+        }
     }
 
     /// A problem with one payload of a request, phrased for the API's error body.

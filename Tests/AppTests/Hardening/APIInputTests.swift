@@ -16,6 +16,7 @@ import Testing
         let json: [String: Any]
         var code: String? { (json["error"] as? [String: Any])?["code"] as? String }
         var field: String? { (json["error"] as? [String: Any])?["field"] as? String }
+        var message: String? { (json["error"] as? [String: Any])?["message"] as? String }
     }
 
     func call(_ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ path: String, token: String, body: String,
@@ -99,6 +100,24 @@ import Testing
             #expect(answer.field == `case`.field, "\(answer.json)")
         }
         #expect(try snapshot(console) == before)
+    }
+
+    /// The message says what the field should have been, in the words of JSON, not Swift's.
+    @Test(arguments: [
+        ("PUT", "/api/v1/devices/1", "{\(device), \"groupID\": 1, \"installedApps\": \"com.example.mail\"}", "installedApps must be an array."),
+        ("PUT", "/api/v1/devices/1", "{\(device), \"groupID\": 1, \"isSupervised\": \"true\"}", "isSupervised must be true or false."),
+        ("PUT", "/api/v1/groups/2", #"{"name": "Lobby", "parentID": "1"}"#, "parentID must be a whole number."),
+        ("POST", "/api/v1/profiles", #"{"name": "x", "payloads": {}}"#, "payloads must be an array."),
+        ("POST", "/api/v1/profiles", #"{"name": "x", "payloads": [1]}"#, "payloads.0 must be an object."),
+        ("POST", "/api/v1/profiles", #"{"name": 7}"#, "name must be a string."),
+    ])
+    func aWrongTypeIsNamedInJSONsWords(_ case: (method: String, path: String, body: String, message: String)) async throws {
+        let (console, token) = try await fixture()
+        try await console.test { client in
+            let answer = try await call(client, HTTPRequest.Method(`case`.method)!, `case`.path, token: token, body: `case`.body)
+            #expect(answer.status == .unprocessableContent)
+            #expect(answer.message == `case`.message, "\(answer.json)")
+        }
     }
 
     @Test func theProfileDescriptionLimitOfThePageHoldsForTheAPI() async throws {
