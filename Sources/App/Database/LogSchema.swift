@@ -87,5 +87,6 @@ enum LogSchema {
             );
             CREATE INDEX log_events_by_app ON log_events(app, id DESC);
             """, postgres: PostgresLogSchema.logStore),
+        plainChecks,
     ]
 }
