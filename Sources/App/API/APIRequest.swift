@@ -141,7 +141,7 @@ enum APIRequest {
 }
 
 /// The types JSONDecoder names when a value should have been an array or an object (it
-/// reports `[Any]` and `[String: Any]` for any array or keyed container it expected).
+/// reports a dictionary of `String` to `Any` for an object it expected, an array of `Any` for an array).
 private protocol DecodedAsArray {}
 extension Array: DecodedAsArray {}
 private protocol DecodedAsObject {}
