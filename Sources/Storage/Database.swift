@@ -66,7 +66,7 @@ public final class Database: Sendable {
         let priority: WorkerThread.Priority = background ? .background : .normal
         checkpointer = background && !inMemory ? try Checkpointer(path: path, busyTimeout: busyTimeout, priority: priority) : nil
         checkpointer?.attach(to: writerConnection)
-        writer = Worker(Connection(writerConnection), name: "sqlite-writer", priority: priority)
+        writer = Worker(Connection(writerConnection), name: background ? "sqlite-bgwriter" : "sqlite-writer", priority: priority)
         writerPool = nil
         readers = inMemory ? nil : WorkerPool(try (0..<max(1, readerCount)).map { index in
             let reader = try SQLiteConnection(path: path, busyTimeout: busyTimeout, queryOnly: true)

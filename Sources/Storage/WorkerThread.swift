@@ -25,8 +25,14 @@ public final class WorkerThread: @unchecked Sendable {
         case background
     }
 
+    /// `name` is also the thread's name in the kernel — what `top -H`, `perf` and
+    /// `/proc/PID/task/*/comm` show — where it is clipped to its first 15 bytes.
     public init(name: String, priority: Priority = .normal) {
         let thread = Thread { [self] in
+            // Foundation keeps the name to itself on Linux, and Glibc's module does not export
+            // pthread_setname_np; without this every worker shows the name of whichever pool
+            // thread created it.
+            try? String(decoding: name.utf8.prefix(15), as: UTF8.self).write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
             if priority == .background { Self.yieldToEveryOtherThread() }
             loop()
         }

@@ -49,6 +49,19 @@ import Testing
         #expect(try await ordinary.write { _ in policy() } == 0)
     }
 
+    /// `top -H`, `perf` and `/proc` name each thread, so an operator can tell the log writer's
+    /// work from the console's writer's and the readers'.
+    @Test func eachFilesThreadsAreNamedInTheKernel() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let background = try Database(path: directory.appendingPathComponent("logs.sqlite").path, background: true)
+        let ordinary = try Database(path: directory.appendingPathComponent("console.sqlite").path)
+        let name = { @Sendable in try String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8).trimmingCharacters(in: .newlines) }
+        #expect(try await background.write { _ in try name() } == "sqlite-bgwriter")
+        #expect(try await ordinary.write { _ in try name() } == "sqlite-writer")
+        #expect(try await ordinary.read { _ in try name() }.hasPrefix("sqlite-reader-"))
+    }
+
     @Test func aBackgroundFilesWriterKeepsALargerPageCacheThanAnOrdinaryFile() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

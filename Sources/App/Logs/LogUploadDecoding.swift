@@ -13,7 +13,7 @@ final class LogUploadDecoding: Sendable {
     private let next = Atomic<Int>(0)
 
     init(threads count: Int = ProcessInfo.processInfo.activeProcessorCount) {
-        threads = (0..<max(1, count)).map { WorkerThread(name: "log-upload-decoder-\($0)", priority: .background) }
+        threads = (0..<max(1, count)).map { WorkerThread(name: "log-decoder-\($0)", priority: .background) }
     }
 
     deinit {

@@ -21,7 +21,7 @@ final class Checkpointer: Sendable {
     private let queued = Atomic<Bool>(false)
 
     init(path: String, busyTimeout: Duration, priority: WorkerThread.Priority) throws {
-        worker = Worker(Connection(try SQLiteConnection(path: path, busyTimeout: busyTimeout, queryOnly: false)), name: "sqlite-checkpointer", priority: priority)
+        worker = Worker(Connection(try SQLiteConnection(path: path, busyTimeout: busyTimeout, queryOnly: false)), name: "checkpointer", priority: priority)
     }
 
     /// Makes `writer`'s commits report here instead of checkpointing themselves. Call on the
