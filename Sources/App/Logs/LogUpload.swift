@@ -7,7 +7,7 @@ import NIOCore
 /// into checked `LogLine`s. Every refusal is an `APIError` naming the line it is about.
 package enum LogUpload {
     /// One line as a device sends it. Devices may send keys the console does not read; those are ignored.
-    struct Line: Decodable {
+    struct Line: Decodable, Equatable {
         let app: String
         let appVersion: String?
         let level: String
@@ -22,7 +22,7 @@ package enum LogUpload {
     }
 
     /// A structured field's value: text, a number or a boolean, kept as text.
-    struct FieldValue: Decodable {
+    struct FieldValue: Decodable, Equatable {
         let text: String
 
         init(text: String) {
@@ -67,19 +67,29 @@ package enum LogUpload {
         default:
             throw APIError(status: .unsupportedMediaType, code: .unsupportedEncoding, message: "Send the body plain or with Content-Encoding: gzip.")
         }
-        // Numbered as an editor shows the body; a trailing newline, or a blank line between two, is no line.
-        let numbered = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated().filter { _, slice in
-            !slice.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }
+        return try bytes.withUnsafeBufferPointer { body in
+            // Numbered as an editor shows the body; a trailing newline, or a blank line between two, is no line.
+            var lines: [(number: Int, bytes: UnsafeBufferPointer<UInt8>)] = []
+            var start = 0
+            for (number, end) in (body.indices.filter { body[$0] == UInt8(ascii: "\n") } + [body.count]).enumerated() {
+                let line = UnsafeBufferPointer(rebasing: body[start..<end])
+                if !line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) {
+                    lines.append((number + 1, line))
+                }
+                start = end + 1
+            }
+            // Counted before any is decoded, so an oversized batch costs no decoding.
+            if lines.count > LogBatch.maximumLines { throw refusal(.tooManyLines(lines.count)) }
+            let decoder = JSONDecoder()
+            return try lines.map { number, bytes in
+                try line(LogLineReader.line(bytes) ?? decoded(bytes, number: number, decoder: decoder), number: number)
+            }
         }
-        // Counted before any is decoded, so an oversized batch costs no decoding.
-        if numbered.count > LogBatch.maximumLines { throw refusal(.tooManyLines(numbered.count)) }
-        let decoder = JSONDecoder()
-        return try numbered.map { index, slice in try line(Data(slice), number: index + 1, decoder: decoder) }
     }
 
-    private static func line(_ data: Data, number: Int, decoder: JSONDecoder) throws -> LogLine {
-        let sent: Line
-        do { sent = try decoder.decode(Line.self, from: data) } catch let error as DecodingError {
+    /// `JSONDecoder`'s reading of a line `LogLineReader` left to it, or the refusal naming what is wrong.
+    private static func decoded(_ bytes: UnsafeBufferPointer<UInt8>, number: Int, decoder: JSONDecoder) throws -> Line {
+        do { return try decoder.decode(Line.self, from: Data(buffer: bytes)) } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
                 throw invalid(line: number, field: "", "is not a JSON object.")
             }
@@ -89,6 +99,10 @@ package enum LogUpload {
             let refusal = APIRequest.refusal(error)
             throw invalid(line: number, field: refusal.field ?? "", refusal.message)
         }
+    }
+
+    /// A line as sent, checked: its level, type and time read.
+    private static func line(_ sent: Line, number: Int) throws -> LogLine {
         guard let level = LogLevel(rawValue: sent.level) else {
             throw invalid(line: number, field: "level", "level must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
