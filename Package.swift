@@ -91,6 +91,8 @@ let package = Package(
             name: "StorageTests",
             dependencies: [
                 "Storage",
+                // SQLite's process-wide state, which no connection shows.
+                "CSQLite",
                 // The driver's own connection, for requests sent after it closed.
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
