@@ -34,6 +34,7 @@ import Testing
         #"{\#(base),"message":"empty fields","fields":{}}"#,
         #"{"message":"keys in any order","timestamp":"2026-11-23T09:30:00Z","type":"application","level":"error","app":"com.example.app"}"#,
         #"{\#(base),"message":"\r"}"#,
+        #"{\#(base),"appVersion":"","message":"an empty string","fields":{"":""}}"#,
     ]
 
     @Test func linesAsDevicesSendThemAreReadAsTheDecoderReadsThem() throws {
