@@ -112,6 +112,10 @@ import Testing
         #expect(CrashSignature.of(report.replacingOccurrences(of: "1a2b3c4d0", with: "ffee00")) == CrashSignature.of(report))
         #expect(CrashSignature.of("EXC_BAD_ACCESS at ReceiptPrinter.swift:42") == "EXC_BAD_ACCESS at ReceiptPrinter.swift:42")
         #expect(CrashSignature.of("\n\n") == "(empty crash report)")
+        // Spaces and tabs around a line, and a line of nothing else, are not what groups it;
+        // a no-break or ideographic space is a space too.
+        #expect(CrashSignature.of(" \t \n\t\u{A0}Process:  Kiosk \n  \u{3000}SIGABRT in main \t\r\n") == "SIGABRT in main")
+        #expect(CrashSignature.reportedVersion(in: "\t Version:  2.4.0 (240) ") == "2.4.0")
         #expect(CrashSignature.of(String(repeating: "a", count: 500)).count == CrashSignature.maximumLength + 1)
     }
 }

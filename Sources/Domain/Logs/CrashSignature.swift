@@ -14,7 +14,7 @@ public enum CrashSignature {
 
     public static func of(_ report: String) -> String {
         for raw in report.split(whereSeparator: \.isNewline) {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = trimmed(raw)
             guard !line.isEmpty, !isBoilerplate(line) else { continue }
             let normalised = blankVariableParts(line)
             return normalised.count > maximumLength ? String(normalised.prefix(maximumLength)) + "…" : normalised
@@ -26,12 +26,20 @@ public enum CrashSignature {
     /// or nil when it names none.
     public static func reportedVersion(in report: String) -> String? {
         for raw in report.split(whereSeparator: \.isNewline).prefix(40) {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = trimmed(raw)
             guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == "version" else { continue }
             let value = line[line.index(after: colon)...].split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
             return value.isEmpty || value.count > 40 ? nil : value
         }
         return nil
+    }
+
+    /// A line without the spaces and tabs around it. Split at line breaks, a line's only
+    /// whitespace is what `CharacterSet.whitespaces` holds, which Foundation would trim by
+    /// bridging every line to NSString (a third of a crash line's grouping).
+    static func trimmed(_ line: Substring) -> String {
+        guard let first = line.firstIndex(where: { !$0.isWhitespace }), let last = line.lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(line[first...last])
     }
 
     static func isBoilerplate(_ line: String) -> Bool {
