@@ -52,7 +52,8 @@ public final class WorkerThread: @unchecked Sendable {
         (Thread.current.threadDictionary[Self.currentKey] as? ObjectIdentifier) == ObjectIdentifier(self)
     }
 
-    func submit(_ job: @escaping @Sendable () -> Void) {
+    /// Runs `job` on this thread after the jobs before it; the caller goes on at once.
+    public func submit(_ job: @escaping @Sendable () -> Void) {
         condition.lock()
         jobs.append(job)
         condition.signal()

@@ -73,12 +73,14 @@ struct DeviceAPIController {
     private func uploadLogs(_ body: LogUploadBody, from device: CheckingInDevice) async throws -> StoredLines {
         do {
             let uploader = LogStore.Uploader(id: device.id, name: device.name)
-            let upload = try await logDecoding.batch(from: body.bytes, contentType: body.contentType, contentEncoding: body.contentEncoding) { [logStore] in
+            var upload: LogStore.Upload? = try await logDecoding.batch(from: body.bytes, contentType: body.contentType,
+                                                                       contentEncoding: body.contentEncoding) { [logStore] in
                 logStore.prepare($0, from: uploader)
             }
+            defer { logDecoding.discard(&upload) }
             // The policy the device gets at check-in decides which levels the console keeps.
             let document = try await checkIns.document(group: device.groupID, generation: device.generation, database: database)
-            return StoredLines(stored: try await logStore.ingest(upload, logging: document.policy?[Logging.self]))
+            return StoredLines(stored: try await logStore.ingest(upload!, logging: document.policy?[Logging.self]))
         } catch let refusal as LogStore.Refusal {
             switch refusal {
             case .batch(let problem): throw LogUpload.refusal(problem)
