@@ -38,31 +38,22 @@ struct LogLineReader {
         var app, appVersion, level, type, timestamp, message: String?
         var fields: [String: LogUpload.FieldValue]?
         skipSpace()
-        guard take(.openBrace) else { return nil }
-        skipSpace()
-        if !take(.closeBrace) {
-            repeat {
-                skipSpace()
-                guard let key = key() else { return nil }
-                skipSpace()
-                guard take(.colon) else { return nil }
-                skipSpace()
-                switch key {
-                case .app: guard app == nil, let value = string() else { return nil }; app = value
-                case .appVersion: guard appVersion == nil, let value = string() else { return nil }; appVersion = value
-                case .level: guard level == nil, let value = string() else { return nil }; level = value
-                case .type: guard type == nil, let value = string() else { return nil }; type = value
-                case .timestamp: guard timestamp == nil, let value = string() else { return nil }; timestamp = value
-                case .message: guard message == nil, let value = string() else { return nil }; message = value
-                case .fields: guard fields == nil, let value = fieldValues() else { return nil }; fields = value
-                case .other: guard skipValue(depth: 1) else { return nil }
-                }
-                skipSpace()
-            } while take(.comma)
-            guard take(.closeBrace) else { return nil }
+        let read = container(.openBrace, .closeBrace) { reader in
+            guard let key = reader.member(named: { $0.key() }) else { return false }
+            switch key {
+            case .app: guard app == nil, let value = reader.string() else { return false }; app = value
+            case .appVersion: guard appVersion == nil, let value = reader.string() else { return false }; appVersion = value
+            case .level: guard level == nil, let value = reader.string() else { return false }; level = value
+            case .type: guard type == nil, let value = reader.string() else { return false }; type = value
+            case .timestamp: guard timestamp == nil, let value = reader.string() else { return false }; timestamp = value
+            case .message: guard message == nil, let value = reader.string() else { return false }; message = value
+            case .fields: guard fields == nil, let value = reader.fieldValues() else { return false }; fields = value
+            case .other: return reader.skipValue(depth: 1)
+            }
+            return true
         }
         skipSpace()
-        guard at == bytes.count, let app, let level, let type, let timestamp, let message else { return nil }
+        guard read, at == bytes.count, let app, let level, let type, let timestamp, let message else { return nil }
         return LogUpload.Line(app: app, appVersion: appVersion, level: level, type: type, timestamp: timestamp,
                               message: message, fields: fields)
     }
@@ -96,27 +87,19 @@ struct LogLineReader {
 
     /// `fields`: an object of strings, numbers and booleans, each kept as `FieldValue` keeps it.
     private mutating func fieldValues() -> [String: LogUpload.FieldValue]? {
-        guard take(.openBrace) else { return nil }
         var values: [String: LogUpload.FieldValue] = [:]
-        skipSpace()
-        if take(.closeBrace) { return values }
-        repeat {
-            skipSpace()
-            guard let name = string() else { return nil }
-            skipSpace()
-            guard take(.colon) else { return nil }
-            skipSpace()
+        let read = container(.openBrace, .closeBrace) { reader in
+            guard let name = reader.member(named: { $0.string() }) else { return false }
             let text: String
-            if let value = string() { text = value }
-            else if let flag = literal() {
-                guard let flag else { return nil }  // null: the decoder refuses it as a field's value
+            if let value = reader.string() { text = value }
+            else if let flag = reader.literal() {
+                guard let flag else { return false }  // null: the decoder refuses it as a field's value
                 text = flag ? "true" : "false"
-            } else if let number = number() { text = NumberText.plain(number) }
-            else { return nil }
-            guard values.updateValue(LogUpload.FieldValue(text: text), forKey: name) == nil else { return nil }
-            skipSpace()
-        } while take(.comma)
-        return take(.closeBrace) ? values : nil
+            } else if let number = reader.number() { text = NumberText.plain(number) }
+            else { return false }
+            return values.updateValue(LogUpload.FieldValue(text: text), forKey: name) == nil
+        }
+        return read ? values : nil
     }
 
     /// Steps over one JSON value of a key the console does not read, checking it as strictly as
@@ -125,20 +108,16 @@ struct LogLineReader {
         guard depth <= Self.maximumDepth, at < bytes.count else { return false }
         switch bytes[at] {
         case .quote: return string() != nil
-        case .openBrace: return skipContainer(closedBy: .closeBrace, depth: depth) { reader in
-            guard reader.string() != nil else { return false }
-            reader.skipSpace()
-            guard reader.take(.colon) else { return false }
-            reader.skipSpace()
-            return reader.skipValue(depth: depth + 1)
-        }
-        case .openBracket: return skipContainer(closedBy: .closeBracket, depth: depth) { $0.skipValue(depth: depth + 1) }
+        case .openBrace: return container(.openBrace, .closeBrace) { $0.member(named: { $0.string() }) != nil && $0.skipValue(depth: depth + 1) }
+        case .openBracket: return container(.openBracket, .closeBracket) { $0.skipValue(depth: depth + 1) }
         default: return literal() != nil || number() != nil
         }
     }
 
-    private mutating func skipContainer(closedBy close: UInt8, depth: Int, element: (inout LogLineReader) -> Bool) -> Bool {
-        at += 1
+    /// An object or array from `open` to `close`, each element (spaces around it skipped) read
+    /// by `element`; false when anything in it is not as JSON writes it.
+    private mutating func container(_ open: UInt8, _ close: UInt8, element: (inout LogLineReader) -> Bool) -> Bool {
+        guard take(open) else { return false }
         skipSpace()
         if take(close) { return true }
         repeat {
@@ -147,6 +126,15 @@ struct LogLineReader {
             skipSpace()
         } while take(.comma)
         return take(close)
+    }
+
+    /// A member's name as `name` reads it, and the colon after it; the reader is then at its value.
+    private mutating func member<Name>(named name: (inout LogLineReader) -> Name?) -> Name? {
+        guard let read = name(&self) else { return nil }
+        skipSpace()
+        guard take(.colon) else { return nil }
+        skipSpace()
+        return read
     }
 
     /// A JSON string, unescaped; nil for malformed UTF-8, a control character, a bad escape or
