@@ -24,6 +24,10 @@ public final class Connection {
     /// again, which is how a test sees that the cache is used.
     public var statementsPrepared: Int { session.statementsPrepared }
 
+    /// How many times this connection's statements gave way to a thread waiting for the core
+    /// (`GiveWay`; on SQLite only — on PostgreSQL the server does the work).
+    public var timesGivenWay: Int { sqlite?.timesGivenWay ?? 0 }
+
     /// The SQLite connection beneath, for what only SQLite has (hooks, functions in Swift).
     var sqlite: SQLiteConnection? { session as? SQLiteConnection }
 

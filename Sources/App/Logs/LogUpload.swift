@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Hummingbird
 import NIOCore
+import Storage
 
 /// Reads a device's log upload: NDJSON (one JSON object per line), plain or gzip-compressed,
 /// into checked `LogLine`s. Every refusal is an `APIError` naming the line it is about.
@@ -81,8 +82,11 @@ package enum LogUpload {
             // Counted before any is decoded, so an oversized batch costs no decoding.
             if lines.count > LogBatch.maximumLines { throw refusal(.tooManyLines(lines.count)) }
             let decoder = JSONDecoder()
+            // A body is a few milliseconds of a core; people's requests waiting for it go first.
+            var giveWay = GiveWay(every: 32)
             return try lines.map { number, bytes in
-                try line(LogLineReader.line(bytes) ?? decoded(bytes, number: number, decoder: decoder), number: number)
+                giveWay.step()
+                return try line(LogLineReader.line(bytes) ?? decoded(bytes, number: number, decoder: decoder), number: number)
             }
         }
     }

@@ -1,4 +1,3 @@
-import CSQLite
 import Synchronization
 
 /// One read's cancellation, shared by the task that asked for the read (which cancels it) and
@@ -15,14 +14,14 @@ final class ReadCancellation: Sendable {
 
     var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
-    /// SQLite's progress handler asks this every `SQLiteConnection.instructionsBetweenChecks`.
-    fileprivate func stopsStatement() -> Bool {
+    /// SQLite's progress handler asks this every `SQLiteConnection.instructionsBetweenLooks`.
+    func stopsStatement() -> Bool {
         guard isCancelled else { return false }
         stoppedStatement.store(true, ordering: .relaxed)
         return true
     }
 
-    fileprivate var stoppedAStatement: Bool { stoppedStatement.load(ordering: .relaxed) }
+    var stoppedAStatement: Bool { stoppedStatement.load(ordering: .relaxed) }
 }
 
 extension Connection {
@@ -39,21 +38,13 @@ extension Connection {
 }
 
 extension SQLiteConnection {
-    /// How many virtual machine instructions run between two looks at the cancellation: a few
-    /// microseconds of work, and a look costs a function call and an atomic load.
-    static let instructionsBetweenChecks: Int32 = 1000
-
-    /// Runs `body` with a progress handler that stops the running statement once
-    /// `cancellation` is cancelled. The handler is there only while `body` runs, so the
-    /// rollback after it, and whatever the connection runs next, is never stopped.
+    /// Runs `body` so that its statements stop once `cancellation` is cancelled (the
+    /// connection's progress handler looks, `look()`). Only while `body` runs, so the rollback
+    /// after it, and whatever the connection runs next, is never stopped.
     func interruptible<T>(by cancellation: ReadCancellation, _ body: () throws -> T) throws -> T {
-        let context = Unmanaged.passUnretained(cancellation).toOpaque()
-        sqlite3_progress_handler(handle, Self.instructionsBetweenChecks, { context in
-            guard let context else { return 0 }
-            return Unmanaged<ReadCancellation>.fromOpaque(context).takeUnretainedValue().stopsStatement() ? 1 : 0
-        }, context)
-        let result = withExtendedLifetime(cancellation) { Result { try body() } }
-        sqlite3_progress_handler(handle, 0, nil, nil)
+        self.cancellation = cancellation
+        let result = Result { try body() }
+        self.cancellation = nil
         if cancellation.stoppedAStatement { throw CancellationError() }
         return try result.get()
     }

@@ -14,6 +14,12 @@ final class SQLiteConnection: Session {
     /// How many statements this connection has compiled: it stays put when the same SQL runs
     /// again, which is how a test sees that the cache is used.
     private(set) var statementsPrepared = 0
+    /// How many times its statements gave way to a thread waiting for the core (`GiveWay`),
+    /// which is how a test sees that long statements do.
+    var timesGivenWay = 0
+    var looksSinceYield = 0
+    /// The read running now, while it can be cancelled (`interruptible(by:)`).
+    var cancellation: ReadCancellation?
 
     /// SQLite's settings for the whole process, made once before its first connection (it
     /// refuses them afterwards). Without the memory counts SQLite takes no lock of its own
@@ -41,6 +47,9 @@ final class SQLiteConnection: Session {
         if queryOnly {
             try execute(script: "PRAGMA query_only = ON")
         }
+        sqlite3_progress_handler(handle, Self.instructionsBetweenLooks, { context in
+            Unmanaged<SQLiteConnection>.fromOpaque(context!).takeUnretainedValue().look() ? 1 : 0
+        }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {
@@ -73,9 +82,12 @@ final class SQLiteConnection: Session {
     func execute(_ text: String, forEachOf values: some Sequence<[SQLiteValue]>) throws {
         let statement = try prepared(text)
         defer { statement.finish() }
-        for row in values {
+        // A batch of rows is milliseconds of a core, and an insert is few instructions for its
+        // work (B-tree pages, indexes): counted by instructions it would give way too seldom.
+        for (index, row) in values.enumerated() {
             try statement.bind(row)
             while try statement.step() {}
+            if index % Self.rowsBetweenYields == Self.rowsBetweenYields - 1 { giveWay() }
         }
     }
 

@@ -101,7 +101,9 @@ package struct LogStore: Sendable {
 
         init(_ lines: [LogLine], from device: Uploader, receivedAt: Date, dialect: Dialect) {
             var usage: [String: (bytes: Int, lines: Int)] = [:]
+            var giveWay = GiveWay(every: 32)
             values = lines.map { line in
+                giveWay.step()
                 let record = DeviceLogRecord(line, device: device.id, deviceName: device.name, receivedAt: receivedAt)
                 usage[record.app, default: (0, 0)].bytes += record.byteCount
                 usage[record.app, default: (0, 0)].lines += 1
