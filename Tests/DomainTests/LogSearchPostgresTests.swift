@@ -9,6 +9,14 @@ import Testing
         #expect(LogSearchVector.tsvector(of: "--- ...") == "")
     }
 
+    @Test func positionsCountOnPastOneDigitAndLaterWordsShareTheLastOne() {
+        let twelve = (1...12).map { "w\($0)" }.joined(separator: " ")
+        #expect(LogSearchVector.tsvector(of: twelve) == (1...12).map { "'w\($0)':\($0)" }.joined(separator: " "))
+        let long = LogSearchVector.tsvector(of: Array(repeating: "a", count: 16_385).joined(separator: " "))
+        #expect(long.hasSuffix("'a':16382 'a':16383 'a':16383 'a':16383"))
+        #expect(LogSearchVector.tsvector(of: "naïve ünïcödé 東京") == "'naive':1 'unicode':2 '東京':3")
+    }
+
     @Test func aSearchBecomesPhrasesOfTheSameTokens() throws {
         #expect(try LogSearch("E_TIMEOUT").tsquery == "('e' <-> 'timeout')")
         #expect(try LogSearch("\"disk space\" OR sync*").tsquery == "(('disk' <-> 'space') | ('sync':*))")

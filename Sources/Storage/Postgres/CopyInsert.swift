@@ -67,20 +67,26 @@ struct CopyInsert {
     }
 
     /// COPY's text form: backslash, tab, newline and carriage return are escaped; nothing else.
+    /// Read as one buffer of bytes: every text of every uploaded line passes here.
     private static func appendEscaped(_ text: String, to buffer: inout ByteBuffer) {
-        let special: (UInt8) -> Bool = { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
-        guard text.utf8.contains(where: special) else {
-            buffer.writeString(text)
-            return
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\\"): buffer.writeStaticString("\\\\")
-            case UInt8(ascii: "\t"): buffer.writeStaticString("\\t")
-            case UInt8(ascii: "\n"): buffer.writeStaticString("\\n")
-            case UInt8(ascii: "\r"): buffer.writeStaticString("\\r")
-            default: buffer.writeInteger(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            let raw = UnsafeRawBufferPointer(bytes)
+            var plainFrom = 0
+            for index in bytes.indices {
+                let escape: StaticString
+                switch bytes[index] {
+                case UInt8(ascii: "\\"): escape = "\\\\"
+                case UInt8(ascii: "\t"): escape = "\\t"
+                case UInt8(ascii: "\n"): escape = "\\n"
+                case UInt8(ascii: "\r"): escape = "\\r"
+                default: continue
+                }
+                buffer.writeBytes(UnsafeRawBufferPointer(rebasing: raw[plainFrom..<index]))
+                buffer.writeStaticString(escape)
+                plainFrom = index + 1
             }
+            buffer.writeBytes(UnsafeRawBufferPointer(rebasing: raw[plainFrom...]))
         }
     }
 }
