@@ -27,6 +27,13 @@ import Testing
         config.databasePath = target
         config.demo = false
         let copied = try await buildConsole(config: config)
+        // PostgreSQL plans the copied tables from their real sizes at once, not after
+        // autovacuum's first round.
+        let analyzed = try await copied.services.database.read { connection in
+            try connection.scalar("SELECT count(*) FROM pg_stat_user_tables WHERE schemaname = current_schema() AND relname IN ('devices', 'profiles', 'audit_events') AND last_analyze IS NOT NULL", as: Int.self)
+        }
+        #expect(analyzed == 3)
+
         for table in ["users", "devices", "profiles", "profile_versions", "audit_events", "device_logs", "log_usage"] {
             let count = SQL(verbatim: "SELECT count(*) FROM \(table)")
             let database = table.hasPrefix("device_logs") || table == "log_usage"

@@ -50,6 +50,8 @@ public struct DatabaseCopy: Sendable {
             }
             try await plan.advanceSequences(in: target)
             try await verify(plan, from: source, to: target)
+            progress("Gathering the planner's statistics")
+            try await plan.analyze(in: target)
         }
         summary.seconds = Date().timeIntervalSince(started)
         return summary
