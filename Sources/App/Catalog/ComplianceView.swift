@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Mustache
 
 /// A device's compliance and its last status beacon, as the device page shows them. The
 /// console learns compliance from the SDK apps' beacons, so a device whose apps never sent
@@ -40,5 +41,30 @@ struct ComplianceView {
             Fact(label: "Enrollment", value: beacon.enrollment.displayName),
             Fact(label: "Compliance", value: beacon.deviceCompliance.displayName),
         ]
+    }
+}
+
+// On every device page: answered without reflection, as `DevicePage` is.
+extension ComplianceView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "status": status
+        case "statusClass": statusClass
+        case "reason": reason
+        case "sent": sent
+        case "sentISO": sentISO
+        case "facts": facts
+        default: nil
+        }
+    }
+}
+
+extension ComplianceView.Fact: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "label": label
+        case "value": value
+        default: nil
+        }
     }
 }

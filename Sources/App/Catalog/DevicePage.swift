@@ -181,3 +181,43 @@ extension DevicePage: MustacheParent {
         }
     }
 }
+
+extension DevicePage.Feedback: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "appName": appName
+        case "bundleID": bundleID
+        case "fetched": fetched
+        case "fetchedISO": fetchedISO
+        case "wasReset": wasReset
+        case "values": values
+        case "historyPath": historyPath
+        default: nil
+        }
+    }
+}
+
+extension DevicePage.FeedbackValue: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "key": key
+        case "value": value
+        default: nil
+        }
+    }
+}
+
+extension DevicePage.Note: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "author": author
+        case "written": written
+        case "writtenISO": writtenISO
+        case "edited": edited
+        case "html": html
+        case "editPath": editPath
+        case "deletePath": deletePath
+        default: nil
+        }
+    }
+}

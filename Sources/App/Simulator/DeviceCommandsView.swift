@@ -91,3 +91,18 @@ extension DeviceCommandsView.Kind: MustacheParent {
         }
     }
 }
+
+extension DeviceCommandsView.Row: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "uuid": uuid
+        case "name": self.name
+        case "status": status
+        case "statusName": statusName
+        case "queued": queued
+        case "queuedBy": queuedBy
+        case "result": result
+        default: nil
+        }
+    }
+}
