@@ -8,7 +8,8 @@ import CSQLite
 extension SQLiteConnection {
     /// A few microseconds of work: a look costs a function call and a load or two.
     static let instructionsBetweenLooks: Int32 = 1000
-    /// About a tenth of a millisecond of a scan between two yields.
+    /// About 0.15 ms of a scan between two yields (measured: a scan of the unindexed log tail
+    /// yielded some 6,700 times a second of its CPU).
     static let looksBetweenYields = 5
     /// A row of the log table is about 8 µs of inserting.
     static let rowsBetweenYields = 16
