@@ -33,7 +33,7 @@ public struct GiveWay: Sendable {
     }
 
     /// Lets any thread waiting for this core run first.
-    public static func now() {
+    private static func now() {
         sched_yield()
     }
 }

@@ -16,16 +16,11 @@ extension SQLiteConnection {
 
     /// SQLite's progress handler: whether to stop the running statement.
     func look() -> Bool {
-        looksSinceYield += 1
-        if looksSinceYield == Self.looksBetweenYields {
-            looksSinceYield = 0
-            giveWay()
-        }
+        looks.step()
         return cancellation?.stopsStatement() ?? false
     }
 
-    func giveWay() {
-        timesGivenWay += 1
-        GiveWay.now()
-    }
+    /// How many times this connection's statements gave way, which is how a test sees that
+    /// long statements do.
+    var timesGivenWay: Int { looks.times + rowsGivenWay }
 }

@@ -14,10 +14,10 @@ final class SQLiteConnection: Session {
     /// How many statements this connection has compiled: it stays put when the same SQL runs
     /// again, which is how a test sees that the cache is used.
     private(set) var statementsPrepared = 0
-    /// How many times its statements gave way to a thread waiting for the core (`GiveWay`),
-    /// which is how a test sees that long statements do.
-    var timesGivenWay = 0
-    var looksSinceYield = 0
+    /// Its statements' looks up from their work (`look()`), every fifth of which yields the core.
+    var looks = GiveWay(every: SQLiteConnection.looksBetweenYields)
+    /// Yields between the rows of batch inserts (`execute(_:forEachOf:)`).
+    var rowsGivenWay = 0
     /// The read running now, while it can be cancelled (`interruptible(by:)`).
     var cancellation: ReadCancellation?
 
@@ -84,10 +84,12 @@ final class SQLiteConnection: Session {
         defer { statement.finish() }
         // A batch of rows is milliseconds of a core, and an insert is few instructions for its
         // work (B-tree pages, indexes): counted by instructions it would give way too seldom.
-        for (index, row) in values.enumerated() {
+        var rows = GiveWay(every: Self.rowsBetweenYields)
+        defer { rowsGivenWay += rows.times }
+        for row in values {
             try statement.bind(row)
             while try statement.step() {}
-            if index % Self.rowsBetweenYields == Self.rowsBetweenYields - 1 { giveWay() }
+            rows.step()
         }
     }
 
