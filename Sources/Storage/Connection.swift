@@ -60,6 +60,15 @@ public final class Connection {
         return try session.rows(sql)
     }
 
+    /// Runs independent queries and returns each one's rows, in their order: on PostgreSQL
+    /// they go to the server together and this thread waits once for all of them (a page's
+    /// reads that do not depend on each other); SQLite runs them one after another. A failure
+    /// throws as the first failing query would alone.
+    public func rows(together sqls: [SQL]) throws -> [[Row]] {
+        for _ in sqls { tally?.countStatement() }
+        return try session.rows(together: sqls)
+    }
+
     /// Runs a query and returns its first row, if any.
     public func row(_ sql: SQL) throws -> Row? {
         tally?.countStatement()

@@ -67,6 +67,10 @@ public struct Query<R: Record>: Sendable {
         return copy
     }
 
+    /// The statement selecting every column of the matching rows: for reads sent together
+    /// (`Connection.rows(together:)`), decoded with `Row.decode`.
+    public var sql: SQL { sql(selecting: "*") }
+
     /// The statement selecting `selection` (for example `*` or `count(*)`) from the table.
     func sql(selecting selection: String) -> SQL {
         var sql = SQL(verbatim: "SELECT \(selection) FROM \(SQL.quoted(identifier: R.tableName))")

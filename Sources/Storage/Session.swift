@@ -18,8 +18,18 @@ protocol Session: AnyObject {
 
     func row(_ sql: SQL) throws -> Row?
 
+    /// Several queries' rows, in their order (`Connection.rows(together:)`).
+    func rows(together sqls: [SQL]) throws -> [[Row]]
+
     var isInTransaction: Bool { get }
 
     /// Statements compiled so far (see `Database.statementsPrepared`).
     var statementsPrepared: Int { get }
+}
+
+extension Session {
+    /// One after another: in-process SQLite has no round trip to save.
+    func rows(together sqls: [SQL]) throws -> [[Row]] {
+        try sqls.map(rows)
+    }
 }

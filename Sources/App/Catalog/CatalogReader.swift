@@ -177,15 +177,20 @@ struct CatalogReader: Sendable {
 
     static let recentLogCount = 10
 
-    /// On PostgreSQL each statement is a round trip, so the page asks for few: the device with
-    /// its simulator state and beacon in one, the groups, apps and settings from memory
-    /// (`CatalogCaches`), and from the log store its recent lines (with the last that arrived)
-    /// and its apps' storage.
+    /// On PostgreSQL each statement is a round trip, so the page asks for few and sends those
+    /// that do not depend on each other together (`Connection.rows(together:)`): the device with
+    /// its simulator state and beacon, its commands, feedback and notes; then the profiles
+    /// reaching its group; the groups, apps and settings come from memory (`CatalogCaches`).
+    /// From the log store, together: its recent lines (with the last that arrived) and its
+    /// apps' storage.
     func overview(of id: RecordID<DeviceRecord>, withWorkspace: Bool = false) async throws -> DeviceOverview {
         var (overview, capBytes) = try await database.read { connection in
-            guard let sides = try connection.row(CatalogQueries.deviceWithSides(id)) else {
-                throw StorageError.notFound(table: DeviceRecord.tableName)
+            var reads = [CatalogQueries.deviceWithSides(id), DeviceCommandRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(20).sql]
+            if withWorkspace {
+                reads += [HelpdeskQueries.latestFeedback(of: id), DeviceNoteRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).sql]
             }
+            let answers = try connection.rows(together: reads)
+            guard let sides = answers[0].first else { throw StorageError.notFound(table: DeviceRecord.tableName) }
             let device = try sides.part(nil).decode(DeviceRecord.self)
             var groups = try caches.groups.value(in: connection)
             if let group = device.groupID, !groups.contains(where: { $0.id == group }) {
@@ -195,23 +200,25 @@ struct CatalogReader: Sendable {
             }
             let settings = try caches.settings.value(in: connection)
             let workspace = withWorkspace ? Workspace(
-                latestFeedback: try connection.fetch(AppFeedbackRecord.self, HelpdeskQueries.latestFeedback(of: id)),
-                notes: try connection.fetch(DeviceNoteRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending))) : nil
+                latestFeedback: try answers[2].map { try $0.decode(AppFeedbackRecord.self) },
+                notes: try answers[3].map { try $0.decode(DeviceNoteRecord.self) }) : nil
             return (DeviceOverview(
                 device: device, groups: groups, apps: try caches.apps.value(in: connection),
                 reaching: try device.groupID.map { try PolicyLoader(connection: connection, cache: profileContents).reachingProfiles(group: $0, groups: groups) },
-                commands: try connection.fetch(DeviceCommandRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(20)),
+                commands: try answers[1].map { try $0.decode(DeviceCommandRecord.self) },
                 simulator: try sides.part("simulator").decodeIfFound(SimulatorStateRecord.self),
                 beacon: try sides.part("beacon").decodeIfFound(DeviceBeaconRecord.self),
                 workspace: workspace, checkInIntervalMinutes: settings.checkInIntervalMinutes), settings.logCapBytes)
         }
         guard var workspace = overview.workspace else { return overview }
         (workspace.recentLogs, workspace.lastArrivedLine, workspace.capWarnings) = try await logs.read { [overview] connection in
-            let recent = try connection.rows(HelpdeskQueries.recentLines(of: id, limit: Self.recentLogCount, dialect: connection.dialect))
+            let usage = LogCapWarning.query(apps: overview.device.installedApps, capBytes: capBytes)
+            let answers = try connection.rows(together: [HelpdeskQueries.recentLines(of: id, limit: Self.recentLogCount, dialect: connection.dialect)] + (usage.map { [$0] } ?? []))
+            let recent = answers[0]
             return (try recent.map { try $0.decode(LogReader.Row.self) },
                     // No recent line: the device has none at all.
                     try recent.first?.get(HelpdeskQueries.lastArrivedColumn, as: Int64?.self) ?? nil,
-                    try LogCapWarning.for(apps: overview.device.installedApps, capBytes: capBytes, in: connection))
+                    try answers.count > 1 ? LogCapWarning.warnings(answers[1], capBytes: capBytes) : [])
         }
         overview.workspace = workspace
         return overview

@@ -77,10 +77,57 @@ final class PostgresSession: Session {
     }
 
     func rows(_ sql: SQL) throws -> [Row] {
-        let result = try run(sql.text, sql.bindings, selecting: true)
-        guard let first = result.rows.first else { return [] }
+        try rows(of: run(sql.text, sql.bindings, selecting: true))
+    }
+
+    /// Every query is sent before any answer is waited for: the server answers them one after
+    /// another as usual, but the worker thread sleeps and is woken once instead of once each.
+    /// On a 2-core machine each wake-up is a thread switch a page pays for in CPU.
+    func rows(together sqls: [SQL]) throws -> [[Row]] {
+        guard sqls.count > 1, let connection, !connection.isClosed else { return try sqls.map(rows) }
+        let opensTransaction = unawaited.contains { $0.kind == .begin }
+        var sent: [(sql: String, Sent)] = []
+        var sendFailure: (error: any Error, sql: String)?
+        for sql in sqls {
+            do {
+                let statement = numberedText(sql.text)
+                let query = PostgresQuery(unsafeSQL: statement, binds: PostgresValues.bindings(sql.bindings))
+                sent.append((sql.text, try send(statement, query, sql.bindings, selecting: true, on: connection)))
+            } catch {
+                sendFailure = (error, sql.text)
+                break
+            }
+        }
+        // The first failure in the order the server met them: after it, a transaction's
+        // statements fail only because it did.
+        var failure: (error: any Error, sql: String)?
+        do { try awaitUnawaited() } catch { failure = (error, sqls[0].text) }
+        var answers: [Answer] = []
+        for (text, one) in sent {
+            do {
+                answers.append(try one.answer.wait())
+            } catch {
+                if !PostgresErrors.isConnectionLost(error) { forgetIfPrepared(one, on: connection) }
+                failure = failure ?? (error, text)
+            }
+        }
+        guard let failure = failure ?? sendFailure else { return try answers.map(rows(of:)) }
+        if PostgresErrors.isConnectionLost(failure.error) {
+            isInTransaction = false
+            // Reads only, and nothing of the transaction had happened: all of it again.
+            if opensTransaction {
+                try reconnect(sql: failure.sql)
+                if let begin = lastBegin { _ = try run(begin, []) }
+                return try sqls.map(rows)
+            }
+        }
+        throw PostgresErrors.storageError(failure.error, sql: failure.sql)
+    }
+
+    private func rows(of answer: Answer) throws -> [Row] {
+        guard let first = answer.rows.first else { return [] }
         let columns = ColumnIndex(names: first.map(\.columnName), foldingCase: true)
-        return try result.rows.map { Row(columns: columns, values: try PostgresValues.values(of: $0, labelledText: result.labelledText)) }
+        return try answer.rows.map { Row(columns: columns, values: try PostgresValues.values(of: $0, labelledText: answer.labelledText)) }
     }
 
     func row(_ sql: SQL) throws -> Row? {
@@ -142,33 +189,49 @@ final class PostgresSession: Session {
         }
         // A COMMIT or ROLLBACK ends the transaction even when it fails.
         defer { if kind == .end { isInTransaction = false } }
-        var sent: EventLoopFuture<Answer>?
-        var wasPrepared = false
+        var sent: Sent?
         do {
-            if selecting, PreparedSelects.isCandidate(statement),
-               let rows = try preparedSelects.send(statement, values, on: connection, logger: logger) {
-                wasPrepared = true
-                sent = rows.map { Answer(rows: $0, labelledText: true) }
-            } else {
-                sent = connection.whileOpen { [logger] in $0.query(query, logger: logger) }.map { Answer(rows: $0.rows, changed: $0.metadata.rows) }
-            }
+            sent = try send(statement, query, values, selecting: selecting, on: connection)
             try awaitUnawaited()
-            let answer = try sent!.wait()
+            let answer = try sent!.answer.wait()
             if kind == .write, !isInTransaction, answer.changed ?? 1 > 0 { onWrite?() }
             return answer
         } catch {
-            _ = try? sent?.wait()
+            _ = try? sent?.answer.wait()
             if PostgresErrors.isConnectionLost(error) {
                 isInTransaction = false
                 // Any other statement may have had its effect before the connection went, so
                 // it is not repeated.
                 if opensTransaction, !retried { return try runOnNewConnection(text, values, reopening: true, selecting: selecting) }
-            } else if wasPrepared {
-                // Most often a table it reads changed shape; it is prepared afresh next time.
-                preparedSelects.forget(statement, on: connection)
+            } else if let sent {
+                forgetIfPrepared(sent, on: connection)
             }
             throw PostgresErrors.storageError(error, sql: text)
         }
+    }
+
+    /// A statement on its way to the server.
+    private struct Sent {
+        let statement: String
+        let wasPrepared: Bool
+        let answer: EventLoopFuture<Answer>
+    }
+
+    /// Sends `query` (`statement` with `values`), as a prepared statement when it is a SELECT
+    /// that can be; does not wait for the answer.
+    private func send(_ statement: String, _ query: PostgresQuery, _ values: [SQLiteValue], selecting: Bool, on connection: PostgresConnection) throws -> Sent {
+        if selecting, PreparedSelects.isCandidate(statement),
+           let rows = try preparedSelects.send(statement, values, on: connection, logger: logger) {
+            return Sent(statement: statement, wasPrepared: true, answer: rows.map { Answer(rows: $0, labelledText: true) })
+        }
+        let answer = connection.whileOpen { [logger] in $0.query(query, logger: logger) }.map { Answer(rows: $0.rows, changed: $0.metadata.rows) }
+        return Sent(statement: statement, wasPrepared: false, answer: answer)
+    }
+
+    /// After a prepared statement failed other than by a lost connection: most often a table it
+    /// reads changed shape, so it is prepared afresh next time.
+    private func forgetIfPrepared(_ sent: Sent, on connection: PostgresConnection) {
+        if sent.wasPrepared { preparedSelects.forget(sent.statement, on: connection) }
     }
 
     /// Sends `rows` as one COPY. The transaction's BEGIN is settled first (by a statement

@@ -22,9 +22,19 @@ struct LogCapWarning: Sendable, Equatable {
     /// The apps among `apps` (every app when nil) at or past the threshold of `cap`, fullest
     /// first; read from the log store.
     static func `for`(apps: [String]?, capBytes cap: Int, in connection: Connection) throws -> [LogCapWarning] {
-        if apps?.isEmpty == true { return [] }  // a device with no apps: nothing to ask
-        let floor = Int((Double(cap) * threshold).rounded(.up))
-        let usages = try connection.fetch(LogUsage.self, LogQueries.usage(of: apps, atLeast: floor))
-        return usages.map { LogCapWarning(app: $0.app, usedBytes: $0.byteCount, capBytes: cap) }
+        guard let query = query(apps: apps, capBytes: cap) else { return [] }
+        return try warnings(connection.rows(query), capBytes: cap)
+    }
+
+    /// What `for` reads, for a caller that sends it with other reads; nil when there is
+    /// nothing to ask (a device with no apps).
+    static func query(apps: [String]?, capBytes cap: Int) -> SQL? {
+        if apps?.isEmpty == true { return nil }
+        return LogQueries.usage(of: apps, atLeast: Int((Double(cap) * threshold).rounded(.up)))
+    }
+
+    /// The warnings in `query`'s rows.
+    static func warnings(_ rows: [Row], capBytes cap: Int) throws -> [LogCapWarning] {
+        try rows.map { try $0.decode(LogUsage.self) }.map { LogCapWarning(app: $0.app, usedBytes: $0.byteCount, capBytes: cap) }
     }
 }
