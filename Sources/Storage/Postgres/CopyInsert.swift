@@ -52,7 +52,7 @@ struct CopyInsert {
             case .integer(let number): buffer.writeString(String(number))
             case .real(let number): buffer.writeString(PostgresValues.realText(number))
             case .text(let text): Self.appendEscaped(text, to: &buffer)
-            case .date(let date): buffer.writeString(PostgresValues.timestampText(date))
+            case .date(let date): PostgresValues.appendTimestamp(date, to: &buffer)
             case .blob(let bytes):
                 // bytea's hex form, its backslash doubled for COPY.
                 buffer.writeStaticString("\\\\x")

@@ -36,9 +36,14 @@ extension PostgresConnection {
         guard !isClosed else { return eventLoop.makeFailedFuture(ClosedBeforeSending()) }
         let done = eventLoop.makePromise(of: Void.self)
         closeFuture.whenComplete { _ in done.fail(ClosedBeforeSending()) }
-        done.completeWithTask {
-            try await self.copyFrom(table: table, columns: columns, logger: logger) { writer in
-                try await writer.write(rows)
+        Task(executorPreference: CopyTaskExecutor.shared) {
+            do {
+                try await self.copyFrom(table: table, columns: columns, logger: logger) { writer in
+                    try await writer.write(rows)
+                }
+                done.succeed(())
+            } catch {
+                done.fail(error)
             }
         }
         return done.futureResult

@@ -81,20 +81,69 @@ enum PostgresValues {
 
     /// `2026-11-24 10:00:00.123456+00`: the microseconds `timestamptz` keeps, in UTC.
     static func timestampText(_ date: Date) -> String {
+        String(unsafeUninitializedCapacity: longestTimestamp) { writeTimestamp(date, into: UnsafeMutableRawBufferPointer($0)) }
+    }
+
+    /// Appends `timestampText(date)`'s bytes: a COPY of uploaded log lines writes two a line.
+    static func appendTimestamp(_ date: Date, to buffer: inout ByteBuffer) {
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: longestTimestamp) { writeTimestamp(date, into: $0) }
+    }
+
+    private static let longestTimestamp = 29
+
+    /// Writes the timestamp's text into `bytes` (at least `longestTimestamp` of them) and
+    /// returns how many it wrote. The date is worked out by arithmetic on the day number (the
+    /// proleptic Gregorian calendar PostgreSQL uses): built with `gmtime_r` and interpolated
+    /// Strings, this was a tenth of the writer's CPU per uploaded line.
+    private static func writeTimestamp(_ date: Date, into bytes: UnsafeMutableRawBufferPointer) -> Int {
         // `Date.distantPast` and the like: PostgreSQL's calendar has no year 0, and such a
         // moment means "before anything" (or after) anyway.
-        if date.timeIntervalSince1970 < -2_208_988_800 { return "-infinity" }  // 1900
-        if date.timeIntervalSince1970 > 253_402_300_799 { return "infinity" }  // 9999-12-31
-        let microseconds = (date.timeIntervalSince1970 * 1_000_000).rounded()
-        var seconds = Int(floor(microseconds / 1_000_000))
-        let fraction = Int(microseconds - Double(seconds) * 1_000_000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let micro = String(fraction)
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))."
-            + String(repeating: "0", count: 6 - micro.count) + micro + "+00"
+        if date.timeIntervalSince1970 < -2_208_988_800 { return write("-infinity", into: bytes) }  // 1900
+        if date.timeIntervalSince1970 > 253_402_300_799 { return write("infinity", into: bytes) }  // 9999-12-31
+        let microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        // Division rounds towards zero; before 1970 both remainders are brought back to ≥ 0.
+        var (seconds, fraction) = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
+        if fraction < 0 { seconds -= 1; fraction += 1_000_000 }
+        var (days, second) = seconds.quotientAndRemainder(dividingBy: 86_400)
+        if second < 0 { days -= 1; second += 86_400 }
+        let (year, month, day) = civilDate(daysSince1970: days)
+        var at = 0
+        func digits(_ value: Int64, _ count: Int) {
+            var value = value
+            for index in stride(from: at + count - 1, through: at, by: -1) {
+                bytes[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            }
+            at += count
+        }
+        func byte(_ character: Unicode.Scalar) {
+            bytes[at] = UInt8(ascii: character)
+            at += 1
+        }
+        digits(year, 4); byte("-"); digits(month, 2); byte("-"); digits(day, 2); byte(" ")
+        digits(second / 3600, 2); byte(":"); digits(second / 60 % 60, 2); byte(":"); digits(second % 60, 2); byte(".")
+        digits(fraction, 6); byte("+"); byte("0"); byte("0")
+        return at
+    }
+
+    /// The year, month and day of the day `days` after 1970-01-01: Howard Hinnant's
+    /// `civil_from_days`, which counts in 400-year eras starting on 1 March.
+    private static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func write(_ text: StaticString, into bytes: UnsafeMutableRawBufferPointer) -> Int {
+        let source = UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        bytes.copyMemory(from: source)
+        return source.count
     }
 
     /// Text with no declared type (OID 0): the server infers it from where it is used.
