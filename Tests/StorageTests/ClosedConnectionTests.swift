@@ -43,7 +43,8 @@ import Testing
         defer { _ = try? connection.close().wait() }
         let selects = PreparedSelects()
         let statement = "SELECT $1::bigint + 1"
-        let rows = try #require(try selects.send(statement, [.integer(41)], on: connection, logger: logger)).wait()
+        let request = try #require(try selects.request(statement, [.integer(41)], on: connection, logger: logger))
+        let rows = try connection.sendAndWait([request], after: [])[0].get()
         #expect(rows.count == 1)
 
         try connection.close().wait()
@@ -51,6 +52,19 @@ import Testing
         selects.forget(statement, on: connection)
         #expect(throws: ClosedBeforeSending.self) {
             try connection.whileOpen { $0.prepare(query: "SELECT 2") }.wait()
+        }
+    }
+
+    /// Requests sent in one round on a closed connection each fail as never sent, and so
+    /// does a statement sent earlier that the round waits for; nothing waits for ever.
+    @Test func aRoundOnAClosedConnectionFailsEachRequestInsteadOfWaitingForEver() throws {
+        let connection = try closedConnection()
+        let earlier = connection.whileOpen { [logger] in $0.query("SELECT 1", logger: logger) }
+        let results = connection.sendAndWait([{ [logger] in $0.query("SELECT 2", logger: logger) }, { [logger] in $0.query("SELECT 3", logger: logger) }],
+                                             after: [earlier])
+        #expect(results.count == 3)
+        for result in results {
+            #expect(throws: ClosedBeforeSending.self) { try result.get() }
         }
     }
 

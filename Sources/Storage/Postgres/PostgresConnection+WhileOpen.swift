@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import NIOCore
 import PostgresNIO
@@ -26,6 +27,26 @@ extension PostgresConnection {
         }
     }
 
+    /// Sends `requests` in one hop to the event loop (each only while the connection is open,
+    /// as `whileOpen` does) and blocks the calling thread until they and `earlier` have all
+    /// answered, in that order. The thread sleeps and wakes once: `EventLoopFuture.wait()` hops
+    /// to the event loop for every future it waits for, to hang its callback there, and on a
+    /// 2-core machine each hop is a thread switch a page pays for.
+    func sendAndWait<Value: Sendable>(_ requests: [@Sendable (PostgresConnection) -> EventLoopFuture<Value>],
+                                      after earlier: [EventLoopFuture<Value>]) -> [Result<Value, any Error>] {
+        let answered = DispatchSemaphore(value: 0)
+        let results = Answers<Value>()
+        eventLoop.execute {
+            let sent = requests.map { request in self.isClosed ? self.eventLoop.makeFailedFuture(ClosedBeforeSending()) : request(self) }
+            EventLoopFuture.whenAllComplete(earlier + sent, on: self.eventLoop).whenSuccess { all in
+                results.all = all
+                answered.signal()
+            }
+        }
+        answered.wait()
+        return results.all
+    }
+
     /// Sends `rows` (COPY's text format, a line each) into `table`.
     ///
     /// The driver's COPY is asynchronous and writes its request from wherever its task runs,
@@ -48,4 +69,10 @@ extension PostgresConnection {
         }
         return done.futureResult
     }
+}
+
+/// The answers `sendAndWait` hands from the event loop to the waiting thread; the semaphore
+/// orders the write before the read.
+private final class Answers<Value: Sendable>: @unchecked Sendable {
+    var all: [Result<Value, any Error>] = []
 }

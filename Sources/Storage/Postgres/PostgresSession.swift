@@ -54,7 +54,7 @@ final class PostgresSession: Session {
     /// `INSERT … VALUES (…)` as one statement of up to `rowsPerStatement` rows: a round trip per
     /// row made a 500-line upload cost 500 waits on the server.
     func execute(_ text: String, forEachOf values: some Sequence<[SQLiteValue]>) throws {
-        if let copy = CopyInsert(text) {
+        if let copy = copyInsert(text) {
             try runCopy(copy, rows: values, sql: text)
             return
         }
@@ -80,38 +80,41 @@ final class PostgresSession: Session {
         try rows(of: run(sql.text, sql.bindings, selecting: true))
     }
 
-    /// Every query is sent before any answer is waited for: the server answers them one after
-    /// another as usual, but the worker thread sleeps and is woken once instead of once each.
-    /// On a 2-core machine each wake-up is a thread switch a page pays for in CPU.
+    /// Every query goes to the server in one round (`roundTrip`): the server answers them one
+    /// after another as usual, but the worker thread sleeps and is woken once instead of once
+    /// each. On a 2-core machine each wake-up is a thread switch a page pays for in CPU.
     func rows(together sqls: [SQL]) throws -> [[Row]] {
         guard sqls.count > 1, let connection, !connection.isClosed else { return try sqls.map(rows) }
-        let opensTransaction = unawaited.contains { $0.kind == .begin }
-        var sent: [(sql: String, Sent)] = []
-        var sendFailure: (error: any Error, sql: String)?
+        let opensTransaction = pendingBegin != nil
+        var failure: (error: any Error, sql: String)?
+        var requests: [(text: String, request: Request)] = []
         for sql in sqls {
             do {
-                let statement = numberedText(sql.text)
-                let query = PostgresQuery(unsafeSQL: statement, binds: PostgresValues.bindings(sql.bindings))
-                sent.append((sql.text, try send(statement, query, sql.bindings, selecting: true, on: connection)))
+                requests.append((sql.text, try request(numberedText(sql.text), sql.bindings, selecting: true, on: connection)))
             } catch {
-                sendFailure = (error, sql.text)
+                failure = (error, sql.text)
                 break
             }
         }
-        // The first failure in the order the server met them: after it, a transaction's
-        // statements fail only because it did.
-        var failure: (error: any Error, sql: String)?
-        do { try awaitUnawaited() } catch { failure = (error, sqls[0].text) }
-        var answers: [Answer] = []
-        for (text, one) in sent {
+        if failure == nil {
             do {
-                answers.append(try one.answer.wait())
+                var answers: [Answer] = []
+                for ((text, request), result) in zip(requests, try roundTrip(requests.map(\.request), on: connection)) {
+                    switch result {
+                    case .success(let answer): answers.append(answer)
+                    case .failure(let error):
+                        if !PostgresErrors.isConnectionLost(error) { forgetIfPrepared(request, on: connection) }
+                        // The first in the order the server met them: after it, a
+                        // transaction's statements fail only because it did.
+                        failure = failure ?? (error, text)
+                    }
+                }
+                if failure == nil { return try answers.map(rows(of:)) }
             } catch {
-                if !PostgresErrors.isConnectionLost(error) { forgetIfPrepared(one, on: connection) }
-                failure = failure ?? (error, text)
+                failure = (error, sqls[0].text)
             }
         }
-        guard let failure = failure ?? sendFailure else { return try answers.map(rows(of:)) }
+        guard let failure else { return [] }
         if PostgresErrors.isConnectionLost(failure.error) {
             isInTransaction = false
             // Reads only, and nothing of the transaction had happened: all of it again.
@@ -137,7 +140,7 @@ final class PostgresSession: Session {
     // MARK: Running
 
     /// What the server answered to one statement.
-    private struct Answer {
+    private struct Answer: Sendable {
         var rows: [PostgresRow] = []
         var changed: Int? = nil
         /// The driver labels a prepared statement's cells with the formats the server
@@ -145,12 +148,14 @@ final class PostgresSession: Session {
         var labelledText = false
     }
 
-    /// Statements sent but not yet waited for, oldest first. A BEGIN waits for the
-    /// transaction's first statement and a read-only COMMIT (or any ROLLBACK) for the session's
-    /// next one: the driver sends each after the one before it, so the worker thread sleeps and
-    /// wakes once instead of up to three times. On a 2-core machine those wake-ups were a third
-    /// of a page's CPU.
-    private var unawaited: [(text: String, kind: StatementKind, answer: EventLoopFuture<PostgresQueryResult>)] = []
+    /// A transaction's BEGIN, not yet sent: it goes to the server in one round with the
+    /// transaction's first statement (`roundTrip`), and a read-only transaction with no
+    /// statement at all sends neither it nor its end.
+    private var pendingBegin: Request?
+    /// A read-only COMMIT (or any ROLLBACK) sent but not yet waited for: it ends the
+    /// transaction on the server at once (a snapshot held open would keep old rows from being
+    /// cleaned up), and is waited for with the session's next round.
+    private var unawaited: [(text: String, answer: EventLoopFuture<Answer>)] = []
     /// Whether the open transaction began READ ONLY: its COMMIT cannot fail for any reason a
     /// caller could act on, so nobody waits for it.
     private var inReadOnlyTransaction = false
@@ -163,41 +168,45 @@ final class PostgresSession: Session {
         let kind = StatementKind(statement)
         // The transaction's first statement: nothing of it has happened yet, so a connection
         // found dead now can be replaced and the BEGIN sent again.
-        let opensTransaction = unawaited.contains { $0.kind == .begin }
+        let opensTransaction = pendingBegin != nil
         guard let connection, !connection.isClosed else {
             unawaited.removeAll()
+            pendingBegin = nil
             if isInTransaction, !(opensTransaction && !retried) {
                 isInTransaction = false
                 throw StorageError.unavailable(message: "the connection to PostgreSQL was lost during a transaction; nothing of it was saved", sql: text)
             }
             return try runOnNewConnection(text, values, reopening: opensTransaction, selecting: selecting)
         }
-        let query = PostgresQuery(unsafeSQL: statement, binds: PostgresValues.bindings(values))
         switch kind {
         case .begin:
             lastBegin = text
-            unawaited.append((text, kind, connection.whileOpen { [logger] in $0.query(query, logger: logger) }))
+            pendingBegin = try request(statement, values, selecting: false, on: connection)
             isInTransaction = true
             inReadOnlyTransaction = readOnly || statement.uppercased().contains("READ ONLY")
             return Answer()
         case .end where inReadOnlyTransaction || statement.uppercased().hasPrefix("ROLLBACK"):
-            unawaited.append((text, kind, connection.whileOpen { [logger] in $0.query(query, logger: logger) }))
             isInTransaction = false
+            // Nothing was sent since the BEGIN, which was not sent either: nothing to end.
+            if pendingBegin != nil {
+                pendingBegin = nil
+                return Answer()
+            }
+            let end = try request(statement, values, selecting: false, on: connection)
+            unawaited.append((text, connection.whileOpen(end.send)))
             return Answer()
         default:
             break
         }
         // A COMMIT or ROLLBACK ends the transaction even when it fails.
         defer { if kind == .end { isInTransaction = false } }
-        var sent: Sent?
+        var sent: Request?
         do {
-            sent = try send(statement, query, values, selecting: selecting, on: connection)
-            try awaitUnawaited()
-            let answer = try sent!.answer.wait()
+            sent = try request(statement, values, selecting: selecting, on: connection)
+            let answer = try roundTrip([sent!], on: connection)[0].get()
             if kind == .write, !isInTransaction, answer.changed ?? 1 > 0 { onWrite?() }
             return answer
         } catch {
-            _ = try? sent?.answer.wait()
             if PostgresErrors.isConnectionLost(error) {
                 isInTransaction = false
                 // Any other statement may have had its effect before the connection went, so
@@ -210,27 +219,50 @@ final class PostgresSession: Session {
         }
     }
 
-    /// A statement on its way to the server.
-    private struct Sent {
+    /// A statement ready to go to the server, in a round of its own or with others.
+    private struct Request {
         let statement: String
         let wasPrepared: Bool
-        let answer: EventLoopFuture<Answer>
+        let send: @Sendable (PostgresConnection) -> EventLoopFuture<Answer>
     }
 
-    /// Sends `query` (`statement` with `values`), as a prepared statement when it is a SELECT
-    /// that can be; does not wait for the answer.
-    private func send(_ statement: String, _ query: PostgresQuery, _ values: [SQLiteValue], selecting: Bool, on connection: PostgresConnection) throws -> Sent {
+    /// `statement` with `values`, as a prepared statement when it is a SELECT that can be
+    /// (preparing it is a round trip of its own, once per connection).
+    private func request(_ statement: String, _ values: [SQLiteValue], selecting: Bool, on connection: PostgresConnection) throws -> Request {
         if selecting, PreparedSelects.isCandidate(statement),
-           let rows = try preparedSelects.send(statement, values, on: connection, logger: logger) {
-            return Sent(statement: statement, wasPrepared: true, answer: rows.map { Answer(rows: $0, labelledText: true) })
+           let prepared = try preparedSelects.request(statement, values, on: connection, logger: logger) {
+            return Request(statement: statement, wasPrepared: true) { prepared($0).map { Answer(rows: $0, labelledText: true) } }
         }
-        let answer = connection.whileOpen { [logger] in $0.query(query, logger: logger) }.map { Answer(rows: $0.rows, changed: $0.metadata.rows) }
-        return Sent(statement: statement, wasPrepared: false, answer: answer)
+        let query = PostgresQuery(unsafeSQL: statement, binds: PostgresValues.bindings(values))
+        return Request(statement: statement, wasPrepared: false) { [logger] in
+            $0.query(query, logger: logger).map { Answer(rows: $0.rows, changed: $0.metadata.rows) }
+        }
+    }
+
+    /// Sends `requests`, after the transaction's BEGIN if it has not gone yet, and waits once
+    /// for their answers and for the statements sent before them (`unawaited`); returns
+    /// `requests`' answers in order. A BEGIN that failed throws, as the driver's error (the
+    /// caller tells a lost connection by it); a read-only COMMIT or a ROLLBACK that failed
+    /// changed nothing a caller could act on (a lost connection shows in the statement itself).
+    private func roundTrip(_ requests: [Request], on connection: PostgresConnection) throws -> [Result<Answer, any Error>] {
+        let begin = pendingBegin
+        let earlier = unawaited
+        pendingBegin = nil
+        unawaited.removeAll()
+        var results = connection.sendAndWait((begin.map { [$0.send] } ?? []) + requests.map(\.send), after: earlier.map(\.answer))[...]
+        for (text, _) in earlier {
+            if case .failure(let error) = results.removeFirst() { logger.debug("PostgreSQL: \(text) failed: \(error)") }
+        }
+        if begin != nil, case .failure(let error) = results.removeFirst() {
+            isInTransaction = false
+            throw error
+        }
+        return Array(results)
     }
 
     /// After a prepared statement failed other than by a lost connection: most often a table it
     /// reads changed shape, so it is prepared afresh next time.
-    private func forgetIfPrepared(_ sent: Sent, on connection: PostgresConnection) {
+    private func forgetIfPrepared(_ sent: Request, on connection: PostgresConnection) {
         if sent.wasPrepared { preparedSelects.forget(sent.statement, on: connection) }
     }
 
@@ -240,11 +272,11 @@ final class PostgresSession: Session {
         var buffer = ByteBuffer()
         for row in rows { try copy.append(row, to: &buffer) }
         guard buffer.readableBytes > 0 else { return }
-        if connection?.isClosed != false || unawaited.contains(where: { $0.kind == .begin }) {
+        if connection?.isClosed != false || pendingBegin != nil {
             _ = try run("SELECT 1", [])
         }
-        do { try awaitUnawaited() } catch { throw PostgresErrors.storageError(error, sql: sql) }
         guard let connection else { throw StorageError.unavailable(message: "no connection to PostgreSQL", sql: sql) }
+        if !unawaited.isEmpty { _ = try roundTrip([], on: connection) }
         do {
             try connection.copy(buffer, into: copy.table, columns: copy.columns, logger: logger).wait()
         } catch {
@@ -262,24 +294,18 @@ final class PostgresSession: Session {
         return try run(text, values, retried: true, selecting: selecting)
     }
 
-    /// Waits for the statements sent ahead of this one. A BEGIN that failed fails the
-    /// statement after it; a read-only COMMIT or a ROLLBACK that failed changed nothing a
-    /// caller could act on (a lost connection shows in the statement itself).
-    private func awaitUnawaited() throws {
-        let pending = unawaited
-        unawaited.removeAll()
-        for (text, kind, answer) in pending {
-            do {
-                _ = try answer.wait()
-            } catch where kind == .begin {
-                // Thrown as the driver's error: the caller tells a lost connection by it.
-                isInTransaction = false
-                throw error
-            } catch {
-                logger.debug("PostgreSQL: \(text) failed: \(error)")
-            }
-        }
+    /// Bulk inserts' texts as COPYs (or nil), each read once: a log upload's batch otherwise
+    /// parsed the same INSERT every time.
+    private var copies: [String: CopyInsert?] = [:]
+
+    private func copyInsert(_ text: String) -> CopyInsert? {
+        if let known = copies[text] { return known }
+        if copies.count >= 64 { copies.removeAll() }
+        let copy = CopyInsert(text)
+        copies[text] = copy
+        return copy
     }
+
     private func numberedText(_ text: String) -> String {
         if let known = numbered[text] { return known }
         if numbered.count >= 512 { numbered.removeAll() }
@@ -309,6 +335,7 @@ final class PostgresSession: Session {
         connection = opened
         isInTransaction = false
         unawaited.removeAll()
+        pendingBegin = nil
         preparedSelects.reset()
         // Times and dates are read and written in UTC, whatever the server's own zone.
         _ = try run("SET TIME ZONE 'UTC'", [])

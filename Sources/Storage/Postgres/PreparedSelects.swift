@@ -35,9 +35,10 @@ final class PreparedSelects {
         entries.removeAll()
     }
 
-    /// Sends `statement` with `values` as a prepared statement, preparing it first if this
-    /// connection has not; nil when it must run unnamed.
-    func send(_ statement: String, _ values: [SQLiteValue], on connection: PostgresConnection, logger: Logger) throws -> EventLoopFuture<[PostgresRow]>? {
+    /// The request that runs `statement` with `values` as a prepared statement, preparing it
+    /// first if this connection has not; nil when it must run unnamed.
+    func request(_ statement: String, _ values: [SQLiteValue], on connection: PostgresConnection,
+                 logger: Logger) throws -> (@Sendable (PostgresConnection) -> EventLoopFuture<[PostgresRow]>)? {
         let entry = try entries[statement] ?? prepare(statement, on: connection, logger: logger)
         guard case .prepared(let query, let types) = entry, types.count == values.count else { return nil }
         var data: [PostgresData] = []
@@ -46,7 +47,7 @@ final class PreparedSelects {
             guard let encoded = type.encode(value) else { return nil }
             data.append(encoded)
         }
-        return connection.whileOpen { [data] _ in query.execute(data) }
+        return { [data] _ in query.execute(data) }
     }
 
     /// Drops `statement` after the server refused its cached plan (a table it reads changed
