@@ -86,45 +86,53 @@ final class PostgresSession: Session {
     func rows(together sqls: [SQL]) throws -> [[Row]] {
         guard sqls.count > 1, let connection, !connection.isClosed else { return try sqls.map(rows) }
         let opensTransaction = pendingBegin != nil
-        var failure: (error: any Error, sql: String)?
-        var requests: [(text: String, request: Request)] = []
+        do {
+            return try answers(to: sqls, on: connection).map(rows(of:))
+        } catch let failed as FailedStatement {
+            if PostgresErrors.isConnectionLost(failed.error) {
+                isInTransaction = false
+                // Reads only, and nothing of the transaction had happened: all of it again.
+                if opensTransaction {
+                    try reconnect(sql: failed.sql)
+                    if let begin = lastBegin { _ = try run(begin, []) }
+                    return try sqls.map(rows)
+                }
+            }
+            throw PostgresErrors.storageError(failed.error, sql: failed.sql)
+        }
+    }
+
+    /// A statement of a round that failed, and why.
+    private struct FailedStatement: Error {
+        let error: any Error
+        let sql: String
+    }
+
+    /// The answers to `sqls`, sent as one round; throws the first failure in the order the
+    /// server met them (after it, a transaction's statements fail only because it did).
+    private func answers(to sqls: [SQL], on connection: PostgresConnection) throws -> [Answer] {
+        var requests: [Request] = []
         for sql in sqls {
             do {
-                requests.append((sql.text, try request(numberedText(sql.text), sql.bindings, selecting: true, on: connection)))
+                requests.append(try request(numberedText(sql.text), sql.bindings, selecting: true, on: connection))
             } catch {
-                failure = (error, sql.text)
-                break
+                throw FailedStatement(error: error, sql: sql.text)
             }
         }
-        if failure == nil {
-            do {
-                var answers: [Answer] = []
-                for ((text, request), result) in zip(requests, try roundTrip(requests.map(\.request), on: connection)) {
-                    switch result {
-                    case .success(let answer): answers.append(answer)
-                    case .failure(let error):
-                        if !PostgresErrors.isConnectionLost(error) { forgetIfPrepared(request, on: connection) }
-                        // The first in the order the server met them: after it, a
-                        // transaction's statements fail only because it did.
-                        failure = failure ?? (error, text)
-                    }
-                }
-                if failure == nil { return try answers.map(rows(of:)) }
-            } catch {
-                failure = (error, sqls[0].text)
+        let results: [Result<Answer, any Error>]
+        do { results = try roundTrip(requests, on: connection) } catch { throw FailedStatement(error: error, sql: sqls[0].text) }
+        var answers: [Answer] = []
+        var firstFailure: FailedStatement?
+        for ((sql, request), result) in zip(zip(sqls, requests), results) {
+            switch result {
+            case .success(let answer): answers.append(answer)
+            case .failure(let error):
+                if !PostgresErrors.isConnectionLost(error) { forgetIfPrepared(request, on: connection) }
+                firstFailure = firstFailure ?? FailedStatement(error: error, sql: sql.text)
             }
         }
-        guard let failure else { return [] }
-        if PostgresErrors.isConnectionLost(failure.error) {
-            isInTransaction = false
-            // Reads only, and nothing of the transaction had happened: all of it again.
-            if opensTransaction {
-                try reconnect(sql: failure.sql)
-                if let begin = lastBegin { _ = try run(begin, []) }
-                return try sqls.map(rows)
-            }
-        }
-        throw PostgresErrors.storageError(failure.error, sql: failure.sql)
+        if let firstFailure { throw firstFailure }
+        return answers
     }
 
     private func rows(of answer: Answer) throws -> [Row] {
