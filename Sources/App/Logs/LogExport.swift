@@ -111,7 +111,7 @@ package enum LogExport {
     }
 
     /// Seconds since 1970 as `2026-11-23T09:30:05Z`, or `…05.250Z` when there is a fraction
-    /// of a second (days to a civil date after Howard Hinnant's `civil_from_days`).
+    /// of a second.
     package static func appendISOTime(_ value: SQLiteValue, to bytes: inout [UInt8]) {
         let seconds: Double
         switch value {
@@ -121,15 +121,7 @@ package enum LogExport {
         }
         let milliseconds = Int64((seconds * 1000).rounded(.down))
         let (days, millisOfDay) = (floorDiv(milliseconds, 86_400_000), milliseconds - floorDiv(milliseconds, 86_400_000) * 86_400_000)
-        let shifted = days + 719_468
-        let era = floorDiv(shifted, 146_097)
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let date = CivilDate(daysSince1970: days)
         func digits(_ number: Int64, _ count: Int) {
             var divisor: Int64 = 1
             for _ in 1..<count { divisor *= 10 }
@@ -140,7 +132,7 @@ package enum LogExport {
                 divisor /= 10
             }
         }
-        digits(year, 4); bytes.append(45); digits(month, 2); bytes.append(45); digits(day, 2); bytes.append(84)
+        digits(date.year, 4); bytes.append(45); digits(date.month, 2); bytes.append(45); digits(date.day, 2); bytes.append(84)
         digits(millisOfDay / 3_600_000, 2); bytes.append(58); digits(millisOfDay / 60000 % 60, 2); bytes.append(58)
         digits(millisOfDay / 1000 % 60, 2)
         if millisOfDay % 1000 != 0 { bytes.append(46); digits(millisOfDay % 1000, 3) }

@@ -92,9 +92,9 @@ enum PostgresValues {
     private static let longestTimestamp = 29
 
     /// Writes the timestamp's text into `bytes` (at least `longestTimestamp` of them) and
-    /// returns how many it wrote. The date is worked out by arithmetic on the day number (the
-    /// proleptic Gregorian calendar PostgreSQL uses): built with `gmtime_r` and interpolated
-    /// Strings, this was a tenth of the writer's CPU per uploaded line.
+    /// returns how many it wrote, the date worked out from the day number (`CivilDate`): built
+    /// with `gmtime_r` and interpolated Strings, this was a tenth of the writer's CPU per
+    /// uploaded line.
     private static func writeTimestamp(_ date: Date, into bytes: UnsafeMutableRawBufferPointer) -> Int {
         // `Date.distantPast` and the like: PostgreSQL's calendar has no year 0, and such a
         // moment means "before anything" (or after) anyway.
@@ -106,7 +106,7 @@ enum PostgresValues {
         if fraction < 0 { seconds -= 1; fraction += 1_000_000 }
         var (days, second) = seconds.quotientAndRemainder(dividingBy: 86_400)
         if second < 0 { days -= 1; second += 86_400 }
-        let (year, month, day) = civilDate(daysSince1970: days)
+        let date = CivilDate(daysSince1970: days)
         var at = 0
         func digits(_ value: Int64, _ count: Int) {
             var value = value
@@ -120,24 +120,10 @@ enum PostgresValues {
             bytes[at] = UInt8(ascii: character)
             at += 1
         }
-        digits(year, 4); byte("-"); digits(month, 2); byte("-"); digits(day, 2); byte(" ")
+        digits(date.year, 4); byte("-"); digits(date.month, 2); byte("-"); digits(date.day, 2); byte(" ")
         digits(second / 3600, 2); byte(":"); digits(second / 60 % 60, 2); byte(":"); digits(second % 60, 2); byte(".")
         digits(fraction, 6); byte("+"); byte("0"); byte("0")
         return at
-    }
-
-    /// The year, month and day of the day `days` after 1970-01-01: Howard Hinnant's
-    /// `civil_from_days`, which counts in 400-year eras starting on 1 March.
-    private static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthFromMarch = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
-        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static func write(_ text: StaticString, into bytes: UnsafeMutableRawBufferPointer) -> Int {
