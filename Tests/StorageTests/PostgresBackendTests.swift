@@ -37,9 +37,9 @@ import Testing
         _ = try await database.write { try $0.insert(Gadget.sample("before")) }
         // The server ends the writer's session, as a restart would (only this test's own: the
         // other tests share the server).
-        let writerProcess = try await database.write { try $0.scalar("SELECT pg_backend_pid()", as: Int.self) }
+        let writerProcess = try #require(try await database.write { try $0.scalar("SELECT pg_backend_pid()", as: Int.self) })
         let killer = try makeDatabase(on: .postgres)
-        try await killer.withWriterOutsideTransaction { try $0.execute("SELECT pg_terminate_backend(\(writerProcess))") }
+        _ = try await killer.withWriterOutsideTransaction { try $0.execute("SELECT pg_terminate_backend(\(writerProcess))") }
         let saved = try await database.write { try $0.insert(Gadget.sample("after")) }
         #expect(saved.id.isSaved)
         #expect(try await database.read { try $0.fetch(Gadget.query().filter("name", .equal, "after")) }.count == 1)

@@ -54,9 +54,9 @@ import Testing
     @Test(.enabled(if: Backend.available.contains(.postgres))) func readsTogetherOpenAConnectionTheServerEndedAgain() async throws {
         let database = try makeDatabase(on: .postgres)
         _ = try await database.write { try $0.insert(Gadget.sample("before")) }
-        let writerProcess = try await database.write { try $0.scalar("SELECT pg_backend_pid()", as: Int.self) }
+        let writerProcess = try #require(try await database.write { try $0.scalar("SELECT pg_backend_pid()", as: Int.self) })
         let killer = try makeDatabase(on: .postgres)
-        try await killer.withWriterOutsideTransaction { try $0.execute("SELECT pg_terminate_backend(\(writerProcess))") }
+        _ = try await killer.withWriterOutsideTransaction { try $0.execute("SELECT pg_terminate_backend(\(writerProcess))") }
         let answers = try await database.write { try $0.rows(together: ["SELECT name FROM gadgets", "SELECT pg_backend_pid() AS pid"]) }
         #expect(try answers[0].map { try $0.first(as: String.self) } == ["before"])
         #expect(try answers[1].first?.first(as: Int.self) != writerProcess)
