@@ -54,7 +54,7 @@ import Testing
                 try connection.scalar("""
                     SELECT name FROM gadgets WHERE name = \(gadget.name) AND count = \(gadget.count) AND weight = \(gadget.weight)
                     AND supervised = \(gadget.supervised) AND enrolledAt = \(gadget.enrolledAt) AND payload = \(gadget.payload)
-                    AND retiredAt IS NOT DISTINCT FROM \(gadget.retiredAt) LIMIT \(5)
+                    AND retiredAt IS NOT DISTINCT FROM \(gadget.retiredAt.sqliteValue) LIMIT \(5)
                     """, as: String.self)
             }
         }
