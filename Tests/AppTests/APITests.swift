@@ -37,23 +37,25 @@ import Testing
                 """
             let created = try await call(client, .post, "/api/v1/profiles", token: admin, body: body)
             #expect(created.status == .created)
-            #expect(created.headers[.eTag] == "\"2\"")
+            // Created with its payloads as version 1: no empty first version in its history.
+            #expect(created.headers[.eTag] == "\"1\"")
+            #expect(created.json["version"] as? Int == 1)
             let id = try #require(created.json["id"] as? Int)
             let payloads = try #require(created.json["payloads"] as? [[String: Any]])
             let app = try #require(payloads.first?["App"] as? [String: Any])
             #expect((app["Options"] as? [String: Any])?["DisableTouch"] as? Bool == true)
 
             let update = #"{"name": "Exam lock", "payloads": []}"#
+            let missing = try await call(client, .put, "/api/v1/profiles/\(id)", token: admin, body: update)
+            #expect(missing.status == .preconditionRequired)
+            let fresh = try await call(client, .put, "/api/v1/profiles/\(id)", token: admin, body: update, headers: [.ifMatch: "\"1\""])
+            #expect(fresh.status == .ok)
+            #expect(fresh.json["version"] as? Int == 2)
             let stale = try await call(client, .put, "/api/v1/profiles/\(id)", token: admin, body: update, headers: [.ifMatch: "\"1\""])
             #expect(stale.status == .preconditionFailed)
             #expect(errorCode(stale.json) == "version_conflict")
-            let missing = try await call(client, .put, "/api/v1/profiles/\(id)", token: admin, body: update)
-            #expect(missing.status == .preconditionRequired)
-            let fresh = try await call(client, .put, "/api/v1/profiles/\(id)", token: admin, body: update, headers: [.ifMatch: "\"2\""])
-            #expect(fresh.status == .ok)
-            #expect(fresh.json["version"] as? Int == 3)
 
-            let sdk = try await client.execute(uri: "/api/v1/profiles/\(id)/versions/2/sdk-profile", method: .get, headers: [.authorization: "Bearer \(admin)"])
+            let sdk = try await client.execute(uri: "/api/v1/profiles/\(id)/versions/1/sdk-profile", method: .get, headers: [.authorization: "Bearer \(admin)"])
             let sdkJSON = try #require(try JSONSerialization.jsonObject(with: Data(sdk.body.readableBytesView)) as? [String: Any])
             #expect((sdkJSON["Logging"] as? [String: Any])?["Level"] as? String == "Warning")
         }

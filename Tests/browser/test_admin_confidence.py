@@ -51,7 +51,7 @@ class AdminConfidenceTests(BrowserTestCase):
         # The matching profile's new version is chosen already; the keyboard confirms it.
         self.click_and_wait(By.ID, "import-choice")
         self.assertEqual(self.heading(), "Imported Lobby lock")
-        self.assertIn("version 3 of this profile", self.driver.find_element(By.ID, "imported-placement").text)
+        self.assertIn(f"version {profile['version'] + 1} of this profile", self.driver.find_element(By.ID, "imported-placement").text)
 
     def test_a_reversed_audit_range_is_pointed_out_beside_the_days(self):
         self.signed_in("admin@test.example")

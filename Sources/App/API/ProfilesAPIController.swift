@@ -99,10 +99,8 @@ struct ProfilesAPIController {
         let identifier = body.identifier ?? ProfileRules.suggestedIdentifier(prefix: ProfilesController.identifierPrefix, name: content.name)
         try APIRequest.refuse(ProfileRules.validate(name: content.name, descriptionMarkdown: content.descriptionMarkdown, identifier: identifier))
         do {
-            let profile = try await store.create(identifier: identifier, content: ProfileContent(name: content.name, descriptionMarkdown: content.descriptionMarkdown), by: actor)
-            if !content.payloads.isEmpty {
-                try await store.saveVersion(of: profile.id, basedOn: 1, content: content, note: "Created with payloads through the API", by: actor)
-            }
+            // One write: the profile and its version 1 with every payload, or nothing.
+            let profile = try await store.create(identifier: identifier, content: content, by: actor)
             return try await detail(profile.id)
         } catch StorageError.uniqueViolation {
             throw APIError(status: .conflict, code: .identifierTaken, message: "Another profile uses the identifier \(identifier).", field: "identifier")
