@@ -76,3 +76,40 @@ import Testing
         #expect(try answers[1].first?.first(as: Int.self) == 1)
     }
 }
+
+/// `ReadsTogether`: each read answered by the ticket `add` gave it.
+@Suite struct ReadTicketTests {
+    @Test(arguments: Backend.available)
+    func eachTicketAnswersWithItsOwnReadsRows(on backend: Backend) async throws {
+        let database = try makeDatabase(on: backend)
+        _ = try await database.write { connection in
+            for name in ["lobby", "ward"] { _ = try connection.insert(Gadget.sample(name)) }
+        }
+        let (names, count, none) = try await database.read { connection in
+            var reads = ReadsTogether()
+            let count = reads.add("SELECT count(*) FROM gadgets")
+            let none = reads.add(Gadget.query().filter("name", .equal, "nowhere").sql)
+            let names = reads.add(Gadget.query().order(by: "name").sql)
+            let answers = try connection.rows(together: reads)
+            return (try answers[names].map { try $0.decode(Gadget.self).name }, try answers[count].first?.first(as: Int.self), try answers[none])
+        }
+        #expect(names == ["lobby", "ward"])
+        #expect(count == 2)
+        #expect(none.isEmpty)
+    }
+
+    /// A ticket kept from another batch is refused, not answered with whichever rows share its place.
+    @Test(arguments: Backend.available)
+    func aTicketFromAnotherBatchIsRefused(on backend: Backend) async throws {
+        let database = try makeDatabase(on: backend)
+        await #expect(throws: StorageError.self) {
+            try await database.read { connection in
+                var first = ReadsTogether()
+                let stranger = first.add("SELECT 1")
+                var second = ReadsTogether()
+                _ = second.add("SELECT 2")
+                return try connection.rows(together: second)[stranger]
+            }
+        }
+    }
+}

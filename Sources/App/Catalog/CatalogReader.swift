@@ -185,12 +185,14 @@ struct CatalogReader: Sendable {
     /// apps' storage.
     func overview(of id: RecordID<DeviceRecord>, withWorkspace: Bool = false) async throws -> DeviceOverview {
         var (overview, capBytes) = try await database.read { connection in
-            var reads = [CatalogQueries.deviceWithSides(id), DeviceCommandRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(20).sql]
-            if withWorkspace {
-                reads += [HelpdeskQueries.latestFeedback(of: id), DeviceNoteRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).sql]
-            }
+            var reads = ReadsTogether()
+            let deviceRead = reads.add(CatalogQueries.deviceWithSides(id))
+            let commandsRead = reads.add(DeviceCommandRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).limit(20).sql)
+            let workspaceReads = withWorkspace ? (
+                feedback: reads.add(HelpdeskQueries.latestFeedback(of: id)),
+                notes: reads.add(DeviceNoteRecord.query().filter("deviceID", .equal, id).order(by: "id", .descending).sql)) : nil
             let answers = try connection.rows(together: reads)
-            guard let sides = answers[0].first else { throw StorageError.notFound(table: DeviceRecord.tableName) }
+            guard let sides = try answers[deviceRead].first else { throw StorageError.notFound(table: DeviceRecord.tableName) }
             let device = try sides.part(nil).decode(DeviceRecord.self)
             var groups = try caches.groups.value(in: connection)
             if let group = device.groupID, !groups.contains(where: { $0.id == group }) {
@@ -199,26 +201,28 @@ struct CatalogReader: Sendable {
                 groups = try connection.fetch(DeviceGroupRecord.query().order(by: "name"))
             }
             let settings = try caches.settings.value(in: connection)
-            let workspace = withWorkspace ? Workspace(
-                latestFeedback: try answers[2].map { try $0.decode(AppFeedbackRecord.self) },
-                notes: try answers[3].map { try $0.decode(DeviceNoteRecord.self) }) : nil
+            let workspace = try workspaceReads.map { reads in Workspace(
+                latestFeedback: try answers[reads.feedback].map { try $0.decode(AppFeedbackRecord.self) },
+                notes: try answers[reads.notes].map { try $0.decode(DeviceNoteRecord.self) }) }
             return (DeviceOverview(
                 device: device, groups: groups, apps: try caches.apps.value(in: connection),
                 reaching: try device.groupID.map { try PolicyLoader(connection: connection, cache: profileContents).reachingProfiles(group: $0, groups: groups) },
-                commands: try answers[1].map { try $0.decode(DeviceCommandRecord.self) },
+                commands: try answers[commandsRead].map { try $0.decode(DeviceCommandRecord.self) },
                 simulator: try sides.part("simulator").decodeIfFound(SimulatorStateRecord.self),
                 beacon: try sides.part("beacon").decodeIfFound(DeviceBeaconRecord.self),
                 workspace: workspace, checkInIntervalMinutes: settings.checkInIntervalMinutes), settings.logCapBytes)
         }
         guard var workspace = overview.workspace else { return overview }
         (workspace.recentLogs, workspace.lastArrivedLine, workspace.capWarnings) = try await logs.read { [overview] connection in
-            let usage = LogCapWarning.query(apps: overview.device.installedApps, capBytes: capBytes)
-            let answers = try connection.rows(together: [HelpdeskQueries.recentLines(of: id, limit: Self.recentLogCount, dialect: connection.dialect)] + (usage.map { [$0] } ?? []))
-            let recent = answers[0]
+            var reads = ReadsTogether()
+            let recentRead = reads.add(HelpdeskQueries.recentLines(of: id, limit: Self.recentLogCount, dialect: connection.dialect))
+            let usageRead = LogCapWarning.query(apps: overview.device.installedApps, capBytes: capBytes).map { reads.add($0) }
+            let answers = try connection.rows(together: reads)
+            let recent = try answers[recentRead]
             return (try recent.map { try $0.decode(LogReader.Row.self) },
                     // No recent line: the device has none at all.
                     try recent.first?.get(HelpdeskQueries.lastArrivedColumn, as: Int64?.self) ?? nil,
-                    try answers.count > 1 ? LogCapWarning.warnings(answers[1], capBytes: capBytes) : [])
+                    try usageRead.map { try LogCapWarning.warnings(answers[$0], capBytes: capBytes) } ?? [])
         }
         overview.workspace = workspace
         return overview
