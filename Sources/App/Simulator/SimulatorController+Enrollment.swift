@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Hummingbird
+import Logging
 import NIOCore
 import Storage
 
@@ -20,6 +21,9 @@ extension SimulatorController {
         let udid: String
         let token: String
         let checkInExample: String
+        /// Whether the simulated device's first check-in ran; if not, it runs when the
+        /// simulator is opened.
+        let checkedIn: Bool
     }
 
     @Sendable func enroll(request: Request, context: SignedInContext) async throws -> Response {
@@ -30,10 +34,20 @@ extension SimulatorController {
             do {
                 let (token, hash) = DeviceTokens.mint()
                 let device = try await catalog.addDevice(draft, groupID: submitted.groupID, tokenHash: hash, by: Actor(context.user))
-                try await simulator.sync(device.id)
+                // The device and its token are saved: its token is shown whatever happens to
+                // the first check-in, since it is shown only now and enrolling again would
+                // make a second device.
+                var checkedIn = true
+                do {
+                    try await simulator.sync(device.id)
+                } catch {
+                    checkedIn = false
+                    context.logger.warning("A simulated device's first check-in failed after enrolling", metadata: ["device": "\(device.id)", "error": "\(error)"])
+                }
                 let view = EnrolledView(
                     simulatorPath: Site.Simulator.show.link(device.id), devicePath: Site.Devices.show.link(device.id), name: device.name, udid: device.udid, token: token,
-                    checkInExample: "curl -H 'Authorization: Bearer \(token)' \(Self.origin(of: request))/api/v1/device/policy")
+                    checkInExample: "curl -H 'Authorization: Bearer \(token)' \(Self.origin(of: request))/api/v1/device/policy",
+                    checkedIn: checkedIn)
                 return try renderer.page("simulator/enrolled", title: "Enrolled \(device.name)", model: view, request: request, context: context)
             } catch let refusal as CatalogRefusal {
                 submitted.errors.merge(refusal.messages) { $1 }
