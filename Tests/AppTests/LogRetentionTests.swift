@@ -130,6 +130,10 @@ import Testing
             let after = try await admin.get("/settings")
             #expect(after.body.contains("Removed 1 line"))
             #expect(after.body.contains("Retention removed 1 line"))
+            // Removing lines on a person's word is theirs in the audit log, as a deletion is.
+            let purge = try await console.services.database.read { try $0.fetchOne(AuditEvent.query().filter("action", .equal, "logs.purged")) }
+            #expect(purge?.actorEmail == "ada@example.com")
+            #expect(purge?.after?.hasPrefix("Removed 1 line (") == true && purge?.after?.hasSuffix(" bytes) from 1 app.") == true)
         }
     }
 }

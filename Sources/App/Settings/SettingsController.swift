@@ -82,7 +82,7 @@ struct SettingsController {
     }
 
     @Sendable func purgeNow(request: Request, context: SignedInContext) async throws -> Response {
-        let (purged, days) = try await logRetention.purge()
+        let (purged, days) = try await logRetention.purge(by: Actor(context.user))
         return .seeOther(Site.Settings.page.link(), flash: .notice(LogRetention.describe(purged, days: days)), cookies: cookies, request: request)
     }
 }

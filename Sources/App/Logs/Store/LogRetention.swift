@@ -16,6 +16,18 @@ struct LogRetention: Sendable {
         return (try await removal.purge(receivedBefore: cutoff), days)
     }
 
+    /// A pass someone asked for ("Purge now"), theirs in the audit log as a deletion is; the
+    /// daily pass is the console's and leaves only its log event.
+    func purge(by actor: Actor) async throws -> (purged: [String: LogRemoval.Purged], days: Int) {
+        let (purged, days) = try await purge()
+        let time = now()
+        try await removal.console.writeFreeingRoom { connection in
+            try connection.audit(.logsPurged, subject: "older than \(days) day\(days == 1 ? "" : "s")", by: actor,
+                                 after: Self.describe(purged, days: days), at: time)
+        }
+        return (purged, days)
+    }
+
     /// What a pass removed, as a sentence.
     static func describe(_ purged: [String: LogRemoval.Purged], days: Int) -> String {
         let lines = purged.values.reduce(0) { $0 + $1.lines }
