@@ -253,5 +253,6 @@ enum Schema {
         logStoreMoved,
         signingIdentity,
         jobLeases,
+        idsNeverReused,
     ]
 }
