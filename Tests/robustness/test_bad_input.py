@@ -368,6 +368,10 @@ class Seeds(dict):
         be removed), assigned to the group (so the assignment can be removed)."""
         n = self.unique()
         self["profile"] = self.created("/api/v1/profiles", {**profile_body(self, n), "identifier": f"com.example.profiles.seed{n}"})
+        saved = self.api.put(self.console.url(f"/api/v1/profiles/{self['profile']}"), json=profile_body(self, n),
+                             headers={"If-Match": '"1"'}, timeout=TIMEOUT)
+        if saved.status_code != 200 or saved.json().get("version") != 2:
+            raise AssertionError(f"saving the seed profile's version 2 answered {support.describe(saved)}")
         answer = self.api.post(self.console.url(f"/api/v1/profiles/{self['profile']}/assignments"), json={"groupID": self["group"]},
                                timeout=TIMEOUT)
         if answer.status_code != 200:
