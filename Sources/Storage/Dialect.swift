@@ -38,6 +38,14 @@ public enum Dialect: String, Sendable {
 
     /// The statement that starts a read: one snapshot for all its statements. SQLite's
     /// transactions are snapshots already; PostgreSQL's default takes a new one per statement.
+    /// Whether `haystack` (a text or JSON column) holds `needle` anywhere in its text.
+    public func contains(_ haystack: String, _ needle: String) -> String {
+        switch self {
+        case .sqlite: "instr(\(haystack), \(needle)) > 0"
+        case .postgres: "strpos(\(haystack)::text, \(needle)) > 0"
+        }
+    }
+
     var beginRead: String {
         switch self {
         case .sqlite: "BEGIN"

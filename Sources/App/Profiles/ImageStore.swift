@@ -56,6 +56,17 @@ struct ImageStore: Sendable {
         try await database.read { try $0.fetchOne(ImageRecord.query().filter("key", .equal, key)) }
     }
 
+    /// Deletes the images no profile version refers to that were uploaded before `cutoff`;
+    /// how many went and their bytes. Younger ones stay: a form re-rendered with an upload
+    /// refers to it until it is saved or left.
+    func deleteUnreferenced(uploadedBefore cutoff: Date) async throws -> (images: Int, bytes: Int) {
+        let sizes = try await database.write { connection in
+            try connection.rows(ProfileQueries.deleteUnreferencedImages(uploadedBefore: cutoff, dialect: connection.dialect))
+                .map { try $0.first(as: Int.self) }
+        }
+        return (sizes.count, sizes.reduce(0, +))
+    }
+
     struct FieldProblem: Error {
         let message: String
     }

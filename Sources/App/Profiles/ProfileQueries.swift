@@ -1,3 +1,4 @@
+import Foundation
 import Storage
 
 /// The profiles' SQL that the query builder cannot say: what a second backend would provide again.
@@ -36,6 +37,15 @@ enum ProfileQueries {
     static func imagesWithoutBytes(keys: [String], dialect: Dialect) -> SQL {
         SQL(stringLiteral: "SELECT id, key, mediaType, width, height, byteCount, \(dialect.emptyBytes) AS bytes, uploadedBy, createdAt FROM images")
             + " WHERE key IN (\(list: keys))"
+    }
+
+    /// Deletes images uploaded before `cutoff` that no profile version refers to: a logo of a
+    /// deleted profile, or an upload whose form was left without saving. A version names its
+    /// images by key (a UUID) in its content, so finding the key in the text is a reference.
+    static func deleteUnreferencedImages(uploadedBefore cutoff: Date, dialect: Dialect) -> SQL {
+        "DELETE FROM images WHERE createdAt < \(cutoff)"
+            + SQL(stringLiteral: " AND NOT EXISTS (SELECT 1 FROM profile_versions v WHERE \(dialect.contains("v.content", "images.key")))")
+            + SQL(stringLiteral: " RETURNING byteCount")
     }
 
     /// The groups a profile is assigned to directly, by name.
