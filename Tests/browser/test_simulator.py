@@ -1,6 +1,7 @@
 """The device simulator in a browser: a kiosk locking live when Single App Mode is assigned, and
 an ASAM request refused on an unsupervised device."""
 
+import sqlite3
 import time
 import uuid
 
@@ -82,6 +83,29 @@ class SimulatorTests(BrowserTestCase):
         history = self.driver.find_element(By.ID, "commands").text
         self.assertIn(f"Install profile: Lobby lock v{profile['version']}", history)
         self.assertIn(f"Install profile: Lobby lock v{profile['version'] + 1}", history)
+
+    def test_a_failed_first_check_in_still_shows_the_token_and_says_so(self):
+        # The simulator's writes refused, as on a failing disk, while the device's own succeed.
+        with sqlite3.connect(self.server.database, timeout=10) as database:
+            database.execute("CREATE TRIGGER refuse_simulator_event BEFORE INSERT ON simulator_events "
+                             "BEGIN SELECT RAISE(ABORT, 'the disk is failing'); END")
+        try:
+            self.signed_in("admin@test.example")
+            self.open("/simulator/new")
+            self.driver.find_element(By.ID, "device-name").send_keys("Ward iPad")
+            self.driver.find_element(By.CSS_SELECTOR, "input[name='model'][value='iPad']").click()
+            self.driver.find_element(By.ID, "device-os").send_keys("18.1")
+            self.click_and_wait(By.ID, "save-device")
+            self.assertEqual(self.heading(), "Enrolled Ward iPad")
+            self.assertTrue(self.driver.find_element(By.ID, "device-token").get_attribute("value").startswith("pcd_"))
+            self.assertIn("has not checked in yet", self.driver.find_element(By.ID, "first-check-in").text)
+            self.assert_accessible("enrolled-without-check-in")
+        finally:
+            with sqlite3.connect(self.server.database, timeout=10) as database:
+                database.execute("DROP TRIGGER refuse_simulator_event")
+        # Once the disk is well again, opening the simulator makes the check-in.
+        self.click_and_wait(By.ID, "open-simulator")
+        self.assertEqual(self.heading(), "Simulator: Ward iPad")
 
     def test_an_asam_request_on_an_unsupervised_device_is_refused_with_its_reason(self):
         profile = self.api("POST", "/api/v1/profiles", {"name": "Exam allowlist", "payloads": [
