@@ -8,29 +8,11 @@ import Testing
 /// "New simulated device": the device and its one-time token are saved in one write; its
 /// first check-in comes after, and a failure there must not cost the admin the token.
 @Suite struct SimulatorEnrollmentTests {
-    /// The simulator's writes fail, as on a full disk, while the device's own can succeed.
-    func refuseSimulatorEvents(in database: Database) throws {
-        try database.withWriterOutsideTransactionBlocking { connection in
-            if connection.dialect == .postgres {
-                try connection.execute(script: """
-                    CREATE FUNCTION refuse_simulator_event() RETURNS trigger LANGUAGE plpgsql AS $$
-                    BEGIN RAISE EXCEPTION 'the disk is full'; END $$;
-                    CREATE TRIGGER refuse_simulator_event BEFORE INSERT ON simulator_events
-                    FOR EACH ROW EXECUTE FUNCTION refuse_simulator_event();
-                    """)
-            } else {
-                try connection.execute(script: """
-                    CREATE TRIGGER refuse_simulator_event BEFORE INSERT ON simulator_events
-                    BEGIN SELECT RAISE(ABORT, 'the disk is full'); END;
-                    """)
-            }
-        }
-    }
-
     @Test func aFailedFirstCheckInStillShowsTheTokenOfTheOneDeviceEnrolled() async throws {
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)
-        try refuseSimulatorEvents(in: console.services.database)
+        // The simulator's writes fail, while the device's own succeed.
+        try RefusedWrites("INSERT", on: "simulator_events").begin(in: console.services.database)
         try await console.test { client in
             let admin = Browser(client)
             try await admin.signIn("ann@example.com", password: TestConsole.password)
