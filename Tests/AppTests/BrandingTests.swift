@@ -51,6 +51,27 @@ import Testing
         #expect(branding.appLogo1x?.width == 64)
         #expect(branding.splashLogo1x == nil)
     }
+
+    /// A form left open past the daily sweep names an upload that is gone: saving says so beside
+    /// the logo instead of saving the payload without it.
+    @Test func aFormNamingAnUploadNoLongerStoredAsksForItAgain() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            try await admin.get("/profiles")
+            let created = try await admin.post("/profiles", ["name": "Brand", "identifier": ""])
+            let id = try #require(created.location?.split(separator: "/").last)
+            try await admin.get("/profiles/\(id)/payloads/branding")
+            let fields = ["baseVersion": "1", "enabled": "on", "red": "238", "green": "139", "blue": "48", "alpha": "255", "intent": "save",
+                          "appLogo1x.current": "0d9c4a52-5b7e-4f0e-9a51-swept"]
+            let refused = try await admin.postMultipart("/profiles/\(id)/payloads/branding", fields, files: [:])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.body.contains("The image chosen for this logo is no longer stored; choose it again."))
+        }
+        #expect(try console.services.database.readBlocking { try $0.count(ProfileVersionRecord.query()) } == 1, "nothing saved")
+    }
 }
 
 @Suite struct SigningPageTests {

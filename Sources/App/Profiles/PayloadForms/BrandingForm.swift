@@ -81,7 +81,15 @@ struct BrandingForm: PayloadForm {
         var branding = Branding(enabled: form.isChecked("enabled"),
                                 primaryColor: RGBAColor(red: component("red"), green: component("green"), blue: component("blue"), alpha: component("alpha")))
         for field in logoFields where !form.isChecked("remove.\(field.name)") {
-            branding[keyPath: field.keyPath] = images[form["\(field.name).current"]]
+            let key = form["\(field.name).current"]
+            guard !key.isEmpty else { continue }
+            if let image = images[key] {
+                branding[keyPath: field.keyPath] = image
+            } else {
+                // An upload whose form stayed open past the daily sweep (`ImageStore.deleteUnreferenced`),
+                // or a key never stored: saving without the logo would drop it unseen.
+                errors[field.name] = "The image chosen for this logo is no longer stored; choose it again."
+            }
         }
         return (branding, errors)
     }
