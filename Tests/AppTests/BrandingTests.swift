@@ -11,16 +11,22 @@ import Testing
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
         + [0, 0, 0, 64, 0, 0, 0, 32, 8, 6, 0, 0, 0, 0, 0, 0, 0]
 
+    /// Signs Ann in, creates a profile and opens its branding form; the profile's id.
+    static func brandingForm(of name: String, as admin: Browser) async throws -> Substring {
+        try await admin.signIn("ann@example.com", password: TestConsole.password)
+        try await admin.get("/profiles")
+        let created = try await admin.post("/profiles", ["name": name, "identifier": ""])
+        let id = try #require(created.location?.split(separator: "/").last)
+        try await admin.get("/profiles/\(id)/payloads/branding")
+        return id
+    }
+
     @Test func logosAreCheckedByContentAndAFixedFormKeepsTheUpload() async throws {
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)
         try await console.test { client in
             let admin = Browser(client)
-            try await admin.signIn("ann@example.com", password: TestConsole.password)
-            try await admin.get("/profiles")
-            let created = try await admin.post("/profiles", ["name": "Brand", "identifier": ""])
-            let id = try #require(created.location?.split(separator: "/").last)
-            try await admin.get("/profiles/\(id)/payloads/branding")
+            let id = try await Self.brandingForm(of: "Brand", as: admin)
 
             let fields = ["baseVersion": "1", "enabled": "on", "red": "300", "green": "139", "blue": "48", "alpha": "255", "intent": "save"]
             let refused = try await admin.postMultipart("/profiles/\(id)/payloads/branding", fields, files: [
@@ -59,11 +65,7 @@ import Testing
         try await console.addUser("ann@example.com", role: .admin)
         try await console.test { client in
             let admin = Browser(client)
-            try await admin.signIn("ann@example.com", password: TestConsole.password)
-            try await admin.get("/profiles")
-            let created = try await admin.post("/profiles", ["name": "Brand", "identifier": ""])
-            let id = try #require(created.location?.split(separator: "/").last)
-            try await admin.get("/profiles/\(id)/payloads/branding")
+            let id = try await Self.brandingForm(of: "Brand", as: admin)
             let fields = ["baseVersion": "1", "enabled": "on", "red": "238", "green": "139", "blue": "48", "alpha": "255", "intent": "save",
                           "appLogo1x.current": "0d9c4a52-5b7e-4f0e-9a51-swept"]
             let refused = try await admin.postMultipart("/profiles/\(id)/payloads/branding", fields, files: [:])

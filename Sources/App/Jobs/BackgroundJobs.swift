@@ -28,9 +28,9 @@ enum BackgroundJobs {
 
     /// Images nothing refers to any more (the logos of deleted profiles, uploads whose form
     /// was left unsaved a day ago) go daily.
-    static func imageSweep(_ images: ImageStore, leases: JobLeases, now: @escaping @Sendable () -> Date, logger: Logger) -> LeasedJob {
+    static func imageSweep(_ images: ImageStore, leases: JobLeases, logger: Logger) -> LeasedJob {
         LeasedJob(name: "image-sweep", interval: .seconds(86_400), leases: leases, logger: logger) {
-            let (count, bytes) = try await images.deleteUnreferenced(uploadedBefore: now().addingTimeInterval(-86_400))
+            let (count, bytes) = try await images.deleteUnreferenced(uploadedBefore: images.now().addingTimeInterval(-86_400))
             if count > 0 { logger.info("Removed images nothing refers to", metadata: ["count": "\(count)", "bytes": "\(bytes)"]) }
             return "Removed \(count) image\(count == 1 ? "" : "s") nothing refers to (\(ByteCountText.megabytes(bytes)))."
         }

@@ -17,12 +17,12 @@ final class PostgresSession: Session {
     let dialect = Dialect.postgres
     private let server: PostgresServer
     private let readOnly: Bool
-    private let logger: Logger
-    private var connection: PostgresConnection?
+    let logger: Logger
+    private(set) var connection: PostgresConnection?
     /// Our texts with `?` numbered as `$1, $2, …`, so each is rewritten once.
     private var numbered: [String: String] = [:]
     private(set) var statementsPrepared = 0
-    private(set) var isInTransaction = false
+    var isInTransaction = false
     /// Called after each statement outside a transaction that changed rows (see
     /// `ChangeTracker`); a transaction's changes are read by `PostgresChangeCapture`.
     var onWrite: (() -> Void)?
@@ -48,32 +48,6 @@ final class PostgresSession: Session {
 
     func execute(_ sql: SQL) throws -> Int {
         try run(sql.text, sql.bindings).changed ?? 0
-    }
-
-    /// An INSERT of plain parameters goes as one COPY (`CopyInsert`); another
-    /// `INSERT … VALUES (…)` as one statement of up to `rowsPerStatement` rows: a round trip per
-    /// row made a 500-line upload cost 500 waits on the server.
-    func execute(_ text: String, forEachOf values: some Sequence<[SQLiteValue]>) throws {
-        if let copy = copyInsert(text) {
-            try runCopy(copy, rows: values, sql: text)
-            return
-        }
-        guard let insert = MultiRowInsert(text) else {
-            for row in values { _ = try run(text, row) }
-            return
-        }
-        var group: [SQLiteValue] = []
-        var rows = 0
-        for row in values {
-            group += row
-            rows += 1
-            if rows == MultiRowInsert.rowsPerStatement {
-                _ = try run(insert.text(rows: rows), group)
-                group.removeAll(keepingCapacity: true)
-                rows = 0
-            }
-        }
-        if rows > 0 { _ = try run(insert.text(rows: rows), group) }
     }
 
     func rows(_ sql: SQL) throws -> [Row] {
@@ -148,7 +122,7 @@ final class PostgresSession: Session {
     // MARK: Running
 
     /// What the server answered to one statement.
-    private struct Answer: Sendable {
+    struct Answer: Sendable {
         var rows: [PostgresRow] = []
         var changed: Int? = nil
         /// The driver labels a prepared statement's cells with the formats the server
@@ -159,19 +133,21 @@ final class PostgresSession: Session {
     /// A transaction's BEGIN, not yet sent: it goes to the server in one round with the
     /// transaction's first statement (`roundTrip`), and a read-only transaction with no
     /// statement at all sends neither it nor its end.
-    private var pendingBegin: Request?
+    private(set) var pendingBegin: Request?
     /// A read-only COMMIT (or any ROLLBACK) sent but not yet waited for: it ends the
     /// transaction on the server at once (a snapshot held open would keep old rows from being
     /// cleaned up), and is waited for with the session's next round.
-    private var unawaited: [(text: String, answer: EventLoopFuture<Answer>)] = []
+    private(set) var unawaited: [(text: String, answer: EventLoopFuture<Answer>)] = []
     /// Whether the open transaction began READ ONLY: its COMMIT cannot fail for any reason a
     /// caller could act on, so nobody waits for it.
     private var inReadOnlyTransaction = false
     private var lastBegin: String?
     private let preparedSelects = PreparedSelects()
+    /// Bulk inserts' texts as COPYs (or nil), each read once (`copyInsert`).
+    var copies: [String: CopyInsert?] = [:]
 
     /// Runs one statement; `selecting` asks for rows, and a SELECT then runs prepared.
-    private func run(_ text: String, _ values: [SQLiteValue], retried: Bool = false, selecting: Bool = false) throws -> Answer {
+    func run(_ text: String, _ values: [SQLiteValue], retried: Bool = false, selecting: Bool = false) throws -> Answer {
         let statement = numberedText(text)
         let kind = StatementKind(statement)
         // The transaction's first statement: nothing of it has happened yet, so a connection
@@ -228,7 +204,7 @@ final class PostgresSession: Session {
     }
 
     /// A statement ready to go to the server, in a round of its own or with others.
-    private struct Request {
+    struct Request {
         let statement: String
         let wasPrepared: Bool
         let send: @Sendable (PostgresConnection) -> EventLoopFuture<Answer>
@@ -252,7 +228,7 @@ final class PostgresSession: Session {
     /// `requests`' answers in order. A BEGIN that failed throws, as the driver's error (the
     /// caller tells a lost connection by it); a read-only COMMIT or a ROLLBACK that failed
     /// changed nothing a caller could act on (a lost connection shows in the statement itself).
-    private func roundTrip(_ requests: [Request], on connection: PostgresConnection) throws -> [Result<Answer, any Error>] {
+    func roundTrip(_ requests: [Request], on connection: PostgresConnection) throws -> [Result<Answer, any Error>] {
         let begin = pendingBegin
         let earlier = unawaited
         pendingBegin = nil
@@ -274,44 +250,12 @@ final class PostgresSession: Session {
         if sent.wasPrepared { preparedSelects.forget(sent.statement, on: connection) }
     }
 
-    /// Sends `rows` as one COPY. The transaction's BEGIN is settled first (by a statement
-    /// that can be repeated on a new connection), since a COPY that fails part-way is not.
-    private func runCopy(_ copy: CopyInsert, rows: some Sequence<[SQLiteValue]>, sql: String) throws {
-        var buffer = ByteBuffer()
-        for row in rows { try copy.append(row, to: &buffer) }
-        guard buffer.readableBytes > 0 else { return }
-        if connection?.isClosed != false || pendingBegin != nil {
-            _ = try run("SELECT 1", [])
-        }
-        guard let connection else { throw StorageError.unavailable(message: "no connection to PostgreSQL", sql: sql) }
-        if !unawaited.isEmpty { _ = try roundTrip([], on: connection) }
-        do {
-            try connection.copy(buffer, into: copy.table, columns: copy.columns, logger: logger).wait()
-        } catch {
-            if PostgresErrors.isConnectionLost(error) { isInTransaction = false }
-            throw PostgresErrors.storageError(error, sql: sql)
-        }
-        if !isInTransaction { onWrite?() }
-    }
-
     /// Runs `text` on a connection opened afresh, after the transaction's BEGIN when
     /// `reopening` one whose BEGIN went down with the old connection.
     private func runOnNewConnection(_ text: String, _ values: [SQLiteValue], reopening: Bool, selecting: Bool) throws -> Answer {
         try reconnect(sql: text)
         if reopening, let begin = lastBegin { _ = try run(begin, []) }
         return try run(text, values, retried: true, selecting: selecting)
-    }
-
-    /// Bulk inserts' texts as COPYs (or nil), each read once: a log upload's batch otherwise
-    /// parsed the same INSERT every time.
-    private var copies: [String: CopyInsert?] = [:]
-
-    private func copyInsert(_ text: String) -> CopyInsert? {
-        if let known = copies[text] { return known }
-        if copies.count >= 64 { copies.removeAll() }
-        let copy = CopyInsert(text)
-        copies[text] = copy
-        return copy
     }
 
     private func numberedText(_ text: String) -> String {
