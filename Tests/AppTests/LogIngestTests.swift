@@ -106,7 +106,7 @@ import Testing
                  "lines.1.message", "Line 1: message is required."),
                 ([Self.line(type: "panic")], "lines.1.type", "Line 1: type must be application or crash."),
                 ([Self.line().replacingOccurrences(of: "2026-11-23T09:30:00Z", with: "yesterday")], "lines.1.timestamp",
-                 #"Line 1: timestamp must be a real ISO 8601 time with its zone, such as 2026-11-23T09:30:00Z; "yesterday" is not."#),
+                 #"Line 1: timestamp must be a real ISO 8601 time with its zone, such as 2026-11-23T09:30:00Z, between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z; "yesterday" is not."#),
                 ([Self.line(app: "checkin")], "lines.1.app", "Line 1: Enter a bundle ID like com.example.app: dot-separated parts of letters, digits and hyphens."),
                 ([Self.line(message: String(repeating: "x", count: 8193))], "lines.1.message", "Line 1: A message is at most 8 KB; this one is 8193 bytes."),
                 ([Self.line(message: #"bell\u0007"#)], "lines.1.message", "Line 1: Remove the invisible control character (U+0007)."),

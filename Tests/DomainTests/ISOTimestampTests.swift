@@ -30,4 +30,22 @@ import Testing
         #expect(ISOTimestamp.day("2025-02-30") == nil)
         #expect(ISOTimestamp.day("2025-2-3") == nil)
     }
+
+    @Test func timesAreAcceptedFromYear1ToYear9999InUTCAndNoFurther() {
+        #expect(ISOTimestamp.parse("0001-01-01T00:00:00Z")?.timeIntervalSince1970 == -62_135_596_800, ".NET's DateTime.MinValue")
+        #expect(ISOTimestamp.parse("9999-12-31T23:59:59.999Z")?.timeIntervalSince1970 == 253_402_300_799.999)
+        #expect(ISOTimestamp.parse("1899-12-31T23:59:59Z") != nil && ISOTimestamp.parse("1583-10-15T00:00:00Z") != nil)
+        for text in ["0000-12-31T23:59:59Z", "0000-01-01T00:00:00Z", "0001-01-01T00:00:00+00:01",
+                     "9999-12-31T23:30:00-01:00", "9999-12-31T23:59:59.9996Z"] {
+            #expect(ISOTimestamp.parse(text) == nil, "\(text) is outside the range in UTC")
+        }
+        #expect(ISOTimestamp.day("0000-01-01") == nil && ISOTimestamp.day("0001-01-01")?.timeIntervalSince1970 == -62_135_596_800)
+        #expect(ISOTimestamp.range.contains(-62_135_596_800) && !ISOTimestamp.range.contains(253_402_300_800))
+    }
+
+    @Test func timesAreKeptToTheMillisecond() {
+        #expect(ISOTimestamp.parse("2026-11-23T09:30:00.1234Z")?.timeIntervalSince1970 == 1_795_426_200.123)
+        #expect(ISOTimestamp.parse("2026-11-23T09:30:00.9996Z")?.timeIntervalSince1970 == 1_795_426_201)
+        #expect(ISOTimestamp.parse("0001-01-01T00:00:00.123456789Z")?.timeIntervalSince1970 == -62_135_596_800 + 0.123)
+    }
 }

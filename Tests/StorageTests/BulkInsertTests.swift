@@ -81,7 +81,12 @@ import Testing
             (-0.5, "1969-12-31 23:59:59.500000+00"),  // before 1970 the remainders turn round
             (-2_208_988_800, "1900-01-01 00:00:00.000000+00"),
             (253_402_300_799, "9999-12-31 23:59:59.000000+00"),
-            (-2_208_988_801, "-infinity"), (253_402_300_800, "infinity"),
+            (-2_208_988_801, "1899-12-31 23:59:59.000000+00"),  // kept, not clamped: devices send such times
+            (-62_135_596_800, "0001-01-01 00:00:00.000000+00"),
+            (253_402_300_799.5, "9999-12-31 23:59:59.500000+00"),
+            // Beyond four-digit years only the console's own sentinels go (`Date.distantPast`).
+            (-62_135_596_800.001, "-infinity"), (253_402_300_800, "infinity"),
+            (-.infinity, "-infinity"), (.nan, "-infinity"),
         ]
         for (seconds, text) in cases {
             let date = Date(timeIntervalSince1970: seconds)

@@ -45,7 +45,7 @@ enum APIRequest {
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
             guard let date = ISOTimestamp.parse(text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "must be a real ISO 8601 time with its zone, such as 2026-11-23T09:30:00Z"))
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "must be a real ISO 8601 time with its zone, such as 2026-11-23T09:30:00Z, \(ISOTimestamp.rangeDescription)"))
             }
             return date
         }

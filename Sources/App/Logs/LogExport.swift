@@ -111,35 +111,12 @@ package enum LogExport {
     }
 
     /// Seconds since 1970 as `2026-11-23T09:30:05Z`, or `…05.250Z` when there is a fraction
-    /// of a second.
+    /// of a second; a cell that is not a number writes nothing.
     package static func appendISOTime(_ value: SQLiteValue, to bytes: inout [UInt8]) {
-        let seconds: Double
         switch value {
-        case .real(let real): seconds = real
-        case .integer(let integer): seconds = Double(integer)
+        case .real(let seconds): ISOTimeText.append(secondsSince1970: seconds, precision: .milliseconds, to: &bytes)
+        case .integer(let seconds): ISOTimeText.append(secondsSince1970: Double(seconds), precision: .milliseconds, to: &bytes)
         default: return
         }
-        let milliseconds = Int64((seconds * 1000).rounded(.down))
-        let (days, millisOfDay) = (floorDiv(milliseconds, 86_400_000), milliseconds - floorDiv(milliseconds, 86_400_000) * 86_400_000)
-        let date = CivilDate(daysSince1970: days)
-        func digits(_ number: Int64, _ count: Int) {
-            var divisor: Int64 = 1
-            for _ in 1..<count { divisor *= 10 }
-            var rest = number
-            while divisor > 0 {
-                bytes.append(48 + UInt8((rest / divisor) % 10))
-                rest %= divisor
-                divisor /= 10
-            }
-        }
-        digits(date.year, 4); bytes.append(45); digits(date.month, 2); bytes.append(45); digits(date.day, 2); bytes.append(84)
-        digits(millisOfDay / 3_600_000, 2); bytes.append(58); digits(millisOfDay / 60000 % 60, 2); bytes.append(58)
-        digits(millisOfDay / 1000 % 60, 2)
-        if millisOfDay % 1000 != 0 { bytes.append(46); digits(millisOfDay % 1000, 3) }
-        bytes.append(90)
-    }
-
-    private static func floorDiv(_ value: Int64, _ divisor: Int64) -> Int64 {
-        value >= 0 ? value / divisor : (value - divisor + 1) / divisor
     }
 }

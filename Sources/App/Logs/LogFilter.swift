@@ -64,7 +64,7 @@ package struct LogFilter: Equatable, Sendable {
         for name in ["from", "to"] {
             guard let text = value(name) else { continue }
             let time = Self.time(text, offsetMinutes: offsetMinutes)
-            try check(time != nil, name, "\(name) must be an ISO 8601 time such as 2026-11-23T09:30:00Z.")
+            try check(time != nil, name, "\(name) must be an ISO 8601 time such as 2026-11-23T09:30:00Z, \(ISOTimestamp.rangeDescription).")
             if name == "from" { from = time } else { to = time }
         }
         if let text = value("before") {

@@ -114,7 +114,7 @@ package enum LogUpload {
             throw invalid(line: number, field: "type", "type must be application or crash.")
         }
         guard let loggedAt = ISOTimestamp.parse(sent.timestamp) else {
-            throw invalid(line: number, field: "timestamp", "timestamp must be a real ISO 8601 time with its zone, such as 2026-11-23T09:30:00Z; \(sent.timestamp.clipped(to: 40).debugDescription) is not.")
+            throw invalid(line: number, field: "timestamp", "timestamp must be a real ISO 8601 time with its zone, such as 2026-11-23T09:30:00Z, \(ISOTimestamp.rangeDescription); \(sent.timestamp.clipped(to: 40).debugDescription) is not.")
         }
         return LogLine(app: sent.app, appVersion: sent.appVersion ?? "", level: level, kind: kind, loggedAt: loggedAt,
                        message: sent.message, fields: sent.fields?.mapValues(\.text) ?? [:])

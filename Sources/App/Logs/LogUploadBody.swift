@@ -36,7 +36,7 @@ extension LogUpload.Line: NamedSchema, DocumentedFields {
         case .appVersion: JSONSchema(types: [.string], pattern: "^[^\(D.controls)]*$", maxLength: 40)
         case .level: .names(of: LogLevel.self)
         case .type: .names(of: SimulatedLog.Kind.self)
-        case .timestamp: JSONSchema(types: [.string], format: "date-time", description: "When the app logged it, ISO 8601")
+        case .timestamp: JSONSchema(types: [.string], format: "date-time", description: "When the app logged it: \(ISOTimestamp.documentedRange)")
         case .message: JSONSchema(types: [.string], description: "At most 8 KB of UTF-8 (maxLength is the count that always fits); tab and line breaks allowed",
                                   pattern: "^[^\(D.controlsBesideLineBreaks)]+$", minLength: 1, maxLength: LogLine.maximumMessageBytes / 4)
         case .fields: JSONSchema(description: "Flat: text (at most 1 KB), numbers or booleans", maxProperties: LogLine.maximumFields,

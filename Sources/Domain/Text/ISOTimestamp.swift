@@ -3,7 +3,20 @@ import Foundation
 /// ISO 8601 / RFC 3339 times as devices, scripts and forms send them, read strictly: a field out
 /// of its range (hour 25, 30 February, minute 61, an offset of +25:00) is refused, where
 /// Foundation's readers roll it over into another, real time that nobody sent.
+///
+/// Every time the console accepts lies in `range` — years 0001 to 9999 in UTC, what a
+/// four-digit year writes and what both backends keep exactly — and is kept to the
+/// millisecond, so the SQLite file and PostgreSQL store, compare and return the same instant.
 public enum ISOTimestamp {
+    /// 0001-01-01T00:00:00Z up to (not including) 10000-01-01T00:00:00Z, in seconds since 1970.
+    public static let range: Range<TimeInterval> = -62_135_596_800 ..< 253_402_300_800
+
+    /// What a refusal says about the range, for messages beside a field.
+    public static let rangeDescription = "between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z"
+
+    /// The rule as the API document states it.
+    public static let documentedRange = "ISO 8601 with its zone, \(rangeDescription) in UTC, kept to the millisecond"
+
     /// `2026-11-23T09:30:00Z`, with optional fractional seconds and a zone of `Z`, `±hh:mm`,
     /// `±hhmm` or `±hh`.
     public static func parse(_ text: String) -> Date? {
@@ -22,7 +35,7 @@ public enum ISOTimestamp {
     /// `2026-11-23` as the start of that day in UTC.
     public static func day(_ text: String) -> Date? {
         var reader = Reader(Array(text.utf8))
-        guard let (year, month, day) = reader.calendarDay(), reader.isAtEnd else { return nil }
+        guard let (year, month, day) = reader.calendarDay(), reader.isAtEnd, year > 0 else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(CalendarArithmetic.daysSince1970(year: year, month: month, day: day) * 86_400))
     }
 
@@ -63,10 +76,15 @@ public enum ISOTimestamp {
             guard reader.isAtEnd else { return nil }
         }
 
-        func date(offsetSeconds: Int) -> Date {
+        /// The instant, to the millisecond; nil outside `range` (a zone can carry 0001-01-01 or
+        /// 9999-12-31 across it).
+        func date(offsetSeconds: Int) -> Date? {
             let days = CalendarArithmetic.daysSince1970(year: year, month: month, day: day)
             let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offsetSeconds
-            return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
+            let milliseconds = (fraction * 1_000).rounded()
+            let instant = TimeInterval(seconds) + milliseconds / 1_000
+            guard range.contains(instant) else { return nil }
+            return Date(timeIntervalSince1970: instant)
         }
     }
 

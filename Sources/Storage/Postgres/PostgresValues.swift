@@ -55,9 +55,15 @@ enum PostgresValues {
         case .bytea:
             return .blob(bytes.readBytes(length: bytes.readableBytes) ?? [])
         case .timestamptz, .timestamp:
-            // Binary timestamps count microseconds from 2000-01-01 UTC.
+            // Binary timestamps count microseconds from 2000-01-01 UTC; the extremes are
+            // `-infinity` and `infinity`, which this console sends only for its sentinels (and
+            // older consoles stored for times out of range).
             guard let microseconds = bytes.readInteger(as: Int64.self) else { return .null }
-            return .real(Double(microseconds) / 1_000_000 + 946_684_800)
+            if microseconds == .min { return .real(-.infinity) }
+            if microseconds == .max { return .real(.infinity) }
+            // One rounding from the integer, so a stored millisecond reads back as itself.
+            let (since1970, overflow) = microseconds.addingReportingOverflow(microsecondsBefore2000)
+            return .real(overflow ? .infinity : Double(since1970) / 1_000_000)
         case .jsonb where cell.format == .binary:
             _ = bytes.readInteger(as: UInt8.self)  // the format's version byte
             return .text(bytes.readString(length: bytes.readableBytes) ?? "")
@@ -91,16 +97,32 @@ enum PostgresValues {
 
     private static let longestTimestamp = 29
 
+    /// Microseconds since 1970 of a time in years 0001 to 9999, which PostgreSQL keeps exactly
+    /// and this text writes with four-digit years; nil for anything else. The console accepts
+    /// no other time from outside (`ISOTimestamp.range`); only its own sentinels such as
+    /// `Date.distantPast` ("before anything") land beyond, and are sent as `±infinity`.
+    static func microsecondsSince1970(_ date: Date) -> Int64? {
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return nil }
+        let microseconds = Int64((seconds * 1_000_000).rounded())
+        guard (firstMicrosecond..<endMicrosecond).contains(microseconds) else { return nil }
+        return microseconds
+    }
+
+    /// 0001-01-01T00:00:00Z and 10000-01-01T00:00:00Z.
+    private static let firstMicrosecond: Int64 = -62_135_596_800_000_000
+    private static let endMicrosecond: Int64 = 253_402_300_800_000_000
+    /// 1970-01-01 counted from 2000-01-01, where PostgreSQL's binary timestamps count.
+    static let microsecondsBefore2000: Int64 = 946_684_800_000_000
+
     /// Writes the timestamp's text into `bytes` (at least `longestTimestamp` of them) and
     /// returns how many it wrote, the date worked out from the day number (`CivilDate`): built
     /// with `gmtime_r` and interpolated Strings, this was a tenth of the writer's CPU per
     /// uploaded line.
     private static func writeTimestamp(_ date: Date, into bytes: UnsafeMutableRawBufferPointer) -> Int {
-        // `Date.distantPast` and the like: PostgreSQL's calendar has no year 0, and such a
-        // moment means "before anything" (or after) anyway.
-        if date.timeIntervalSince1970 < -2_208_988_800 { return write("-infinity", into: bytes) }  // 1900
-        if date.timeIntervalSince1970 > 253_402_300_799 { return write("infinity", into: bytes) }  // 9999-12-31
-        let microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        guard let microseconds = microsecondsSince1970(date) else {
+            return write(date.timeIntervalSince1970 > 0 ? "infinity" : "-infinity", into: bytes)
+        }
         // Division rounds towards zero; before 1970 both remainders are brought back to ≥ 0.
         var (seconds, fraction) = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
         if fraction < 0 { seconds -= 1; fraction += 1_000_000 }

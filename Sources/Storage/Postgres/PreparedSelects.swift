@@ -130,16 +130,12 @@ enum ParameterType: String {
         case (.bytea, .blob(let bytes)):
             buffer.writeBytes(bytes)
         case (.timestamptz, .date(let date)):
-            let seconds = date.timeIntervalSince1970
-            if seconds < -2_208_988_800 {
-                // What `PostgresValues.timestampText` sends as -infinity (`Date.distantPast`:
-                // "before anything"), and infinity below: PostgreSQL's binary forms of them.
-                buffer.writeInteger(Int64.min)
-            } else if seconds > 253_402_300_799 {
-                buffer.writeInteger(Int64.max)
+            // Microseconds from 2000-01-01 UTC, as the text form writes them; the extremes are
+            // PostgreSQL's -infinity and infinity, sent for the same sentinels the text sends so.
+            if let microseconds = PostgresValues.microsecondsSince1970(date) {
+                buffer.writeInteger(microseconds - PostgresValues.microsecondsBefore2000)
             } else {
-                // Microseconds from 2000-01-01 UTC, rounded as the text form rounds them.
-                buffer.writeInteger(Int64((seconds * 1_000_000).rounded()) - 946_684_800_000_000)
+                buffer.writeInteger(date.timeIntervalSince1970 > 0 ? Int64.max : Int64.min)
             }
         default:
             return nil

@@ -117,7 +117,8 @@ struct JSONSchema: Encodable, Equatable, Sendable {
     static var integer: JSONSchema { .of(.integer) }
     static var number: JSONSchema { .of(.number) }
     static var boolean: JSONSchema { .of(.boolean) }
-    static var dateTime: JSONSchema { .of(.string, format: "date-time") }
+    /// Every time the console reads or writes (`ISOTimestamp.range`).
+    static var dateTime: JSONSchema { .of(.string, format: "date-time", description: ISOTimestamp.documentedRange) }
 
     static func array(of items: JSONSchema) -> JSONSchema {
         var schema = JSONSchema.of(.array)
