@@ -79,4 +79,29 @@ import Testing
         #expect(try await generation() != generationBefore, "assigning a profile still changes the policy's generation")
         #expect(!reused)
     }
+
+    /// SQLite stores a renamed table's definition with its name quoted (`CREATE TABLE "devices" (`):
+    /// a later migration must be able to rebuild a table migration 24 already rebuilt.
+    @Test(.enabled(if: TestBackend.current == .sqlite)) func aRebuiltTableCanBeRebuiltAgain() async throws {
+        let folder = testRunDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let database = try Database(path: folder.appendingPathComponent("console.sqlite").path)
+        try Migrator(Schema.migrations).migrate(database)
+        _ = try await database.write { try $0.insert(Self.device("Ward iPad")) }
+        let seen = try await database.write { connection in
+            var seen: [String] = []
+            try connection.rebuildSQLiteTable("devices") { definition in
+                seen.append(definition)
+                return definition.replacingOccurrences(of: "AUTOINCREMENT,", with: "AUTOINCREMENT, -- again\n")
+            }
+            return seen
+        }
+        #expect(seen.first?.hasPrefix("CREATE TABLE devices (") == true, "the rewrite sees one spelling, whichever SQLite stored")
+        try await database.read { connection in
+            #expect(try connection.fetch(DeviceRecord.query()).map(\.name) == ["Ward iPad"])
+            #expect(try connection.scalar("PRAGMA integrity_check", as: String.self) == "ok")
+            let definition = try connection.scalar("SELECT sql FROM sqlite_schema WHERE name = 'devices'", as: String.self) ?? ""
+            #expect(definition.contains("-- again"))
+        }
+    }
 }

@@ -7,11 +7,17 @@ extension Connection {
     /// they were; views are not rewritten.
     public func rebuildSQLiteTable(_ table: String, as rewrite: (String) throws -> String) throws {
         guard dialect == .sqlite else { throw StorageError.invalidQuery("rebuildSQLiteTable is for SQLite") }
-        guard let definition = try scalar("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = \(table)", as: String.self) else {
+        guard let stored = try scalar("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = \(table)", as: String.self) else {
             throw StorageError.notFound(table: table)
         }
+        // A table SQLite has renamed — as this rebuild renames — is stored with its name
+        // quoted; `rewrite` sees one spelling whichever is stored.
         let opening = "CREATE TABLE \(table) ("
-        guard definition.hasPrefix(opening) else { throw StorageError.invalidQuery("\(table)'s definition does not begin \(opening)") }
+        let quotedOpening = "CREATE TABLE \(SQL.quoted(identifier: table)) ("
+        let definition: String
+        if stored.hasPrefix(opening) { definition = stored }
+        else if stored.hasPrefix(quotedOpening) { definition = opening + stored.dropFirst(quotedOpening.count) }
+        else { throw StorageError.invalidQuery("\(table)'s definition does not begin \(opening)") }
         let rebuilt = "\(table)_rebuilt"
         let rewritten = try rewrite(definition)
         guard rewritten.hasPrefix(opening) else { throw StorageError.invalidQuery("the new definition of \(table) must begin \(opening)") }
