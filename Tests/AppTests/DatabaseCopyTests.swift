@@ -13,6 +13,12 @@ import Testing
         try await source.services.logIndexer.catchUp()
         let signedBy = try await source.services.signing.current().identity.sha256Fingerprint
         let sourcePath = source.services.config.databasePath
+        // The newest group, created and deleted: its id was given and must stay given.
+        let deleted = try await source.services.database.write { connection in
+            let group = try connection.insert(DeviceGroupRecord(name: "Short-lived", parentID: nil, createdAt: Date()))
+            try connection.delete(DeviceGroupRecord.self, id: group.id)
+            return group.id
+        }
         let target = try TestBackend.postgres.consoleDatabase(in: "")
         let lines = LogLinesSeen()
         let copy = try DatabaseCopy.prepare(from: sourcePath, to: target) { lines.add($0) }
@@ -50,6 +56,8 @@ import Testing
         let newest = try await copied.services.database.read { try $0.scalar("SELECT max(id) FROM users", as: Int64.self) } ?? 0
         let (added, _) = try await copied.services.accounts.createUser(email: "after-copy@example.com", role: .viewer, password: TestConsole.password, by: .system)
         #expect(added.id.rawValue > newest)
+        let nextGroup = try await copied.services.database.write { try $0.insert(DeviceGroupRecord(name: "After the copy", parentID: nil, createdAt: Date())) }
+        #expect(nextGroup.id.rawValue > deleted.rawValue, "an id the SQLite console gave and deleted is not given again")
 
         // The copied lines are found by the same searches.
         var filter = LogFilter()

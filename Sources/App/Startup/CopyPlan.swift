@@ -140,7 +140,6 @@ struct CopyPlan: Sendable {
         }
     }
 
-    /// Moves each id sequence past the ids copied, so new rows do not collide with them.
     /// Gathers the planner's statistics for every copied table. Until autovacuum comes round
     /// (a minute or more, table by table) PostgreSQL plans a freshly filled table as if it
     /// were small; measured on the device page at 100,000 devices: 7% fewer pages a second.
@@ -152,13 +151,23 @@ struct CopyPlan: Sendable {
         }
     }
 
-    func advanceSequences(in target: Database) async throws {
+
+    /// Moves each id sequence past every id the source ever gave — the largest SQLite kept in
+    /// `sqlite_sequence`, which counts deleted rows too, or the largest copied — so an id once
+    /// given never names a second record after the move.
+    func advanceSequences(from source: Database, in target: Database) async throws {
+        let given = try await source.read { connection in
+            guard try connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_sequence'", as: Int.self) == 1 else { return [String: Int64]() }
+            return try Dictionary(connection.rows("SELECT name, seq FROM sqlite_sequence").map {
+                (try $0.get("name", as: String.self).lowercased(), try $0.get("seq", as: Int64.self))
+            }, uniquingKeysWith: max)
+        }
         try await target.write { connection in
             for table in tables where table.columns.contains(where: { $0.name == "id" }) {
                 try connection.execute(SQL(verbatim: """
-                    SELECT setval(sequence::regclass, (SELECT coalesce(max(id), 0) + 1 FROM \(table.name)), false)
+                    SELECT setval(sequence::regclass, greatest((SELECT coalesce(max(id), 0) FROM \(table.name)), ?) + 1, false)
                     FROM (SELECT pg_get_serial_sequence('\(table.name)', 'id') AS sequence) AS owned WHERE sequence IS NOT NULL
-                    """))
+                    """, bindings: [.integer(given[table.name.lowercased()] ?? 0)]))
             }
         }
     }

@@ -48,7 +48,7 @@ public struct DatabaseCopy: Sendable {
             for table in plan.tables {
                 summary.rows[table.name] = try await copy(table, from: source, to: target)
             }
-            try await plan.advanceSequences(in: target)
+            try await plan.advanceSequences(from: source, in: target)
             try await verify(plan, from: source, to: target)
             progress("Gathering the planner's statistics")
             try await plan.analyze(in: target)
