@@ -43,6 +43,7 @@ public final class Connection {
     @discardableResult
     public func execute(_ sql: SQL) throws -> Int {
         tally?.countStatement()
+        try StorableText.check(sql)
         return try session.execute(sql)
     }
 
@@ -51,12 +52,15 @@ public final class Connection {
     /// lookup in the statement cache cost about as much as SQLite's own insert.
     public func execute(_ text: String, forEachOf values: some Sequence<[SQLiteValue]>) throws {
         tally?.countStatement()
-        try session.execute(text, forEachOf: values)
+        let rows = Array(values)
+        for row in rows { try StorableText.check(row) }
+        try session.execute(text, forEachOf: rows)
     }
 
     /// Runs a query and returns every row.
     public func rows(_ sql: SQL) throws -> [Row] {
         tally?.countStatement()
+        try StorableText.check(sql)
         return try session.rows(sql)
     }
 
@@ -65,13 +69,17 @@ public final class Connection {
     /// reads that do not depend on each other); SQLite runs them one after another. A failure
     /// throws as the first failing query would alone.
     public func rows(together sqls: [SQL]) throws -> [[Row]] {
-        for _ in sqls { tally?.countStatement() }
+        for sql in sqls {
+            tally?.countStatement()
+            try StorableText.check(sql)
+        }
         return try session.rows(together: sqls)
     }
 
     /// Runs a query and returns its first row, if any.
     public func row(_ sql: SQL) throws -> Row? {
         tally?.countStatement()
+        try StorableText.check(sql)
         return try session.row(sql)
     }
 

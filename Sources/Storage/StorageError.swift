@@ -33,6 +33,9 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case migrationFailed(version: Int, name: String, message: String)
     /// A value could not be turned into, or read back from, a column.
     case conversion(column: String, message: String)
+    /// A bound text holds the NUL character, which PostgreSQL cannot store: refused on both
+    /// backends before anything is sent, so the same input meets the same answer.
+    case textWithNUL
     /// A query built from code was malformed (a bad column name, say).
     case invalidQuery(String)
     /// Any other SQLite failure, with its extended result code.
@@ -61,6 +64,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unavailable(let message, let sql): message + Self.statement(sql)
         case .migrationFailed(let version, let name, let message): "migration \(version) (\(name)) failed: \(message)"
         case .conversion(let column, let message): "column \(column): \(message)"
+        case .textWithNUL: "a text holds the NUL character, which the database cannot store"
         case .invalidQuery(let message): "invalid query: \(message)"
         case .sqlite(let code, let message, let sql): "SQLite error \(code): \(message)" + Self.statement(sql)
         case .postgres(let state, let message, let sql): "PostgreSQL error \(state): \(message)" + Self.statement(sql)

@@ -60,6 +60,7 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
     router.add(middleware: LogRequestsMiddleware(.info))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorPageMiddleware(renderer: renderer))
+    router.add(middleware: NULRefusalMiddleware())
     let table = RouteTable()
     router.add(middleware: MethodNotAllowedMiddleware(routes: table))
     registerRoutes(on: RouteGroups(router: router, table: table, services: services, logger: logger), services: services)

@@ -123,6 +123,9 @@ struct Problem {
             // fault, and a caller still there may simply ask again.
             self.init(status: .serviceUnavailable, code: .requestCancelled, heading: "The request was stopped",
                       message: "The console stopped this request before it finished. Try again in a moment.", retryAfter: 1)
+        case StorageError.textWithNUL:
+            self.init(status: .badRequest, code: .badRequest, heading: "Text the console cannot keep",
+                      message: "Part of this request holds the NUL character (U+0000), which no field accepts; nothing was changed.")
         case StorageError.notFound:
             self.init(status: .notFound, code: .notFound, heading: "Not found",
                       message: "That item does not exist, or it was removed.")
