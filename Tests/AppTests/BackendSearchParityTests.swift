@@ -45,3 +45,42 @@ import Testing
         }
     }
 }
+
+/// The device list's search box folds case by one rule (`SearchFolding`) on both backends:
+/// the same devices are found on SQLite and PostgreSQL for every search, in every script.
+@Suite(.enabled(if: TestBackend.current == .sqlite && TestBackend.server != nil)) struct DeviceSearchParityTests {
+    static let names = ["ΣΊΣΥΦΟΣ", "σίσυφος front desk", "İstanbul desk", "ISTANBUL kiosk", "Straße 3", "STRASSE 4", "ﬁle room",
+                        "Café Ünïcode", "Cafe\u{301} decomposed", "ǅemal", "Ward iPad", "lobby KIOSK 03", "Ελληνικά"]
+    static let owners = ["Σίσυφος", "İsmail", "ßabine", "", "Åsa", "josé", "JOSÉ"]
+    static let typed = ["σίσυφος", "ΣΊΣΥΦΟΣ", "σίσυφοσ", "İSTANBUL", "istanbul", "İstanbul", "Istanbul", "strasse", "STRAßE", "ß", "ss",
+                        "file", "ﬁ", "café", "cafe\u{301}", "CAFÉ", "ǆ", "Ǆemal", "kiosk", "KI", "ki", "ελλ", "ΕΛΛ", "josé", "JOSÉ", "jo",
+                        "ŞİŞLİ", "i", "İ", "Å", "å", "σ", "Σ", "ς", "\u{301}"]
+
+    @Test func bothBackendsFindTheSameDevicesForEverySearch() async throws {
+        let sqlite = try await TestConsole.make()
+        let postgres = try await TestConsole.make(onPostgreSQL: true)
+        for console in [sqlite, postgres] {
+            try await console.services.database.write { connection in
+                for (index, name) in Self.names.enumerated() {
+                    _ = try connection.insert(DeviceRecord(
+                        name: name, model: .iPad, osVersion: "17.4", serialNumber: "DMPX\(1000 + index)", udid: "00008101-\(100000 + index)",
+                        isSupervised: true, owner: Self.owners[index % Self.owners.count], groupID: nil, installedApps: [], enrolledAt: Date(), lastCheckInAt: nil))
+                }
+            }
+        }
+        func found(_ console: TestConsole, _ typed: String) async throws -> [String] {
+            var filter = DeviceListFilter()
+            filter.search = typed
+            return try await console.services.catalogReader.deviceList(filter, limit: 100, now: Date()).devices.map(\.device.name).sorted()
+        }
+        for typed in Self.typed {
+            let fromSQLite = try await found(sqlite, typed)
+            #expect(try await found(postgres, typed) == fromSQLite, "\(typed)")
+        }
+        #expect(Set(try await found(postgres, "σίσυφος")).isSuperset(of: ["σίσυφος front desk", "ΣΊΣΥΦΟΣ"]), "by name, and by owner Σίσυφος")
+        #expect(try await found(sqlite, "istanbul") == ["ISTANBUL kiosk", "İstanbul desk"].sorted())
+        #expect(try await found(postgres, "İSTANBUL") == ["ISTANBUL kiosk", "İstanbul desk"].sorted())
+        #expect(try await found(sqlite, "strasse") == ["STRASSE 4", "Straße 3"])
+        #expect(try await found(postgres, "cafe\u{301}") == ["Cafe\u{301} decomposed", "Café Ünïcode"].sorted())
+    }
+}

@@ -43,26 +43,38 @@ import Testing
         let profile = try await store.create(identifier: "com.example.lobby", content: ProfileContent(name: "Lobby"), by: .system)
         let (group, newest) = try await database.write { connection in
             let group = try connection.insert(DeviceGroupRecord(name: "Lobbies", parentID: nil, createdAt: Date()))
-            _ = try connection.insert(Self.device("Ward iPad", group: group.id))
-            let newest = try connection.insert(Self.device("Lobby iPad", group: group.id))
-            return (group.id, newest.id)
+            // Devices as that older file stored them: today's record has columns it lacks.
+            let insert = { (name: String) in
+                try connection.scalar("""
+                    INSERT INTO devices (name, model, osVersion, serialNumber, udid, isSupervised, owner, groupID, installedApps, enrolledAt)
+                    VALUES (\(name), 'iPad', '17.4', \("DMP" + name.prefix(4).uppercased()), \(UUID().uuidString), 1, '', \(group.id), '[]', 0) RETURNING id
+                    """, as: Int64.self)
+            }
+            _ = try insert("Ward iPad")
+            let newest = try #require(try insert("Lobby iPad"))
+            return (group.id, RecordID<DeviceRecord>(newest))
         }
         let schemaObjects: SQL = "SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name"
         let before = try await database.read { try $0.rows(schemaObjects).map(\.values) }
 
-        try Migrator(Schema.migrations).migrate(database)
+        try Migrator(Schema.migrations.filter { $0.version <= Schema.idsNeverReused.version }).migrate(database)
 
         try await database.read { connection in
             #expect(try connection.rows(schemaObjects).map(\.values) == before, "every table, index and trigger is there again")
             #expect(try connection.scalar("PRAGMA integrity_check", as: String.self) == "ok")
             #expect(try connection.rows("PRAGMA foreign_key_check").isEmpty)
-            #expect(try connection.fetch(DeviceRecord.query().order(by: "id")).map(\.name) == ["Ward iPad", "Lobby iPad"])
+            #expect(try connection.rows("SELECT name FROM devices ORDER BY id").map { try $0.first(as: String.self) } == ["Ward iPad", "Lobby iPad"])
             #expect(try connection.require(ProfileRecord.self, id: profile.id).name == "Lobby")
             for table in Schema.tablesWithRecordIDs {
                 let definition = try connection.scalar("SELECT sql FROM sqlite_schema WHERE name = \(table)", as: String.self) ?? ""
                 #expect(definition.contains("id INTEGER PRIMARY KEY AUTOINCREMENT,"), "\(table)")
             }
         }
+        try Migrator(Schema.migrations).migrate(database)
+        let foldedBeforeUse = try await database.read { connection in
+            try connection.rows("SELECT rowid FROM device_search WHERE device_search MATCH \("\"WARD\"")").map { try $0.first(as: Int64.self) }
+        }
+        #expect(foldedBeforeUse.count == 1, "migration 25 folds the devices already there")
         let generation = { try await database.read { try $0.scalar("SELECT value FROM policy_generation", as: Int64.self) } }
         let generationBefore = try await generation()
         let (renamedFound, reused) = try await database.write { connection in

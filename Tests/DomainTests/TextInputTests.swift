@@ -77,3 +77,14 @@ import Testing
         }
     }
 }
+
+@Suite struct SearchFoldingTests {
+    @Test func caseIsFoldedFullyComposedAndTheDotOfAnIDropped() {
+        #expect(SearchFolding.folded("ΣΊΣΥΦΟΣ") == SearchFolding.folded("σίσυφος"))
+        #expect(SearchFolding.folded("Straße") == "strasse" && SearchFolding.folded("ﬁle") == "file")
+        #expect(SearchFolding.folded("İSTANBUL") == "istanbul" && SearchFolding.folded("İstanbul") == "istanbul")
+        #expect(SearchFolding.folded("Cafe\u{301}") == "café" && SearchFolding.folded("CAFÉ") == "café")
+        #expect(SearchFolding.folded("DMPXK2ABCD") == "dmpxk2abcd")
+        #expect(SearchFolding.folded("\u{307}") == "\u{307}", "a dot above on its own stays")
+    }
+}

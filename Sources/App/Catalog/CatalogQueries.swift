@@ -104,20 +104,21 @@ enum CatalogQueries {
         switch (DeviceSearch(filter.search), dialect) {
         case (.everything, _):
             break
-        case (.start(let typed), .postgres):
-            sql.append(textSearch(LikePattern.escaped(typed.lowercased()) + "%"))
-        case (.inside, .postgres):
-            // The trigram indexes on lower(column) answer a LIKE with the text inside.
-            sql.append(textSearch("%" + LikePattern.escaped(filter.search.trimmingCharacters(in: .whitespaces).lowercased()) + "%"))
+        case (.start(let folded), .postgres):
+            sql.append(textSearch(LikePattern.escaped(folded) + "%"))
+        case (.inside(let folded), .postgres):
+            // The trigram indexes on the folded columns answer a LIKE with the text inside.
+            sql.append(textSearch("%" + LikePattern.escaped(folded) + "%"))
         case (let search, .sqlite):
             appendSQLiteSearch(search, to: &sql)
         }
         appendFilters(filter, scope: scope, to: &sql)
     }
 
-    /// Devices whose name, owner, serial or UDID matches `pattern` (lower case), on PostgreSQL.
+    /// Devices whose name, owner, serial or UDID matches `pattern` (folded), on PostgreSQL.
+    /// Serial numbers and UDIDs are upper-case ASCII, which `lower` folds as the rule does.
     private static func textSearch(_ pattern: String) -> SQL {
-        " AND (lower(d.name) LIKE \(pattern) ESCAPE '\\' OR lower(d.owner) LIKE \(pattern) ESCAPE '\\'"
+        " AND (d.foldedName LIKE \(pattern) ESCAPE '\\' OR d.foldedOwner LIKE \(pattern) ESCAPE '\\'"
             + " OR lower(d.serialNumber) LIKE \(pattern) ESCAPE '\\' OR lower(d.udid) LIKE \(pattern) ESCAPE '\\')"
     }
 
@@ -125,21 +126,21 @@ enum CatalogQueries {
         switch search {
         case .everything:
             break
-        case .start(let typed):
+        case .start(let folded):
             // Too short for trigrams: the start of each field, a range on its own index, which
             // SQLite unions. U+10FFFF sorts after every character, so [text, text + U+10FFFF)
             // holds exactly the values starting with text.
-            let typedEnd = typed + "\u{10FFFF}"
-            let upper = typed.asciiUppercased, upperEnd = typed.asciiUppercased + "\u{10FFFF}"
+            let foldedEnd = folded + "\u{10FFFF}"
+            let upper = folded.asciiUppercased, upperEnd = folded.asciiUppercased + "\u{10FFFF}"
             sql.append("""
-                 AND (d.name COLLATE NOCASE >= \(typed) AND d.name COLLATE NOCASE < \(typedEnd)
-                   OR d.owner COLLATE NOCASE >= \(typed) AND d.owner COLLATE NOCASE < \(typedEnd)
+                 AND (d.foldedName >= \(folded) AND d.foldedName < \(foldedEnd)
+                   OR d.foldedOwner >= \(folded) AND d.foldedOwner < \(foldedEnd)
                    OR d.serialNumber >= \(upper) AND d.serialNumber < \(upperEnd)
                    OR d.udid >= \(upper) AND d.udid < \(upperEnd))
                 """)
-        case .inside(let expression):
+        case .inside(let folded):
             // Anywhere inside a field: the trigram index answers the matching ids.
-            sql.append(" AND d.id IN (SELECT rowid FROM device_search WHERE device_search MATCH \(expression))")
+            sql.append(" AND d.id IN (SELECT rowid FROM device_search WHERE device_search MATCH \(DeviceSearch.trigramExpression(folded)))")
         }
     }
 

@@ -83,13 +83,13 @@ package struct DeviceRecord: Record {
     package static let tableName = "devices"
 
     package var id: RecordID<DeviceRecord> = .unsaved
-    var name: String
+    var name: String { didSet { foldedName = SearchFolding.folded(name) } }
     var model: DeviceModel
     var osVersion: String
     var serialNumber: String
     var udid: String
     var isSupervised: Bool
-    var owner: String
+    var owner: String { didSet { foldedOwner = SearchFolding.folded(owner) } }
     var groupID: RecordID<DeviceGroupRecord>?
     /// Bundle IDs, stored as a JSON array.
     var installedApps: [String]
@@ -97,6 +97,9 @@ package struct DeviceRecord: Record {
     var lastCheckInAt: Date?
     /// SHA-256 of the token the device checks in with; nil for devices added by hand.
     var tokenHash: String? = nil
+    /// The name and owner as the device search reads them (`SearchFolding`), kept in step.
+    private(set) var foldedName: String
+    private(set) var foldedOwner: String
 
     package init(id: RecordID<DeviceRecord> = .unsaved, name: String, model: DeviceModel, osVersion: String, serialNumber: String, udid: String,
                  isSupervised: Bool, owner: String, groupID: RecordID<DeviceGroupRecord>?, installedApps: [String], enrolledAt: Date,
@@ -109,6 +112,8 @@ package struct DeviceRecord: Record {
         self.udid = udid
         self.isSupervised = isSupervised
         self.owner = owner
+        foldedName = SearchFolding.folded(name)
+        foldedOwner = SearchFolding.folded(owner)
         self.groupID = groupID
         self.installedApps = installedApps
         self.enrolledAt = enrolledAt

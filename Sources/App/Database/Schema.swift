@@ -254,5 +254,6 @@ enum Schema {
         signingIdentity,
         jobLeases,
         idsNeverReused,
+        deviceSearchFolding,
     ]
 }
