@@ -161,14 +161,21 @@ import Testing
         #expect(try console.services.database.readBlocking { try $0.count(APITokenRecord.query()) } == 0)
     }
 
-    @Test func textWithANULIsStoredWhole() throws {
+    /// Text with a NUL is never cut short at it (SQLite would store "a" for "a\0b" if bound by
+    /// C string) — nor stored on one backend and refused on the other: it is refused whole.
+    @Test func textWithANULIsRefusedNotCutShort() throws {
         let database = try Storage.Database(path: ":memory:")
         struct Stored: Decodable { let v: String }
-        let stored = try database.writeBlocking { connection -> String? in
-            _ = try connection.execute("CREATE TABLE t (v TEXT)")
-            _ = try connection.execute("INSERT INTO t (v) VALUES (\("a\u{0}b"))")
-            return try connection.fetchOne(Stored.self, "SELECT v FROM t WHERE v = \("a\u{0}b")")?.v
+        #expect(throws: StorageError.textWithNUL) {
+            try database.writeBlocking { connection in
+                _ = try connection.execute("CREATE TABLE t (v TEXT)")
+                _ = try connection.execute("INSERT INTO t (v) VALUES (\("a\u{0}b"))")
+            }
         }
-        #expect(stored == "a\u{0}b")
+        let stored = try database.readBlocking { connection -> [String] in
+            guard try connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 't'", as: Int.self) == 1 else { return [] }
+            return try connection.fetch(Stored.self, "SELECT v FROM t").map(\.v)
+        }
+        #expect(stored.isEmpty, "nothing of the refused write stays")
     }
 }
