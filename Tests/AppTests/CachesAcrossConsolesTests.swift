@@ -67,15 +67,26 @@ import Testing
             return device
         }
         let events = SimulatorEventStreamTests()
-        async let heard = second.test { client in
-            let (status, messages) = try await events.stream(client, "/api/v1/simulator/\(device.udid)/events?timeout=3", token: helpdesk)
+        let before = try await first.services.database.read { try $0.scalar("SELECT max(id) FROM simulator_events", as: Int64.self) } ?? 0
+        let resumed: HTTPFields = [HTTPField.Name("Last-Event-ID")!: String(before)]
+        // Timeline events' actions only: what the stream's messages say is not Sendable.
+        let actionsHeard = { @Sendable (client: any TestClientProtocol) async throws -> (HTTPResponse.Status, [String]) in
+            let (status, messages) = try await events.stream(client, "/api/v1/simulator/\(device.udid)/events?timeout=5", token: helpdesk, headers: resumed)
             return (status, messages.filter { $0.event == "event" }.compactMap { $0.data["action"] as? String })
         }
-        try await Task.sleep(for: .milliseconds(500))
+        async let heard = second.test { client in try await actionsHeard(client) }
+        try await second.untilAStreamListens()
         try await first.test { client in
             _ = try await api.call(client, .post, "/api/v1/simulator/\(device.udid)/actions", token: helpdesk, body: #"{"action": "home"}"#)
         }
-        let (status, actions) = try await heard
+        let (status, heardFirst) = try await heard
+        var actions = heardFirst
+        // On a busy machine the notice may come after the stream's 5 s; the next stream,
+        // resumed from the same id, must then bring it — wait for the event, not a window.
+        let deadline = ContinuousClock.now + .seconds(180)
+        while actions.isEmpty, ContinuousClock.now < deadline {
+            actions += try await second.test { client in try await actionsHeard(client).1 }
+        }
         #expect(status == .ok)
         #expect(actions == ["Home"])
     }

@@ -32,8 +32,16 @@ import Testing
             let stream = try await streamed
             #expect(stream.status == .ok)
             let tags = stream.body.components(separatedBy: "\n").filter { $0.hasPrefix("data: ") }
-            #expect(tags.count == 2, "\(stream.body)")
-            #expect(Set(tags).count == 2, "the second message carries the new policy's tag")
+            if tags.count < 2 {
+                // A busy machine may deliver the change after this stream's 5 s: the next
+                // stream then starts with the new tag, which must differ from the old one.
+                let next = try await helpdesk.get("/devices/\(device.id)/events?timeout=1")
+                let newTag = next.body.components(separatedBy: "\n").first { $0.hasPrefix("data: ") }
+                #expect(tags.count == 1 && newTag != nil && newTag != tags.first, "\(stream.body) then \(next.body)")
+            } else {
+                #expect(tags.count == 2, "\(stream.body)")
+                #expect(Set(tags).count == 2, "the second message carries the new policy's tag")
+            }
 
             let viewer = Browser(client)
             try await viewer.signIn("vic@example.com", password: TestConsole.password)

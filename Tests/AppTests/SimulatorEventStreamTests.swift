@@ -68,15 +68,27 @@ import Testing
             #expect((first.data["screen"] as? [String: Any])?["kind"] as? String == "app")
             #expect((first.data["compliance"] as? [String: Any])?["state"] as? String == "compliant")
 
-            // A change while the stream is open arrives on it, with the status it caused.
+            // A change while the stream is open arrives on it, with the status it caused. A busy
+            // machine may take longer than the stream's 5 s to deliver it: then the next stream,
+            // resumed from the same id, must bring it — waiting for the event, not for a window.
             let lastID = try #require(timeline.last?.id)
-            async let live = stream(client, "\(events)?timeout=5", token: viewer, headers: [HTTPField.Name("Last-Event-ID")!: lastID])
+            let resumed: HTTPFields = [HTTPField.Name("Last-Event-ID")!: lastID]
+            async let live = stream(client, "\(events)?timeout=5", token: viewer, headers: resumed)
             try await console.untilAStreamListens()
             _ = try await api.call(client, .post, actions, token: helpdesk, body: #"{"action": "home"}"#)
-            let (_, later) = try await live
-            #expect(later.filter { $0.event == "event" }.map { $0.data["action"] as? String } == ["Home"])
+            var streams = [try await live.1]
+            let deadline = ContinuousClock.now + .seconds(180)
+            while !streams.joined().contains(where: { $0.event == "event" }), ContinuousClock.now < deadline {
+                streams.append(try await stream(client, "\(events)?timeout=5", token: viewer, headers: resumed).1)
+            }
+            let later = Array(streams.joined())
+            #expect(later.filter { $0.event == "event" }.map { $0.data["action"] as? String } == ["Home"], "seen: \(later.map(\.event))")
             let statuses = later.filter { $0.event == "status" }.map { ($0.data["screen"] as? [String: Any])?["kind"] as? String }
-            #expect(statuses == ["app", "home"])
+            if streams.count == 1 {
+                #expect(statuses == ["app", "home"])
+            } else {
+                #expect(statuses.last == "home", "a resumed stream starts with the status as it is now")
+            }
 
             // Bad parameters and no token are refused before any stream starts.
             for query in ["after=-1", "after=x", "timeout=0", "timeout=301"] {
