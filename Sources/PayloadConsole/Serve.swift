@@ -2,6 +2,7 @@ import App
 import ArgumentParser
 import Foundation
 import Logging
+import Storage
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Serve the console over HTTP.")
@@ -59,6 +60,9 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "payload-console")
         logger.logLevel = logLevel
 
+        // While this process serves an SQLite file, `copy` refuses to read it half-written.
+        let served: ServingMark? = if case .sqlite(let path) = try DatabaseLocation(config.databasePath) { try ServingMark.hold(path) } else { nil }
+        defer { withExtendedLifetime(served) {} }
         let console = try await buildConsole(config: config, logger: logger)
         // Written unbuffered, so the passwords reach a log file or pipe at once.
         let lines = console.startupNotes + ["Payload Console is serving on http://\(host):\(port)"]

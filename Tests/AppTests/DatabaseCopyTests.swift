@@ -76,6 +76,73 @@ import Testing
     }
 }
 
+extension DatabaseCopyTests {
+    /// A copy that fails anywhere — here the log store refuses its lines, the last thing
+    /// written — leaves the target as empty as it found it, and the next copy goes through.
+    @Test func aCopyThatFailsPartWayLeavesNothingBehind() async throws {
+        let source = try await TestConsole.make(demo: true)
+        let target = try TestBackend.postgres.consoleDatabase(in: "")
+        let opened = try LogStoreFiles.open(consolePath: target).files
+        let refused = RefusedWrites("INSERT", on: "device_logs")
+        try refused.begin(in: opened.logs)
+        await #expect(throws: (any Error).self) {
+            _ = try await DatabaseCopy.prepare(from: source.services.config.databasePath, to: target) { _ in }.run()
+        }
+        for (database, table) in [(opened.console, "users"), (opened.console, "devices"), (opened.console, "audit_events"), (opened.logs, "device_logs")] {
+            #expect(try await database.read { try $0.scalar(SQL(verbatim: "SELECT count(*) FROM \(table)"), as: Int.self) } == 0, "\(table)")
+        }
+        try refused.end(in: opened.logs)
+        let summary = try await DatabaseCopy.prepare(from: source.services.config.databasePath, to: target) { _ in }.run()
+        #expect(summary.rows["users"] == 3 && summary.rows["device_logs"] ?? 0 > 0)
+    }
+
+    /// Only a stop between the two commits leaves the log store's rows alone: the next copy
+    /// says what it found and how to start over.
+    @Test func aLogStoreLeftByAStoppedCopyIsNamedWithHowToStartOver() async throws {
+        let source = try await TestConsole.make(demo: true)
+        let target = try TestBackend.postgres.consoleDatabase(in: "")
+        let opened = try LogStoreFiles.open(consolePath: target).files
+        try await opened.logs.write { connection in
+            try LogStore.append([LogViewerTests.line("left behind")], from: LogStore.Uploader(id: RecordID(1), name: "Gone iPad"), receivedAt: Date(), in: connection)
+        }
+        do {
+            _ = try await DatabaseCopy.prepare(from: source.services.config.databasePath, to: target) { _ in }.run()
+            Issue.record("a target holding log lines must be refused")
+        } catch let refusal as DatabaseCopy.Refusal {
+            #expect(refusal.description.contains("stopped part-way") && refusal.description.contains("DROP SCHEMA"), "\(refusal)")
+        }
+    }
+
+    /// The source is left as it was: a console serving it, or a file an older console last
+    /// served, is refused — and the older file is not upgraded by the attempt.
+    @Test func aServedOrOlderSourceIsRefusedAndLeftAsItWas() async throws {
+        let source = try await TestConsole.make()
+        let path = source.services.config.databasePath
+        let target = try TestBackend.postgres.consoleDatabase(in: "")
+        do {
+            let served = try ServingMark.hold(path)
+            #expect(throws: DatabaseCopy.Refusal.self) { _ = try DatabaseCopy.prepare(from: path, to: target) { _ in } }
+            withExtendedLifetime(served) {}
+        }
+        #expect(try ServingMark.isServed(path) == false, "the mark goes with its holder")
+
+        let folder = testRunDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let older = folder.appendingPathComponent("console.sqlite").path
+        let olderFiles = try LogStoreFiles.open(consolePath: older).files
+        try olderFiles.console.writeBlocking { try $0.execute("DELETE FROM schema_migrations WHERE version = \(Schema.migrations.last!.version)") }
+        let versions = { try Migrator(Schema.migrations).appliedVersions(in: olderFiles.console) }
+        let before = try versions()
+        do {
+            _ = try DatabaseCopy.prepare(from: older, to: target) { _ in }
+            Issue.record("an older source must be refused")
+        } catch let refusal as DatabaseCopy.Refusal {
+            #expect(refusal.description.contains("older console") && refusal.description.contains("payload-console migrate"), "\(refusal)")
+        }
+        #expect(try versions() == before, "the source is not upgraded")
+    }
+}
+
 /// Progress lines a copy printed.
 private final class LogLinesSeen: @unchecked Sendable {
     private let lock = NSLock()

@@ -155,20 +155,20 @@ struct CopyPlan: Sendable {
     /// Moves each id sequence past every id the source ever gave — the largest SQLite kept in
     /// `sqlite_sequence`, which counts deleted rows too, or the largest copied — so an id once
     /// given never names a second record after the move.
-    func advanceSequences(from source: Database, in target: Database) async throws {
-        let given = try await source.read { connection in
+    func advanceSequences(from source: Database, in connection: Connection) throws {
+        let given = try source.readBlocking { connection in
             guard try connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_sequence'", as: Int.self) == 1 else { return [String: Int64]() }
             return try Dictionary(connection.rows("SELECT name, seq FROM sqlite_sequence").map {
                 (try $0.get("name", as: String.self).lowercased(), try $0.get("seq", as: Int64.self))
             }, uniquingKeysWith: max)
         }
-        try await target.write { connection in
-            for table in tables where table.columns.contains(where: { $0.name == "id" }) {
-                try connection.execute(SQL(verbatim: """
-                    SELECT setval(sequence::regclass, greatest((SELECT coalesce(max(id), 0) FROM \(table.name)), ?) + 1, false)
-                    FROM (SELECT pg_get_serial_sequence('\(table.name)', 'id') AS sequence) AS owned WHERE sequence IS NOT NULL
-                    """, bindings: [.integer(given[table.name.lowercased()] ?? 0)]))
-            }
+        // setval is not undone by a rollback: a copy that fails after this leaves the
+        // sequences further on, which only skips ids.
+        for table in tables where table.columns.contains(where: { $0.name == "id" }) {
+            try connection.execute(SQL(verbatim: """
+                SELECT setval(sequence::regclass, greatest((SELECT coalesce(max(id), 0) FROM \(table.name)), ?) + 1, false)
+                FROM (SELECT pg_get_serial_sequence('\(table.name)', 'id') AS sequence) AS owned WHERE sequence IS NOT NULL
+                """, bindings: [.integer(given[table.name.lowercased()] ?? 0)]))
         }
     }
 }
