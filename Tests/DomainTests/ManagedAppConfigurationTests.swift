@@ -106,4 +106,20 @@ import Testing
         // Named once, however often the errors pass through.
         #expect(ManagedAppConfiguration.namingKeys(errors, names: config.keys.map(\.name)) == errors)
     }
+
+    /// A pattern is checked by a matcher that cannot backtrack: `(a+)+$` against a long run of
+    /// a's and a "!" is an answer, not seconds of work; what it cannot check is refused by name.
+    @Test func patternsAreCheckedInBoundedWorkAndUncheckableOnesRefused() {
+        func errors(_ key: ConfigKey) -> ValidationErrors {
+            ManagedAppConfiguration(appIdentifier: "com.example.app", keys: [key]).validate()
+        }
+        let nested = ConfigKey(name: "code", type: .string, pattern: "(a+)+$", value: .string(String(repeating: "a", count: 5_000) + "!"))
+        #expect(errors(nested)["keys.0.value"]?.contains("must match the pattern") == true)
+        var matching = nested
+        matching.value = .string(String(repeating: "a", count: 5_000))
+        #expect(errors(matching).isEmpty)
+        let backReference = ConfigKey(name: "twice", type: .string, pattern: "(ab)\\1", value: .string("abab"))
+        #expect(errors(backReference)["keys.0.pattern"]?.contains("back-reference") == true)
+        #expect(errors(ConfigKey(name: "bad", type: .string, pattern: "(ab", value: .string("ab")))["keys.0.pattern"] != nil)
+    }
 }

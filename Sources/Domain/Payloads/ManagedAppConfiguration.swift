@@ -138,7 +138,11 @@ public struct ManagedAppConfiguration: Codable, Equatable, Sendable {
             }
             if let pattern = key.pattern, !pattern.isEmpty {
                 if let problem = PlainText.problem(pattern) { errors["\(field).pattern"] = problem }
-                else if (try? NSRegularExpression(pattern: pattern)) == nil { errors["\(field).pattern"] = "This pattern is not a valid regular expression." }
+                else {
+                    // Checked by a matcher whose work is bounded (no backtracking): an admin's
+                    // pattern must not cost seconds per save, whatever the value.
+                    do { _ = try BoundedPattern(pattern) } catch { errors["\(field).pattern"] = error.message }
+                }
             }
             for (bound, limit) in [("minimum", key.minimum), ("maximum", key.maximum)] where limit.map({ !$0.isFinite }) ?? false {
                 errors["\(field).\(bound)"] = "Enter a finite number, or leave it empty."
@@ -208,9 +212,8 @@ public struct ManagedAppConfiguration: Codable, Equatable, Sendable {
             return inRange(number, "The value") ?? allowed(NumberText.plain(number))
         case .string(let text):
             if let problem = PlainText.problem(text, lines: .multiple) { return problem }
-            if let pattern = key.pattern, !pattern.isEmpty, let regex = try? NSRegularExpression(pattern: "^(?:\(pattern))$") {
-                let range = NSRange(text.startIndex..., in: text)
-                if regex.firstMatch(in: text, range: range) == nil { return "The value must match the pattern \(pattern)." }
+            if let pattern = key.pattern, !pattern.isEmpty, let compiled = try? BoundedPattern(pattern), !compiled.matchesWhole(text) {
+                return "The value must match the pattern \(pattern)."
             }
             return inRange(Double(text.count), "The length") ?? allowed(text)
         case .stringArray(let items):
