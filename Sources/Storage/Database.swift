@@ -35,6 +35,11 @@ public final class Database: Sendable {
     /// in-memory database, used by tests, where reads share the writer's connection.
     /// `functions` are callable from SQL on every connection.
     ///
+    /// Where the room set aside for an SQLite file lives (`DiskReserve`): beside it.
+    public static func reservePath(beside path: String) -> String {
+        path + ".reserve"
+    }
+
     /// A file that takes bulk writes from machines (log uploads) sets `background`: its writer
     /// runs at a lower priority, so people's requests get the cores first, and checkpoints run
     /// beside the writer rather than inside its commits (`Checkpointer`).
@@ -44,7 +49,7 @@ public final class Database: Sendable {
         dialect = .sqlite
         server = nil
         let inMemory = path == ":memory:" || path.isEmpty
-        reserve = inMemory ? nil : DiskReserve(path: path + ".reserve")
+        reserve = inMemory ? nil : DiskReserve(path: Self.reservePath(beside: path))
         let isNewFile = !inMemory && !FileManager.default.fileExists(atPath: path)
         let writerConnection = try SQLiteConnection(path: inMemory ? ":memory:" : path, busyTimeout: busyTimeout, queryOnly: false)
         if !inMemory {

@@ -1,8 +1,12 @@
 """A console whose disk fills up refuses new writes with a clear 507, keeps reading and
-checking in, and lets an admin free room by deleting logs — also on a disk with no byte left.
+checking in, and lets an admin sign in and free room by deleting logs — also on a disk with no
+byte left, with its background jobs running, and after `kill -9` on the full disk, when it
+must start again.
 
-The console runs on a small tmpfs of its own (mounting one needs root, as CI has; elsewhere the
-test says why it skipped), seeded with the demo's logs, and then a file takes every free byte.
+The console runs on a tmpfs of its own (mounting one needs root, as CI has; elsewhere the test
+says why it skipped), seeded with the demo's logs, and then a file takes every free byte. It
+runs on a small, a medium and a roomier disk: the room the console sets aside for freeing room
+is smaller on a smaller disk, and must still be enough.
 """
 
 import os
@@ -12,20 +16,19 @@ import unittest
 
 import support
 
-# Room for both files (the console's and the log store's), each with its 16 MB reserve, and the demo.
-DISK = "96m"
-
-
-def mount_small_disk():
+def mount_small_disk(size):
     folder = tempfile.mkdtemp(prefix="payload-console-full-")
-    result = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={DISK}", "tmpfs", folder], capture_output=True, text=True)
+    result = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", folder], capture_output=True, text=True)
     return folder if result.returncode == 0 else None
 
 
-class DiskFullTest(unittest.TestCase):
+class DiskFullCases:
+    """The cases, for a disk of `DISK`."""
+
+    DISK = None
 
     def setUp(self):
-        self.disk = mount_small_disk()
+        self.disk = mount_small_disk(self.DISK)
         if self.disk is None:
             self.skipTest("mounting a small tmpfs needs root and CAP_SYS_ADMIN; run make test as root to check a full disk")
         self.console = support.Console()
@@ -91,6 +94,37 @@ class DiskFullTest(unittest.TestCase):
         groups = [group["name"] for group in api.get(self.console.url("/api/v1/groups"), timeout=30).json()["groups"]]
         self.assertIn("Room again", groups)
         self.assertEqual(support.query(support.logs_database(self.console.database), "SELECT count(*) FROM device_logs"), [(0,)])
+
+    def test_killed_on_a_full_disk_it_starts_and_an_admin_signs_in_and_frees_room(self):
+        api = support.api_client(self.token)
+        admin = support.Admin(self.console)
+        _, udid, _ = support.enroll_device(admin, "Killed iPad")
+        # The background jobs at work while the disk fills: uploads and their indexing.
+        api.post(self.console.url(f"/api/v1/simulator/{udid}/actions"),
+                 json={"action": "emitLog", "app": "com.example.robust", "level": "error", "count": 200}, timeout=30)
+        self.fill_disk()
+        support.sign_in(self.console, support.ADMIN)
+
+        self.console.kill()
+        self.console.restart()
+        self.assertIsNone(self.console.check_health(), "the console did not start again on the full disk:\n" + self.console.log_tail())
+        support.sign_in(self.console, support.ADMIN)
+        self.assertEqual(api.get(self.console.url("/api/v1/groups"), timeout=30).status_code, 200)
+        deleted = api.delete(self.console.url("/api/v1/logs?all=true"), timeout=60)
+        self.assertEqual(deleted.status_code, 200, support.describe(deleted))
+        self.assertEqual(api.post(self.console.url("/api/v1/groups"), json={"name": "After the crash"}, timeout=30).status_code, 201)
+
+
+class SmallDiskFullTest(DiskFullCases, unittest.TestCase):
+    DISK = "24m"
+
+
+class MediumDiskFullTest(DiskFullCases, unittest.TestCase):
+    DISK = "64m"
+
+
+class RoomyDiskFullTest(DiskFullCases, unittest.TestCase):
+    DISK = "96m"
 
 
 if __name__ == "__main__":

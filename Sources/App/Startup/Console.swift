@@ -84,7 +84,25 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
 
 /// Opens and migrates both databases, prepares the accounts and builds the services (whose
 /// caches install their change capture): the part of start-up that writes.
+///
+/// A console must start on a full disk — stopped by `kill -9` while the disk filled, its next
+/// start has a write-ahead log to finish and bookkeeping to write — so that an admin can sign
+/// in and free room. When start-up finds the disk full it gives up the room set aside
+/// (`DiskReserve`) and starts again once.
 private func prepareServices(config: AppConfig, renderer: PageRenderer, help: HelpLibrary, logger: Logger) async throws -> (Services, [String]) {
+    do {
+        return try await prepareServicesOnce(config: config, renderer: renderer, help: help, logger: logger)
+    } catch StorageError.full {
+        guard case .sqlite = try DatabaseLocation(config.databasePath) else { throw StorageError.full() }
+        let paths = [config.databasePath, config.logDatabasePath ?? LogStoreFiles.logsPath(beside: config.databasePath)]
+        let released = paths.filter { DiskReserve(path: Database.reservePath(beside: $0)).release() }
+        guard !released.isEmpty else { throw StorageError.full() }
+        logger.warning("The disk is full: starting with the room set aside for freeing room", metadata: ["released": "\(released)"])
+        return try await prepareServicesOnce(config: config, renderer: renderer, help: help, logger: logger)
+    }
+}
+
+private func prepareServicesOnce(config: AppConfig, renderer: PageRenderer, help: HelpLibrary, logger: Logger) async throws -> (Services, [String]) {
     let opened = try LogStoreFiles.open(consolePath: config.databasePath, logsPath: config.logDatabasePath)
     let (database, logs) = (opened.files.console, opened.files.logs)
     for file in [database, logs] {
