@@ -27,13 +27,20 @@ import Testing
         #"{"app":"com.example.checkin","level":"error","type":"application","timestamp":"\#(timestamp)","message":"\#(message)"}"#
     }
 
-    @Test func edgeTimesAreStoredFilteredAndExportedAsSentOnEitherBackend() async throws {
+    let api = APITests()
+
+    /// A console with an admin's API token and a device whose policy collects errors.
+    func withLoggingDevice(_ body: @escaping @Sendable (TestConsole, any TestClientProtocol, String, DeviceAPITests.Enrolled) async throws -> Void) async throws {
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)
-        let api = APITests()
         let admin = try await api.token(console, role: .admin)
         try await console.test { client in
-            let device = try await ingest.enrolledDevice(console, client, level: .error)
+            try await body(console, client, admin, try await ingest.enrolledDevice(console, client, level: .error))
+        }
+    }
+
+    @Test func edgeTimesAreStoredFilteredAndExportedAsSentOnEitherBackend() async throws {
+        try await withLoggingDevice { console, client, admin, device in
             let sent = try await LogIngestTests.upload(client, token: device.token,
                                                        lines: Self.edges.enumerated().map { Self.line($1.sent, "edge \($0)") })
             #expect(sent.status == .ok && sent.json["stored"] as? Int == Self.edges.count)
@@ -63,12 +70,7 @@ import Testing
     }
 
     @Test func timesOutsideTheRangeAreRefusedByNameAndNothingIsStored() async throws {
-        let console = try await TestConsole.make()
-        try await console.addUser("ann@example.com", role: .admin)
-        let api = APITests()
-        let admin = try await api.token(console, role: .admin)
-        try await console.test { client in
-            let device = try await ingest.enrolledDevice(console, client, level: .error)
+        try await withLoggingDevice { console, client, admin, device in
             for (index, outside) in ["0000-12-31T23:59:59Z", "0001-01-01T00:30:00+01:00", "9999-12-31T23:30:00-01:00"].enumerated() {
                 let sent = try await LogIngestTests.upload(client, token: device.token, lines: [Self.line("2026-11-23T09:30:00Z", "fine"), Self.line(outside, "odd \(index)")])
                 #expect(sent.status == .unprocessableContent && sent.field == "lines.2.timestamp", "\(outside)")

@@ -57,15 +57,6 @@ extension PostgresSchema {
     static let deviceSearchFolding = """
         DROP INDEX devices_name_trigrams;
         DROP INDEX devices_owner_trigrams;
-        DO $$
-        DECLARE
-            trigrams text := (SELECT format('%I.gin_trgm_ops', n.nspname)
-                              FROM pg_extension AS e JOIN pg_namespace AS n ON n.oid = e.extnamespace
-                              WHERE e.extname = 'pg_trgm');
-        BEGIN
-            EXECUTE format('CREATE INDEX devices_foldedName_trigrams ON devices USING gin (foldedName %s)', trigrams);
-            EXECUTE format('CREATE INDEX devices_foldedOwner_trigrams ON devices USING gin (foldedOwner %s)', trigrams);
-        END
-        $$;
+        \(trigramIndexes([("devices_foldedName_trigrams", "foldedName"), ("devices_foldedOwner_trigrams", "foldedOwner")]))
         """
 }

@@ -8,21 +8,31 @@ extension PostgresSchema {
     /// condition per column joined by OR, each answered by its index.
     static let helpdeskFinding = """
         -- pg_trgm is trusted (PostgreSQL 13 and later): a role that may create in this database
-        -- installs it without a superuser. An extension exists once per database, in the schema
-        -- that first installed it, which need not be on this console's search path, so its
-        -- operator class is named with that schema.
+        -- installs it without a superuser.
         CREATE EXTENSION IF NOT EXISTS pg_trgm;
-        DO $$
-        DECLARE
-            trigrams text := (SELECT format('%I.gin_trgm_ops', n.nspname)
-                              FROM pg_extension AS e JOIN pg_namespace AS n ON n.oid = e.extnamespace
-                              WHERE e.extname = 'pg_trgm');
-        BEGIN
-            EXECUTE format('CREATE INDEX devices_name_trigrams ON devices USING gin (lower(name) %s)', trigrams);
-            EXECUTE format('CREATE INDEX devices_owner_trigrams ON devices USING gin (lower(owner) %s)', trigrams);
-            EXECUTE format('CREATE INDEX devices_serialNumber_trigrams ON devices USING gin (lower(serialNumber) %s)', trigrams);
-            EXECUTE format('CREATE INDEX devices_udid_trigrams ON devices USING gin (lower(udid) %s)', trigrams);
-        END
-        $$;
+        \(trigramIndexes([
+            ("devices_name_trigrams", "lower(name)"), ("devices_owner_trigrams", "lower(owner)"),
+            ("devices_serialNumber_trigrams", "lower(serialNumber)"), ("devices_udid_trigrams", "lower(udid)"),
+        ]))
         """
+
+    /// GIN trigram indexes on `devices`, one per (name, expression). An extension exists once
+    /// per database, in the schema that first installed it, which need not be on this
+    /// console's search path, so its operator class is named with that schema.
+    static func trigramIndexes(_ indexes: [(name: String, expression: String)]) -> String {
+        let creates = indexes.map { index in
+            "    EXECUTE format('CREATE INDEX \(index.name) ON devices USING gin (\(index.expression) %s)', trigrams);"
+        }
+        return """
+            DO $$
+            DECLARE
+                trigrams text := (SELECT format('%I.gin_trgm_ops', n.nspname)
+                                  FROM pg_extension AS e JOIN pg_namespace AS n ON n.oid = e.extnamespace
+                                  WHERE e.extname = 'pg_trgm');
+            BEGIN
+            \(creates.joined(separator: "\n"))
+            END
+            $$;
+            """
+    }
 }
