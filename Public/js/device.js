@@ -44,7 +44,7 @@
       if (!row && commandRows) {
         row = document.createElement("tr");
         row.dataset.command = command.uuid;
-        const cells = [command.name, "", command.queued, command.queuedBy, ""].map((text) => {
+        const cells = [command.name, "", command.queued, command.queuedBy, "", ""].map((text) => {
           const cell = document.createElement("td");
           cell.textContent = text;
           return cell;
@@ -53,6 +53,7 @@
         state.setAttribute("data-status", "");
         cells[1].appendChild(state);
         cells[4].setAttribute("data-answer", "");
+        cells[5].setAttribute("data-actions", "");
         cells.forEach((cell) => row.appendChild(cell));
         commandRows.insertBefore(row, commandRows.firstChild);
         const table = document.getElementById("command-table");
@@ -69,6 +70,9 @@
         row.classList.add("arrived");
       }
       if (answer && answer.textContent !== command.answer) answer.textContent = command.answer;
+      // A command that stopped waiting can no longer be taken back.
+      const actions = row.querySelector("[data-actions]");
+      if (actions && !command.cancellable) actions.replaceChildren();
     });
   };
 

@@ -134,8 +134,6 @@ import Testing
             let device = try await enroll(admin, name: "Kiosk", supervised: true, group: nil, app: nil, console: console)
             try await admin.get("/devices/\(device.id)")
             try await admin.post("/devices/\(device.id)/commands", ["requestType": "RestartDevice"])
-            let before = try console.services.database.readBlocking { try $0.fetch(DeviceCommandRecord.query()) }.map { "\($0.uuid) \($0.status) \($0.resultSummary)" }
-            #expect(before.count == 1 && before[0].contains("queued"))
 
             let unknown = try await api.call(client, .get, "/api/v1/device/policy", token: "pcd_not-a-real-token")
             #expect(unknown.status == .unauthorized)
@@ -147,6 +145,10 @@ import Testing
             let envelope = try #require((commands.json["commands"] as? [[String: Any]])?.first)
             #expect((envelope["Command"] as? [String: Any])?["RequestType"] as? String == "RestartDevice")
             let uuid = try #require(envelope["CommandUUID"] as? String)
+            #expect(envelope["Status"] as? String == "Queued", "the status before it was handed out")
+            // Handed out, the command waits for the device's answer.
+            let before = try console.services.database.readBlocking { try $0.fetch(DeviceCommandRecord.query()) }.map { "\($0.uuid) \($0.status) \($0.resultSummary)" }
+            #expect(before.count == 1 && before[0].contains("sent"))
 
             let malformed = try await api.call(client, .post, "/api/v1/device/commands/\(uuid)", token: device.token, body: "{not json")
             #expect(malformed.status == .badRequest)
@@ -289,7 +291,7 @@ import Testing
             let command = try #require(try console.services.database.readBlocking { try $0.fetchOne(DeviceCommandRecord.query()
                 .filter("requestType", .equal, "ManagedApplicationFeedback")) })
             #expect(command.status == .acknowledged)
-            #expect(command.result?["com.example.checkin"]?["configurationReads"] == 1)
+            #expect(command.result?["com.example.checkin"]?["configurationReads"] == .number(1))
             let page = try await desk.get("/devices/\(device.id)")
             #expect(page.body.contains("configurationReads 1"))
         }

@@ -95,7 +95,7 @@ import Testing
             #expect(commands.first?["statusName"] as? String == "Queued")
             let command = try #require(try await console.services.database.read { try $0.fetchOne(DeviceCommandRecord.query()) })
             let withCommand = try await hal.get("/devices/\(device)")
-            #expect(withCommand.body.contains("<tr data-command=\"\(command.uuid)\"><td>\(HTMLText.escape(command.parameters.summary))</td>"),
+            #expect(withCommand.body.contains("<tr data-command=\"\(command.uuid)\"><td>\(HTMLText.escape(command.command.summary))</td>"),
                     "the page's history names the queued command")
             let again = try await api.call(client, .get, "/devices/\(device)/live?after=\(live.json["newest"] as? String ?? "")", token: nil,
                                             headers: [.cookie: hal.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")])

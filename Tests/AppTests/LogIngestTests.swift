@@ -146,10 +146,9 @@ import Testing
 
             // The console asked for a 10-minute capture and the device acknowledged it: every level is kept.
             try console.services.database.writeBlocking { connection in
-                _ = try connection.insert(DeviceCommandRecord(
-                    uuid: UUID().uuidString, deviceID: device.id, requestType: .requestLogs,
-                    parameters: DeviceCommand(requestType: .requestLogs, captureMinutes: 10), status: .acknowledged,
-                    queuedAt: console.clock.now, queuedBy: "test", completedAt: console.clock.now, resultSummary: "", result: nil))
+                try CommandQueue.recordRun(DeviceCommand(requestType: .requestLogs, .init(captureMinutes: 10)), on: device.id, queuedBy: "test",
+                                           report: CommandReport(status: .acknowledged, summary: ""), queuedAt: console.clock.now,
+                                           at: console.clock.now, connection: connection)
             }
             let captured = try await Self.upload(client, token: device.token, lines: [Self.line("debug")])
             #expect(captured.status == .ok)

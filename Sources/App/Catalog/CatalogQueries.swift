@@ -157,7 +157,7 @@ enum CatalogQueries {
         if filter.conflictOnly { sql.append(" AND d.groupID IN (\(list: scope.conflictGroups.sorted { $0.rawValue < $1.rawValue }))") }
         if filter.waitingOnly {
             // Driven from the waiting commands' partial index: a few rows, not a probe per device.
-            sql.append(" AND d.id IN (SELECT deviceID FROM device_commands WHERE status IN ('queued', 'notNow'))")
+            sql.append(" AND d.id IN (SELECT deviceID FROM device_commands WHERE \(CommandQueue.waitingCondition))")
         }
         // Never checked in counts as stale: NULL is compared as the start of time.
         if let before = scope.staleBefore { sql.append(" AND (d.lastCheckInAt IS NULL OR d.lastCheckInAt < \(before))") }

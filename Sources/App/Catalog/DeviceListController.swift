@@ -12,7 +12,7 @@ struct DeviceListController {
     let renderer: PageRenderer
     let cookies: CookieJar
     let catalog: CatalogService
-    let deviceChannel: DeviceChannelService
+    let commands: CommandQueue
     static let pageSize = 50
     /// More than a page's worth at once is a job for a group or the API.
     static let maximumBulk = 500
@@ -173,7 +173,7 @@ struct DeviceListController {
                 }
                 // A command sent to many devices at once is an admin's, whatever it is for one device.
                 try SecuredRoutes.authorize(form["action"] == "command" ? .admin : command.requestType.role, request: request, context: context)
-                try await deviceChannel.queue(command, for: chosen, by: user)
+                try await commands.enqueue(command, for: chosen, by: user)
                 return .seeOther(back, flash: .notice("\(command.summary): queued for \(count)."), cookies: cookies, request: request)
             default:
                 throw HTTPError(.badRequest, message: "Choose what to do with the devices.")

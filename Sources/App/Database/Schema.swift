@@ -255,5 +255,6 @@ enum Schema {
         jobLeases,
         idsNeverReused,
         deviceSearchFolding,
+        commandQueue,
     ]
 }

@@ -163,13 +163,11 @@ enum DemoHistory {
             for day in (1...days).reversed() {
                 let time = Calendar(identifier: .gregorian).startOfDay(for: now.days(-day)).addingTimeInterval(18 * 3600)
                 let values = report.values(day, &random)
-                let command = try connection.insert(DeviceCommandRecord(
-                    uuid: UUID().uuidString, deviceID: deviceID, requestType: .managedApplicationFeedback,
-                    parameters: DeviceCommand(requestType: .managedApplicationFeedback, apps: [report.app], deleteFeedback: true),
-                    status: .acknowledged, queuedAt: time, queuedBy: helpdesk, completedAt: time.addingTimeInterval(40),
-                    resultSummary: "Feedback from 1 app.", result: [report.app: values]))
-                try connection.recordFeedback([report.app: values.mapValues { .number(Double($0)) }], device: deviceID, command: command,
-                                              at: time.addingTimeInterval(40))
+                try CommandQueue.recordRun(DeviceCommand(requestType: .managedApplicationFeedback, .init(apps: [report.app], deleteFeedback: true)),
+                                           on: deviceID, queuedBy: helpdesk,
+                                           report: CommandReport(status: .acknowledged, summary: "Feedback from 1 app.",
+                                                                 feedback: [report.app: values.mapValues { .number(Double($0)) }]),
+                                           queuedAt: time, at: time.addingTimeInterval(40), connection: connection)
             }
         }
     }
@@ -205,7 +203,7 @@ enum DemoHistory {
         let quiet: [(device: String, daysAgo: Int, command: DeviceCommand?)] = [
             ("Exam iPad 16", 3, DeviceCommand(requestType: .requestLogs)),
             ("Exam iPad 15", 2, nil),
-            ("Clinic iPad 12", 2, DeviceCommand(requestType: .managedApplicationFeedback, apps: ["com.example.clinicnotes"])),
+            ("Clinic iPad 12", 2, DeviceCommand(requestType: .managedApplicationFeedback, .init(apps: ["com.example.clinicnotes"]))),
         ]
         for entry in quiet {
             guard var device = devices[entry.device] else { continue }
@@ -214,9 +212,7 @@ enum DemoHistory {
             device.lastCheckInAt = lastSeen
             try connection.update(device)
             guard let command = entry.command else { continue }
-            _ = try connection.insert(DeviceCommandRecord(
-                uuid: UUID().uuidString, deviceID: deviceID, requestType: command.requestType, parameters: command,
-                status: .queued, queuedAt: lastSeen.addingTimeInterval(7200), queuedBy: helpdesk, completedAt: nil, resultSummary: "", result: nil))
+            _ = try connection.insert(DeviceCommandRecord(deviceID: deviceID, command: command, queuedAt: lastSeen.addingTimeInterval(7200), queuedBy: helpdesk))
         }
     }
 }

@@ -67,7 +67,7 @@ struct DeviceLiveController {
         let update = DeviceLiveUpdate(
             rows: found.lines.map { LogRowHTML.row($0, appName: names[$0.line.app], selectable: false, showDevice: false) }.joined(),
             added: found.lines.count,
-            commands: found.commands.map { DeviceLiveUpdate.Command(DeviceCommandsView.row($0, now: now)) },
+            commands: found.commands.map { DeviceLiveUpdate.Command(DeviceCommandsView.row($0, role: context.user.role, now: now)) },
             newest: (found.lines.first?.line.id ?? after).map { $0.description } ?? "0")
         return try .json(update, headers: [.cacheControl: "no-store"])
     }

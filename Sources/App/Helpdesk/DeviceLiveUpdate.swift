@@ -19,6 +19,8 @@ struct DeviceLiveUpdate: APIAnswer {
         let queued: String
         let queuedBy: String
         let answer: String
+        /// Whether the reader may still take it back; the page drops the Cancel button when not.
+        let cancellable: Bool
 
         init(_ row: DeviceCommandsView.Row) {
             uuid = row.uuid
@@ -28,6 +30,7 @@ struct DeviceLiveUpdate: APIAnswer {
             queued = row.queued
             queuedBy = row.queuedBy
             answer = row.result
+            cancellable = row.cancelPath != nil
         }
     }
 }

@@ -8,7 +8,7 @@ import Storage
 struct HelpdeskAPIController {
     let catalog: CatalogService
     let helpdeskReader: HelpdeskReader
-    let deviceChannel: DeviceChannelService
+    let commands: CommandQueue
     let notes: NoteStore
     static let feedbackLimit = 500
 
@@ -49,7 +49,7 @@ struct HelpdeskAPIController {
         routes.handle(Self.queueCommand) { id, body, request, context in
             let command = try body.command()
             try SecuredRoutes.authorize(command.requestType.role, request: request, context: context)
-            return Reply(CommandAnswer(try await deviceChannel.queue(command, for: id, by: context.user)))
+            return Reply(CommandAnswer(try await commands.enqueue(command, for: id, by: context.user)))
         }
         routes.handle(Self.feedback) { id, request, _ in Reply(try await feedback(of: id, request)) }
         routes.handle(Self.listNotes) { id, _, _ in

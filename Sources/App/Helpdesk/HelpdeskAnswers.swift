@@ -26,20 +26,27 @@ struct CommandAnswer: APIAnswer, NamedSchema, DocumentedFields, DocumentedExampl
     let status: CommandStatus
     let queuedAt: Date
     let queuedBy: String
+    @Nullable var sentAt: Date?
+    /// How often the device answered NotNow, and when it first did.
+    let notNowCount: Int
+    @Nullable var firstNotNowAt: Date?
     @Nullable var completedAt: Date?
     let answer: String
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case uuid, requestType, summary, status, queuedAt, queuedBy, completedAt, answer
+        case uuid, requestType, summary, status, queuedAt, queuedBy, sentAt, notNowCount, firstNotNowAt, completedAt, answer
     }
 
     init(_ command: DeviceCommandRecord) {
         uuid = command.uuid
         requestType = command.requestType
-        summary = command.parameters.summary
+        summary = command.command.summary
         status = command.status
         queuedAt = command.queuedAt
         queuedBy = command.queuedBy
+        sentAt = command.sentAt
+        notNowCount = command.notNowCount
+        firstNotNowAt = command.firstNotNowAt
         completedAt = command.completedAt
         answer = command.resultSummary
     }
@@ -49,12 +56,13 @@ struct CommandAnswer: APIAnswer, NamedSchema, DocumentedFields, DocumentedExampl
     }
 
     static var example: CommandAnswer {
-        var command = DeviceCommand(requestType: .requestLogs)
-        command.captureMinutes = 15
-        return CommandAnswer(DeviceCommandRecord(
-            uuid: "7E1F0C2A-55B1-4C1B-9A4E-0F3C2D1B9A77", deviceID: RecordID(12), requestType: .requestLogs, parameters: command,
-            status: .acknowledged, queuedAt: .example("2026-11-23T09:30:00Z"), queuedBy: "hal@example.com",
-            completedAt: .example("2026-11-23T09:31:10Z"), resultSummary: "Capturing every level for 15 minutes."))
+        var record = DeviceCommandRecord(uuid: "7E1F0C2A-55B1-4C1B-9A4E-0F3C2D1B9A77", deviceID: RecordID(12),
+                                         command: DeviceCommand(requestType: .requestLogs, .init(captureMinutes: 15)),
+                                         queuedAt: .example("2026-11-23T09:30:00Z"), queuedBy: "hal@example.com")
+        try? record.progress.handOut(at: .example("2026-11-23T09:31:02Z"))
+        try? record.progress.report(.acknowledged, at: .example("2026-11-23T09:31:10Z"))
+        record.resultSummary = "Capturing every level for 15 minutes."
+        return CommandAnswer(record)
     }
 }
 

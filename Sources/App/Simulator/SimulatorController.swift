@@ -4,8 +4,8 @@ import Hummingbird
 import NIOCore
 import Storage
 
-/// The simulator's routes and page. Enrollment, the live-update channel and queuing commands
-/// live in the extensions beside this file.
+/// The simulator's routes and page. Enrollment and the live-update channel live in the
+/// extensions beside this file.
 struct SimulatorController {
     let simulator: SimulatorService
     let simulatorReader: SimulatorReader
@@ -16,8 +16,6 @@ struct SimulatorController {
     let catalogReader: CatalogReader
     let catalog: CatalogService
     let liveChanges: LiveChanges
-    let deviceChannel: DeviceChannelService
-    let devicePage: DevicesController
 
     func register(on routes: SecuredRoutes) {
         routes.on(Site.Simulator.new) { request, context in
@@ -30,7 +28,6 @@ struct SimulatorController {
         routes.on(Site.Simulator.revision) { id, _, _ in
             return try .json(["revision": try await simulator.sync(id).state.revision])
         }
-        routes.on(Site.Devices.queueCommand, use: queueCommand)
     }
 
     // MARK: page

@@ -9,7 +9,7 @@ enum SimulatorQueries {
         """
         SELECT coalesce((SELECT revision FROM simulator_states WHERE deviceID = d.id), -1) AS revision,
                (SELECT value FROM policy_generation) || '/' ||
-               (SELECT count(*) FROM device_commands WHERE deviceID = d.id AND status IN ('queued', 'notNow')) || '/' ||
+               (SELECT count(*) FROM device_commands WHERE deviceID = d.id AND \(CommandQueue.waitingCondition)) || '/' ||
                coalesce(CAST(d.groupID AS TEXT), '') || '/' || d.isSupervised || '/' || d.installedApps AS inputs
         FROM devices d WHERE d.id = \(id)
         """

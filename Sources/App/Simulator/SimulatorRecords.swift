@@ -34,37 +34,3 @@ struct SimulatorEventRecord: Record {
     var result: SimulatorEvent.Result
     var message: String
 }
-
-enum CommandStatus: String, Codable, Sendable, CaseIterable {
-    case queued
-    case acknowledged
-    case error
-    case notNow
-
-    var displayName: String {
-        switch self {
-        case .queued: "Queued"
-        case .acknowledged: "Acknowledged"
-        case .error: "Error"
-        case .notNow: "Not now"
-        }
-    }
-}
-
-/// One MDM-style command for a device, and what became of it.
-struct DeviceCommandRecord: Record {
-    static let tableName = "device_commands"
-
-    var id: RecordID<DeviceCommandRecord> = .unsaved
-    var uuid: String
-    var deviceID: RecordID<DeviceRecord>
-    var requestType: DeviceCommand.RequestType
-    var parameters: DeviceCommand
-    var status: CommandStatus
-    var queuedAt: Date
-    var queuedBy: String
-    var completedAt: Date?
-    var resultSummary: String
-    /// The device's answer, such as the feedback it reported (JSON).
-    var result: [String: [String: Int]]?
-}

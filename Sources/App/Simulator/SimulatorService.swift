@@ -192,44 +192,35 @@ struct SimulatorService: Sendable {
     }
 
     /// Install and remove happen by themselves when assignments change; they go into the
-    /// command history as the MDM commands a real server would have sent.
+    /// command history as the MDM commands a real server would have sent, run at once.
     private func recordProfileChanges(from installed: [String: String], to wanted: [String: String],
                                       deviceID: RecordID<DeviceRecord>, connection: Connection) throws {
         let time = now()
         for (profileID, label) in wanted.sorted(by: { $0.key < $1.key }) where installed[profileID] != label {
-            try insertFinished(DeviceCommand(requestType: .installProfile, profileName: label), deviceID: deviceID, at: time, connection: connection)
+            try CommandQueue.recordRun(DeviceCommand(requestType: .installProfile, .init(profileName: label)), on: deviceID, queuedBy: "Assignment change",
+                                       report: CommandReport(status: .acknowledged, summary: "Installed at check-in."), queuedAt: time, at: time,
+                                       connection: connection)
         }
         for (profileID, label) in installed.sorted(by: { $0.key < $1.key }) where wanted[profileID] == nil {
-            try insertFinished(DeviceCommand(requestType: .removeProfile, profileName: label), deviceID: deviceID, at: time, connection: connection)
+            try CommandQueue.recordRun(DeviceCommand(requestType: .removeProfile, .init(profileName: label)), on: deviceID, queuedBy: "Assignment change",
+                                       report: CommandReport(status: .acknowledged, summary: "Removed at check-in."), queuedAt: time, at: time,
+                                       connection: connection)
         }
     }
 
-    private func insertFinished(_ command: DeviceCommand, deviceID: RecordID<DeviceRecord>, at time: Date, connection: Connection) throws {
-        _ = try connection.insert(DeviceCommandRecord(
-            uuid: UUID().uuidString, deviceID: deviceID, requestType: command.requestType, parameters: command,
-            status: .acknowledged, queuedAt: time, queuedBy: "Assignment change", completedAt: time,
-            resultSummary: command.requestType == .installProfile ? "Installed at check-in." : "Removed at check-in.", result: nil))
-    }
-
+    /// The simulated device checks in with the queue as any device does: it is handed its
+    /// waiting commands and reports on each.
     private func runQueuedCommands(_ working: inout Working, connection: Connection) throws {
         // An offline device is unreachable: commands wait, as they would for a real one.
         guard working.record.state.network != .offline else { return }
-        let queued = try connection.fetch(DeviceCommandRecord.query()
-            .filter("deviceID", .equal, working.record.deviceID).filter("status", in: [CommandStatus.queued.rawValue, CommandStatus.notNow.rawValue])
-            .order(by: "id"))
-        for var command in queued {
-            let answer = CommandRunner.run(command.parameters, on: &working)
-            command.status = answer.status
-            command.resultSummary = answer.summary
-            command.result = answer.result
-            command.completedAt = answer.status == .notNow ? nil : now()
-            try connection.update(command)
-            if let report = answer.result, command.requestType == .managedApplicationFeedback {
-                try connection.recordFeedback(report.mapValues { $0.mapValues { JSONValue.number(Double($0)) } },
-                                              device: command.deviceID, command: command, at: command.completedAt ?? now())
-            }
+        let time = now()
+        for handed in try commands.handOut(to: working.record.deviceID, at: time, connection: connection) {
+            let report = CommandRunner.run(handed.command.command, on: &working)
+            _ = try commands.record(report, for: handed.command.uuid, from: working.record.deviceID, at: time, connection: connection)
         }
     }
+
+    private var commands: CommandQueue { CommandQueue(database: database, now: now) }
 
     /// Writes the step; answers the state saved and the logs the step uploaded, for the log store.
     private func save(_ working: Working, document: PolicyDocument, connection: Connection) throws -> (SimulatorStateRecord, Upload?) {

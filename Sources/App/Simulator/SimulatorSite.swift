@@ -20,8 +20,3 @@ extension Site {
         }
     }
 }
-
-extension Site.Devices {
-    /// Helpdesk's MDM commands to a device, queued for its next check-in.
-    static let queueCommand = SiteRoute<RecordID<DeviceRecord>>(.post, "/devices/{id}/commands", role: .helpdesk)
-}

@@ -19,7 +19,7 @@ extension DeviceListController {
                   renderer: services.renderer,
                   cookies: services.cookies,
                   catalog: services.catalog,
-                  deviceChannel: services.deviceChannel)
+                  commands: services.commands)
     }
 }
 
@@ -168,9 +168,7 @@ extension SimulatorController {
                   cookies: services.cookies,
                   catalogReader: services.catalogReader,
                   catalog: services.catalog,
-                  liveChanges: services.liveChanges,
-                  deviceChannel: services.deviceChannel,
-                  devicePage: DevicesController(services))
+                  liveChanges: services.liveChanges)
     }
 }
 
@@ -293,7 +291,7 @@ extension LogsAPIController {
 extension DeviceAPIController {
     init(_ services: Services) {
         self.init(beacons: services.beacons,
-                  deviceChannel: services.deviceChannel,
+                  commands: services.commands,
                   logDecoding: services.logDecoding,
                   checkIns: services.checkIns,
                   database: services.database,
@@ -305,7 +303,7 @@ extension HelpdeskAPIController {
     init(_ services: Services) {
         self.init(catalog: services.catalog,
                   helpdeskReader: services.helpdeskReader,
-                  deviceChannel: services.deviceChannel,
+                  commands: services.commands,
                   notes: services.notes)
     }
 }

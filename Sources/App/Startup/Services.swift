@@ -42,7 +42,7 @@ struct Services: Sendable {
     var profileStore: ProfileStore { ProfileStore(database: database, now: config.now) }
     var assignments: AssignmentService { AssignmentService(database: database, now: config.now) }
     var auditLog: AuditLog { AuditLog(database: database) }
-    var deviceChannel: DeviceChannelService { DeviceChannelService(database: database, now: config.now) }
+    var commands: CommandQueue { CommandQueue(database: database, now: config.now) }
     var signIns: SignInService { SignInService(database: database, hasher: hasher, sessions: sessions, throttle: SignInThrottle(), now: config.now) }
 
     var images: ImageStore { ImageStore(database: database, now: config.now) }

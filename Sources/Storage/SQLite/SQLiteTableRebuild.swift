@@ -25,6 +25,10 @@ extension Connection {
         // definition makes them again.
         let companions = try rows("SELECT sql FROM sqlite_schema WHERE tbl_name = \(table) AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY type, name")
             .map { try $0.first(as: String.self) }
+        // The largest id ever given (AUTOINCREMENT's), which the copy alone would lower to the
+        // largest id left when the newest rows were deleted.
+        let hasSequence = try scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_sequence'", as: Int.self) == 1
+        let sequence = hasSequence ? try scalar("SELECT seq FROM sqlite_sequence WHERE name = \(table)", as: Int64.self) : nil
         try execute(script: "CREATE TABLE \(SQL.quoted(identifier: rebuilt)) (" + rewritten.dropFirst(opening.count))
         try execute(script: """
             INSERT INTO \(SQL.quoted(identifier: rebuilt)) SELECT * FROM \(SQL.quoted(identifier: table));
@@ -36,5 +40,11 @@ extension Connection {
         defer { _ = try? execute("PRAGMA legacy_alter_table = OFF") }
         try execute(script: "ALTER TABLE \(SQL.quoted(identifier: rebuilt)) RENAME TO \(SQL.quoted(identifier: table))")
         for companion in companions { try execute(script: companion) }
+        if let sequence {
+            _ = try execute("UPDATE sqlite_sequence SET seq = max(seq, \(sequence)) WHERE name = \(table)")
+            if try scalar("SELECT count(*) FROM sqlite_sequence WHERE name = \(table)", as: Int.self) == 0 {
+                _ = try execute("INSERT INTO sqlite_sequence (name, seq) VALUES (\(table), \(sequence))")
+            }
+        }
     }
 }

@@ -13,7 +13,7 @@ extension CommandReplyBody: NamedSchema, DocumentedFields {
 
     static func note(on field: CodingKeys) -> JSONSchema? {
         switch field {
-        case .Status: .oneOfStrings(CommandStatus.allCases.filter { $0 != .queued }.map(\.mdmName))
+        case .Status: .oneOfStrings(CommandStatus.reports.map(\.protocolName))
         case .ErrorChain: nil
         case .ManagedApplicationFeedback:
             JSONSchema(description: "The answer to ManagedApplicationFeedback: each app's feedback dictionary, kept as its history; keys and text values of all apps together at most \(maximumFeedbackCharacters) characters",

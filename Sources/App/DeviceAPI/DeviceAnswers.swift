@@ -38,12 +38,14 @@ struct CommandEnvelope: APIAnswer, NamedSchema, DocumentedFields {
     }
 
     static func note(on field: CodingKeys) -> JSONSchema? {
-        field == .status ? .oneOfStrings([CommandStatus.queued, .notNow].map(\.mdmName)) : nil
+        // The status before this hand-out: new, sent before without an answer, or put off.
+        field == .status ? .oneOfStrings(CommandStatus.waiting.map(\.protocolName)) : nil
     }
 
-    init(_ record: DeviceCommandRecord) {
+    /// The envelope of a command being handed out, whose status before was `previous`.
+    init(_ record: DeviceCommandRecord, previous: CommandStatus) {
         uuid = record.uuid
-        status = record.status.mdmName
+        status = previous.protocolName
         let parameters = record.parameters
         var command = Command(requestType: record.requestType)
         switch record.requestType {

@@ -110,10 +110,10 @@ struct CommandReplyBody: APIRequestBody {
 
     static var refusesUnknownFields: Bool { false }
 
-    /// Acknowledged, Error or NotNow; a device never reports a command as still queued.
+    /// Acknowledged, Error, CommandFormatError or NotNow: what a device reports.
     func status() throws -> CommandStatus {
-        guard let status = CommandStatus.allCases.first(where: { $0.mdmName == Status }), status != .queued else {
-            throw APIRequest.invalid("Status", "Status must be Acknowledged, Error or NotNow.")
+        guard let status = CommandStatus(report: Status) else {
+            throw APIRequest.invalid("Status", "Status must be " + CommandStatus.reports.map(\.protocolName).formatted(.list(type: .or)) + ".")
         }
         return status
     }
@@ -122,7 +122,7 @@ struct CommandReplyBody: APIRequestBody {
     /// chain's length, saying how many did not fit.
     func summary(for status: CommandStatus) -> String {
         let errors = (ErrorChain ?? []).compactMap(\.LocalizedDescription).map { $0.clipped(to: 500) }
-        guard !errors.isEmpty else { return "Reported \(status.mdmName) by the device." }
+        guard !errors.isEmpty else { return "Reported \(status.protocolName) by the device." }
         let room = Self.maximumSummary - 40  // for the count of the rest
         var shown: [String] = []
         var length = 0

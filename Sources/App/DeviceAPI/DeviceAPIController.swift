@@ -9,7 +9,7 @@ import Storage
 /// MDM-style command channel.
 struct DeviceAPIController {
     let beacons: BeaconStore
-    let deviceChannel: DeviceChannelService
+    let commands: CommandQueue
     let logDecoding: LogUploadDecoding
     let checkIns: CheckInCache
     let database: Database
@@ -31,9 +31,10 @@ struct DeviceAPIController {
         .post, "/api/v1/device/beacon", access: .device,
         "Send the status beacon (on unlock or when the app asks): the app's and iOS's versions, enrollment and compliance; the device page and list show the last one",
         otherAnswers: [422: "validation_failed, with field"])
-    static let commands = APIEndpoint<NoBody, PendingCommands>(.get, "/api/v1/device/commands", access: .device, "Commands waiting for this device, oldest first")
+    static let waitingCommands = APIEndpoint<NoBody, PendingCommands>(
+        .get, "/api/v1/device/commands", access: .device, "Commands waiting for this device, oldest first; each is marked sent, and offered again until answered")
     static let answerCommand = Endpoint<String, CommandReplyBody, CommandReplyAnswer>(
-        .post, "/api/v1/device/commands/{uuid}", access: .device, "Answer a command", otherAnswers: [404: "unknown_command", 409: "command_finished"])
+        .post, "/api/v1/device/commands/{uuid}", access: .device, "Answer a command", otherAnswers: [404: "unknown_command", 409: "command_finished, or command_not_sent (fetch the waiting commands first)"])
 
     func register(on routes: DeviceRoutes) {
         routes.handle(Self.policy) { request, context in
@@ -51,21 +52,23 @@ struct DeviceAPIController {
             let beacon = try await beacons.record(try body.validated(), from: context.device.id)
             return Reply(BeaconAnswer(deviceCompliance: beacon.deviceCompliance, enrollment: beacon.enrollment))
         }
-        routes.handle(Self.commands) { _, context in
-            Reply(PendingCommands(commands: try await deviceChannel.pending(for: context.device.id).map(CommandEnvelope.init)))
+        routes.handle(Self.waitingCommands) { _, context in
+            Reply(PendingCommands(commands: try await commands.handOut(to: context.device.id).map { CommandEnvelope($0.command, previous: $0.previous) }))
         }
         routes.handle(Self.answerCommand) { uuid, reply, _, context in
             let status = try reply.status()
+            let report = CommandReport(status: status, summary: reply.summary(for: status), feedback: try reply.feedback())
             let updated: DeviceCommandRecord
             do {
-                updated = try await deviceChannel.answer(uuid, from: context.device.id, status: status, summary: reply.summary(for: status),
-                                                                  feedback: try reply.feedback())
-            } catch DeviceChannelService.AnswerRefusal.unknownCommand {
+                updated = try await commands.record(report, for: uuid, from: context.device.id)
+            } catch CommandQueue.Refusal.unknownCommand {
                 throw APIError(status: .notFound, code: .unknownCommand, message: "This device has no command \(uuid.clipped(to: 60)).")
-            } catch DeviceChannelService.AnswerRefusal.alreadyAnswered {
+            } catch CommandQueue.Refusal.progress(.notSent) {
+                throw APIError(status: .conflict, code: .commandNotSent, message: "The command was not sent to this device yet: fetch the waiting commands first.")
+            } catch CommandQueue.Refusal.progress {
                 throw APIError(status: .conflict, code: .commandFinished, message: "The command was already answered.")
             }
-            return Reply(CommandReplyAnswer(uuid: updated.uuid, status: status.mdmName))
+            return Reply(CommandReplyAnswer(uuid: updated.uuid, status: status.protocolName))
         }
     }
 
@@ -93,19 +96,7 @@ struct DeviceAPIController {
     private func checkIn(_ context: DeviceRequestContext) async throws -> (CheckingInDevice, PolicyDocument) {
         let device = context.device
         let document = try await checkIns.document(group: device.groupID, generation: device.generation, database: database)
-        try await deviceChannel.noteCheckIn(device)
+        try await CheckInRecording.note(device.id, lastRecorded: device.lastCheckInAt, at: commands.now(), in: database)
         return (device, document)
-    }
-}
-
-extension CommandStatus {
-    /// The word MDM uses in replies.
-    var mdmName: String {
-        switch self {
-        case .queued: "Queued"
-        case .acknowledged: "Acknowledged"
-        case .error: "Error"
-        case .notNow: "NotNow"
-        }
     }
 }

@@ -14,6 +14,8 @@ struct DeviceCommandsView {
         let queued: String
         let queuedBy: String
         let result: String
+        /// Where a person who may take the command back sends the cancel form; nil otherwise.
+        let cancelPath: String?
     }
 
     struct Kind {
@@ -24,6 +26,8 @@ struct DeviceCommandsView {
 
     /// Where the form posts.
     let queuePath: String
+    /// Where an admin empties the queue, while commands wait; nil otherwise.
+    let clearPath: String?
     let rows: [Row]
     let hasRows: Bool
     let kinds: [Kind]
@@ -36,10 +40,11 @@ struct DeviceCommandsView {
     init(deviceID: RecordID<DeviceRecord>, commands: [DeviceCommandRecord], role: Role?, now: Date, back: String,
          form: CommandForm = CommandForm()) {
         queuePath = Site.Devices.queueCommand.link(deviceID)
+        clearPath = role == .admin && commands.contains(where: \.status.isWaiting) ? Site.Devices.clearCommands.link(deviceID) : nil
         self.back = back
         self.form = form
         hasRows = !commands.isEmpty
-        rows = commands.map { Self.row($0, now: now) }
+        rows = commands.map { Self.row($0, role: role, now: now) }
         kinds = DeviceCommand.RequestType.queueable.filter { role?.includes($0.role) == true }.map {
             Kind(value: $0.rawValue, label: $0.displayName, selected: $0.rawValue == form.requestType)
         }
@@ -47,15 +52,24 @@ struct DeviceCommandsView {
     }
 
     /// A command as the history shows it, with the feedback it brought back.
-    static func row(_ command: DeviceCommandRecord, now: Date) -> Row {
+    static func row(_ command: DeviceCommandRecord, role: Role?, now: Date) -> Row {
         var result = command.resultSummary
         if let report = command.result, !report.isEmpty {
             result += " " + report.sorted { $0.key < $1.key }.map { app, counters in
-                "\(app): " + (counters.isEmpty ? "no feedback" : counters.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+                "\(app): " + (counters.isEmpty ? "no feedback" : counters.sorted { $0.key < $1.key }.map { "\($0.key) \(FeedbackText.display($0.value))" }.joined(separator: ", "))
             }.joined(separator: "; ")
         }
-        return Row(uuid: command.uuid, name: command.parameters.summary, status: command.status.rawValue, statusName: command.status.displayName,
-                   queued: DisplayTime.relative(command.queuedAt, now: now), queuedBy: command.queuedBy, result: result)
+        let mayCancel = command.status.isWaiting && role?.includes(command.requestType.role) == true
+        return Row(uuid: command.uuid, name: command.command.summary, status: command.status.rawValue, statusName: statusName(of: command, now: now),
+                   queued: DisplayTime.relative(command.queuedAt, now: now), queuedBy: command.queuedBy, result: result,
+                   cancelPath: mayCancel ? Site.Devices.cancelCommand.link(PathPair(command.deviceID, command.uuid)) : nil)
+    }
+
+    /// The status, and for one the device keeps putting off, how often and since when.
+    static func statusName(of command: DeviceCommandRecord, now: Date) -> String {
+        guard command.notNowCount > 0, let first = command.firstNotNowAt else { return command.status.displayName }
+        let times = command.notNowCount == 1 ? "once" : "\(command.notNowCount.formatted()) times"
+        return command.status.displayName + " (not now \(times), first \(DisplayTime.relative(first, now: now)))"
     }
 }
 
@@ -65,6 +79,7 @@ extension DeviceCommandsView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "queuePath": queuePath
+        case "clearPath": clearPath
         case "rows": rows
         case "hasRows": hasRows
         case "kinds": kinds
@@ -102,6 +117,7 @@ extension DeviceCommandsView.Row: MustacheParent {
         case "queued": queued
         case "queuedBy": queuedBy
         case "result": result
+        case "cancelPath": cancelPath
         default: nil
         }
     }
