@@ -211,3 +211,35 @@ import Testing
         }
     }
 }
+
+/// `DELETE /api/v1/devices/{id}/commands/{uuid}`: a script takes back a waiting command with
+/// the role that may send it.
+@Suite struct CommandCancelAPITests {
+    let api = APITests()
+
+    @Test func aScriptCancelsAWaitingCommandWithTheRoleThatMaySendIt() async throws {
+        let console = try await TestConsole.make()
+        let device = try await console.services.database.write { try $0.insert(IdsNeverReusedTests.device("Lobby iPad")) }
+        let user = try await console.addUser("ann@example.com", role: .admin)
+        let restart = try await console.services.commands.enqueue(DeviceCommand(requestType: .restartDevice), for: device.id, by: user)
+        let settings = try await console.services.commands.enqueue(DeviceCommand(requestType: .settings), for: device.id, by: user)
+        let helpdesk = try await api.token(console, role: .helpdesk)
+        try await console.test { client in
+            let path = "/api/v1/devices/\(device.id)/commands/"
+            let forbidden = try await api.call(client, .delete, path + settings.uuid, token: helpdesk)
+            #expect(forbidden.status == .forbidden)
+            let cancelled = try await api.call(client, .delete, path + restart.uuid, token: helpdesk)
+            #expect(cancelled.status == .ok)
+            #expect(cancelled.json["status"] as? String == "cancelled")
+            let again = try await api.call(client, .delete, path + restart.uuid, token: helpdesk)
+            #expect(again.status == .conflict && api.errorCode(again.json) == "command_finished")
+            let unknown = try await api.call(client, .delete, path + UUID().uuidString, token: helpdesk)
+            #expect(unknown.status == .notFound && api.errorCode(unknown.json) == "unknown_command")
+            let otherDevice = try await console.services.database.write { try $0.insert(IdsNeverReusedTests.device("Ward iPad")) }
+            let elsewhere = try await api.call(client, .delete, "/api/v1/devices/\(otherDevice.id)/commands/\(settings.uuid)", token: try await api.token(console, role: .admin))
+            #expect(elsewhere.status == .notFound, "a command is cancelled only through its own device")
+        }
+        let statuses = try await console.services.database.read { try $0.fetch(DeviceCommandRecord.query().order(by: "id")).map(\.status) }
+        #expect(statuses == [.cancelled, .queued])
+    }
+}

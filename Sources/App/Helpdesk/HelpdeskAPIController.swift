@@ -23,6 +23,12 @@ struct HelpdeskAPIController {
         "Queue a command for the device, to run at its next check-in (admin only: \(OpenAPIDocument.adminCommands))",
         success: .created,
         otherAnswers: [403: "forbidden: the token's role does not allow this command (\(OpenAPIDocument.commandRoles))"])
+    /// The route asks for helpdesk; taking a command back needs the role that may send it.
+    static let cancelCommand = Endpoint<PathPair<RecordID<DeviceRecord>, String>, NoBody, CommandAnswer>(
+        .delete, "/api/v1/devices/{id}/commands/{uuid}", role: .helpdesk,
+        "Cancel a waiting command (queued, sent or put off with NotNow); one already sent may still run on the device. Answers the command as cancelled",
+        otherAnswers: [403: "forbidden: the token's role may not send (so may not cancel) this command",
+                       404: "unknown_command", 409: "command_finished: the command is no longer waiting"])
     static let feedback = Endpoint<RecordID<DeviceRecord>, NoBody, FeedbackHistory>(
         .get, "/api/v1/devices/{id}/feedback", role: .helpdesk, "Every fetch of an app's managed feedback on the device, newest first",
         parameters: ["feedback app"], otherAnswers: [400: "invalid_query: app is missing or not a bundle ID"])
@@ -50,6 +56,17 @@ struct HelpdeskAPIController {
             let command = try body.command()
             try SecuredRoutes.authorize(command.requestType.role, request: request, context: context)
             return Reply(CommandAnswer(try await commands.enqueue(command, for: id, by: context.user)))
+        }
+        routes.handle(Self.cancelCommand) { id, uuid, request, context in
+            do {
+                let waiting = try await commands.command(uuid, of: id)
+                try SecuredRoutes.authorize(waiting.requestType.role, request: request, context: context)
+                return Reply(CommandAnswer(try await commands.cancel(uuid, of: id, by: context.user)))
+            } catch CommandQueue.Refusal.unknownCommand {
+                throw APIError(status: .notFound, code: .unknownCommand, message: "The device has no command \(uuid.clipped(to: 60)).", field: "uuid")
+            } catch CommandQueue.Refusal.progress(.finished(let status)) {
+                throw APIError(status: .conflict, code: .commandFinished, message: "The command is no longer waiting: it is \(status.displayName.lowercased()).")
+            }
         }
         routes.handle(Self.feedback) { id, request, _ in Reply(try await feedback(of: id, request)) }
         routes.handle(Self.listNotes) { id, _, _ in
