@@ -2,6 +2,7 @@
 import Domain
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
 import Storage
 import Testing
 
@@ -17,14 +18,24 @@ import Testing
         try console.services.database.readBlocking { try $0.fetch(DeviceCommandRecord.query().order(by: "id")) }
     }
 
-    @Test func aDeviceReportsOnlyOnCommandsItWasSent() async throws {
+    /// A console with `others` as users, and an admin signed in on the page of a device
+    /// enrolled as the simulator enrolls one.
+    func withDevice(_ name: String, others: [(String, Role)] = [],
+                    _ body: @escaping @Sendable (any TestClientProtocol, Browser, DeviceAPITests.Enrolled, TestConsole) async throws -> Void) async throws {
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)
+        for (email, role) in others { try await console.addUser(email, role: role) }
         try await console.test { client in
             let admin = Browser(client)
             try await admin.signIn("ann@example.com", password: TestConsole.password)
-            let device = try await devices.enroll(admin, name: "Kiosk", supervised: true, group: nil, app: nil, console: console)
+            let device = try await devices.enroll(admin, name: name, supervised: true, group: nil, app: nil, console: console)
             try await admin.get("/devices/\(device.id)")
+            try await body(client, admin, device, console)
+        }
+    }
+
+    @Test func aDeviceReportsOnlyOnCommandsItWasSent() async throws {
+        try await withDevice("Kiosk") { client, admin, device, console in
             try await admin.post("/devices/\(device.id)/commands", ["requestType": "RestartDevice"])
             let uuid = try #require(try commands(console).first?.uuid)
 
@@ -46,13 +57,7 @@ import Testing
     }
 
     @Test func notNowIsCountedAndTheCommandIsSentAgain() async throws {
-        let console = try await TestConsole.make()
-        try await console.addUser("hal@example.com", role: .helpdesk)
-        try await console.addUser("ann@example.com", role: .admin)
-        try await console.test { client in
-            let admin = Browser(client)
-            try await admin.signIn("ann@example.com", password: TestConsole.password)
-            let device = try await devices.enroll(admin, name: "Ward iPad", supervised: true, group: nil, app: nil, console: console)
+        try await withDevice("Ward iPad", others: [("hal@example.com", Role.helpdesk)]) { client, admin, device, console in
             let desk = Browser(client)
             try await desk.signIn("hal@example.com", password: TestConsole.password)
             try await desk.get("/devices/\(device.id)")
@@ -77,15 +82,7 @@ import Testing
     }
 
     @Test func whoeverMaySendACommandMayTakeItBack() async throws {
-        let console = try await TestConsole.make()
-        try await console.addUser("hal@example.com", role: .helpdesk)
-        try await console.addUser("ann@example.com", role: .admin)
-        try await console.addUser("vic@example.com", role: .viewer)
-        try await console.test { client in
-            let admin = Browser(client)
-            try await admin.signIn("ann@example.com", password: TestConsole.password)
-            let device = try await devices.enroll(admin, name: "Exam iPad", supervised: true, group: nil, app: nil, console: console)
-            try await admin.get("/devices/\(device.id)")
+        try await withDevice("Exam iPad", others: [("hal@example.com", Role.helpdesk), ("vic@example.com", .viewer)]) { client, admin, device, console in
             try await admin.post("/devices/\(device.id)/commands", ["requestType": "Settings"])
             try await admin.post("/devices/\(device.id)/commands", ["requestType": "RestartDevice"])
             let (settings, restart) = try { let all = try commands(console); return (all[0].uuid, all[1].uuid) }()
@@ -122,14 +119,7 @@ import Testing
     }
 
     @Test func anAdminEmptiesTheQueueAndHelpdeskCannot() async throws {
-        let console = try await TestConsole.make()
-        try await console.addUser("hal@example.com", role: .helpdesk)
-        try await console.addUser("ann@example.com", role: .admin)
-        try await console.test { client in
-            let admin = Browser(client)
-            try await admin.signIn("ann@example.com", password: TestConsole.password)
-            let device = try await devices.enroll(admin, name: "Sales iPhone", supervised: true, group: nil, app: nil, console: console)
-            try await admin.get("/devices/\(device.id)")
+        try await withDevice("Sales iPhone", others: [("hal@example.com", Role.helpdesk)]) { client, admin, device, console in
             for type in ["RestartDevice", "RequestLogs", "Settings"] {
                 try await admin.post("/devices/\(device.id)/commands", ["requestType": type])
             }
@@ -155,13 +145,7 @@ import Testing
     }
 
     @Test func aCommandNobodyRanExpires() async throws {
-        let console = try await TestConsole.make()
-        try await console.addUser("ann@example.com", role: .admin)
-        try await console.test { client in
-            let admin = Browser(client)
-            try await admin.signIn("ann@example.com", password: TestConsole.password)
-            let device = try await devices.enroll(admin, name: "Depot iPad", supervised: true, group: nil, app: nil, console: console)
-            try await admin.get("/devices/\(device.id)")
+        try await withDevice("Depot iPad") { client, admin, device, console in
             try await admin.post("/devices/\(device.id)/commands", ["requestType": "RestartDevice"])
             console.clock.advance(by: DeviceCommand.lifetime + 60)
             let handed = try await api.call(client, .get, "/api/v1/device/commands", token: device.token)
