@@ -56,7 +56,7 @@ struct CommandEnvelope: APIAnswer, NamedSchema, DocumentedFields {
             command.captureMinutes = parameters.captureMinutes
         case .installProfile, .removeProfile:
             command.profileName = parameters.profileName ?? ""
-        case .settings, .restartDevice, .clearGuidedAccessPasscode:
+        default:
             break
         }
         self.command = command

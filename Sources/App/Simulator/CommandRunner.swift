@@ -39,6 +39,9 @@ enum CommandRunner {
             }
             let outcome = working.run(.clearGuidedAccessPasscode)
             return CommandReport(status: .acknowledged, summary: outcome.event.message)
+        default:
+            // Only Apple's MDM client runs these; they are never queued for a simulated device.
+            return CommandReport(status: .error, summary: "A simulated device does not run \(command.requestType.rawValue): it is for devices enrolled in MDM.")
         }
     }
 }

@@ -4,60 +4,6 @@ import Foundation
 /// has one, with the values that type reads.
 @dynamicMemberLookup
 public struct DeviceCommand: Equatable, Sendable {
-    public enum RequestType: String, Codable, CaseIterable, Sendable {
-        case installProfile = "InstallProfile"
-        case removeProfile = "RemoveProfile"
-        case restartDevice = "RestartDevice"
-        /// `Settings` with `ApplicationConfiguration` items: sends managed app configuration.
-        case settings = "Settings"
-        case managedApplicationFeedback = "ManagedApplicationFeedback"
-        /// The SDK's log request: what is kept now, or capture for a while.
-        case requestLogs = "RequestLogs"
-        case clearGuidedAccessPasscode = "ClearGuidedAccessPasscode"
-
-        public var displayName: String {
-            switch self {
-            case .installProfile: "Install profile"
-            case .removeProfile: "Remove profile"
-            case .restartDevice: "Restart"
-            case .settings: "Send managed app configuration"
-            case .managedApplicationFeedback: "Fetch managed app feedback"
-            case .requestLogs: "Request logs"
-            case .clearGuidedAccessPasscode: "Clear Guided Access passcode"
-            }
-        }
-
-        /// Who may send it: helpdesk asks devices for more and gets a stuck device going again
-        /// (restart, a forgotten Guided Access passcode); changing what a device runs — app
-        /// configuration, profiles — is an admin's.
-        public var role: Role {
-            switch self {
-            case .managedApplicationFeedback, .requestLogs, .restartDevice, .clearGuidedAccessPasscode: .helpdesk
-            case .settings, .installProfile, .removeProfile: .admin
-            }
-        }
-
-        /// The optional fields a command of this type reads. A script that sends another with it
-        /// is told so, rather than having it silently ignored.
-        public var parameters: Set<Parameter> {
-            switch self {
-            case .managedApplicationFeedback: [.apps, .deleteFeedback]
-            case .requestLogs: [.captureMinutes]
-            case .installProfile, .removeProfile, .restartDevice, .settings, .clearGuidedAccessPasscode: []
-            }
-        }
-
-        public enum Parameter: String, CaseIterable, Sendable {
-            case apps, deleteFeedback, captureMinutes
-
-            /// The commands that read it: on every other command it must be absent.
-            public var readers: [RequestType] { RequestType.queueable.filter { $0.parameters.contains(self) } }
-        }
-
-        /// The commands a person queues; install and remove follow assignments by themselves.
-        public static let queueable: [RequestType] = [.restartDevice, .settings, .managedApplicationFeedback, .requestLogs, .clearGuidedAccessPasscode]
-    }
-
     /// The values a command carries besides its type; each type reads its own (`RequestType.parameters`).
     public struct Parameters: Codable, Equatable, Sendable {
         /// Feedback: the apps to ask about (empty: every managed app).
@@ -67,12 +13,33 @@ public struct DeviceCommand: Equatable, Sendable {
         public var captureMinutes: Int?
         /// Install/remove: which profile, for the history.
         public var profileName: String?
+        /// Lock and Lost Mode: what the locked screen says, and the number it offers to call.
+        public var message: String?
+        public var phoneNumber: String?
+        /// Lost Mode: the line under the message.
+        public var footnote: String?
 
-        public init(apps: [String] = [], deleteFeedback: Bool = false, captureMinutes: Int? = nil, profileName: String? = nil) {
+        public init(apps: [String] = [], deleteFeedback: Bool = false, captureMinutes: Int? = nil, profileName: String? = nil,
+                    message: String? = nil, phoneNumber: String? = nil, footnote: String? = nil) {
             self.apps = apps
             self.deleteFeedback = deleteFeedback
             self.captureMinutes = captureMinutes
             self.profileName = profileName
+            self.message = message
+            self.phoneNumber = phoneNumber
+            self.footnote = footnote
+        }
+
+        // Rows stored before the lock texts existed lack their keys.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            apps = try container.decodeIfPresent([String].self, forKey: .apps) ?? []
+            deleteFeedback = try container.decodeIfPresent(Bool.self, forKey: .deleteFeedback) ?? false
+            captureMinutes = try container.decodeIfPresent(Int.self, forKey: .captureMinutes)
+            profileName = try container.decodeIfPresent(String.self, forKey: .profileName)
+            message = try container.decodeIfPresent(String.self, forKey: .message)
+            phoneNumber = try container.decodeIfPresent(String.self, forKey: .phoneNumber)
+            footnote = try container.decodeIfPresent(String.self, forKey: .footnote)
         }
     }
 

@@ -74,9 +74,12 @@ import Testing
             #expect(fromSimulator.body.contains("Simulator: Lobby 1"))
             #expect(fromSimulator.body.contains(#"id="command-apps-error""#))
 
-            let unknown = try await desk.post("/devices/\(device)/commands", ["requestType": "EraseDevice"])
+            let unknown = try await desk.post("/devices/\(device)/commands", ["requestType": "FormatDisk"])
             #expect(unknown.status == .unprocessableContent)
             #expect(unknown.body.contains(#"id="command-type-error""#))
+            // Erasing is an admin's, whatever the device.
+            try await desk.get("/devices/\(device)")
+            #expect(try await desk.post("/devices/\(device)/commands", ["requestType": "EraseDevice"]).status == .forbidden)
 
             let queued = try console.services.database.readBlocking { try $0.count(DeviceCommandRecord.query()) }
             #expect(queued == 0)
