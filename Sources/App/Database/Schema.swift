@@ -256,5 +256,6 @@ enum Schema {
         idsNeverReused,
         deviceSearchFolding,
         commandQueue,
+        mdm,
     ]
 }
