@@ -113,6 +113,7 @@ struct CommandQueue: Sendable {
             throw Refusal.progress(error)
         }
         command.resultSummary = report.summary
+        command.report = report.raw ?? command.report
         if report.status != .notNow { command.result = report.feedback }
         try connection.update(command)
         try Self.keepFeedback(of: command, report: report, at: time, connection: connection)

@@ -6,4 +6,6 @@ struct CommandReport: Sendable {
     var status: CommandStatus
     var summary: String
     var feedback: [String: [String: JSONValue]]? = nil
+    /// The device's whole report as it sent it (an MDM client's XML), kept beside the words.
+    var raw: String? = nil
 }

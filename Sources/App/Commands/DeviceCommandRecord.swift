@@ -24,6 +24,8 @@ struct DeviceCommandRecord: Record {
     var resultSummary: String
     /// What the device reported beside its status, such as each app's feedback.
     var result: [String: [String: JSONValue]]?
+    /// What an MDM client sent with its status, as the XML it sent.
+    var report: String?
 
     init(uuid: String = UUID().uuidString, deviceID: RecordID<DeviceRecord>, command: DeviceCommand, queuedAt: Date, queuedBy: String) {
         self.uuid = uuid

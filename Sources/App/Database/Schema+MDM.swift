@@ -66,8 +66,12 @@ extension Schema {
             tokenUpdatedAt REAL,
             checkedOutAt REAL,
             lastSeenAt REAL,
-            notNowRun TEXT NOT NULL DEFAULT '[]'
+            notNowRun TEXT NOT NULL DEFAULT '[]',
+            inventory TEXT
         );
+        -- What an MDM client reported beside its status, as the XML it sent: shown one click
+        -- from the command's answer in words.
+        ALTER TABLE device_commands ADD COLUMN report TEXT;
         """, postgres: PostgresSchema.mdm)
 }
 
@@ -131,7 +135,9 @@ extension PostgresSchema {
             tokenUpdatedAt timestamptz,
             checkedOutAt timestamptz,
             lastSeenAt timestamptz,
-            notNowRun jsonb NOT NULL DEFAULT '[]'
+            notNowRun jsonb NOT NULL DEFAULT '[]',
+            inventory jsonb
         );
+        ALTER TABLE device_commands ADD COLUMN report text;
         """
 }

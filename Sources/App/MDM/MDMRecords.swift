@@ -65,4 +65,6 @@ struct MDMDeviceRecord: Record {
     /// The commands the device answered NotNow since it last reported anything else: not
     /// offered again until then.
     var notNowRun: [String]
+    /// What the inventory commands last reported.
+    var inventory: MDMInventory? = nil
 }

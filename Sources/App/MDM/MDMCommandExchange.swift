@@ -1,0 +1,126 @@
+import Domain
+import Foundation
+import Storage
+
+/// One turn on the command endpoint: the device reports on the command it was sent (or says
+/// Idle), the report is recorded through the command queue, and the next waiting command is
+/// handed out as Apple's plist — one at a time, skipping those the device put off in its
+/// current NotNow run.
+struct MDMCommandExchange: Sendable {
+    let database: Database
+    let now: @Sendable () -> Date
+
+    enum Refusal: Error, Equatable {
+        /// The device checked out (or never finished enrolling): it gets nothing.
+        case notEnrolled
+        /// A report on a command this device was not sent, or one already finished.
+        case notItsCommand
+    }
+
+    /// How many commands that cannot be written for this device are closed as errors in one
+    /// turn before the device is told to come back: bounded work per request.
+    static let closedPerTurn = 20
+
+    /// Records `message` from the device and answers the next command to send, or nil for an
+    /// empty 200.
+    func exchange(_ message: CommandReportMessage, rawBody: String, from deviceID: RecordID<DeviceRecord>) async throws -> PropertyList? {
+        let time = now()
+        return try await database.write { connection in
+            guard var enrolled = try connection.fetchOne(MDMDeviceRecord.query().filter("deviceID", .equal, deviceID)),
+                  enrolled.state == .enrolled else { throw Refusal.notEnrolled }
+            let queue = CommandQueue(database: database, now: now)
+            enrolled.lastSeenAt = time
+            switch message.report {
+            case .idle:
+                enrolled.notNowRun = []
+            case .status(let status, let uuid):
+                let recorded: DeviceCommandRecord
+                do {
+                    recorded = try queue.record(Self.report(status, message, raw: rawBody), for: uuid, from: deviceID, at: time, connection: connection)
+                } catch is CommandQueue.Refusal {
+                    throw Refusal.notItsCommand
+                }
+                enrolled.notNowRun = status == .notNow ? enrolled.notNowRun + [uuid] : []
+                if status == .acknowledged { try apply(recorded.requestType, answer: message.body, to: &enrolled, deviceID: deviceID, at: time, connection: connection) }
+            }
+            let next = try nextCommand(for: deviceID, enrolled: enrolled, queue: queue, at: time, connection: connection)
+            try connection.update(enrolled)
+            if CheckInRecording.isDue(lastRecorded: try connection.require(DeviceRecord.self, id: deviceID).lastCheckInAt, at: time) {
+                try connection.recordCheckIn(of: deviceID, at: time)
+            }
+            return next
+        }
+    }
+
+    /// The report in the queue's terms, its answer in words.
+    static func report(_ status: CommandStatus, _ message: CommandReportMessage, raw: String) -> CommandReport {
+        let words: String = switch status {
+        case .acknowledged: "Done."
+        case .error: message.errorChain.isEmpty ? "The device reported an error without saying which." : message.errorSummary
+        case .formatError: "The device could not read the command (CommandFormatError)."
+        case .notNow: "The device cannot run it now (it may be locked or busy); it is sent again at a later check-in."
+        default: status.displayName
+        }
+        return CommandReport(status: status, summary: String(words.prefix(CommandReplyBody.maximumSummary)), raw: raw)
+    }
+
+    /// The next command this device can be sent; one the console cannot write for it (a
+    /// passcode clear without an unlock token) is closed as an error, saying why.
+    private func nextCommand(for deviceID: RecordID<DeviceRecord>, enrolled: MDMDeviceRecord, queue: CommandQueue,
+                             at time: Date, connection: Connection) throws -> PropertyList? {
+        for _ in 0..<Self.closedPerTurn {
+            guard let handed = try queue.handOut(to: deviceID, limit: 1, skipping: Set(enrolled.notNowRun), at: time, connection: connection).first else {
+                return nil
+            }
+            let command = handed.command
+            do {
+                return try MDMCommandPlist.envelope(uuid: command.uuid, command: command.command,
+                                                    materials: try materials(for: command, enrolled: enrolled, deviceID: deviceID, connection: connection))
+            } catch let refusal as MDMCommandPlist.Refusal {
+                _ = try queue.record(CommandReport(status: .error, summary: "Not sent: \(refusal.description)"), for: command.uuid, from: deviceID,
+                                     at: time, connection: connection)
+            }
+        }
+        return nil
+    }
+
+    /// What only the console knows when it sends the command.
+    private func materials(for command: DeviceCommandRecord, enrolled: MDMDeviceRecord, deviceID: RecordID<DeviceRecord>,
+                           connection: Connection) throws -> MDMCommandPlist.Materials {
+        var materials = MDMCommandPlist.Materials()
+        materials.unlockToken = enrolled.unlockToken.map { Array($0) }
+        switch command.requestType {
+        case .managedApplicationFeedback, .managedApplicationConfiguration:
+            let installed = try connection.require(DeviceRecord.self, id: deviceID).installedApps
+            materials.managedApps = try connection.fetch(AppRecord.query().filter("bundleID", in: installed).filter("isManaged", .equal, true))
+                .map(\.bundleID).sorted()
+        default:
+            break
+        }
+        return materials
+    }
+
+    /// An acknowledged inventory answer updates what the page shows, and the console's record
+    /// where the device is the authority (its name, iOS, supervision, installed apps).
+    private func apply(_ type: DeviceCommand.RequestType, answer: PropertyList, to enrolled: inout MDMDeviceRecord,
+                       deviceID: RecordID<DeviceRecord>, at time: Date, connection: Connection) throws {
+        var inventory = enrolled.inventory ?? MDMInventory()
+        guard inventory.apply(type, answer: answer, at: time) else { return }
+        enrolled.inventory = inventory
+        var device = try connection.require(DeviceRecord.self, id: deviceID)
+        let before = device
+        if type == .deviceInformation {
+            // A name a person could not type into the form (control characters) is not taken.
+            if let name = inventory.deviceName?.trimmingWhitespace(), !name.isEmpty, PlainText.problem(name) == nil {
+                device.name = String(name.prefix(80))
+            }
+            if let version = inventory.osVersion { device.osVersion = version }
+            if let supervised = inventory.isSupervised { device.isSupervised = supervised }
+        }
+        if type == .installedApplicationList, let apps = inventory.apps { device.installedApps = apps.map(\.identifier) }
+        if device.name != before.name || device.osVersion != before.osVersion || device.isSupervised != before.isSupervised
+            || device.installedApps != before.installedApps {
+            try connection.update(device)
+        }
+    }
+}

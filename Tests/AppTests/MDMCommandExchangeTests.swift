@@ -1,0 +1,122 @@
+@testable import App
+import Domain
+import Foundation
+import Storage
+import Testing
+
+/// The command endpoint's turns for an enrolled device: its report recorded through the queue,
+/// the next command handed out one at a time as Apple's plist, NotNow honoured for the run,
+/// inventory answers shown on the device's record.
+@Suite struct MDMCommandExchangeTests {
+    let checkIns = MDMCheckInTests()
+
+    struct Enrolled {
+        let fixture: MDMCheckInTests.Fixture
+        let device: RecordID<DeviceRecord>
+        var exchange: MDMCommandExchange { MDMCommandExchange(database: fixture.console.services.database, now: fixture.console.services.config.now) }
+
+        func turn(_ entries: [(String, PropertyList)]) async throws -> PropertyList? {
+            let body = PropertyList.dictionary([("UDID", .string("00008030-001A2B3C"))] + entries)
+            return try await exchange.exchange(try CommandReportMessage.read(body), rawBody: body.xmlDocument(), from: device)
+        }
+
+        func idle() async throws -> PropertyList? { try await turn([("Status", .string("Idle"))]) }
+
+        func report(_ status: String, _ command: PropertyList?, _ extra: [(String, PropertyList)] = []) async throws -> PropertyList? {
+            guard case .string(let uuid)? = command?["CommandUUID"] else { Issue.record("no command to report on"); return nil }
+            return try await turn([("Status", .string(status)), ("CommandUUID", .string(uuid))] + extra)
+        }
+
+        func commands() throws -> [DeviceCommandRecord] {
+            try fixture.read { try $0.fetch(DeviceCommandRecord.query().order(by: "id")) }
+        }
+    }
+
+    func enrolled() async throws -> Enrolled {
+        let fixture = try await checkIns.fixture()
+        try await fixture.issue("AA01")
+        let device = try #require(try await fixture.checkIns.handle(MDMCheckInTests.authenticate(), signedBy: "AA01"))
+        return Enrolled(fixture: fixture, device: device)
+    }
+
+    static func requestType(_ command: PropertyList?) -> String? {
+        if case .string(let type)? = command?["Command"]?["RequestType"] { return type }
+        return nil
+    }
+
+    @Test func anIdleDeviceIsHandedItsInventoryOneAtATimeAndItsAnswersReachItsRecord() async throws {
+        let device = try await enrolled()
+        let first = try await device.idle()
+        #expect(Self.requestType(first) == "DeviceInformation")
+        #expect(try device.commands().map(\.status) == [.sent, .queued, .queued, .queued])
+        let second = try await device.report("Acknowledged", first, [("QueryResponses", .dictionary([
+            ("DeviceName", .string("Ward 4 iPad")), ("OSVersion", .string("18.2")), ("IsSupervised", .boolean(true)),
+            ("DeviceCapacity", .real(64)), ("AvailableDeviceCapacity", .real(20.5)),
+        ]))])
+        #expect(Self.requestType(second) == "SecurityInfo")
+        let record = try device.fixture.read { try $0.require(DeviceRecord.self, id: device.device) }
+        #expect(record.name == "Ward 4 iPad" && record.osVersion == "18.2" && record.isSupervised)
+        let answered = try #require(try device.commands().first)
+        #expect(answered.status == .acknowledged && answered.report?.contains("Ward 4 iPad") == true, "the report is kept as sent")
+        let third = try await device.report("Acknowledged", second, [("SecurityInfo", .dictionary([("PasscodePresent", .boolean(true))]))])
+        let fourth = try await device.report("Acknowledged", third, [("InstalledApplicationList", .array([
+            .dictionary([("Identifier", .string("com.example.notes")), ("Name", .string("Notes")), ("ShortVersion", .string("2.1"))]),
+        ]))])
+        #expect(Self.requestType(fourth) == "ProfileList")
+        #expect(try await device.report("Acknowledged", fourth, [("ProfileList", .array([]))]) == nil, "nothing left: an empty answer")
+        let enrolled = try #require(try device.fixture.read { try $0.fetchOne(MDMDeviceRecord.query()) })
+        #expect(enrolled.inventory?.passcodePresent == true && enrolled.inventory?.availableGB == 20.5)
+        #expect(try device.fixture.read { try $0.require(DeviceRecord.self, id: device.device) }.installedApps == ["com.example.notes"])
+    }
+
+    @Test func aCommandPutOffIsNotOfferedAgainUntilTheDeviceReportsSomethingElse() async throws {
+        let device = try await enrolled()
+        let information = try await device.idle()
+        let security = try await device.report("NotNow", information)
+        #expect(Self.requestType(security) == "SecurityInfo", "the next command, not the one put off")
+        let apps = try await device.report("NotNow", security)
+        #expect(Self.requestType(apps) == "InstalledApplicationList")
+        let profiles = try await device.report("Error", apps, [("ErrorChain", .array([.dictionary([("LocalizedDescription", .string("Busy"))])]))])
+        #expect(Self.requestType(profiles) == "DeviceInformation", "a report that is not NotNow ends the run")
+        let statuses = try device.commands().map { "\($0.requestType.rawValue) \($0.status.rawValue) \($0.notNowCount)" }
+        #expect(statuses == ["DeviceInformation sent 1", "SecurityInfo notNow 1", "InstalledApplicationList error 0", "ProfileList queued 0"])
+        #expect(try device.commands()[2].resultSummary == "Busy")
+    }
+
+    @Test func aReportOnACommandNotSentToThisDeviceChangesNothing() async throws {
+        let device = try await enrolled()
+        _ = try await device.idle()
+        let notSent = try #require(try device.commands().last)
+        let before = try device.commands().map(\.status)
+        await #expect(throws: MDMCommandExchange.Refusal.notItsCommand) {
+            _ = try await device.turn([("Status", .string("Acknowledged")), ("CommandUUID", .string(notSent.uuid))])
+        }
+        await #expect(throws: MDMCommandExchange.Refusal.notItsCommand) {
+            _ = try await device.turn([("Status", .string("Acknowledged")), ("CommandUUID", .string(UUID().uuidString))])
+        }
+        #expect(try device.commands().map(\.status) == before)
+    }
+
+    @Test func aCommandTheConsoleCannotWriteIsClosedSayingWhyAndTheNextIsSent() async throws {
+        let device = try await enrolled()
+        let time = device.fixture.console.clock.now
+        try await device.fixture.console.services.database.write { connection in
+            _ = try connection.execute("DELETE FROM device_commands")
+            for type in [DeviceCommand.RequestType.clearPasscode, .restartDevice] {
+                _ = try connection.insert(DeviceCommandRecord(deviceID: device.device, command: DeviceCommand(requestType: type), queuedAt: time, queuedBy: "ann"))
+            }
+        }
+        let next = try await device.idle()
+        #expect(Self.requestType(next) == "RestartDevice")
+        let closed = try #require(try device.commands().first)
+        #expect(closed.status == .error && closed.resultSummary.contains("unlock token"))
+    }
+
+    @Test func aDeviceThatCheckedOutGetsNothing() async throws {
+        let device = try await enrolled()
+        let checkOut = try CheckInMessage.read(.dictionary([("MessageType", .string("CheckOut")), ("Topic", .string("t")), ("UDID", .string("00008030-001A2B3C"))]))
+        try await device.fixture.checkIns.handle(checkOut, signedBy: "AA01")
+        await #expect(throws: MDMCommandExchange.Refusal.notEnrolled) { _ = try await device.idle() }
+        #expect(try device.commands().allSatisfy { $0.status == .queued })
+    }
+}
