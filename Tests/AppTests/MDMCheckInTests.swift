@@ -1,6 +1,7 @@
 @testable import App
 import Domain
 import Foundation
+import HTTPTypes
 import Storage
 import Testing
 
@@ -123,5 +124,35 @@ import Testing
         #expect(try fixture.read { try $0.count(DeviceCommandRecord.query()) } == 4, "its history stays")
         #expect(try fixture.read { try $0.fetchOne(MDMCertificateRecord.query()) }?.revokedAt != nil)
         #expect(try fixture.read { try $0.fetch(AuditEvent.query().filter("action", .equal, "device.unenrolled")) }.count == 1)
+    }
+}
+
+/// `GET /api/v1/devices?q=<serial or UDID>` finds a real device and says it is one, and
+/// whether it is still enrolled.
+@Suite struct MDMDeviceListTests {
+    let api = APITests()
+
+    @Test func theListSaysWhichDevicesAreRealAndWhetherTheyAreEnrolled() async throws {
+        let fixture = try await MDMCheckInTests().fixture()
+        try await fixture.issue("AA01")
+        try await fixture.checkIns.handle(MDMCheckInTests.authenticate(), signedBy: "AA01")
+        _ = try await fixture.console.services.database.write { try $0.insert(IdsNeverReusedTests.device("Lobby iPad")) }
+        let token = try await api.token(fixture.console, role: .viewer)
+        try await fixture.console.test { client in
+            for query in ["F9FXK1LMN", "00008030-001A2B3C"] {
+                let found = try await api.call(client, .get, "/api/v1/devices?q=\(query)", token: token)
+                let devices = try #require(found.json["devices"] as? [[String: Any]])
+                #expect(devices.count == 1 && devices.first?["real"] as? Bool == true && devices.first?["enrollment"] as? String == "enrolled", "\(query)")
+            }
+            let lobby = try await api.call(client, .get, "/api/v1/devices?q=Lobby", token: token)
+            let other = try #require((lobby.json["devices"] as? [[String: Any]])?.first)
+            #expect(other["real"] as? Bool == false && other["enrollment"] is NSNull)
+        }
+        let checkOut = try CheckInMessage.read(.dictionary([("MessageType", .string("CheckOut")), ("Topic", .string("t")), ("UDID", .string("00008030-001A2B3C"))]))
+        try await fixture.checkIns.handle(checkOut, signedBy: "AA01")
+        try await fixture.console.test { client in
+            let found = try await api.call(client, .get, "/api/v1/devices?q=F9FXK1LMN", token: token)
+            #expect((found.json["devices"] as? [[String: Any]])?.first?["enrollment"] as? String == "unenrolled")
+        }
     }
 }

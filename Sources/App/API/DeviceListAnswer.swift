@@ -38,6 +38,9 @@ struct ListedDevice: APIAnswer, NamedSchema, DocumentedFields {
     @Nullable var singleAppModeApp: String?
     let conflictApps: [String]
     @Nullable var compliance: ComplianceState?
+    /// A real device (enrolled over MDM at some time) rather than one the simulator plays.
+    let real: Bool
+    @Nullable var enrollment: MDMDeviceRecord.State?
 
     struct Lock: Codable, Sendable {
         let mode: String
@@ -46,7 +49,7 @@ struct ListedDevice: APIAnswer, NamedSchema, DocumentedFields {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, model, osVersion, serialNumber, udid, isSupervised, owner, groupID, installedApps, lastCheckInAt, lock
-        case singleAppModeApp, conflictApps, compliance
+        case singleAppModeApp, conflictApps, compliance, real, enrollment
     }
 
     static func note(on field: CodingKeys) -> JSONSchema? {
@@ -55,6 +58,8 @@ struct ListedDevice: APIAnswer, NamedSchema, DocumentedFields {
         case .singleAppModeApp: JSONSchema(description: "The app Single App Mode holds the device's group in, from its effective policy")
         case .conflictApps: JSONSchema(description: "Apps of a Single App Mode conflict in its group's policy")
         case .compliance: JSONSchema(description: "What the SDK apps last reported doing; null before any report")
+        case .real: JSONSchema(description: "True for a real device that enrolled over MDM; false for a device the simulator plays or one entered by hand")
+        case .enrollment: JSONSchema(description: "A real device's MDM enrollment: enrolled, or unenrolled after it removed the profile; null for other devices")
         default: nil
         }
     }
@@ -76,5 +81,7 @@ struct ListedDevice: APIAnswer, NamedSchema, DocumentedFields {
         singleAppModeApp = policy?.singleAppModeApp
         conflictApps = policy?.conflictApps ?? []
         compliance = listed.compliance
+        real = listed.mdmState != nil
+        enrollment = listed.mdmState
     }
 }

@@ -32,13 +32,14 @@ enum CatalogQueries {
         }
     }
 
-    /// A device on the list with its simulator's lock (mode code and app), if it has one, and
-    /// the compliance its last status beacon reported.
+    /// A device on the list with its simulator's lock (mode code and app), if it has one, the
+    /// compliance its last status beacon reported, and its MDM enrollment if it is a real device.
     static func deviceListColumns(_ dialect: Dialect) -> String {
         let lockApp = dialect == .sqlite ? "json_extract(s.state, '$.lock.' || s.lockMode || '.app')" : "s.state -> 'lock' -> s.lockMode ->> 'app'"
         return """
             d.*, s.id IS NOT NULL AS simulated, s.lockMode AS lockMode, \(lockApp) AS lockApp,
-            (SELECT compliance FROM device_beacons WHERE deviceID = d.id) AS compliance
+            (SELECT compliance FROM device_beacons WHERE deviceID = d.id) AS compliance,
+            (SELECT state FROM mdm_devices WHERE deviceID = d.id) AS mdmState
             """
     }
 

@@ -76,6 +76,8 @@ struct CatalogReader: Sendable {
         let lockMode: String?
         let lockApp: String?
         let compliance: ComplianceState?
+        /// Enrolled or unenrolled for a real device (one that enrolled over MDM); nil otherwise.
+        let mdmState: MDMDeviceRecord.State?
 
         init(from decoder: any Decoder) throws {
             device = try DeviceRecord(from: decoder)
@@ -84,9 +86,10 @@ struct CatalogReader: Sendable {
             lockMode = try container.decodeIfPresent(String.self, forKey: .lockMode)
             lockApp = try container.decodeIfPresent(String.self, forKey: .lockApp)
             compliance = try container.decodeIfPresent(ComplianceState.self, forKey: .compliance)
+            mdmState = try container.decodeIfPresent(MDMDeviceRecord.State.self, forKey: .mdmState)
         }
 
-        private enum Key: String, CodingKey { case simulated, lockMode, lockApp, compliance }
+        private enum Key: String, CodingKey { case simulated, lockMode, lockApp, compliance, mdmState }
     }
 
     /// What each group's effective policy means for the list: the Single App Mode app, or the

@@ -40,7 +40,7 @@ struct MDMCertificateRecord: Record {
 struct MDMDeviceRecord: Record {
     static let tableName = "mdm_devices"
 
-    enum State: String, Codable, Sendable {
+    enum State: String, Codable, Sendable, CaseIterable {
         case enrolled, unenrolled
     }
 
@@ -68,3 +68,4 @@ struct MDMDeviceRecord: Record {
     /// What the inventory commands last reported.
     var inventory: MDMInventory? = nil
 }
+extension MDMDeviceRecord.State: DocumentedEnum {}
