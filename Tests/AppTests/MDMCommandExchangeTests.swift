@@ -120,3 +120,46 @@ import Testing
         #expect(try device.commands().allSatisfy { $0.status == .queued })
     }
 }
+
+/// The device page of a real device: its enrollment, push and what it reported, and no
+/// simulator to open; a simulated device's page has no MDM card.
+@Suite struct MDMDevicePageTests {
+    @Test func aRealDevicesPageShowsItsEnrollmentPushAndInventory() async throws {
+        let device = try await MDMCommandExchangeTests().enrolled()
+        let console = device.fixture.console
+        try await console.addUser("hal@example.com", role: .helpdesk)
+        try await console.test { client in
+            let desk = Browser(client)
+            try await desk.signIn("hal@example.com", password: TestConsole.password)
+            let before = try await desk.get("/devices/\(device.device)")
+            #expect(before.body.contains(#"id="mdm-no-inventory""#))
+            #expect(before.body.contains("No push token yet"))
+            #expect(!before.body.contains(#"id="open-simulator""#), "a real device has no simulator")
+
+            try await device.fixture.checkIns.handle(MDMCheckInTests.tokenUpdate(unlock: true), signedBy: "AA01")
+            let first = try await device.idle()
+            _ = try await device.report("Acknowledged", first, [("QueryResponses", .dictionary([
+                ("DeviceName", .string("Ward <4> iPad")), ("ModelName", .string("iPad")), ("OSVersion", .string("18.2")),
+                ("DeviceCapacity", .real(64)), ("AvailableDeviceCapacity", .real(20.5)), ("BatteryLevel", .real(0.81)),
+            ]))])
+            let after = try await desk.get("/devices/\(device.device)")
+            #expect(after.body.contains("<h1>Ward &lt;4&gt; iPad</h1>"), "the name it reported, escaped")
+            #expect(after.body.contains("20.5 GB free of 64.0 GB") && after.body.contains("81 %"))
+            #expect(after.body.contains("Alive: token given") && after.body.contains("unlock token is kept"))
+            #expect(after.body.contains(#"data-command=""#) && after.body.contains("Read device information"))
+        }
+    }
+
+    @Test func aSimulatedDevicesPageHasNoMDMCard() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("hal@example.com", role: .helpdesk)
+        let device = try await console.services.database.write { try $0.insert(IdsNeverReusedTests.device("Lobby iPad")) }
+        try await console.test { client in
+            let desk = Browser(client)
+            try await desk.signIn("hal@example.com", password: TestConsole.password)
+            let page = try await desk.get("/devices/\(device.id)")
+            #expect(!page.body.contains(#"id="mdm""#))
+            #expect(page.body.contains(#"id="open-simulator""#))
+        }
+    }
+}

@@ -75,14 +75,15 @@ enum CatalogQueries {
         return sql
     }
 
-    /// A device with its simulator's state and its last status beacon, each a part of the row
-    /// (`Row.part`; nil parts when it has none): the device page's three one-row reads as one
-    /// statement. Both tables hold at most one row per device.
+    /// A device with its simulator's state, its last status beacon and its MDM state, each a
+    /// part of the row (`Row.part`; nil parts when it has none): the device page's one-row
+    /// reads as one statement. Each table holds at most one row per device.
     static func deviceWithSides(_ id: RecordID<DeviceRecord>) -> SQL {
         """
-        SELECT d.*, NULL AS __simulator, s.*, NULL AS __beacon, b.* FROM devices AS d
+        SELECT d.*, NULL AS __simulator, s.*, NULL AS __beacon, b.*, NULL AS __mdm, m.* FROM devices AS d
         LEFT JOIN simulator_states AS s ON s.deviceID = d.id
         LEFT JOIN device_beacons AS b ON b.deviceID = d.id
+        LEFT JOIN mdm_devices AS m ON m.deviceID = d.id
         WHERE d.id = \(id)
         """
     }

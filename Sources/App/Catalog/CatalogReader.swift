@@ -157,6 +157,8 @@ struct CatalogReader: Sendable {
         let simulator: SimulatorStateRecord?
         /// The last status beacon an SDK app on it sent.
         let beacon: DeviceBeaconRecord?
+        /// For a real device: its MDM enrollment, push token and inventory.
+        let mdm: MDMDeviceRecord?
         /// For those who read logs: what helpdesk works from.
         var workspace: Workspace?
         /// How often devices are expected to check in (the console's setting).
@@ -213,6 +215,7 @@ struct CatalogReader: Sendable {
                 commands: try answers[commandsRead].map { try $0.decode(DeviceCommandRecord.self) },
                 simulator: try sides.part("simulator").decodeIfFound(SimulatorStateRecord.self),
                 beacon: try sides.part("beacon").decodeIfFound(DeviceBeaconRecord.self),
+                mdm: try sides.part("mdm").decodeIfFound(MDMDeviceRecord.self),
                 workspace: workspace, checkInIntervalMinutes: settings.checkInIntervalMinutes), settings.logCapBytes)
         }
         guard var workspace = overview.workspace else { return overview }

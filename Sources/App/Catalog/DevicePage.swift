@@ -54,6 +54,8 @@ struct DevicePage {
     let policyLock: LockExplanation
     let lock: LockExplanation
     let compliance: ComplianceView
+    /// A real device's MDM card; nil for devices the simulator plays or added by hand.
+    let mdm: MDMDeviceView?
     let canReadLogs: Bool
     let capWarnings: [String]
     let recentLogsHTML: String
@@ -78,8 +80,8 @@ struct DevicePage {
         enrolled = DisplayTime.relative(device.enrolledAt, now: now)
         let interval = overview.checkInIntervalMinutes
         // A device the simulator runs, or one without a check-in token (added by hand), is
-        // answered by its simulator; only a device with a token checks in by itself.
-        let answeredBySimulator = overview.simulator != nil || device.tokenHash == nil
+        // answered by its simulator; a device with a token, or enrolled over MDM, checks in by itself.
+        let answeredBySimulator = overview.mdm == nil && (overview.simulator != nil || device.tokenHash == nil)
         checkIn = CheckInView(CheckInExpectation.of(lastCheckIn: device.lastCheckInAt, answeredBySimulator: answeredBySimulator,
                                                     interval: TimeInterval(interval * 60), now: now),
                               lastCheckIn: device.lastCheckInAt, intervalMinutes: interval, now: now)
@@ -91,6 +93,7 @@ struct DevicePage {
         policyLock = LockExplanation.policy(PolicyLock.of(effective, isSupervised: device.isSupervised, installedApps: device.installedApps), appName: appName)
         lock = LockExplanation.reported(overview.simulator?.state, policy: effective, appName: appName)
         compliance = ComplianceView(beacon: overview.beacon, now: now)
+        mdm = overview.mdm.map { MDMDeviceView($0, now: now) }
         canReadLogs = overview.workspace != nil
         let workspace = overview.workspace
         capWarnings = (workspace?.capWarnings ?? []).map { $0.message(appName: catalog[$0.app]?.name ?? $0.app) }
@@ -166,6 +169,7 @@ extension DevicePage: MustacheParent {
         case "lockStatus": lock.status
         case "lockReason": lock.reason
         case "compliance": compliance
+        case "mdm": mdm
         case "canReadLogs": canReadLogs
         case "capWarnings": capWarnings
         case "recentLogsHTML": recentLogsHTML
