@@ -163,3 +163,29 @@ import Testing
         }
     }
 }
+
+/// Real devices are asked for their inventory daily, never twice while the questions wait.
+@Suite struct MDMInventoryRefreshTests {
+    @Test func aDayOldInventoryIsAskedForAgainAndWaitingQuestionsAreNotRepeated() async throws {
+        let device = try await MDMCommandExchangeTests().enrolled()
+        let console = device.fixture.console
+        let refresh = MDMInventoryRefresh(database: console.services.database, now: console.services.config.now)
+        #expect(try await refresh.refresh() == 0, "the enrollment's questions still wait")
+        var next = try await device.idle()
+        while next != nil {
+            let type = MDMCommandExchangeTests.requestType(next)
+            let answer: [(String, PropertyList)] = switch type {
+            case "DeviceInformation": [("QueryResponses", .dictionary([("OSVersion", .string("18.2"))]))]
+            case "SecurityInfo": [("SecurityInfo", .dictionary([]))]
+            case "InstalledApplicationList": [("InstalledApplicationList", .array([]))]
+            default: [("ProfileList", .array([]))]
+            }
+            next = try await device.report("Acknowledged", next, answer)
+        }
+        #expect(try await refresh.refresh() == 0, "answered just now")
+        console.clock.advance(by: MDMInventoryRefresh.interval + 60)
+        #expect(try await refresh.refresh() == 1)
+        #expect(try device.commands().filter { $0.status == .queued }.map(\.requestType) == MDMInventoryRefresh.commands)
+        #expect(try await refresh.refresh() == 0, "not twice while they wait")
+    }
+}

@@ -36,6 +36,14 @@ enum BackgroundJobs {
         }
     }
 
+    /// Real devices report their inventory daily (what their page shows).
+    static func mdmInventory(_ refresh: MDMInventoryRefresh, leases: JobLeases, logger: Logger) -> LeasedJob {
+        LeasedJob(name: "mdm-inventory", interval: .seconds(3600), leases: leases, logger: logger) {
+            let asked = try await refresh.refresh()
+            return "Asked \(asked) device\(asked == 1 ? "" : "s") for their inventory."
+        }
+    }
+
     /// This console among the instances on one database: its host and process.
     static let instanceName = "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)"
 }

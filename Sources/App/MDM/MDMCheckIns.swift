@@ -24,9 +24,6 @@ struct MDMCheckIns: Sendable {
         case notAuthenticated
     }
 
-    /// What the console queues for a device that enrolls, and daily: what the device page shows.
-    static let inventory: [DeviceCommand.RequestType] = [.deviceInformation, .securityInfo, .installedApplicationList, .profileList]
-
     /// Answers the device record the message concerns.
     @discardableResult
     func handle(_ message: CheckInMessage, signedBy serial: String) async throws -> RecordID<DeviceRecord>? {
@@ -104,7 +101,7 @@ struct MDMCheckIns: Sendable {
         enrolled.lastSeenAt = time
         enrolled.notNowRun = []
         if enrolled.id == .unsaved { _ = try connection.insert(enrolled) } else { try connection.update(enrolled) }
-        try queueInventory(for: record.id, at: time, connection: connection)
+        try MDMInventoryRefresh.queue(for: record.id, at: time, connection: connection)
         try connection.audit(.deviceEnrolled, subject: record.name, by: .system,
                              after: "\(record.auditSummary), over MDM (certificate \(serial.prefix(16)))", at: time)
         return record.id
@@ -118,14 +115,6 @@ struct MDMCheckIns: Sendable {
         }
         guard enrolled.certificateSerial == serial else { throw Refusal.anotherDevicesCertificate }
         return enrolled
-    }
-
-    /// Inventory commands not already waiting for the device.
-    private func queueInventory(for deviceID: RecordID<DeviceRecord>, at time: Date, connection: Connection) throws {
-        let waiting = Set(try connection.fetch(CommandQueue.waiting(for: deviceID)).map(\.requestType))
-        for type in Self.inventory where !waiting.contains(type) {
-            _ = try connection.insert(DeviceCommandRecord(deviceID: deviceID, command: DeviceCommand(requestType: type), queuedAt: time, queuedBy: "Enrollment"))
-        }
     }
 
     private func revokeCertificates(of deviceID: RecordID<DeviceRecord>, except kept: String? = nil, at time: Date, connection: Connection) throws {

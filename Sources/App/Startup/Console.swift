@@ -68,7 +68,8 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
     let leases = JobLeases(database: services.database, instance: BackgroundJobs.instanceName, now: config.now)
     var background: [any Service] = [BackgroundJobs.sessionSweep(services.sessions, leases: leases, logger: logger),
                                      BackgroundJobs.logRetention(services.logRetention, leases: leases, logger: logger),
-                                     BackgroundJobs.imageSweep(services.images, leases: leases, logger: logger)]
+                                     BackgroundJobs.imageSweep(services.images, leases: leases, logger: logger),
+                                     BackgroundJobs.mdmInventory(MDMInventoryRefresh(database: services.database, now: config.now), leases: leases, logger: logger)]
     // On PostgreSQL each line's search vector is written with it: there is nothing to index.
     if config.indexesLogs && services.logs.dialect == .sqlite {
         background.append(LogIndexingService(indexer: services.logIndexer, signal: services.logIndexing, uploads: services.logWrites, gathering: .milliseconds(200), logger: logger))
