@@ -156,3 +156,36 @@ import Testing
         }
     }
 }
+
+/// The device list's kind filter: real devices by their MDM state, or the simulated ones.
+@Suite struct MDMDeviceKindFilterTests {
+    let api = APITests()
+
+    @Test func theListFiltersRealDevicesByEnrollmentAndDeadPushTokens() async throws {
+        let fixture = try await MDMCheckInTests().fixture()
+        for (serial, udid, number) in [("AA01", "00008030-00000001", "SER01"), ("BB02", "00008030-00000002", "SER02"), ("CC03", "00008030-00000003", "SER03")] {
+            try await fixture.issue(serial)
+            try await fixture.checkIns.handle(MDMCheckInTests.authenticate(udid: udid, serial: number), signedBy: serial)
+        }
+        let checkOut = try CheckInMessage.read(.dictionary([("MessageType", .string("CheckOut")), ("Topic", .string("t")), ("UDID", .string("00008030-00000002"))]))
+        try await fixture.checkIns.handle(checkOut, signedBy: "BB02")
+        try await fixture.console.services.database.write { connection in
+            _ = try connection.execute("UPDATE mdm_devices SET pushTokenDeadAt = \(Date()), pushTokenDeadReason = 'Unregistered' WHERE udid = '00008030-00000003'")
+            _ = try connection.insert(IdsNeverReusedTests.device("Lobby iPad"))
+        }
+        let token = try await api.token(fixture.console, role: .viewer)
+        try await fixture.console.test { client in
+            func serials(_ kind: String) async throws -> [String] {
+                let answer = try await api.call(client, .get, "/api/v1/devices?kind=\(kind)", token: token)
+                return (answer.json["devices"] as? [[String: Any]] ?? []).compactMap { $0["serialNumber"] as? String }.sorted()
+            }
+            #expect(try await serials("real") == ["SER01", "SER02", "SER03"])
+            #expect(try await serials("enrolled") == ["SER01", "SER03"])
+            #expect(try await serials("unenrolled") == ["SER02"])
+            #expect(try await serials("pushDead") == ["SER03"])
+            #expect(try await serials("simulated").count == 1)
+            let refused = try await api.call(client, .get, "/api/v1/devices?kind=robot", token: token)
+            #expect(refused.status == .badRequest && (refused.json["error"] as? [String: Any])?["field"] as? String == "kind")
+        }
+    }
+}

@@ -62,6 +62,7 @@ enum OpenAPIDocument {
             P.query("conflict", .oneOfStrings(["yes"]), "Only devices whose group's policy has a Single App Mode conflict"),
             P.query("waiting", .oneOfStrings(["yes"]), "Only devices with commands they have not carried out (queued, or answered NotNow)"),
             P.query("stale", JSONSchema(types: [.integer], minimum: 1, maximum: 3650), "Not checked in for this many days (or never)"),
+            P.query("kind", .names(of: DeviceListFilter.Kind.self), "Real devices (MDM) — all, enrolled, unenrolled or with a dead push token — or the simulated and hand-added ones"),
             P.query("sort", .oneOfStrings(DeviceListFilter.Sort.allCases.flatMap { [$0.rawValue, "-" + $0.rawValue] }), "Order; - for the other way round"),
             P.query("after", idSchema, "The last id of the previous page (the next link carries it)"),
         ]

@@ -161,6 +161,14 @@ enum CatalogQueries {
             // Driven from the waiting commands' partial index: a few rows, not a probe per device.
             sql.append(" AND d.id IN (SELECT deviceID FROM device_commands WHERE \(CommandQueue.waitingCondition))")
         }
+        switch filter.kind {
+        case nil: break
+        case .real?: sql.append(" AND d.id IN (SELECT deviceID FROM mdm_devices)")
+        case .enrolled?: sql.append(" AND d.id IN (SELECT deviceID FROM mdm_devices WHERE state = 'enrolled')")
+        case .unenrolled?: sql.append(" AND d.id IN (SELECT deviceID FROM mdm_devices WHERE state = 'unenrolled')")
+        case .pushDead?: sql.append(" AND d.id IN (SELECT deviceID FROM mdm_devices WHERE state = 'enrolled' AND pushTokenDeadAt IS NOT NULL)")
+        case .simulated?: sql.append(" AND d.id NOT IN (SELECT deviceID FROM mdm_devices)")
+        }
         // Never checked in counts as stale: NULL is compared as the start of time.
         if let before = scope.staleBefore { sql.append(" AND (d.lastCheckInAt IS NULL OR d.lastCheckInAt < \(before))") }
     }

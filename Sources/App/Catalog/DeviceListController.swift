@@ -42,6 +42,7 @@ struct DeviceListController {
         let osVersions: [SelectOption]
         let supervised: [SelectOption]
         let locks: [SelectOption]
+        let kinds: [SelectOption]
         let conflictOnly: Bool
         let waitingOnly: Bool
         let stale: String
@@ -91,6 +92,8 @@ struct DeviceListController {
                          SelectOption(value: "no", label: "Not supervised", selected: filter.supervised == false)],
             locks: [SelectOption(value: "", label: "Any", selected: filter.lock == nil)]
                 + DeviceListFilter.LockState.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0 == filter.lock) },
+            kinds: [SelectOption(value: "", label: "Any", selected: filter.kind == nil)]
+                + DeviceListFilter.Kind.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0 == filter.kind) },
             conflictOnly: filter.conflictOnly, waitingOnly: filter.waitingOnly, stale: filter.notCheckedInDays.map(String.init) ?? "",
             sortName: sortLink("Name", .name, filter), sortModel: sortLink("Model", .model, filter), sortCheckIn: sortLink("Last check-in", .checkIn, filter),
             nextPage: next, clearPath: Site.Devices.list.link(), backPath: Site.Devices.list.link() + Self.question(filter.query(after: filter.after)),

@@ -19,6 +19,8 @@ struct DeviceListFilter: Equatable, Sendable {
     /// Only devices with commands they have not carried out (queued, or answered Not Now).
     var waitingOnly = false
     var notCheckedInDays: Int?
+    /// Real devices (enrolled over MDM, or once) or the others.
+    var kind: Kind?
     var sort = Sort.name
     var descending = false
     var after: RecordID<DeviceRecord>?
@@ -37,6 +39,22 @@ struct DeviceListFilter: Equatable, Sendable {
         }
     }
 
+    /// What a device is to the console: a real device in one of its MDM states, or one the
+    /// simulator plays (or added by hand).
+    enum Kind: String, CaseIterable, Sendable {
+        case real, enrolled, unenrolled, pushDead, simulated
+
+        var label: String {
+            switch self {
+            case .real: "Real (MDM)"
+            case .enrolled: "Real, enrolled"
+            case .unenrolled: "Real, unenrolled"
+            case .pushDead: "Real, push token dead"
+            case .simulated: "Simulated or added by hand"
+            }
+        }
+    }
+
     enum Sort: String, CaseIterable, Sendable {
         case name, model, checkIn = "checkin"
     }
@@ -45,7 +63,7 @@ struct DeviceListFilter: Equatable, Sendable {
 
     var isFiltered: Bool {
         !search.isEmpty || group != nil || model != nil || osVersion != nil || supervised != nil || lock != nil || conflictOnly
-            || waitingOnly || notCheckedInDays != nil
+            || waitingOnly || notCheckedInDays != nil || kind != nil
     }
 
     struct Invalid: Error {
@@ -63,7 +81,7 @@ struct DeviceListFilter: Equatable, Sendable {
             if !ok && strict { throw Invalid(parameter: name, message: message) }
         }
         // The page's form sends every box, empty ones too; a script sending `os=` means something it did not say.
-        if strict, let empty = ["group", "model", "os", "supervised", "lock", "conflict", "waiting", "stale", "sort", "after"]
+        if strict, let empty = ["group", "model", "os", "supervised", "lock", "conflict", "waiting", "stale", "kind", "sort", "after"]
             .first(where: { parameters[Substring($0)] == "" }) {
             throw Invalid(parameter: empty, message: "\(empty) is empty; leave it out to not filter by it.")
         }
@@ -103,6 +121,10 @@ struct DeviceListFilter: Equatable, Sendable {
             notCheckedInDays = Int(text).flatMap { (1...3650).contains($0) ? $0 : nil }
             try check(notCheckedInDays != nil, "stale", "stale must be a number of days from 1 to 3650.")
         }
+        if let text = value("kind") {
+            kind = Kind(rawValue: text)
+            try check(kind != nil, "kind", "kind must be one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
         if let text = value("sort") {
             descending = text.hasPrefix("-")
             let named = Sort(rawValue: String(text.drop { $0 == "-" }))
@@ -130,6 +152,7 @@ struct DeviceListFilter: Equatable, Sendable {
         if conflictOnly { items.append(.init(name: "conflict", value: "yes")) }
         if waitingOnly { items.append(.init(name: "waiting", value: "yes")) }
         if let notCheckedInDays { items.append(.init(name: "stale", value: String(notCheckedInDays))) }
+        if let kind { items.append(.init(name: "kind", value: kind.rawValue)) }
         let (sort, descending) = (sort ?? self.sort, descending ?? self.descending)
         if sort != .name || descending { items.append(.init(name: "sort", value: (descending ? "-" : "") + sort.rawValue)) }
         if let after { items.append(.init(name: "after", value: after.description)) }
