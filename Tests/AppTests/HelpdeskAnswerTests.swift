@@ -57,17 +57,19 @@ import Testing
         let components = try #require((try await TestConsole.openAPIDocument())["components"] as? [String: Any])
         let input = try #require((components["schemas"] as? [String: Any])?["CommandInput"] as? [String: Any])
         let rules = try #require(input["allOf"] as? [[String: Any]])
-        let sample: [DeviceCommand.RequestType.Parameter: String] = [.apps: #"["com.example.notes"]"#, .deleteFeedback: "true", .captureMinutes: "5"]
+        let sample: [DeviceCommand.RequestType.Parameter: String] = [.apps: #"["com.example.notes"]"#, .deleteFeedback: "true", .captureMinutes: "5",
+                                                                    .message: #""Return me""#, .phoneNumber: #""+44 20 7946 0000""#, .footnote: #""Thanks""#,
+                                                                    .confirmName: #""Lobby iPad""#]
         for parameter in DeviceCommand.RequestType.Parameter.allCases {
             // The rule: unless requestType is one of these, the field is null or absent.
             let rule = try #require(rules.first { (($0["then"] as? [String: Any])?["properties"] as? [String: Any])?[parameter.rawValue] != nil })
             let condition = try #require(((rule["if"] as? [String: Any])?["properties"] as? [String: Any])?["requestType"] as? [String: Any])
             let readers = try #require((condition["not"] as? [String: Any])?["enum"] as? [String])
-            for type in DeviceCommand.RequestType.queueable {
+            for (type, overMDM) in DeviceCommand.RequestType.queueable.map({ ($0, false) }) + DeviceCommand.RequestType.queueableOverMDM.map({ ($0, true) }) {
                 let body = #"{"requestType": "\#(type.rawValue)", "\#(parameter.rawValue)": \#(sample[parameter] ?? "null")}"#
                 let refused: Bool
                 do {
-                    _ = try APIRequest.decode(CommandBody.self, from: Data(body.utf8)).command()
+                    _ = try APIRequest.decode(CommandBody.self, from: Data(body.utf8)).command(for: CommandDraft.Target(name: "Lobby iPad", overMDM: overMDM, isSupervised: true, osVersion: "18.1"))
                     refused = false
                 } catch let error as APIError {
                     refused = error.field == parameter.rawValue

@@ -1,6 +1,7 @@
 @testable import App
 import Domain
 import Foundation
+import HTTPTypes
 import Storage
 import Testing
 
@@ -187,5 +188,75 @@ import Testing
         #expect(try await refresh.refresh() == 1)
         #expect(try device.commands().filter { $0.status == .queued }.map(\.requestType) == MDMInventoryRefresh.commands)
         #expect(try await refresh.refresh() == 0, "not twice while they wait")
+    }
+}
+
+/// A person's commands to a real device: Apple's MDM commands, each offered where Apple runs
+/// it and refused beside its field when not, erase confirmed by the device's name; nothing for
+/// a device that unenrolled.
+@Suite struct MDMCommandFormTests {
+    let api = APITests()
+
+    @Test func theFormOffersAppleCommandsWhereAppleRunsThemAndChecksEachField() async throws {
+        let device = try await MDMCommandExchangeTests().enrolled()
+        let console = device.fixture.console
+        try await console.addUser("ann@example.com", role: .admin)
+        try await console.addUser("hal@example.com", role: .helpdesk)
+        try await console.test { client in
+            let admin = Browser(client)
+            try await admin.signIn("ann@example.com", password: TestConsole.password)
+            let path = "/devices/\(device.device)"
+            let page = try await admin.get(path)
+            #expect(page.body.contains(#"<option value="DeviceLock">Lock the screen</option>"#))
+            #expect(page.body.contains(#"<option value="RestartDevice" disabled>Restart — Apple runs restart only on supervised devices.</option>"#))
+            #expect(!page.body.contains(#"value="RequestLogs""#), "the SDK's commands are not a real device's")
+
+            let unsupervised = try await admin.post(path + "/commands", ["requestType": "RestartDevice"])
+            #expect(unsupervised.status == .unprocessableContent && unsupervised.body.contains("only on supervised devices"))
+            try await admin.get(path)
+            let lost = try await admin.post(path + "/commands", ["requestType": "EnableLostMode", "footnote": "Thanks"])
+            #expect(lost.status == .unprocessableContent && lost.body.contains(#"id="command-message-error""#))
+            #expect(lost.body.contains(#"value="Thanks""#), "what was typed comes back")
+            try await admin.get(path)
+            let wrongName = try await admin.post(path + "/commands", ["requestType": "EraseDevice", "confirmName": "iPad"])
+            #expect(wrongName.status == .unprocessableContent && wrongName.body.contains(#"id="command-confirm-error""#))
+            try await admin.get(path)
+            #expect(try await admin.post(path + "/commands", ["requestType": "DeviceLock", "message": "Back to the desk", "phoneNumber": "+44 20 7946 0000"]).status == .seeOther)
+            try await admin.get(path)
+            #expect(try await admin.post(path + "/commands", ["requestType": "EraseDevice", "confirmName": "iPad (F9FXK1LMN)"]).status == .seeOther)
+
+            let desk = Browser(client)
+            try await desk.signIn("hal@example.com", password: TestConsole.password)
+            try await desk.get(path)
+            #expect(try await desk.post(path + "/commands", ["requestType": "EraseDevice", "confirmName": "iPad (F9FXK1LMN)"]).status == .forbidden)
+        }
+        let queued = try device.commands().filter { $0.queuedBy == "ann@example.com" }
+        #expect(queued.map(\.requestType) == [.deviceLock, .eraseDevice])
+        #expect(queued.first?.parameters.message == "Back to the desk")
+        let erased = try await console.services.database.read { try $0.fetch(AuditEvent.query().filter("action", .equal, "device.command")) }
+        #expect(erased.contains { $0.after == "Erase all content and settings" && $0.actorEmail == "ann@example.com" }, "who erased is audited")
+        // The lock's texts reach the device in Apple's keys.
+        try await console.services.database.write { _ = try $0.execute("DELETE FROM device_commands WHERE queuedBy <> 'ann@example.com'") }
+        let lock = try await device.idle()
+        #expect(lock?["Command"]?["Message"] == .string("Back to the desk") && lock?["Command"]?["PhoneNumber"] == .string("+44 20 7946 0000"))
+    }
+
+    @Test func theAPIQueuesAppleCommandsForRealDevicesOnlyAndNothingForOneThatLeft() async throws {
+        let device = try await MDMCommandExchangeTests().enrolled()
+        let console = device.fixture.console
+        let simulated = try await console.services.database.write { try $0.insert(IdsNeverReusedTests.device("Lobby iPad")) }
+        let token = try await api.token(console, role: .helpdesk)
+        try await console.test { client in
+            let real = try await api.call(client, .post, "/api/v1/devices/\(device.device)/commands", token: token, body: #"{"requestType": "SecurityInfo"}"#)
+            #expect(real.status == .created)
+            let sdkOnReal = try await api.call(client, .post, "/api/v1/devices/\(device.device)/commands", token: token, body: #"{"requestType": "RequestLogs"}"#)
+            #expect(sdkOnReal.status == .unprocessableContent && api.errorCode(sdkOnReal.json) != nil)
+            let appleOnSimulated = try await api.call(client, .post, "/api/v1/devices/\(simulated.id)/commands", token: token, body: #"{"requestType": "SecurityInfo"}"#)
+            #expect(appleOnSimulated.status == .unprocessableContent)
+            let checkOut = try CheckInMessage.read(.dictionary([("MessageType", .string("CheckOut")), ("Topic", .string("t")), ("UDID", .string("00008030-001A2B3C"))]))
+            try await device.fixture.checkIns.handle(checkOut, signedBy: "AA01")
+            let left = try await api.call(client, .post, "/api/v1/devices/\(device.device)/commands", token: token, body: #"{"requestType": "SecurityInfo"}"#)
+            #expect(left.status == .conflict && api.errorCode(left.json) == "device_unenrolled")
+        }
     }
 }

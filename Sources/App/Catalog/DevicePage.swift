@@ -88,7 +88,10 @@ struct DevicePage {
         canEdit = user.role.includes(.admin)
         let effective = overview.reaching.map { EffectivePolicy.compute(from: $0) }
         policy = effective.map(PolicyView.init)
-        commands = DeviceCommandsView(deviceID: id, commands: overview.commands, role: user.role, now: now, back: Site.Devices.show.link(id), form: commandForm)
+        // A real device that removed its MDM profile takes nothing: no form, nothing to cancel.
+        commands = DeviceCommandsView(deviceID: id, commands: overview.commands, role: overview.mdm?.state == .unenrolled ? nil : user.role, now: now, back: Site.Devices.show.link(id), form: commandForm,
+                                      target: CommandDraft.Target(name: device.name, overMDM: overview.mdm?.state == .enrolled,
+                                                                  isSupervised: device.isSupervised, osVersion: device.osVersion))
         let appName = { (bundleID: String) in catalog[bundleID]?.name ?? bundleID }
         policyLock = LockExplanation.policy(PolicyLock.of(effective, isSupervised: device.isSupervised, installedApps: device.installedApps), appName: appName)
         lock = LockExplanation.reported(overview.simulator?.state, policy: effective, appName: appName)

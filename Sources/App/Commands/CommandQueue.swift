@@ -18,6 +18,8 @@ struct CommandQueue: Sendable {
     enum Refusal: Error, Equatable {
         /// The device has no command with that UUID.
         case unknownCommand
+        /// A real device that removed its MDM profile: nothing reaches it until it enrolls again.
+        case deviceUnenrolled
         case progress(CommandProgress.Refusal)
     }
 
@@ -174,6 +176,17 @@ struct CommandQueue: Sendable {
     }
 
     // MARK: reading
+
+    /// The device as the command rules need it: its name, whether it is enrolled over MDM,
+    /// its supervision and iOS. A real device that unenrolled takes no command.
+    func target(_ deviceID: RecordID<DeviceRecord>) async throws -> CommandDraft.Target {
+        try await database.read { connection in
+            let device = try connection.require(DeviceRecord.self, id: deviceID)
+            let state = try connection.fetchOne(MDMDeviceRecord.query().filter("deviceID", .equal, deviceID))?.state
+            if state == .unenrolled { throw Refusal.deviceUnenrolled }
+            return CommandDraft.Target(name: device.name, overMDM: state == .enrolled, isSupervised: device.isSupervised, osVersion: device.osVersion)
+        }
+    }
 
     /// One of the device's commands, whatever its status.
     func command(_ uuid: String, of deviceID: RecordID<DeviceRecord>) async throws -> DeviceCommandRecord {

@@ -26,7 +26,14 @@ struct CommandsController {
         if let type = DeviceCommand.RequestType(rawValue: form.requestType), !user.role.includes(type.role) {
             throw AccessDenied.insufficientRole
         }
-        guard let command = form.validCommand() else {
+        let target: CommandDraft.Target
+        do {
+            target = try await commands.target(id)
+        } catch CommandQueue.Refusal.deviceUnenrolled {
+            return .seeOther(back, flash: .error("The device removed its MDM profile: no command reaches it until it enrolls again."),
+                             cookies: cookies, request: request)
+        }
+        guard let command = form.validCommand(for: target) else {
             if back == Site.Simulator.show.link(id) {
                 return try await simulatorPage.page(id, request: request, context: context, commandForm: form, status: .unprocessableContent)
             }

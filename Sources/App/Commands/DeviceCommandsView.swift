@@ -22,6 +22,8 @@ struct DeviceCommandsView {
         let value: String
         let label: String
         let selected: Bool
+        /// Apple would not run it on this device: offered, greyed, with the reason in its label.
+        let disabled: Bool
     }
 
     /// Where the form posts.
@@ -36,17 +38,22 @@ struct DeviceCommandsView {
     let back: String
     /// What the form shows: empty, or a refused command with its messages.
     let form: CommandForm
+    /// A real device: Apple's MDM commands, with the fields they read.
+    let overMDM: Bool
 
     init(deviceID: RecordID<DeviceRecord>, commands: [DeviceCommandRecord], role: Role?, now: Date, back: String,
-         form: CommandForm = CommandForm()) {
+         form: CommandForm = CommandForm(), target: CommandDraft.Target? = nil) {
+        overMDM = target?.overMDM ?? false
         queuePath = Site.Devices.queueCommand.link(deviceID)
         clearPath = role == .admin && commands.contains(where: \.status.isWaiting) ? Site.Devices.clearCommands.link(deviceID) : nil
         self.back = back
         self.form = form
         hasRows = !commands.isEmpty
         rows = commands.map { Self.row($0, role: role, now: now) }
-        kinds = DeviceCommand.RequestType.queueable.filter { role?.includes($0.role) == true }.map {
-            Kind(value: $0.rawValue, label: $0.displayName, selected: $0.rawValue == form.requestType)
+        kinds = DeviceCommand.RequestType.queueable(overMDM: overMDM).filter { role?.includes($0.role) == true }.map { type in
+            let reason = target.flatMap { $0.overMDM ? type.unavailability(isSupervised: $0.isSupervised, osVersion: $0.osVersion) : nil }
+            return Kind(value: type.rawValue, label: type.displayName + (reason.map { " — \($0)" } ?? ""),
+                        selected: type.rawValue == form.requestType, disabled: reason != nil)
         }
         canQueue = !kinds.isEmpty
     }
@@ -91,6 +98,14 @@ extension DeviceCommandsView: MustacheParent {
         case "requestTypeError": form.errors["requestType"]
         case "appsError": form.errors["apps"]
         case "captureMinutesError": form.errors["captureMinutes"]
+        case "overMDM": overMDM
+        case "message": form.message
+        case "phoneNumber": form.phoneNumber
+        case "footnote": form.footnote
+        case "messageError": form.errors["message"]
+        case "phoneNumberError": form.errors["phoneNumber"]
+        case "footnoteError": form.errors["footnote"]
+        case "confirmNameError": form.errors["confirmName"]
         default: nil
         }
     }
@@ -102,6 +117,7 @@ extension DeviceCommandsView.Kind: MustacheParent {
         case "value": value
         case "label": label
         case "selected": selected
+        case "disabled": disabled
         default: nil
         }
     }

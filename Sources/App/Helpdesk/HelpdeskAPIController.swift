@@ -22,7 +22,8 @@ struct HelpdeskAPIController {
         .post, "/api/v1/devices/{id}/commands", role: .helpdesk,
         "Queue a command for the device, to run at its next check-in (admin only: \(OpenAPIDocument.adminCommands))",
         success: .created,
-        otherAnswers: [403: "forbidden: the token's role does not allow this command (\(OpenAPIDocument.commandRoles))"])
+        otherAnswers: [403: "forbidden: the token's role does not allow this command (\(OpenAPIDocument.commandRoles))",
+                       409: "device_unenrolled: a real device that removed its MDM profile takes no command"])
     /// The route asks for helpdesk; taking a command back needs the role that may send it.
     static let cancelCommand = Endpoint<PathPair<RecordID<DeviceRecord>, String>, NoBody, CommandAnswer>(
         .delete, "/api/v1/devices/{id}/commands/{uuid}", role: .helpdesk,
@@ -53,7 +54,13 @@ struct HelpdeskAPIController {
             return Reply(CommandList(commands: commands.map(CommandAnswer.init)))
         }
         routes.handle(Self.queueCommand) { id, body, request, context in
-            let command = try body.command()
+            let target: CommandDraft.Target
+            do {
+                target = try await commands.target(id)
+            } catch CommandQueue.Refusal.deviceUnenrolled {
+                throw APIError(status: .conflict, code: .deviceUnenrolled, message: "The device removed its MDM profile: no command reaches it until it enrolls again.")
+            }
+            let command = try body.command(for: target)
             try SecuredRoutes.authorize(command.requestType.role, request: request, context: context)
             return Reply(CommandAnswer(try await commands.enqueue(command, for: id, by: context.user)))
         }

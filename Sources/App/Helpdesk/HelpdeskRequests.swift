@@ -7,43 +7,46 @@ struct CommandBody: APIRequestBody {
     let apps: [String]?
     let deleteFeedback: Bool?
     let captureMinutes: Int?
+    let message: String?
+    let phoneNumber: String?
+    let footnote: String?
+    let confirmName: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case requestType, apps, deleteFeedback, captureMinutes
+        case requestType, apps, deleteFeedback, captureMinutes, message, phoneNumber, footnote, confirmName
     }
 
-    /// How long a device may be asked to capture logs: up to a day.
-    static let captureMinutes = 1...1440
+    static var captureMinutes: ClosedRange<Int> { CommandDraft.captureMinutesRange }
 
-    /// The command, or a 422 naming the field, by the same rules as the form. A field the
-    /// command does not read is refused, so a mistake is never silently ignored.
-    func command() throws -> DeviceCommand {
-        guard let type = DeviceCommand.RequestType(rawValue: requestType), DeviceCommand.RequestType.queueable.contains(type) else {
-            throw APIRequest.invalid("requestType", "requestType must be one of \(DeviceCommand.RequestType.queueable.map(\.rawValue).joined(separator: ", ")).")
+    /// The command for the device, or a 422 naming the field, by the same rules as the form
+    /// (`CommandDraft`). A field the command does not read is refused, so a mistake is never
+    /// silently ignored.
+    func command(for target: CommandDraft.Target) throws -> DeviceCommand {
+        let offered = DeviceCommand.RequestType.queueable(overMDM: target.overMDM)
+        guard let type = DeviceCommand.RequestType(rawValue: requestType), offered.contains(type) else {
+            let kind = target.overMDM ? "a device enrolled over MDM" : "a simulated device"
+            throw APIRequest.invalid("requestType", "requestType must be one of \(offered.map(\.rawValue).joined(separator: ", ")) for \(kind).")
         }
-        let sent: [DeviceCommand.RequestType.Parameter: Bool] = [.apps: apps != nil, .deleteFeedback: deleteFeedback != nil, .captureMinutes: captureMinutes != nil]
+        let sent: [DeviceCommand.RequestType.Parameter: Bool] = [
+            .apps: apps != nil, .deleteFeedback: deleteFeedback != nil, .captureMinutes: captureMinutes != nil, .message: message != nil,
+            .phoneNumber: phoneNumber != nil, .footnote: footnote != nil, .confirmName: confirmName != nil,
+        ]
         if let unused = DeviceCommand.RequestType.Parameter.allCases.first(where: { sent[$0] == true && !type.parameters.contains($0) }) {
             let readers = unused.readers.map(\.rawValue).joined(separator: " and ")
             throw APIRequest.invalid(unused.rawValue, "\(unused.rawValue) is read only by \(readers), not by \(type.rawValue); leave it out.")
         }
-        if (apps?.count ?? 0) > DeviceCommand.maximumApps {
-            throw APIRequest.invalid("apps", "Ask about at most \(DeviceCommand.maximumApps) apps at once.")
-        }
+        var draft = CommandDraft(requestType: type)
         // Bundle IDs are trimmed, as every body's are.
-        let apps = (self.apps ?? []).map { $0.trimmingWhitespace() }
-        if let (index, problem) = apps.enumerated().lazy.compactMap({ index, app in BundleID.problem(app).map { (index, $0) } }).first {
-            throw APIRequest.invalid("apps.\(index)", problem)
+        draft.apps = (apps ?? []).map { $0.trimmingWhitespace() }
+        draft.deleteFeedback = deleteFeedback ?? false
+        draft.captureMinutes = captureMinutes
+        (draft.message, draft.phoneNumber, draft.footnote, draft.confirmName) = (message, phoneNumber, footnote, confirmName)
+        do {
+            return try draft.command(for: target)
+        } catch {
+            let first = error.problems[0]
+            throw APIRequest.invalid(first.field, first.message)
         }
-        if let minutes = captureMinutes, !Self.captureMinutes.contains(minutes) {
-            throw APIRequest.invalid("captureMinutes", "captureMinutes must be from \(Self.captureMinutes.lowerBound) to \(Self.captureMinutes.upperBound).")
-        }
-        var command = DeviceCommand(requestType: type)
-        if type == .managedApplicationFeedback {
-            command.apps = apps
-            command.deleteFeedback = deleteFeedback ?? false
-        }
-        if type == .requestLogs { command.captureMinutes = captureMinutes }
-        return command
     }
 }
 
@@ -66,12 +69,18 @@ extension CommandBody: NamedSchema, DocumentedFields {
         typealias Command = DeviceCommand.RequestType
         func readers(_ parameter: Command.Parameter) -> String { parameter.readers.map(\.rawValue).joined(separator: ", ") }
         return switch field {
-        case .requestType: JSONSchema(types: [.string], description: OpenAPIDocument.commandRoles, values: Command.queueable.map { .string($0.rawValue) })
+        case .requestType: JSONSchema(types: [.string], description: OpenAPIDocument.commandRoles,
+                                      values: (Command.queueable + Command.queueableOverMDM.filter { !Command.queueable.contains($0) }).map { .string($0.rawValue) })
         case .apps: JSONSchema(description: "\(readers(.apps)): the apps to ask (empty: every managed app)", maxItems: DeviceCommand.maximumApps,
                                items: OpenAPIDocument.bundleID)
         case .deleteFeedback: JSONSchema(description: "\(readers(.deleteFeedback)): the device deletes the feedback after reporting it", defaultValue: .bool(false))
         case .captureMinutes: JSONSchema(description: "\(readers(.captureMinutes)): capture every level this long (absent or null: send what is kept)",
                                          minimum: captureMinutes.lowerBound, maximum: captureMinutes.upperBound)
+        case .message: JSONSchema(types: [.string], description: "\(readers(.message)): what the locked screen says", maxLength: CommandDraft.maximumMessage)
+        case .phoneNumber: JSONSchema(types: [.string], description: "\(readers(.phoneNumber)): the number the locked screen offers to call",
+                                      maxLength: CommandDraft.maximumPhoneNumber)
+        case .footnote: JSONSchema(types: [.string], description: "\(readers(.footnote)): the line under Lost Mode's message", maxLength: CommandDraft.maximumMessage)
+        case .confirmName: JSONSchema(types: [.string], description: "\(readers(.confirmName)): the device's name, exactly, to confirm erasing everything on it")
         }
     }
 
@@ -95,12 +104,19 @@ extension CommandBody: NamedSchema, DocumentedFields {
 /// route enforces, so the document cannot drift from it.
 extension OpenAPIDocument {
     static var adminCommands: String {
-        DeviceCommand.RequestType.queueable.filter { $0.role == .admin }.map(\.rawValue).joined(separator: ", ")
+        queueable.filter { $0.role == .admin }.map(\.rawValue).joined(separator: ", ")
     }
 
     static var commandRoles: String {
-        let helpdesk = DeviceCommand.RequestType.queueable.filter { $0.role == .helpdesk }.map(\.rawValue).joined(separator: ", ")
-        return "\(helpdesk) need helpdesk; \(adminCommands) admin"
+        let helpdesk = queueable.filter { $0.role == .helpdesk }.map(\.rawValue).joined(separator: ", ")
+        let simulated = DeviceCommand.RequestType.queueable.map(\.rawValue).joined(separator: ", ")
+        let real = DeviceCommand.RequestType.queueableOverMDM.map(\.rawValue).joined(separator: ", ")
+        return "\(helpdesk) need helpdesk; \(adminCommands) admin. A simulated device takes \(simulated); a device enrolled over MDM takes \(real), each where Apple runs it (supervision, iOS version)"
+    }
+
+    /// Every command a person may queue for some device.
+    private static var queueable: [DeviceCommand.RequestType] {
+        DeviceCommand.RequestType.allCases.filter { DeviceCommand.RequestType.queueable.contains($0) || DeviceCommand.RequestType.queueableOverMDM.contains($0) }
     }
 }
 

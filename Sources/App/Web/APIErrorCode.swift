@@ -63,6 +63,7 @@ enum APIErrorCode: String, CaseIterable, Codable, Sendable {
     case unknownCommand = "unknown_command"
     case commandFinished = "command_finished"
     case commandNotSent = "command_not_sent"
+    case deviceUnenrolled = "device_unenrolled"
     case noLines = "no_lines"
     case tooManyLines = "too_many_lines"
     case invalidLine = "invalid_line"

@@ -95,20 +95,46 @@ extension DeviceCommand {
         public var parameters: Set<Parameter> {
             switch self {
             case .managedApplicationFeedback: [.apps, .deleteFeedback]
+            case .managedApplicationConfiguration: [.apps]
             case .requestLogs: [.captureMinutes]
+            case .deviceLock: [.message, .phoneNumber]
+            case .enableLostMode: [.message, .phoneNumber, .footnote]
+            case .eraseDevice: [.confirmName]
             default: []
             }
         }
 
         public enum Parameter: String, CaseIterable, Sendable {
-            case apps, deleteFeedback, captureMinutes
+            case apps, deleteFeedback, captureMinutes, message, phoneNumber, footnote
+            /// Erasing asks for the device's name, typed, so a slip of the list cannot erase one.
+            case confirmName
 
             /// The commands that read it: on every other command it must be absent.
-            public var readers: [RequestType] { RequestType.queueable.filter { $0.parameters.contains(self) } }
+            public var readers: [RequestType] { RequestType.allCases.filter { $0.parameters.contains(self) } }
         }
 
         /// The commands a person queues for a simulated device; install and remove follow
         /// assignments by themselves.
         public static let queueable: [RequestType] = [.restartDevice, .settings, .managedApplicationFeedback, .requestLogs, .clearGuidedAccessPasscode]
+
+        /// The commands a person queues for a real device enrolled over MDM.
+        public static let queueableOverMDM: [RequestType] = [
+            .deviceInformation, .securityInfo, .installedApplicationList, .profileList, .managedApplicationFeedback,
+            .managedApplicationConfiguration, .settings, .deviceLock, .restartDevice, .shutDownDevice, .enableLostMode,
+            .disableLostMode, .deviceLocation, .clearPasscode, .eraseDevice,
+        ]
+
+        /// The commands a person may queue for a device: Apple's MDM commands for a real device,
+        /// the console's SDK commands for one the simulator plays.
+        public static func queueable(overMDM: Bool) -> [RequestType] { overMDM ? queueableOverMDM : queueable }
+
+        /// Why Apple would not run it on this device, in words; nil when it would.
+        public func unavailability(isSupervised: Bool, osVersion: String) -> String? {
+            if needsSupervision && !isSupervised { return "Apple runs \(displayName.lowercased()) only on supervised devices." }
+            if let minimum = minimumOS.flatMap(AppleVersion.init), let version = AppleVersion(osVersion), version < minimum {
+                return "Needs iOS \(minimum) or later; the device runs iOS \(osVersion)."
+            }
+            return nil
+        }
     }
 }
