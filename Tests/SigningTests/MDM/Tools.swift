@@ -10,6 +10,11 @@ struct Tools {
         FileManager.default.isExecutableFile(atPath: python) && Tools().run([python, "-c", "import cryptography"]) == 0
     }
 
+    /// `apt-get install scep`; the relay script also needs Python and the openssl command.
+    static var hasSCEPClient: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/scepclient") && hasOpenSSL && FileManager.default.isExecutableFile(atPath: python)
+    }
+
     let folder: URL
 
     init() {
@@ -29,7 +34,10 @@ struct Tools {
     /// standard error goes to `stderr.txt` for the failure message. `posix_spawn`, not
     /// `Process`, for the reason `ProfileSignerTests.run` gives.
     @discardableResult
-    func run(_ arguments: [String]) -> Int32 {
+    func run(_ arguments: [String]) -> Int32 { wait(start(arguments)) }
+
+    /// Starts a command without waiting for it (-1 when it could not start).
+    func start(_ arguments: [String]) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -41,6 +49,12 @@ struct Tools {
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         guard posix_spawn(&pid, shell[0], &actions, nil, &argv, environ) == 0 else { return -1 }
+        return pid
+    }
+
+    /// The wait status of a started command.
+    func wait(_ pid: pid_t) -> Int32 {
+        guard pid > 0 else { return -1 }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         return status
