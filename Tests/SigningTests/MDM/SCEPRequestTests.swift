@@ -45,6 +45,9 @@ import Testing
         #expect(throws: SCEPError.notAPKIMessage) { try SCEPRequest.parse([], authority: authority) }
         #expect(throws: SCEPError.notAPKIMessage) { try SCEPRequest.parse(Array("POST".utf8), authority: authority) }
         #expect(throws: SCEPError.notAPKIMessage) { try SCEPRequest.parse(authority.certificateDER, authority: authority) }
+        // Our own answer is signed and well formed, but no request.
+        let answer = try SCEPResponse.failure(.badRequest, for: try SCEPFixture.request(), authority: authority)
+        #expect(throws: SCEPError.unknownMessageType("3")) { try SCEPRequest.parse(answer, authority: authority) }
         for length in stride(from: 0, to: der.count, by: 7) {
             #expect(throws: SCEPError.self) { try SCEPRequest.parse(Array(der.prefix(length)), authority: authority) }
         }

@@ -32,6 +32,10 @@ import Testing
         #expect(attributes.contains("PRINTABLESTRING:0"))  // pkiStatus SUCCESS
         #expect(attributes.contains("PRINTABLESTRING:\(request.transactionID)"))
         #expect(attributes.contains("sha256"))
+        let nonces = try octetAttributes(tools)
+        #expect(nonces["2.16.840.1.113733.1.9.6"] == request.senderNonce)  // recipientNonce
+        #expect(nonces["2.16.840.1.113733.1.9.5"]?.count == 16)
+        #expect(nonces["2.16.840.1.113733.1.9.5"] != request.senderNonce)
     }
 
     @Test func aFailureCarriesTheStatusAndReason() throws {
@@ -59,6 +63,22 @@ import Testing
         let text = String(decoding: try tools.read("chain.pem"), as: UTF8.self)
         #expect(text.contains("SCEP Fixture CA") && text.contains("Test Device CA"))
         #expect(throws: SCEPError.self) { try SCEPResponse.degenerateCertificates([[0x30, 0x00]]) }
+    }
+
+    /// The OCTET STRING attributes of response.der by OID, read from `openssl asn1parse`.
+    private func octetAttributes(_ tools: Tools) throws -> [String: [UInt8]] {
+        // asn1parse prints to standard output, which `Tools.run` discards; the shell keeps it.
+        let shell = ["/bin/sh", "-c", "\(Tools.openssl) asn1parse -inform DER -in response.der > parsed.txt"]
+        guard tools.run(shell) == 0 else { throw ToolFailure(message: tools.lastError) }
+        let lines = String(decoding: try tools.read("parsed.txt"), as: UTF8.self).split(separator: "\n")
+        var found: [String: [UInt8]] = [:]
+        for (index, line) in lines.enumerated() where line.contains(":2.16.840.1.113733.1.9.") && index + 2 < lines.count {
+            let oid = String(line.split(separator: ":").last ?? "")
+            guard let hex = lines[index + 2].components(separatedBy: "[HEX DUMP]:").last, lines[index + 2].contains("OCTET STRING") else { continue }
+            let digits = Array(hex.utf8)
+            found[oid] = stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16) }
+        }
+        return found
     }
 
     /// The signed attributes as `openssl cms -cmsout -print` shows them.
