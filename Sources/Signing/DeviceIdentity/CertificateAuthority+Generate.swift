@@ -6,7 +6,9 @@ extension CertificateAuthority {
     /// that long without re-enrolling). Its key usage allows signing certificates and
     /// revocation lists, and also signing SCEP answers and receiving SCEP requests
     /// (digitalSignature, keyEncipherment), which RFC 8894 clients check.
-    public static func generate(commonName: String, organisation: String, now: Date = Date()) throws(CertificateAuthorityError) -> CertificateAuthority {
+    public static func generate(
+        commonName: String, organisation: String, now: Date = Date()
+    ) throws(CertificateAuthorityError) -> CertificateAuthority {
         let failed = CertificateAuthorityError.failed("the CA could not be generated")
         guard let key = copenssl_rsa_generate(2048) else { throw .failed(SigningError.openSSLErrors()) }
         defer { EVP_PKEY_free(key) }

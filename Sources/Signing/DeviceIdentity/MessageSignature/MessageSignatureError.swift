@@ -20,7 +20,8 @@ public enum MessageSignatureError: Error, Sendable, Equatable, CustomStringConve
         case .notASignature: "The Mdm-Signature header is not a CMS signature carrying its signer's certificate."
         case .bodyMismatch: "The Mdm-Signature does not match the request body: the body was changed or the signature belongs to another request."
         case .notIssuedByAuthority:
-            "The device signed with a certificate this console's CA did not issue: it may have enrolled with another server or an older CA; re-enroll it."
+            "The device signed with a certificate this console's CA did not issue: "
+                + "it may have enrolled with another server or an older CA; re-enroll it."
         case .expired(let notAfter):
             "The device's identity certificate expired on \(CertificateAuthorityError.day(notAfter)): re-enroll the device to give it a new one."
         case .notYetValid(let notBefore):

@@ -16,10 +16,12 @@ public enum PushCertificateError: Error, Sendable, Equatable, CustomStringConver
         switch self {
         case .noCertificate: "The file holds no certificate: upload the push certificate from Apple's Push Certificates Portal."
         case .noPrivateKey: "The file holds no private key: add the key the certificate request was made with, or export a .p12 from Keychain Access."
-        case .privateKeyEncrypted: "The private key is encrypted: remove its passphrase (openssl pkey -in key.pem -out plain.pem) or upload a .p12 with its password."
+        case .privateKeyEncrypted:
+            "The private key is encrypted: remove its passphrase (openssl pkey -in key.pem -out plain.pem) or upload a .p12 with its password."
         case .keyDoesNotMatchCertificate: "The private key does not belong to the push certificate."
         case .notAnMDMPushCertificate:
-            "This is not an MDM push certificate: its subject has no com.apple.mgmt. topic. Use the certificate from Apple's Push Certificates Portal."
+            "This is not an MDM push certificate: its subject has no com.apple.mgmt. topic. "
+                + "Use the certificate from Apple's Push Certificates Portal."
         case .notPKCS12: "The file is not a PKCS#12 (.p12) file."
         case .wrongPassword: "The password does not open this .p12 file."
         case .failed(let detail): "The push certificate could not be read: \(detail)"
