@@ -7,7 +7,10 @@ struct Tools {
     static let python = "/usr/bin/python3"
     static var hasOpenSSL: Bool { FileManager.default.isExecutableFile(atPath: openssl) }
     static var hasPythonCryptography: Bool {
-        FileManager.default.isExecutableFile(atPath: python) && Tools().run([python, "-c", "import cryptography"]) == 0
+        guard FileManager.default.isExecutableFile(atPath: python) else { return false }
+        let tools = Tools()
+        defer { tools.remove() }
+        return tools.run([python, "-c", "import cryptography"]) == 0
     }
 
     /// `apt-get install scep`; the relay script also needs Python and the openssl command.
