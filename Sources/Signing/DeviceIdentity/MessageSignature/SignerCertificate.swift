@@ -1,0 +1,28 @@
+import COpenSSL
+import Foundation
+
+/// The certificate a device signed a request with, once the signature and its issuer checked
+/// out: the console binds it to the enrollment at Authenticate and compares it afterwards.
+public struct SignerCertificate: Sendable, Equatable {
+    public let der: [UInt8]
+    /// Lower-case hex without separators, as `IssuedCertificate.serialHex` has it.
+    public let serialHex: String
+    /// RFC 2253, as in `CN=device-1234`.
+    public let subject: String
+    public let commonName: String?
+    public let notBefore: Date
+    public let notAfter: Date
+    /// SHA-256 of the DER certificate, colon-separated upper-case hex.
+    public let sha256Fingerprint: String
+
+    init?(_ certificate: OpaquePointer) {
+        guard let der = X509Facts.der(certificate) else { return nil }
+        self.der = der
+        serialHex = X509Facts.serialHex(certificate)
+        subject = X509Facts.subject(certificate)
+        commonName = X509Facts.attribute(NID_commonName, of: X509_get_subject_name(certificate))
+        notBefore = X509Facts.notBefore(certificate)
+        notAfter = X509Facts.notAfter(certificate)
+        sha256Fingerprint = X509Facts.fingerprint(certificate)
+    }
+}
