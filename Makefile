@@ -8,6 +8,9 @@ ROBUSTNESS_PACKAGES := openssl
 POSTGRES_PACKAGES := postgresql
 # The cluster suite's load balancer in front of two console instances.
 CLUSTER_PACKAGES := nginx
+# The device-identity tests check SCEP against an independent client (Debian's scepclient) and
+# device signatures made by Python's cryptography, as devices make them.
+SIGNING_TEST_PACKAGES := scep python3-cryptography
 PORT ?= 8080
 DATA ?= data
 
@@ -60,7 +63,7 @@ build-deps:
 	@scripts/ensure-apt-packages $(BUILD_PACKAGES)
 
 test-deps:
-	@scripts/ensure-apt-packages $(BROWSER_PACKAGES) $(ROBUSTNESS_PACKAGES) $(POSTGRES_PACKAGES) $(CLUSTER_PACKAGES)
+	@scripts/ensure-apt-packages $(BROWSER_PACKAGES) $(ROBUSTNESS_PACKAGES) $(POSTGRES_PACKAGES) $(CLUSTER_PACKAGES) $(SIGNING_TEST_PACKAGES)
 	@python3 -c 'import selenium, axe_selenium_python' 2>/dev/null || python3 -m pip install --quiet selenium axe-selenium-python \
 		|| python3 -m pip install --quiet --break-system-packages selenium axe-selenium-python
 	@python3 -c 'import requests, schemathesis' 2>/dev/null || python3 -m pip install --quiet requests schemathesis \
