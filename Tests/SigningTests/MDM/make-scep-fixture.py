@@ -119,7 +119,7 @@ def relay(args):
             f.write(body)
         os.rename(os.path.join(folder, "request.der.part"), os.path.join(folder, "request.der"))
         response = os.path.join(folder, "response.der")
-        deadline = time.time() + 60
+        deadline = time.time() + 300
         while time.time() < deadline:
             if os.path.exists(response):
                 with open(response, "rb") as f:
