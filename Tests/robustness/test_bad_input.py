@@ -132,6 +132,9 @@ FORM_ROUTES = [
               fields=("captureMinutes",), pick={"apps": None}),
     FormRoute("/devices/{checkin}/commands", "/devices/{checkin}", pick={"requestType": "RequestLogs"}),
     FormRoute("/devices/{checkin}/commands", "/devices/{checkin}", pick={"requestType": "ManagedApplicationFeedback"}),
+    # Each waiting command's row has its Cancel form; an admin also sees "Cancel every waiting command".
+    FormRoute("/devices/{checkin}/commands/{waiting}/cancel", "/devices/{checkin}"),
+    FormRoute("/devices/{checkin}/commands/clear", "/devices/{checkin}"),
     FormRoute("/tokens", "/tokens", {"name": "Form token {n}", "role": "viewer"}),
     FormRoute("/tokens/{spare_token}/revoke", "/tokens"),
     FormRoute("/simulator", "/simulator/new", {"name": "Form simulator {n}", "model": "iPad", "osVersion": "17.4"}),
@@ -201,6 +204,7 @@ API_TARGETS = {
     # A new token for the check-in device would end the device cases' token: the spare device takes it.
     "/api/v1/devices/{id}/token": "/api/v1/devices/{spare_device}/token",
     "/api/v1/devices/{id}/commands": "/api/v1/devices/{checkin}/commands",
+    "/api/v1/devices/{id}/commands/{uuid}": "/api/v1/devices/{checkin}/commands/{waiting}",
     "/api/v1/devices/{id}/feedback": "/api/v1/devices/{checkin}/feedback?app=com.example.robust",
     "/api/v1/devices/{id}/notes": "/api/v1/devices/{checkin}/notes",
     "/api/v1/devices/{id}/notes/{note}": "/api/v1/devices/{checkin}/notes/{note}",
@@ -330,8 +334,12 @@ class Seeds(dict):
             ("spare_profile", lambda: ("SELECT 1 FROM profiles WHERE id = ?", self["spare_profile"]), self.make_spare_profile),
             ("sim", lambda: ("SELECT 1 FROM devices WHERE id = ?", self["sim"]), self.make_sim),
             ("checkin", lambda: ("SELECT 1 FROM devices WHERE id = ? AND tokenHash IS NOT NULL", self["checkin"]), self.make_checkin),
-            ("command", lambda: ("SELECT 1 FROM device_commands WHERE uuid = ? AND deviceID = ? AND status = 'queued'",
+            # Handed to the device and not answered: what a device's answer is valid for.
+            ("command", lambda: ("SELECT 1 FROM device_commands WHERE uuid = ? AND deviceID = ? AND status = 'sent'",
                                  self["command"], self["checkin"]), self.make_command),
+            # Still waiting: what a person may cancel.
+            ("waiting", lambda: ("SELECT 1 FROM device_commands WHERE uuid = ? AND deviceID = ? AND status IN ('queued', 'sent', 'notNow')",
+                                 self["waiting"], self["checkin"]), self.make_waiting),
             ("user", lambda: ("SELECT 1 FROM users WHERE id = ?", self["user"]), self.make_user),
             ("spare_token", lambda: ("SELECT 1 FROM api_tokens WHERE id = ? AND revokedAt IS NULL", self["spare_token"]),
              self.make_spare_token),
@@ -424,6 +432,13 @@ class Seeds(dict):
         answer = requests.get(self.console.url("/api/v1/device/commands"), timeout=TIMEOUT,
                               headers={"Authorization": f"Bearer {self['device_token']}"})
         self["command"] = answer.json()["commands"][-1]["CommandUUID"]
+
+    def make_waiting(self):
+        queued = self.api.post(self.console.url(f"/api/v1/devices/{self['checkin']}/commands"), json={"requestType": "RestartDevice"},
+                               timeout=TIMEOUT)
+        if queued.status_code != 201:
+            raise AssertionError(f"queuing the seed command to cancel answered {support.describe(queued)}")
+        self["waiting"] = queued.json()["uuid"]
 
     def make_user(self):
         email = f"target{self.unique()}@test.example"
