@@ -94,7 +94,10 @@ struct CommandQueue: Sendable {
         return handed
     }
 
+    /// A device polls far more often than anything waits for it: a read answers the usual
+    /// "nothing" without queuing on the single writer.
     func handOut(to deviceID: RecordID<DeviceRecord>, limit: Int? = nil) async throws -> [HandedOut] {
+        guard try await database.read({ try $0.count(Self.waiting(for: deviceID)) }) > 0 else { return [] }
         let time = now()
         return try await database.write { try handOut(to: deviceID, limit: limit, at: time, connection: $0) }
     }
@@ -136,6 +139,7 @@ struct CommandQueue: Sendable {
     // MARK: taking back
 
     /// A person takes back one waiting command (one already sent may still run on the device).
+    /// Whoever may send a command may take it back: anyone else is refused (403).
     func cancel(_ uuid: String, of deviceID: RecordID<DeviceRecord>, by user: User) async throws -> DeviceCommandRecord {
         let time = now()
         return try await database.write { connection in
@@ -144,6 +148,7 @@ struct CommandQueue: Sendable {
             guard var command = try connection.fetchOne(DeviceCommandRecord.query().filter("uuid", .equal, uuid).filter("deviceID", .equal, deviceID)) else {
                 throw Refusal.unknownCommand
             }
+            guard user.role.includes(command.requestType.role) else { throw AccessDenied.insufficientRole }
             do {
                 try command.progress.cancel(at: time)
             } catch let refusal as CommandProgress.Refusal {
@@ -186,14 +191,6 @@ struct CommandQueue: Sendable {
             if state == .unenrolled { throw Refusal.deviceUnenrolled }
             return CommandDraft.Target(name: device.name, overMDM: state == .enrolled, isSupervised: device.isSupervised, osVersion: device.osVersion)
         }
-    }
-
-    /// One of the device's commands, whatever its status.
-    func command(_ uuid: String, of deviceID: RecordID<DeviceRecord>) async throws -> DeviceCommandRecord {
-        guard let command = try await database.read({ try $0.fetchOne(DeviceCommandRecord.query().filter("uuid", .equal, uuid).filter("deviceID", .equal, deviceID)) }) else {
-            throw Refusal.unknownCommand
-        }
-        return command
     }
 
     /// The device's waiting commands, oldest first.

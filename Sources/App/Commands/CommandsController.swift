@@ -49,8 +49,6 @@ struct CommandsController {
         let back = Self.back(context, device: id)
         let flash: Flash
         do {
-            let waiting = try await commands.command(uuid, of: id)
-            guard context.user.role.includes(waiting.requestType.role) else { throw AccessDenied.insufficientRole }
             let cancelled = try await commands.cancel(uuid, of: id, by: context.user)
             flash = .notice("Cancelled: \(cancelled.command.summary).")
         } catch CommandQueue.Refusal.unknownCommand {

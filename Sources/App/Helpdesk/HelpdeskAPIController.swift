@@ -66,8 +66,6 @@ struct HelpdeskAPIController {
         }
         routes.handle(Self.cancelCommand) { id, uuid, request, context in
             do {
-                let waiting = try await commands.command(uuid, of: id)
-                try SecuredRoutes.authorize(waiting.requestType.role, request: request, context: context)
                 return Reply(CommandAnswer(try await commands.cancel(uuid, of: id, by: context.user)))
             } catch CommandQueue.Refusal.unknownCommand {
                 throw APIError(status: .notFound, code: .unknownCommand, message: "The device has no command \(uuid.clipped(to: 60)).", field: "uuid")
