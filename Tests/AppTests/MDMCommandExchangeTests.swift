@@ -70,6 +70,21 @@ import Testing
         #expect(try device.fixture.read { try $0.require(DeviceRecord.self, id: device.device) }.installedApps == ["com.example.notes"])
     }
 
+    /// A device says Idle far more often than anything waits: such a turn writes nothing until
+    /// its last-seen time is a minute old.
+    @Test func anIdleTurnWithNothingWaitingWritesNothingWithinAMinute() async throws {
+        let device = try await enrolled()
+        try await device.fixture.console.services.database.write { _ = try $0.execute("DELETE FROM device_commands") }
+        let lastSeen = { try device.fixture.read { try $0.fetchOne(MDMDeviceRecord.query()) }?.lastSeenAt }
+        let first = try lastSeen()
+        device.fixture.console.clock.advance(by: 30)
+        #expect(try await device.idle() == nil)
+        #expect(try lastSeen() == first, "seen 30 seconds ago: nothing to write")
+        device.fixture.console.clock.advance(by: 60)
+        #expect(try await device.idle() == nil)
+        #expect(try lastSeen() == device.fixture.console.clock.now)
+    }
+
     @Test func aCommandPutOffIsNotOfferedAgainUntilTheDeviceReportsSomethingElse() async throws {
         let device = try await enrolled()
         let information = try await device.idle()

@@ -25,6 +25,7 @@ struct MDMCommandExchange: Sendable {
     /// empty 200.
     func exchange(_ message: CommandReportMessage, rawBody: String, from deviceID: RecordID<DeviceRecord>) async throws -> PropertyList? {
         let time = now()
+        if message.report == .idle, try await idleNeedsNothing(deviceID, at: time) { return nil }
         return try await database.write { connection in
             guard var enrolled = try connection.fetchOne(MDMDeviceRecord.query().filter("deviceID", .equal, deviceID)),
                   enrolled.state == .enrolled else { throw Refusal.notEnrolled }
@@ -49,6 +50,18 @@ struct MDMCommandExchange: Sendable {
                 try connection.recordCheckIn(of: deviceID, at: time)
             }
             return next
+        }
+    }
+
+    /// Most turns are a woken or polling device saying Idle with nothing waiting: a read answers
+    /// them, as long as no NotNow run is to end and the device was seen within the last minute
+    /// (its last-seen time is kept at that grain, as check-ins are).
+    private func idleNeedsNothing(_ deviceID: RecordID<DeviceRecord>, at time: Date) async throws -> Bool {
+        try await database.read { connection in
+            guard let enrolled = try connection.fetchOne(MDMDeviceRecord.query().filter("deviceID", .equal, deviceID)),
+                  enrolled.state == .enrolled else { throw Refusal.notEnrolled }
+            guard enrolled.notNowRun.isEmpty, !CheckInRecording.isDue(lastRecorded: enrolled.lastSeenAt, at: time) else { return false }
+            return try connection.count(CommandQueue.waiting(for: deviceID)) == 0
         }
     }
 
