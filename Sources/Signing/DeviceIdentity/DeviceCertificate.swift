@@ -1,13 +1,13 @@
 import COpenSSL
 import Foundation
 
-/// The certificate a device signed a request with, once the signature and its issuer checked
-/// out: the console binds it to the enrollment at Authenticate and compares it afterwards.
-public struct SignerCertificate: Sendable, Equatable {
+/// A device identity certificate as the console records and compares it: what SCEP issued,
+/// and what a device's `Mdm-Signature` turned out to be signed with.
+public struct DeviceCertificate: Sendable, Equatable {
     public let der: [UInt8]
-    /// Lower-case hex without separators, as `IssuedCertificate.serialHex` has it.
+    /// Lower-case hex without separators, as in `4f0a…`: the key the console stores it by.
     public let serialHex: String
-    /// RFC 2253, as in `CN=device-1234`.
+    /// RFC 2253, as in `CN=device`.
     public let subject: String
     public let commonName: String?
     public let notBefore: Date
@@ -26,3 +26,8 @@ public struct SignerCertificate: Sendable, Equatable {
         sha256Fingerprint = X509Facts.fingerprint(certificate)
     }
 }
+
+/// The certificate the authority issued through SCEP.
+public typealias IssuedCertificate = DeviceCertificate
+/// The certificate a device signed a request with, once the signature and its issuer checked out.
+public typealias SignerCertificate = DeviceCertificate
