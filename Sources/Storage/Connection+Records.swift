@@ -85,7 +85,7 @@ extension Connection {
     }
 
     public func count<R: Record>(_ query: Query<R>) throws -> Int {
-        try scalar(query.sql(selecting: "count(*)"), as: Int.self) ?? 0
+        try scalar(query.countSQL, as: Int.self) ?? 0
     }
 
     /// Runs any query and decodes each row into `T` by column name (joins, view models).

@@ -71,6 +71,14 @@ public struct Query<R: Record>: Sendable {
     /// (`Connection.rows(together:)`), decoded with `Row.decode`.
     public var sql: SQL { sql(selecting: "*") }
 
+    /// How many rows match: the order does not change a count (and PostgreSQL refuses an
+    /// ORDER BY beside count(*)), so it is left out.
+    var countSQL: SQL {
+        var unordered = self
+        unordered.ordering = []
+        return unordered.sql(selecting: "count(*)")
+    }
+
     /// The statement selecting `selection` (for example `*` or `count(*)`) from the table.
     func sql(selecting selection: String) -> SQL {
         var sql = SQL(verbatim: "SELECT \(selection) FROM \(SQL.quoted(identifier: R.tableName))")

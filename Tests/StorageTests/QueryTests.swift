@@ -33,6 +33,12 @@ import Testing
         #expect(names == ["device-10", "device-08"])
     }
 
+    /// A query written for reading in order counts as well: the order is no part of a count.
+    @Test(arguments: Backend.available) func anOrderedQueryCountsItsRows(on backend: Backend) async throws {
+        let database = try await seeded(on: backend)
+        #expect(try await database.read { try $0.count(Gadget.query().filter("kind", .equal, "phone").order(by: "count", .descending)) } == 5)
+    }
+
     @Test(arguments: Backend.available) func keysetPaginationWalksEveryRowOnce(on backend: Backend) async throws {
         let database = try await seeded(on: backend)
         var seen: [String] = []
