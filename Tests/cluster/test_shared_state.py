@@ -178,7 +178,7 @@ class SharedStateTest(cluster.ClusterTestCase):
 
     def test_each_background_job_ran_once_though_both_instances_started(self):
         rows = dict(self.cluster.query("SELECT job, runs FROM job_leases"))
-        self.assertEqual(rows, {"image-sweep": "1", "log-retention": "1", "session-sweep": "1"}, self.cluster.logs())
+        self.assertEqual(rows, {"image-sweep": "1", "log-retention": "1", "mdm-inventory": "1", "session-sweep": "1"}, self.cluster.logs())
         holders = {row[0] for row in self.cluster.query("SELECT lastHolder FROM job_leases")}
         self.assertTrue(holders, "a console is named as the one that ran them")
 
