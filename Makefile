@@ -32,7 +32,7 @@ release:
 ## Unit and integration tests (on SQLite and on a throwaway PostgreSQL), then the browser,
 ## robustness and cluster tests against the binary those built
 test: build-deps test-deps
-	scripts/with-throwaway-postgres $(MAKE) swift-test browser-test robustness-test cluster-test
+	scripts/with-throwaway-postgres $(MAKE) swift-test browser-test robustness-test mdm-test cluster-test
 
 swift-test:
 	scripts/swift-test-with-summary sqlite
@@ -47,6 +47,11 @@ browser-test:
 ## burst and kill -9 crash safety, against the binary (CONSOLE_BINARY to use another)
 robustness-test:
 	python3 -m unittest discover -s Tests/robustness -p 'test_*.py' -v
+
+## Devices speaking Apple's MDM protocol to the binary: enrollment through the real profile and
+## SCEP (Debian's scepclient), signed check-ins and commands, and every hostile message refused
+mdm-test:
+	python3 -m unittest discover -s Tests/mdm -p 'test_*.py' -v
 
 ## Two instances on one PostgreSQL database behind nginx: sessions, throttle and uploads across
 ## them, readiness, a database restart, SIGTERM and kill -9 of one, both starting at once. Runs
@@ -68,3 +73,5 @@ test-deps:
 		|| python3 -m pip install --quiet --break-system-packages selenium axe-selenium-python
 	@python3 -c 'import requests, schemathesis' 2>/dev/null || python3 -m pip install --quiet requests schemathesis \
 		|| python3 -m pip install --quiet --break-system-packages requests schemathesis
+	@python3 -c 'import cryptography' 2>/dev/null || python3 -m pip install --quiet cryptography \
+		|| python3 -m pip install --quiet --break-system-packages cryptography

@@ -32,8 +32,21 @@ public struct AppConfig: Sendable {
     /// accepting connections: time for a load balancer that polls readiness to stop sending
     /// work. Nothing by default, so a console alone stops at once.
     public var drainDelay: Duration = .zero
+    /// The address devices reach the console at (`serve --public-url`), written into
+    /// enrollment profiles; nil means `http://host:port`, which only a device on this machine's
+    /// network reaches, and only in tests (real devices speak HTTPS only).
+    public var publicURL: String?
+    /// Apple's push service; tests point it at a local stand-in.
+    public var apnsURL = "https://api.push.apple.com"
     /// The clock, replaceable so tests can move time (session expiry, sign-in throttle).
     public var now: @Sendable () -> Date = { Date() }
 
     public init() {}
+
+    /// The console's address as devices reach it, without a trailing slash.
+    var deviceBaseURL: String {
+        var url = publicURL ?? "http://\(host):\(port)"
+        while url.hasSuffix("/") { url.removeLast() }
+        return url
+    }
 }

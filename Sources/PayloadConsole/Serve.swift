@@ -37,11 +37,24 @@ struct Serve: AsyncParsableCommand {
             help: "Seconds to go on serving after SIGTERM with /readyz answering 503, so a load balancer stops sending work first.")
     var drainDelay: Double = 0
 
+    @Option(name: .customLong("public-url"),
+            help: "The address devices reach the console at, written into enrollment profiles (https://mdm.example.com; default http://HOST:PORT).")
+    var publicURL: String?
+
+    @Option(name: .customLong("apns-url"), help: "Apple's push service (the default), or a stand-in for tests.")
+    var apnsURL = "https://api.push.apple.com"
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
     func validate() throws {
         guard (0...300).contains(drainDelay) else { throw ValidationError("--drain-delay must be 0–300 seconds") }
+        for (option, value) in [("--public-url", publicURL), ("--apns-url", apnsURL)] {
+            guard let value else { continue }
+            guard let url = URLComponents(string: value), ["http", "https"].contains(url.scheme), url.host?.isEmpty == false,
+                  url.query == nil, url.fragment == nil, url.user == nil
+            else { throw ValidationError("\(option) must be an http or https address without query or fragment, as in https://mdm.example.com") }
+        }
     }
 
     func run() async throws {
@@ -57,6 +70,8 @@ struct Serve: AsyncParsableCommand {
         config.publicDirectory = publicDirectory
         config.secureCookies = secureCookies
         config.drainDelay = .seconds(drainDelay)
+        config.publicURL = publicURL
+        config.apnsURL = apnsURL
         var logger = Logger(label: "payload-console")
         logger.logLevel = logLevel
 

@@ -54,6 +54,10 @@ extension OpenAPIDocument {
                 errorsNotAnswered = ["403"]
             case .anyone:
                 security = []
+            case .mdmDevice:
+                // Not in the JSON API: MDM's endpoints speak Apple's protocol, not this document's.
+                description = "Called by a device over Apple's MDM protocol, identified by Mdm-Signature."
+                security = []
             }
         }
     }

@@ -44,6 +44,10 @@ enum AuditAction: String, CaseIterable, Sendable {
     case noteEdited = "note.edited"
     case noteDeleted = "note.deleted"
     case settingsUpdated = "settings.updated"
+    case deviceAuthorityGenerated = "mdm.authority_generated"
+    case enrollmentLinkCreated = "mdm.enrollment_created"
+    case deviceCertificateIssued = "mdm.certificate_issued"
+    case pushCertificateSet = "mdm.push_certificate_set"
 
     /// The phrase between the person and the subject. The dashboard's feed counts runs of one
     /// action through `ActivityFeed.plural`, so "added the device" reads "added 12 devices".
@@ -90,6 +94,10 @@ enum AuditAction: String, CaseIterable, Sendable {
         case .noteEdited: "edited a note on"
         case .noteDeleted: "deleted a note on"
         case .settingsUpdated: "changed the console settings:"
+        case .deviceAuthorityGenerated: "generated the device certificate authority"
+        case .enrollmentLinkCreated: "made an enrollment link for the group"
+        case .deviceCertificateIssued: "issued a device identity certificate through SCEP,"
+        case .pushCertificateSet: "set the MDM push certificate"
         }
     }
 }

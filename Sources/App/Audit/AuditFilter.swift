@@ -16,7 +16,7 @@ struct AuditFilter: Equatable, Sendable {
 
     /// The kinds of object entries are about: the first part of their action code.
     enum ObjectType: String, CaseIterable, Sendable {
-        case user, app, group, device, profile, note, logs, token, signing, settings
+        case user, app, group, device, profile, note, logs, token, signing, mdm, settings
 
         var label: String {
             switch self {
@@ -29,6 +29,7 @@ struct AuditFilter: Equatable, Sendable {
             case .logs: "Log deletions"
             case .token: "API tokens"
             case .signing: "Signing certificate"
+            case .mdm: "MDM: enrollment links and certificates"
             case .settings: "Console settings"
             }
         }

@@ -166,6 +166,7 @@ func registerRoutes(on groups: RouteGroups, services: Services) {
     TourController(services).register(on: pages)
     AssignmentPreviewController(services).register(on: pages)
     CommandsFeature.register(on: groups, services: services)
+    MDMFeature.register(on: groups, services: services)
 
     ProfilesAPIController(services).register(on: groups.api)
     ImportAPIController(services).register(on: groups.api)

@@ -9,6 +9,8 @@ struct RouteGroups {
     let pages: SecuredRoutes
     let api: SecuredRoutes
     let devices: DeviceRoutes
+    /// Real devices over Apple's MDM protocol, under `/mdm/`.
+    let mdm: MDMRoutes
     let machines: SecuredRoutes
 
     init(router: Router<AppRequestContext>, table: RouteTable, services: Services, logger: Logger) {
@@ -25,6 +27,7 @@ struct RouteGroups {
         deviceGroup.add(middleware: DeviceTokenMiddleware(devices: services.deviceTokens))
         devices = DeviceRoutes(deviceGroup.group(context: DeviceRequestContext.self), table: table)
 
+        mdm = MDMRoutes(router: router, table: table)
         machines = SecuredRoutes(router.group(), table: table)
 
         // The file lookup runs for these folders only, not for every request that reaches no route.

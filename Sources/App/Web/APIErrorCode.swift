@@ -64,6 +64,12 @@ enum APIErrorCode: String, CaseIterable, Codable, Sendable {
     case commandFinished = "command_finished"
     case commandNotSent = "command_not_sent"
     case deviceUnenrolled = "device_unenrolled"
+
+    // MDM: enrollment links and the push certificate.
+    case pushCertificateMissing = "push_certificate_missing"
+    case invalidPushCertificate = "invalid_push_certificate"
+    case notAPushCertificate = "not_a_push_certificate"
+    case topicChanged = "topic_changed"
     case noLines = "no_lines"
     case tooManyLines = "too_many_lines"
     case invalidLine = "invalid_line"

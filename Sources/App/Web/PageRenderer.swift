@@ -77,6 +77,17 @@ struct PageRenderer: Sendable {
         return files.filter { $0.hasSuffix(".mustache") }.map { String($0.dropLast(".mustache".count)) }
     }
 
+    /// A page for someone who is not signed in and has no use for the console's navigation
+    /// (a person enrolling their device), inside the layout.
+    func standalonePage(_ template: String, title: String, model: Any, status: HTTPResponse.Status = .ok) throws -> Response {
+        guard let body = library.render(PageScope(csrfToken: "", page: model), withTemplate: Self.scoped(template)) else {
+            throw RenderError.missingTemplate(template)
+        }
+        let layout = LayoutView(title: title, body: body, user: nil, csrfToken: "", flash: nil, nav: [])
+        guard let html = library.render(layout, withTemplate: "layout") else { throw RenderError.missingTemplate("layout") }
+        return Response.html(html, status: status)
+    }
+
     /// A page for errors, rendered without the signed-in user's navigation because errors are
     /// answered outside the session middleware.
     func errorPage(status: HTTPResponse.Status, heading: String, message: String, requestID: String?) -> Response {

@@ -11,6 +11,9 @@ enum Access: Sendable, Equatable {
     case role(Role)
     /// A device presenting its check-in token (`DeviceRoutes`; its handlers get the device).
     case device
+    /// A device speaking Apple's MDM protocol, identified by the signature on each message
+    /// (`MDMRoutes`); SCEP and the enrollment link are open to any device holding the secret.
+    case mdmDevice
 }
 
 /// One registered route, kept so tests can check every route's declared access.

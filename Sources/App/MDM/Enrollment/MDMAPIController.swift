@@ -1,0 +1,137 @@
+import Domain
+import Foundation
+import Hummingbird
+import Signing
+import Storage
+
+/// MDM in the JSON API, for admins: enrollment links and the push certificate.
+struct MDMAPIController {
+    let links: EnrollmentLinks
+    let pushCertificates: PushCertificateStore
+    let deviceBaseURL: String
+
+    static let createEnrollment = APIEndpoint<EnrollmentBody, EnrollmentAnswer>(
+        .post, "/api/v1/enrollments", role: .admin,
+        "Make a one-time enrollment link for a group: a device that opens it downloads the enrollment profile and joins the group. "
+            + "The link (and the SCEP challenge in its profile) expires after expiresInHours (default 24) and dies with its first enrollment.",
+        success: .created,
+        otherAnswers: [409: "push_certificate_missing: upload the MDM push certificate first (its topic goes into the profile)",
+                       422: "validation_failed: group names no group, or expiresInHours is not 1–720"])
+    static let pushCertificate = APIEndpoint<NoBody, PushCertificateAnswer>(
+        .get, "/api/v1/mdm/push-certificate", role: .admin, "The MDM push certificate: its topic, expiry and fingerprint (never its key)",
+        otherAnswers: [404: "not_found: none was uploaded"])
+    static let setPushCertificate = APIEndpoint<FileBody<PushCertificateUpload>, PushCertificateAnswer>(
+        .put, "/api/v1/mdm/push-certificate", role: .admin,
+        "Upload the MDM push certificate with its private key: PEM (certificate and unencrypted key in one file), or a PKCS#12 file with ?password=. "
+            + "A certificate whose topic differs from the stored one is refused unless confirmTopicChange=true: every enrolled device would have to enroll again.",
+        parameters: ["password", "confirmTopicChange"],
+        otherAnswers: [409: "topic_changed: the topic is not the stored certificate's (confirmTopicChange=true replaces it anyway)",
+                       413: "payload_too_large", 422: "not_a_push_certificate (no com.apple.mgmt. topic) or invalid_push_certificate; field body"])
+
+    func register(on routes: SecuredRoutes) {
+        routes.handle(Self.createEnrollment) { body, request, context in
+            try APIQuery.refuseUnknown(of: request, allowed: [])
+            guard try await pushCertificates.stored() != nil else {
+                throw APIError(status: .conflict, code: .pushCertificateMissing,
+                               message: "Upload the MDM push certificate first: its topic goes into every enrollment profile.")
+            }
+            let created: EnrollmentLinks.Created
+            do {
+                created = try await links.create(group: body.group, lifetimeHours: body.expiresInHours ?? EnrollmentLinks.defaultLifetimeHours,
+                                                 by: Actor(context.user))
+            } catch EnrollmentLinks.Refusal.groupNotFound {
+                throw APIError(status: .unprocessableContent, code: .validationFailed, message: "No group has this id.", field: "group")
+            } catch EnrollmentLinks.Refusal.lifetimeOutOfRange {
+                throw APIError(status: .unprocessableContent, code: .validationFailed,
+                               message: "expiresInHours must be from \(EnrollmentLinks.lifetimeHours.lowerBound) to \(EnrollmentLinks.lifetimeHours.upperBound).",
+                               field: "expiresInHours")
+            }
+            return Reply(EnrollmentAnswer(created, baseURL: deviceBaseURL))
+        }
+        routes.handle(Self.pushCertificate) { request, _ in
+            try APIQuery.refuseUnknown(of: request, allowed: [])
+            guard let stored = try await pushCertificates.stored() else {
+                throw APIError(status: .notFound, code: .notFound, message: "No MDM push certificate was uploaded.")
+            }
+            return Reply(PushCertificateAnswer(stored))
+        }
+        routes.handle(Self.setPushCertificate) { body, request, context in
+            try APIQuery.refuseUnknown(of: request, allowed: ["password", "confirmTopicChange"])
+            let certificate = try Self.read(body.bytes, password: request.uri.queryParameters["password"].map(String.init))
+            do {
+                let stored = try await pushCertificates.set(certificate, confirmingTopicChange: try APIQuery.bool("confirmTopicChange", of: request) ?? false,
+                                                            by: Actor(context.user))
+                return Reply(PushCertificateAnswer(stored))
+            } catch PushCertificateStore.Refusal.topicChanged(let stored, let uploaded, let enrolled) {
+                throw APIError(status: .conflict, code: .topicChanged, message: """
+                    The certificate's topic is \(uploaded), not \(stored): devices enrolled under the old topic are never woken by it. \
+                    Renew the certificate for the same Apple ID in Apple's Push Certificates Portal, or send confirmTopicChange=true \
+                    if all \(enrolled) enrolled device(s) will enroll again.
+                    """, field: "body")
+            }
+        }
+    }
+
+    /// PEM when the file reads as text with a PEM block, else PKCS#12 (which needs the password).
+    static func read(_ bytes: [UInt8], password: String?) throws -> PushCertificate {
+        do {
+            if bytes.starts(with: Array("-----BEGIN".utf8)) || String(decoding: bytes.prefix(4096), as: UTF8.self).contains("-----BEGIN ") {
+                return try PushCertificate.read(pem: bytes)
+            }
+            return try PushCertificate.read(pkcs12: bytes, password: password ?? "")
+        } catch {
+            throw APIError(status: .unprocessableContent, code: error == .notAnMDMPushCertificate ? .notAPushCertificate : .invalidPushCertificate,
+                           message: error.description, field: "body")
+        }
+    }
+}
+
+/// `POST /api/v1/enrollments`.
+struct EnrollmentBody: APIRequestBody {
+    let group: RecordID<DeviceGroupRecord>
+    let expiresInHours: Int?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case group, expiresInHours
+    }
+}
+
+/// A new enrollment link: `url` is the page to open on the device, `profileURL` the
+/// enrollment profile itself. Neither can be shown again.
+struct EnrollmentAnswer: APIAnswer, NamedSchema {
+    static let schemaName = "Enrollment"
+    let id: RecordID<MDMEnrollmentLinkRecord>
+    let url: String
+    let profileURL: String
+    let expiresAt: Date
+
+    init(_ created: EnrollmentLinks.Created, baseURL: String) {
+        id = created.link.id
+        url = baseURL + EnrollmentController.pagePath(token: created.token)
+        profileURL = baseURL + EnrollmentController.profilePath(token: created.token)
+        expiresAt = created.link.expiresAt
+    }
+}
+
+struct PushCertificateAnswer: APIAnswer, NamedSchema {
+    static let schemaName = "PushCertificate"
+    let topic: String
+    let expiresAt: Date
+    let fingerprint: String
+    /// Within 30 days of its end: renew it in Apple's Push Certificates Portal.
+    let renewalDue: Bool
+
+    init(_ stored: StoredPushCertificate, now: Date = Date()) {
+        topic = stored.topic
+        expiresAt = stored.notAfter
+        fingerprint = stored.fingerprint
+        renewalDue = stored.notAfter.timeIntervalSince(now) < PushCertificateStore.renewalWarning
+    }
+}
+
+/// The push certificate sent as the body.
+enum PushCertificateUpload: UploadedFormat {
+    static let mediaTypes = ["application/x-pem-file", "application/x-pkcs12"]
+    static let summary = "The certificate and its private key: PEM, or a PKCS#12 file"
+    static let maximumBytes = 64 << 10
+}

@@ -1,0 +1,23 @@
+/// Real devices over Apple's MDM protocol: the endpoints devices talk to under `/mdm/`
+/// (check-in, command, SCEP, the enrollment link) and the admin's API for enrollment links
+/// and the push certificate. Built here from the services start-up made, registered in one
+/// line.
+enum MDMFeature {
+    static func register(on groups: RouteGroups, services: Services) {
+        let now = services.config.now
+        let authority = DeviceAuthorityStore(database: services.database, now: now)
+        let links = EnrollmentLinks(database: services.database, now: now)
+        let pushCertificates = PushCertificateStore(database: services.database, now: now)
+        let baseURL = services.config.deviceBaseURL
+
+        MDMController(identity: MDMIdentity(authority: authority, database: services.database, now: now),
+                      checkIns: MDMCheckIns(database: services.database, now: now),
+                      exchange: MDMCommandExchange(database: services.database, now: now))
+            .register(on: groups.mdm)
+        SCEPController(authority: authority, links: links, now: now).register(on: groups.mdm)
+        EnrollmentController(links: links, pushCertificates: pushCertificates, signing: services.signing, renderer: services.renderer,
+                             deviceBaseURL: baseURL)
+            .register(on: groups.mdm)
+        MDMAPIController(links: links, pushCertificates: pushCertificates, deviceBaseURL: baseURL).register(on: groups.api)
+    }
+}

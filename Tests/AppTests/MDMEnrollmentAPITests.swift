@@ -1,0 +1,123 @@
+@testable import App
+import Domain
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Storage
+import Testing
+
+/// The admin's side of enrolling real devices: the push certificate (its topic kept across
+/// renewals unless the admin confirms), and one-time enrollment links whose profile names the
+/// console's endpoints, expires, and is refused once used or expired.
+@Suite struct MDMEnrollmentAPITests {
+    let api = APITests()
+
+    static func push(_ name: String) throws -> String {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../SigningTests/Certificates/\(name)").standardizedFileURL
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+
+    static let topic = "com.apple.mgmt.External.6b1c0d5e-31a7-4c5d-9b0e-2f1e3c4a5b6d"
+
+    func upload(_ client: any TestClientProtocol, _ file: String, token: String, query: String = "") async throws
+        -> (status: HTTPResponse.Status, headers: HTTPFields, json: [String: Any]) {
+        let response = try await client.execute(uri: "/api/v1/mdm/push-certificate" + query, method: .put,
+                                                headers: [.authorization: "Bearer \(token)", .contentType: "application/x-pem-file"],
+                                                body: ByteBuffer(string: try Self.push(file)))
+        let json = (try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))) as? [String: Any] ?? [:]
+        return (response.status, response.headers, json)
+    }
+
+    @Test func thePushCertificateKeepsItsTopicUnlessTheAdminConfirmsTheChange() async throws {
+        let console = try await TestConsole.make()
+        let admin = try await api.token(console, role: .admin)
+        let helpdesk = try await api.token(console, role: .helpdesk)
+        try await console.test { client in
+            #expect(try await api.call(client, .get, "/api/v1/mdm/push-certificate", token: admin).status == .notFound)
+            #expect(try await upload(client, "MDMPush/push.pem", token: helpdesk).status == .forbidden)
+
+            let first = try await upload(client, "MDMPush/push.pem", token: admin)
+            #expect(first.status == .ok)
+            #expect(first.json["topic"] as? String == Self.topic)
+            #expect(first.json["renewalDue"] as? Bool == false)
+            #expect((first.json["fingerprint"] as? String)?.count == 95)
+
+            let renewed = try await upload(client, "MDMPush/push-renewed.pem", token: admin)
+            #expect(renewed.status == .ok, "a renewal keeps the topic")
+            #expect(renewed.json["fingerprint"] as? String != first.json["fingerprint"] as? String)
+
+            let other = try await upload(client, "MDMPush/push-other-topic.pem", token: admin)
+            #expect(other.status == .conflict)
+            #expect(api.errorCode(other.json) == "topic_changed")
+            let stored = try await api.call(client, .get, "/api/v1/mdm/push-certificate", token: admin)
+            #expect(stored.json["topic"] as? String == Self.topic, "the refused certificate changed nothing")
+            #expect(stored.json["privateKey"] == nil)
+
+            let confirmed = try await upload(client, "MDMPush/push-other-topic.pem", token: admin, query: "?confirmTopicChange=true")
+            #expect(confirmed.status == .ok)
+            #expect(confirmed.json["topic"] as? String != Self.topic)
+
+            let notPush = try await upload(client, "MDMPush/not-push.pem", token: admin)
+            #expect(notPush.status == .unprocessableContent)
+            #expect(api.errorCode(notPush.json) == "not_a_push_certificate")
+            let keyless = try await upload(client, "api.pem", token: admin)
+            #expect(api.errorCode(keyless.json) == "invalid_push_certificate")
+        }
+        let entries = try console.services.database.readBlocking { try $0.fetch(AuditEvent.query().filter("action", .equal, "mdm.push_certificate_set")) }
+        #expect(entries.count == 3)
+        #expect(entries.allSatisfy { !($0.after ?? "").contains("PRIVATE KEY") })
+    }
+
+    @Test func anEnrollmentLinkAnswersItsProfileUntilItExpires() async throws {
+        let console = try await TestConsole.make()
+        let admin = try await api.token(console, role: .admin)
+        let group = try await console.services.database.write { try $0.insert(DeviceGroupRecord(name: "Exam hall", parentID: nil, createdAt: Date())).id }
+        try await console.test { client in
+            let early = try await api.call(client, .post, "/api/v1/enrollments", token: admin, body: #"{"group": \#(group)}"#)
+            #expect(early.status == .conflict)
+            #expect(api.errorCode(early.json) == "push_certificate_missing")
+            #expect(try await upload(client, "MDMPush/push.pem", token: admin).status == .ok)
+
+            let unknownGroup = try await api.call(client, .post, "/api/v1/enrollments", token: admin, body: #"{"group": 999}"#)
+            #expect(unknownGroup.status == .unprocessableContent)
+            #expect((unknownGroup.json["error"] as? [String: Any])?["field"] as? String == "group")
+            let tooLong = try await api.call(client, .post, "/api/v1/enrollments", token: admin, body: #"{"group": \#(group), "expiresInHours": 9000}"#)
+            #expect((tooLong.json["error"] as? [String: Any])?["field"] as? String == "expiresInHours")
+
+            let made = try await api.call(client, .post, "/api/v1/enrollments", token: admin, body: #"{"group": \#(group), "expiresInHours": 2}"#)
+            #expect(made.status == .created)
+            let profileURL = try #require(made.json["profileURL"] as? String)
+            let pageURL = try #require(made.json["url"] as? String)
+            #expect(profileURL.hasPrefix("http://127.0.0.1:8080/mdm/enroll/"))
+            let profilePath = String(profileURL.dropFirst("http://127.0.0.1:8080".count))
+            let pagePath = String(pageURL.dropFirst("http://127.0.0.1:8080".count))
+
+            let profile = try await client.execute(uri: profilePath, method: .get)
+            #expect(profile.status == .ok)
+            #expect(profile.headers[.contentType] == "application/x-apple-aspen-config")
+            let xml = String(decoding: profile.body.readableBytesView, as: UTF8.self)
+            #expect(xml.contains(Self.topic), "the push topic, inside the signed profile")
+            #expect(xml.contains("http://127.0.0.1:8080/mdm/scep"))
+            #expect(xml.contains("http://127.0.0.1:8080/mdm/checkin"))
+            let page = try await client.execute(uri: pagePath, method: .get)
+            #expect(page.status == .ok)
+            #expect(String(buffer: page.body).contains("Exam hall"))
+
+            // The database keeps hashes: neither the link nor its challenge is stored.
+            let token = String(profilePath.split(separator: "/")[2])
+            let rows = try console.services.database.readBlocking { try $0.fetch(MDMEnrollmentLinkRecord.query()) }
+            #expect(rows.count == 1)
+            #expect(rows[0].linkHash != token && !rows[0].challengeHash.contains(EnrollmentLinks.challenge(for: token)))
+
+            console.clock.advance(by: 2 * 3600 + 1)
+            let late = try await client.execute(uri: profilePath, method: .get)
+            #expect(late.status == .gone)
+            #expect(late.headers[.contentType]?.hasPrefix("text/plain") == true)
+            #expect(try await client.execute(uri: pagePath, method: .get).status == .gone)
+        }
+        let audit = try console.services.database.readBlocking { try $0.fetch(AuditEvent.query().filter("action", .equal, "mdm.enrollment_created")) }
+        #expect(audit.map(\.subject) == ["Exam hall"])
+    }
+}
