@@ -24,6 +24,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         // The PostgreSQL wire protocol beneath our ORM's second backend (issue 26).
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // HTTP/2 with a client certificate to Apple's push service (MDM wake-ups, issue 44).
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // Already in the graph through PostgresNIO and the HTTP client; named for TLSConfiguration.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // System libraries: each is a module map over a Debian -dev package.
@@ -45,11 +49,22 @@ let package = Package(
         // Side libraries over C: Markdown rendering with sanitising, CMS signing.
         .target(name: "Markdown", dependencies: ["CMarkdown"], swiftSettings: swiftSettings),
         .target(name: "Signing", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+        // Push: wakes MDM devices through Apple's push service (APNs) over HTTP/2.
+        .target(
+            name: "Push",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // App: the Hummingbird application, routes, views, sessions, auth.
         .target(
             name: "App",
             dependencies: [
-                "Storage", "Domain", "Markdown", "Signing", "CZlib",
+                "Storage", "Domain", "Markdown", "Signing", "Push", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // URI, for reading query strings as forms send them (Web/FormQuery.swift).
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -38,6 +38,9 @@ public struct AppConfig: Sendable {
     public var publicURL: String?
     /// Apple's push service; tests point it at a local stand-in.
     public var apnsURL = "https://api.push.apple.com"
+    /// PEM certificates to trust for the push service instead of the system's: a test's
+    /// stand-in presents a certificate no public CA issued.
+    public var apnsTrustRootsPEM: String?
     /// The clock, replaceable so tests can move time (session expiry, sign-in throttle).
     public var now: @Sendable () -> Date = { Date() }
 

@@ -44,6 +44,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("apns-url"), help: "Apple's push service (the default), or a stand-in for tests.")
     var apnsURL = "https://api.push.apple.com"
 
+    @Option(name: .customLong("apns-ca"), help: "A PEM file of certificates to trust for the push service instead of the system's (a test's stand-in).")
+    var apnsTrustRoots: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
@@ -72,6 +75,9 @@ struct Serve: AsyncParsableCommand {
         config.drainDelay = .seconds(drainDelay)
         config.publicURL = publicURL
         config.apnsURL = apnsURL
+        if let apnsTrustRoots {
+            config.apnsTrustRootsPEM = try String(contentsOfFile: apnsTrustRoots, encoding: .utf8)
+        }
         var logger = Logger(label: "payload-console")
         logger.logLevel = logLevel
 

@@ -53,6 +53,8 @@ class ConsoleServer:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process = None
+        # Options a suite adds to `serve` (the MDM tests' push service stand-in).
+        self.extra_arguments = []
 
     def add_user(self, email, role, password=PASSWORD):
         subprocess.run(
@@ -64,7 +66,7 @@ class ConsoleServer:
         self.process = subprocess.Popen(
             [BINARY, "serve", "--port", str(self.port), "--db", self.database,
              "--data-dir", self.folder, "--templates", os.path.join(ROOT, "Templates"),
-             "--public", os.path.join(ROOT, "Public"), "--log-level", "warning"] + (["--demo"] if self.demo else []),
+             "--public", os.path.join(ROOT, "Public"), "--log-level", "warning"] + (["--demo"] if self.demo else []) + self.extra_arguments,
             stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)
         deadline = time.time() + 30
         while time.time() < deadline:

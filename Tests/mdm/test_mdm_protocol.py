@@ -6,6 +6,7 @@ SQLite, and again on PostgreSQL when make test provides one."""
 
 import os
 import plistlib
+import time
 import unittest
 
 from cryptography.hazmat.primitives import hashes
@@ -141,6 +142,49 @@ class ProtocolTests:
         self.assertEqual(len(self.console.commands(device_id)), 4, "its history stays")
         self.assertEqual(self.console.queue(device_id, "RestartDevice").status_code, 409)
         self.assertEqual(device.report_status("Idle"), 403, "its certificate was revoked")
+
+    def test_a_queued_command_wakes_the_device_through_the_push_service(self):
+        device = self.enrolled()
+        device.drain()
+        device_id = self.console.device(device.serial)["id"]
+        self.assertEqual(self.console.queue(device_id, "RestartDevice").status_code, 201)
+        token = device.push_token.hex()
+        pushes = self.console.push_service.wait_for(lambda pushes: any(push["token"] == token for push in pushes))
+        push = [push for push in pushes if push["token"] == token][-1]
+        self.assertEqual(push["problems"], [], "HTTP/2, POST /3/device/<token>, apns-topic and the body as Apple wants them")
+        self.assertEqual(push["status"], 200)
+        self.assertEqual(push["pushMagic"], device.push_magic)
+        self.assertEqual(push["topic"], self.console.topic)
+        self.assertEqual(device.drain(), ["RestartDevice"], "woken, the device checks in and takes the command")
+
+    def test_a_busy_push_service_is_tried_again_and_a_dead_token_is_marked(self):
+        busy, dead = self.enrolled(), self.enrolled()
+        busy.drain()
+        dead.drain()
+        self.console.push_service.behave({busy.push_token.hex(): "busy-2", dead.push_token.hex(): "unregistered"})
+        ids = [self.console.device(device.serial)["id"] for device in (busy, dead)]
+        for device_id in ids:
+            self.assertEqual(self.console.queue(device_id, "RestartDevice").status_code, 201)
+        pushes = self.console.push_service.wait_for(
+            lambda pushes: any(p["token"] == busy.push_token.hex() and p["status"] == 200 for p in pushes)
+            and any(p["token"] == dead.push_token.hex() for p in pushes))
+        self.assertEqual([p["status"] for p in pushes if p["token"] == busy.push_token.hex()], [429, 429, 200])
+        self.wait_until(lambda: [d["id"] for d in self.console.list_devices(kind="pushDead")] == [ids[1]])
+        # A dead token is not pushed to again; a new token from the device brings it back.
+        self.assertEqual(self.console.queue(ids[1], "RestartDevice").status_code, 201)
+        time.sleep(1)
+        self.assertEqual(len([p for p in self.console.push_service.received() if p["token"] == dead.push_token.hex()]), 1)
+        dead.push_token = os.urandom(32)
+        self.assertEqual(dead.token_update().status_code, 200)
+        self.assertEqual(self.console.list_devices(kind="pushDead"), [])
+
+    def wait_until(self, condition, seconds=15):
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            if condition():
+                return
+            time.sleep(0.1)
+        self.fail("the condition did not come true")
 
     def test_messages_the_console_does_not_serve_get_a_deliberate_answer(self):
         device = self.enrolled()

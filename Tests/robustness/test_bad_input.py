@@ -247,6 +247,7 @@ API_BODIES = {
     ("POST", "/api/v1/device/beacon"): lambda s, n: {
         "bundleID": "com.example.robust", "appVersion": f"1.{n}", "osVersion": "17.4", "enrollment": "enrolled",
         "compliance": "blocked", "complianceReason": "iOS earlier than 18"},
+    ("POST", "/api/v1/enrollments"): lambda s, n: {"group": s["group"], "expiresInHours": 24},
     ("POST", "/api/v1/device/commands/{uuid}"): lambda s, n: {
         "Status": "Error", "ErrorChain": [{"ErrorCode": 12, "ErrorDomain": "Robustness", "LocalizedDescription": "Broken on purpose"}]},
 }
@@ -325,6 +326,8 @@ class Seeds(dict):
             ("app", lambda: ("SELECT 1 FROM apps WHERE id = ?", self["app"]), self.make_app),
             ("spare_app", lambda: ("SELECT 1 FROM apps WHERE id = ?", self["spare_app"]), self.make_spare_app),
             ("group", lambda: ("SELECT 1 FROM device_groups WHERE id = ?", self["group"]), self.make_group),
+            # Enrollment links need the push topic.
+            ("push_certificate", lambda: ("SELECT 1 FROM mdm_push_certificate",), self.make_push_certificate),
             ("child_group", lambda: ("SELECT 1 FROM device_groups WHERE id = ?", self["child_group"]), self.make_child_group),
             ("spare_group", lambda: ("SELECT 1 FROM device_groups WHERE id = ?", self["spare_group"]), self.make_spare_group),
             ("spare_device", lambda: ("SELECT 1 FROM devices WHERE id = ?", self["spare_device"]), self.make_spare_device),
@@ -358,6 +361,17 @@ class Seeds(dict):
 
     def make_spare_app(self):
         self["spare_app"] = self.created("/api/v1/apps", app_body(self, self.unique()))
+
+    def make_push_certificate(self):
+        key, certificate = os.path.join(self.console.folder, "push.key"), os.path.join(self.console.folder, "push.crt")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "30",
+                        "-subj", "/UID=com.apple.mgmt.External.robustness/CN=APSP:robustness"], check=True, capture_output=True)
+        with open(certificate, "rb") as c, open(key, "rb") as k:
+            uploaded = self.api.put(self.console.url("/api/v1/mdm/push-certificate"), data=c.read() + k.read(),
+                                    headers={"Content-Type": "application/x-pem-file"}, timeout=TIMEOUT)
+        if uploaded.status_code != 200:
+            raise AssertionError(f"uploading the push certificate answered {support.describe(uploaded)}")
+        self["push_certificate"] = "1"
 
     def make_group(self):
         self["group"] = self.created("/api/v1/groups", {"name": f"Robust group {self.unique()}"})

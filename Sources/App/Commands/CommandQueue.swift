@@ -13,6 +13,8 @@ import Storage
 struct CommandQueue: Sendable {
     let database: Database
     let now: @Sendable () -> Date
+    /// Told of each queuing once it committed, so a channel can wake the devices.
+    var wakeups: CommandWakeups? = nil
 
     /// Why a report or a cancel was not taken.
     enum Refusal: Error, Equatable {
@@ -39,7 +41,7 @@ struct CommandQueue: Sendable {
     @discardableResult
     func enqueue(_ command: DeviceCommand, for deviceIDs: [RecordID<DeviceRecord>], by user: User) async throws -> [DeviceCommandRecord] {
         let time = now()
-        return try await database.write { connection in
+        let queued = try await database.write { connection in
             try deviceIDs.map { deviceID in
                 let device = try connection.require(DeviceRecord.self, id: deviceID)
                 let queued = try connection.insert(DeviceCommandRecord(deviceID: deviceID, command: command, queuedAt: time, queuedBy: user.email))
@@ -47,6 +49,8 @@ struct CommandQueue: Sendable {
                 return queued
             }
         }
+        wakeups?.queued(for: deviceIDs)
+        return queued
     }
 
     /// A command the device ran in the same step it was queued (the simulator installing a

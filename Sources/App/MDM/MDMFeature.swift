@@ -1,3 +1,5 @@
+import Push
+
 /// Real devices over Apple's MDM protocol: the endpoints devices talk to under `/mdm/`
 /// (check-in, command, SCEP, the enrollment link) and the admin's API for enrollment links
 /// and the push certificate. Built here from the services start-up made, registered in one
@@ -19,5 +21,9 @@ enum MDMFeature {
                              deviceBaseURL: baseURL)
             .register(on: groups.mdm)
         MDMAPIController(links: links, pushCertificates: pushCertificates, deviceBaseURL: baseURL).register(on: groups.api)
+
+        let pushes = MDMPushDispatcher(database: services.database, client: PushClient(baseURL: services.config.apnsURL),
+                                       trustRootsPEM: services.config.apnsTrustRootsPEM, logger: groups.logger, now: now)
+        services.commandWakeups.add { devices in pushes.wake(devices) }
     }
 }

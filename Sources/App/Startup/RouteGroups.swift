@@ -12,6 +12,8 @@ struct RouteGroups {
     /// Real devices over Apple's MDM protocol, under `/mdm/`.
     let mdm: MDMRoutes
     let machines: SecuredRoutes
+    /// For what a feature does in the background (MDM's pushes).
+    let logger: Logger
 
     init(router: Router<AppRequestContext>, table: RouteTable, services: Services, logger: Logger) {
         let pageGroup = router.group()
@@ -28,6 +30,7 @@ struct RouteGroups {
         devices = DeviceRoutes(deviceGroup.group(context: DeviceRequestContext.self), table: table)
 
         mdm = MDMRoutes(router: router, table: table)
+        self.logger = logger
         machines = SecuredRoutes(router.group(), table: table)
 
         // The file lookup runs for these folders only, not for every request that reaches no route.

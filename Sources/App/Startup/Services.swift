@@ -32,6 +32,8 @@ struct Services: Sendable {
     let liveChanges: LiveChanges
     /// Whether a load balancer should send this console work (`/readyz`).
     let readiness: Readiness
+    /// The channels that wake a device when a command is queued for it register here.
+    let commandWakeups = CommandWakeups()
 
     var catalog: CatalogService { CatalogService(database: database, logs: logs, now: config.now) }
     var catalogReader: CatalogReader { CatalogReader(database: database, logs: logs, profileContents: profileContents, caches: catalogCaches) }
@@ -42,7 +44,7 @@ struct Services: Sendable {
     var profileStore: ProfileStore { ProfileStore(database: database, now: config.now) }
     var assignments: AssignmentService { AssignmentService(database: database, now: config.now) }
     var auditLog: AuditLog { AuditLog(database: database) }
-    var commands: CommandQueue { CommandQueue(database: database, now: config.now) }
+    var commands: CommandQueue { CommandQueue(database: database, now: config.now, wakeups: commandWakeups) }
     var signIns: SignInService { SignInService(database: database, hasher: hasher, sessions: sessions, throttle: SignInThrottle(), now: config.now) }
 
     var images: ImageStore { ImageStore(database: database, now: config.now) }
