@@ -73,5 +73,5 @@ test-deps:
 		|| python3 -m pip install --quiet --break-system-packages selenium axe-selenium-python
 	@python3 -c 'import requests, schemathesis' 2>/dev/null || python3 -m pip install --quiet requests schemathesis \
 		|| python3 -m pip install --quiet --break-system-packages requests schemathesis
-	@python3 -c 'import cryptography' 2>/dev/null || python3 -m pip install --quiet cryptography \
-		|| python3 -m pip install --quiet --break-system-packages cryptography
+	@python3 -c 'import cryptography, hypercorn, h2' 2>/dev/null || python3 -m pip install --quiet cryptography hypercorn h2 \
+		|| python3 -m pip install --quiet --break-system-packages cryptography hypercorn h2
