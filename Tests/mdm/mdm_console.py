@@ -80,6 +80,7 @@ class PushStandIn:
     def stop(self):
         self.process.terminate()
         self.process.wait(timeout=10)
+        self.output.close()
 
 
 class MDMConsole(support.Console):

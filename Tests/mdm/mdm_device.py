@@ -109,6 +109,8 @@ class MDMDevice:
         self.unlock_token = os.urandom(48)
         self.received = []
         self.apps = [{"Identifier": "com.example.kiosk", "Name": "Kiosk", "ShortVersion": "2.1", "Version": "210"}]
+        # What each managed app wrote to its feedback dictionary.
+        self.feedback = {"com.example.kiosk": {"sessionsToday": 42, "lastError": "printer offline", "paperLow": True}}
 
     # MARK: enrollment
 
@@ -238,6 +240,11 @@ class MDMDevice:
             extra["SecurityInfo"] = {"PasscodePresent": True, "PasscodeCompliant": True, "HardwareEncryptionCaps": 3}
         elif kind == "InstalledApplicationList":
             extra["InstalledApplicationList"] = self.apps
+        elif kind == "ManagedApplicationFeedback":
+            extra["ManagedApplicationFeedback"] = [{"Identifier": identifier, "Feedback": self.feedback.get(identifier, {})}
+                                                   for identifier in command["Identifiers"] if identifier in self.feedback]
+            if command.get("DeleteFeedback"):
+                self.feedback = {}
         elif kind == "ProfileList":
             extra["ProfileList"] = [{"PayloadIdentifier": self.mdm_payload["PayloadIdentifier"], "PayloadDisplayName": "Device management",
                                      "IsManaged": True, "PayloadContent": []}]

@@ -116,6 +116,25 @@ class ProtocolTests:
         self.assertEqual(commands[location["CommandUUID"]]["status"], "formatError")
         self.assertIn("could not read", commands[location["CommandUUID"]]["answer"])
 
+    def test_managed_app_feedback_fetched_over_mdm_fills_the_feedback_history(self):
+        self.console.admin_api.post(self.console.url("/api/v1/apps"), json={"name": "Kiosk", "bundleID": "com.example.kiosk", "isManaged": True},
+                                    timeout=TIMEOUT)
+        device = self.enrolled()
+        device.drain()
+        device_id = self.console.device(device.serial)["id"]
+        queued = self.console.queue(device_id, "ManagedApplicationFeedback", apps=["com.example.kiosk"], deleteFeedback=True)
+        self.assertEqual(queued.status_code, 201, queued.text)
+        command = device.report("Idle")
+        self.assertEqual(command["Command"], {"RequestType": "ManagedApplicationFeedback", "Identifiers": ["com.example.kiosk"],
+                                              "DeleteFeedback": True})
+        self.assertIsNone(device.answer(command))
+        self.assertEqual(device.feedback, {}, "the device deleted what it reported")
+        history = self.console.helpdesk_api.get(self.console.url(f"/api/v1/devices/{device_id}/feedback"), params={"app": "com.example.kiosk"},
+                                                timeout=TIMEOUT)
+        self.assertEqual(history.status_code, 200, history.text)
+        self.assertIn("printer offline", history.text)
+        self.assertIn("sessionsToday", history.text)
+
     def test_a_device_that_enrolls_again_keeps_its_record(self):
         device = self.enrolled(name="Ward 3 iPad")
         device.drain()

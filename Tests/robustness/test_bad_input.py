@@ -162,6 +162,9 @@ FORM_ROUTES = [
       for kind, (values, fields) in PAYLOAD_FORMS.items()],
     FormRoute("/profiles/{profile}/payloads/{kind}/remove", "/profiles/{profile}", {"impactConfirmed": "yes"}, params={"kind": "single-app-mode"}),
     FormRoute("/signing", "/signing", files={"certificate": "certificate_pem", "privateKey": "key_pem"}),
+    # The push certificate seed's file again (a renewal with the same topic), and a link for the seed group.
+    FormRoute("/enrollment/push-certificate", "/enrollment", files={"certificate": "push_pem"}),
+    FormRoute("/enrollment/links", "/enrollment", {"group": "{group}", "hours": "24"}),
     FormRoute("/apps/{app}/specfile", "/apps/{app}/edit", files={"specfile": "specfile"}),
     # The seed file is imported again and again: from the second time its identifier matches,
     # and the import asks first (new profile or new version), writing nothing. The answer the
@@ -297,6 +300,7 @@ class Seeds(dict):
         self.console, self.api, self.admin = console, api, admin
         self.counter = itertools.count(1)
         self["certificate_pem"], self["key_pem"] = signing_pair(console.folder)
+        self["push_pem"] = b"".join(signing_pair(console.folder, "/UID=com.apple.mgmt.External.robustness/CN=APSP:robustness"))
         # A specfile for the "app" seed's bundle ID (com.example.robust).
         self["specfile"] = (b"<managedAppConfiguration><version>1</version><bundleId>com.example.robust</bundleId>"
                             b"<dict><string keyName=\"serverURL\"><defaultValue><value>https://example.com</value></defaultValue></string></dict>"
@@ -363,12 +367,8 @@ class Seeds(dict):
         self["spare_app"] = self.created("/api/v1/apps", app_body(self, self.unique()))
 
     def make_push_certificate(self):
-        key, certificate = os.path.join(self.console.folder, "push.key"), os.path.join(self.console.folder, "push.crt")
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "30",
-                        "-subj", "/UID=com.apple.mgmt.External.robustness/CN=APSP:robustness"], check=True, capture_output=True)
-        with open(certificate, "rb") as c, open(key, "rb") as k:
-            uploaded = self.api.put(self.console.url("/api/v1/mdm/push-certificate"), data=c.read() + k.read(),
-                                    headers={"Content-Type": "application/x-pem-file"}, timeout=TIMEOUT)
+        uploaded = self.api.put(self.console.url("/api/v1/mdm/push-certificate"), data=self["push_pem"],
+                                headers={"Content-Type": "application/x-pem-file"}, timeout=TIMEOUT)
         if uploaded.status_code != 200:
             raise AssertionError(f"uploading the push certificate answered {support.describe(uploaded)}")
         self["push_certificate"] = "1"
@@ -472,11 +472,11 @@ class Seeds(dict):
         return email
 
 
-def signing_pair(folder):
+def signing_pair(folder, subject="/CN=Robustness upload"):
     """A self-signed certificate and its key, as an admin would upload them."""
     key, certificate = os.path.join(folder, "upload.key"), os.path.join(folder, "upload.crt")
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
-                    "-subj", "/CN=Robustness upload", "-days", "30"], check=True, capture_output=True)
+                    "-subj", subject, "-days", "30"], check=True, capture_output=True)
     with open(certificate, "rb") as c, open(key, "rb") as k:
         return c.read(), k.read()
 

@@ -74,7 +74,14 @@ struct MDMCommandExchange: Sendable {
         case .notNow: "The device cannot run it now (it may be locked or busy); it is sent again at a later check-in."
         default: status.displayName
         }
-        return CommandReport(status: status, summary: String(words.prefix(CommandReplyBody.maximumSummary)), raw: raw)
+        var report = CommandReport(status: status, summary: String(words.prefix(CommandReplyBody.maximumSummary)), raw: raw)
+        if status == .acknowledged {
+            switch MDMFeedback.read(message.body) {
+            case .success(let feedback): report.feedback = feedback
+            case .failure(let refusal): report.summary = String("Done; its feedback was not kept: \(refusal.reason)".prefix(CommandReplyBody.maximumSummary))
+            }
+        }
+        return report
     }
 
     /// The next command this device can be sent; one the console cannot write for it (a

@@ -20,6 +20,9 @@ enum MDMFeature {
         EnrollmentController(links: links, pushCertificates: pushCertificates, signing: services.signing, renderer: services.renderer,
                              deviceBaseURL: baseURL)
             .register(on: groups.mdm)
+        EnrollmentPageController(links: links, pushCertificates: pushCertificates, authority: authority, deviceBaseURL: baseURL,
+                                 cookies: services.cookies, renderer: services.renderer, now: now)
+            .register(on: groups.pages)
         MDMAPIController(links: links, pushCertificates: pushCertificates, deviceBaseURL: baseURL).register(on: groups.api)
 
         let pushes = MDMPushDispatcher(database: services.database, client: PushClient(baseURL: services.config.apnsURL),

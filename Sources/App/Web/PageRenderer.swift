@@ -187,6 +187,7 @@ enum Navigation {
         ("Organisation and logs", Site.Settings.page.link()),
         ("Users", Site.Accounts.users.link()),
         ("Signing", Site.Signing.page.link()),
+        ("Enrollment", Site.Enrollment.page.link()),
         ("API tokens", Site.Tokens.list.link()),
         ("Audit log", Site.Audit.log.link()),
     ]

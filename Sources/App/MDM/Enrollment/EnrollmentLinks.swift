@@ -32,6 +32,22 @@ struct EnrollmentLinks: Sendable {
         case expired, used, unknown
     }
 
+    /// A link as the enrollment page lists it.
+    struct Listed: Sendable {
+        let link: MDMEnrollmentLinkRecord
+        let groupName: String
+    }
+
+    /// The latest links, newest first, and every group a link can be made for.
+    func overview(limit: Int = 20) async throws -> (links: [Listed], groups: [DeviceGroupRecord]) {
+        try await database.read { connection in
+            let groups = try connection.fetch(DeviceGroupRecord.query().order(by: "name"))
+            let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id, $0.name) })
+            let links = try connection.fetch(MDMEnrollmentLinkRecord.query().order(by: "id", .descending).limit(limit))
+            return (links.map { Listed(link: $0, groupName: names[$0.groupID] ?? "a removed group") }, groups)
+        }
+    }
+
     func create(group groupID: RecordID<DeviceGroupRecord>, lifetimeHours: Int, by actor: Actor) async throws -> Created {
         guard Self.lifetimeHours.contains(lifetimeHours) else { throw Refusal.lifetimeOutOfRange }
         let token = SecretToken.generate()

@@ -62,18 +62,24 @@ struct MDMAPIController {
                 let stored = try await pushCertificates.set(certificate, confirmingTopicChange: try APIQuery.bool("confirmTopicChange", of: request) ?? false,
                                                             by: Actor(context.user))
                 return Reply(PushCertificateAnswer(stored))
-            } catch PushCertificateStore.Refusal.topicChanged(let stored, let uploaded, let enrolled) {
+            } catch let refusal as PushCertificateStore.Refusal {
+                guard case .topicChanged(let stored, let uploaded, _) = refusal else { throw refusal }
                 throw APIError(status: .conflict, code: .topicChanged, message: """
                     The certificate's topic is \(uploaded), not \(stored): devices enrolled under the old topic are never woken by it. \
                     Renew the certificate for the same Apple ID in Apple's Push Certificates Portal, or send confirmTopicChange=true \
-                    if all \(enrolled) enrolled device(s) will enroll again.
+                    to use it anyway. \(refusal.cost)
                     """, field: "body")
             }
         }
     }
 
     /// PEM when the file reads as text with a PEM block, else PKCS#12 (which needs the password).
+    /// A password holding control characters is refused before anything is read: no .p12
+    /// password a person types holds them.
     static func read(_ bytes: [UInt8], password: String?) throws -> PushCertificate {
+        if let password, let problem = PlainText.problem(password) {
+            throw APIError(status: .unprocessableContent, code: .validationFailed, message: "In the password: \(problem)", field: "password")
+        }
         do {
             if bytes.starts(with: Array("-----BEGIN".utf8)) || String(decoding: bytes.prefix(4096), as: UTF8.self).contains("-----BEGIN ") {
                 return try PushCertificate.read(pem: bytes)

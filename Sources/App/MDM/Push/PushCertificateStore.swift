@@ -33,6 +33,16 @@ struct PushCertificateStore: Sendable {
 
     enum Refusal: Error, Equatable {
         case topicChanged(stored: String, uploaded: String, enrolledDevices: Int)
+
+        /// What changing the topic costs, in words.
+        var cost: String {
+            guard case .topicChanged(_, _, let enrolled) = self else { return "" }
+            return switch enrolled {
+            case 0: "No device is enrolled yet, so none would be lost."
+            case 1: "The one enrolled device will have to enroll again."
+            default: "All \(enrolled) enrolled devices will have to enroll again."
+            }
+        }
     }
 
     func stored() async throws -> StoredPushCertificate? {

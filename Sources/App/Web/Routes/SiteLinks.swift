@@ -24,6 +24,8 @@ struct SiteLinks: MustacheParent {
         "addProfile": Site.Profiles.add.link(),
         "importProfile": Site.Profiles.importFile.link(),
         "uploadSigningIdentity": Site.Signing.upload.link(),
+        "uploadPushCertificate": Site.Enrollment.uploadPushCertificate.link(),
+        "createEnrollmentLink": Site.Enrollment.createLink.link(),
         "issueToken": Site.Tokens.issue.link(),
         "apiDocument": Site.apiDocument.link(),
         "logs": Site.Logs.index.link(),

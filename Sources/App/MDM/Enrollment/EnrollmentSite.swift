@@ -1,0 +1,11 @@
+import Domain
+import HTTPTypes
+
+extension Site {
+    /// Settings › Enrollment: the push certificate, the device CA, and enrollment links.
+    enum Enrollment {
+        static let page = SiteRoute<NoValues>(.get, "/enrollment", role: .admin)
+        static let uploadPushCertificate = SiteRoute<NoValues>(.post, "/enrollment/push-certificate", role: .admin)
+        static let createLink = SiteRoute<NoValues>(.post, "/enrollment/links", role: .admin)
+    }
+}
