@@ -85,6 +85,19 @@ import Testing
         #expect(try lastSeen() == device.fixture.console.clock.now)
     }
 
+    /// Two check-ins of one device at once (a retry racing the first, on another instance)
+    /// never both get a command; one whose answer was lost is sent again a minute later.
+    @Test func aCommandOnItsWayIsNotHandedToASecondCheckInUntilItsAnswerIsTakenAsLost() async throws {
+        let device = try await enrolled()
+        let first = try await device.idle()
+        let racing = try await device.idle()
+        #expect(Self.requestType(first) == "DeviceInformation")
+        #expect(Self.requestType(racing) == "SecurityInfo", "the second check-in gets the next command, not the same one")
+        device.fixture.console.clock.advance(by: CommandProgress.inFlight + 1)
+        let again = try await device.idle()
+        #expect(again?["CommandUUID"] == first?["CommandUUID"], "no answer came within a minute: sent again")
+    }
+
     @Test func aCommandPutOffIsNotOfferedAgainUntilTheDeviceReportsSomethingElse() async throws {
         let device = try await enrolled()
         let information = try await device.idle()

@@ -140,6 +140,8 @@ class Instance:
         self.process = None
         self.log_path = os.path.join(self.folder, "server.log")
         self.starts = 0
+        # Options a test adds to `serve` (the MDM test's push service stand-in).
+        self.extra_arguments = []
 
     def url(self, path):
         return self.base + path
@@ -156,7 +158,7 @@ class Instance:
             [BINARY, "serve", "--port", str(self.port), "--db", self.database, "--data-dir", self.folder,
              "--templates", os.path.join(ROOT, "Templates"), "--public", os.path.join(ROOT, "Public"),
              "--help-pages", os.path.join(ROOT, "docs", "help"), "--log-level", "notice",
-             "--drain-delay", str(DRAIN_DELAY)] + (["--demo"] if self.demo else []),
+             "--drain-delay", str(DRAIN_DELAY)] + (["--demo"] if self.demo else []) + self.extra_arguments,
             stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)
 
     def wait_until_ready(self, timeout=START_TIMEOUT):

@@ -28,7 +28,8 @@ def push_certificate(topic=None, folder=None):
     key, certificate = os.path.join(folder, "push.key"), os.path.join(folder, "push.crt")
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "365",
                     "-subj", f"/UID={topic}/CN=APSP:{uuid.uuid4()}/C=US"], check=True, capture_output=True)
-    return topic, open(certificate, "rb").read() + open(key, "rb").read(), certificate
+    with open(certificate, "rb") as certificate_file, open(key, "rb") as key_file:
+        return topic, certificate_file.read() + key_file.read(), certificate
 
 
 class PushStandIn:

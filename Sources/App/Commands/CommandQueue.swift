@@ -75,14 +75,17 @@ struct CommandQueue: Sendable {
 
     /// The device's waiting commands, oldest first, now marked sent; those past their
     /// lifetime expire instead. `limit` hands out only the first few (MDM sends one at a time);
-    /// `skipping` leaves out commands the device put off in its current NotNow run.
-    func handOut(to deviceID: RecordID<DeviceRecord>, limit: Int? = nil, skipping: Set<String> = [],
+    /// `skipping` leaves out commands the device put off in its current NotNow run;
+    /// `exclusive` leaves out commands still in flight (`CommandProgress.isInFlight`), so two
+    /// check-ins of one device racing on two consoles never both get one command.
+    func handOut(to deviceID: RecordID<DeviceRecord>, limit: Int? = nil, skipping: Set<String> = [], exclusive: Bool = false,
                  at time: Date, connection: Connection) throws -> [HandedOut] {
         try connection.lock(Self.lockName(deviceID))
         var handed: [HandedOut] = []
         for var command in try connection.fetch(Self.waiting(for: deviceID)) where !skipping.contains(command.uuid) {
             if limit.map({ handed.count >= $0 }) == true { break }
             var progress = command.progress
+            if exclusive, progress.isInFlight(at: time) { continue }
             if progress.expireIfDue(queuedAt: command.queuedAt, at: time) {
                 command.progress = progress
                 command.resultSummary = "Expired: the device did not run it within \(Int(DeviceCommand.lifetime / 86_400)) days."

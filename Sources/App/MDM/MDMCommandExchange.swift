@@ -89,7 +89,7 @@ struct MDMCommandExchange: Sendable {
     private func nextCommand(for deviceID: RecordID<DeviceRecord>, enrolled: MDMDeviceRecord, queue: CommandQueue,
                              at time: Date, connection: Connection) throws -> PropertyList? {
         for _ in 0..<Self.closedPerTurn {
-            guard let handed = try queue.handOut(to: deviceID, limit: 1, skipping: Set(enrolled.notNowRun), at: time, connection: connection).first else {
+            guard let handed = try queue.handOut(to: deviceID, limit: 1, skipping: Set(enrolled.notNowRun), exclusive: true, at: time, connection: connection).first else {
                 return nil
             }
             let command = handed.command

@@ -31,6 +31,16 @@ public struct CommandProgress: Equatable, Sendable {
         self.completedAt = completedAt
     }
 
+    /// How long a command sent to an MDM client is taken to be on its way: a second check-in
+    /// of the device within this time (a retry racing the first, on another instance) is not
+    /// given it again; after it, the answer is taken as lost and the command is sent again.
+    public static let inFlight: TimeInterval = 60
+
+    /// Sent less than `inFlight` ago, and not reported on yet.
+    public func isInFlight(at time: Date) -> Bool {
+        status == .sent && sentAt.map { time.timeIntervalSince($0) < Self.inFlight } == true
+    }
+
     /// The device is given the command (again, after NotNow or an unanswered send).
     public mutating func handOut(at time: Date) throws(Refusal) {
         guard status.isWaiting else { throw .finished(status) }
