@@ -94,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "PayloadConsoleBench",
             dependencies: [
-                "App", "Storage", "Domain", "CSQLite",
+                "App", "Storage", "Domain", "CSQLite", "Signing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -121,7 +121,7 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "Storage", "Domain",
+                "App", "Storage", "Domain", "Signing",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

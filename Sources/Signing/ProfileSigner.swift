@@ -1,16 +1,17 @@
 import COpenSSL
 
 /// CMS SignedData over a profile, as Apple devices expect: content attached, binary (no MIME
-/// canonicalisation, which would change the bytes), DER-encoded.
+/// canonicalisation, which would change the bytes), DER-encoded. `detached` leaves the content
+/// out, as an MDM client's `Mdm-Signature` does (the benchmark's devices sign so).
 public enum ProfileSigner {
-    public static func sign(_ content: [UInt8], with identity: SigningIdentity) throws(SigningError) -> [UInt8] {
+    public static func sign(_ content: [UInt8], with identity: SigningIdentity, detached: Bool = false) throws(SigningError) -> [UInt8] {
         let certificate = try SigningIdentity.readCertificate(identity.certificatePEM)
         defer { X509_free(certificate) }
         let key = try SigningIdentity.readKey(identity.privateKeyPEM)
         defer { EVP_PKEY_free(key) }
         do {
             return try MemoryBIO.reading(content) { input in
-                guard let cms = CMS_sign(certificate, key, nil, input, UInt32(CMS_BINARY)) else {
+                guard let cms = CMS_sign(certificate, key, nil, input, UInt32(CMS_BINARY | (detached ? CMS_DETACHED : 0))) else {
                     throw SigningError.signingFailed(SigningError.openSSLErrors())
                 }
                 defer { CMS_ContentInfo_free(cms) }

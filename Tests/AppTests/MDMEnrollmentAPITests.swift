@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import Signing
 import Storage
 import Testing
 
@@ -119,5 +120,50 @@ import Testing
         }
         let audit = try console.services.database.readBlocking { try $0.fetch(AuditEvent.query().filter("action", .equal, "mdm.enrollment_created")) }
         #expect(audit.map(\.subject) == ["Exam hall"])
+    }
+}
+
+/// An admin's own device CA replaces the console's from Settings › Enrollment: checked before
+/// anything changes, and put in place over enrolled devices (which it strands) only when the
+/// admin confirms.
+@Suite struct DeviceAuthorityUploadTests {
+    static func file(_ path: String) throws -> [UInt8] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../SigningTests/\(path)").standardizedFileURL
+        return Array(try Data(contentsOf: url))
+    }
+
+    @Test func anAdminsCAIsCheckedAndReplacesTheConsolesOnlyWhenEnrolledDevicesAreGivenUp() async throws {
+        let fixture = try await MDMCheckInTests().fixture()
+        let console = fixture.console
+        try await console.addUser("ann@example.com", role: .admin)
+        try await fixture.issue("AA01")
+        _ = try await fixture.checkIns.handle(MDMCheckInTests.authenticate(), signedBy: "AA01")
+        let store = DeviceAuthorityStore(database: console.services.database, now: console.services.config.now)
+        let generated = try await store.current()
+        let otherKey = try Self.file("MDM/Fixtures/scep-client-key.pem")
+        let ca = try Self.file("MDM/Fixtures/scep-ca.pem"), key = try Self.file("MDM/Fixtures/scep-ca-key.pem")
+        try await console.test { client in
+            let browser = Browser(client)
+            try await browser.signIn("ann@example.com", password: TestConsole.password)
+            try await browser.get("/enrollment")
+            let refused = try await browser.postMultipart("/enrollment/authority", [:], files: ["certificate": ("ca.pem", ca), "privateKey": ("key.pem", otherKey)])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.body.contains("does not belong to this CA certificate"))
+
+            let stopped = try await browser.postMultipart("/enrollment/authority", [:], files: ["certificate": ("ca.pem", ca), "privateKey": ("key.pem", key)])
+            #expect(stopped.status == .conflict)
+            #expect(stopped.body.contains("One device is enrolled"))
+            #expect(try await store.stored()?.sha256Fingerprint == generated.sha256Fingerprint, "nothing changed")
+
+            let replaced = try await browser.postMultipart("/enrollment/authority", ["confirmDevicesLost": "on"],
+                                                           files: ["certificate": ("ca.pem", ca), "privateKey": ("key.pem", key)])
+            #expect(replaced.status == .seeOther)
+        }
+        let stored = try #require(try await store.stored())
+        #expect(stored.certificatePEM == String(decoding: ca, as: UTF8.self))
+        let audit = try console.services.database.readBlocking { try $0.fetch(AuditEvent.query().filter("action", .equal, "mdm.authority_uploaded")) }
+        #expect(audit.count == 1)
+        #expect(audit.first?.before == "SHA-256 \(generated.sha256Fingerprint)")
+        #expect(audit.first?.after?.contains("1 enrolled device(s) must enroll again") == true)
     }
 }

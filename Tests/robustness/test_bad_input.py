@@ -165,6 +165,8 @@ FORM_ROUTES = [
     # The push certificate seed's file again (a renewal with the same topic), and a link for the seed group.
     FormRoute("/enrollment/push-certificate", "/enrollment", files={"certificate": "push_pem"}),
     FormRoute("/enrollment/links", "/enrollment", {"group": "{group}", "hours": "24"}),
+    # No device is enrolled in the robustness console, so an admin's own CA goes in unconfirmed.
+    FormRoute("/enrollment/authority", "/enrollment", files={"certificate": "ca_pem", "privateKey": "ca_key"}),
     FormRoute("/apps/{app}/specfile", "/apps/{app}/edit", files={"specfile": "specfile"}),
     # The seed file is imported again and again: from the second time its identifier matches,
     # and the import asks first (new profile or new version), writing nothing. The answer the
@@ -300,6 +302,7 @@ class Seeds(dict):
         self.console, self.api, self.admin = console, api, admin
         self.counter = itertools.count(1)
         self["certificate_pem"], self["key_pem"] = signing_pair(console.folder)
+        self["ca_pem"], self["ca_key"] = signing_pair(console.folder, "/CN=Robustness device CA")
         self["push_pem"] = b"".join(signing_pair(console.folder, "/UID=com.apple.mgmt.External.robustness/CN=APSP:robustness"))
         # A specfile for the "app" seed's bundle ID (com.example.robust).
         self["specfile"] = (b"<managedAppConfiguration><version>1</version><bundleId>com.example.robust</bundleId>"

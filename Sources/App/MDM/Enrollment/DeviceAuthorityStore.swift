@@ -62,6 +62,36 @@ final class DeviceAuthorityStore: Sendable {
         return try authority(of: row)
     }
 
+    /// Why an uploaded CA was not put in place.
+    enum Refusal: Error, Equatable {
+        /// Devices enrolled with certificates from the stored CA would be refused from then on.
+        case devicesEnrolled(Int)
+    }
+
+    /// Puts an admin's own CA in place of the stored one. Every enrolled device signs with a
+    /// certificate the stored CA issued and would be refused afterwards, so while any is
+    /// enrolled this needs the admin's confirmation.
+    func replace(with uploaded: CertificateAuthority, confirmingDevicesLost: Bool, by actor: Actor) async throws {
+        let time = now()
+        try await database.write { connection in
+            let enrolled = try connection.count(MDMDeviceRecord.query().filter("state", .equal, MDMDeviceRecord.State.enrolled.rawValue))
+            if enrolled > 0, !confirmingDevicesLost { throw Refusal.devicesEnrolled(enrolled) }
+            let previous = try connection.find(StoredDeviceAuthority.self, id: StoredDeviceAuthority.onlyID)
+            _ = try connection.execute("""
+                INSERT INTO mdm_authority (id, certificatePEM, privateKeyPEM, origin, setBy, setAt)
+                VALUES (\(StoredDeviceAuthority.onlyID), \(uploaded.certificatePEM), \(uploaded.privateKeyPEM), \(StoredDeviceAuthority.Origin.uploaded.rawValue), \(actor.email), \(time))
+                ON CONFLICT (id) DO UPDATE SET certificatePEM = excluded.certificatePEM, privateKeyPEM = excluded.privateKeyPEM,
+                    origin = excluded.origin, setBy = excluded.setBy, setAt = excluded.setAt
+                """)
+            let before = previous.map { row in
+                (try? CertificateAuthority(certificatePEM: row.certificatePEM, privateKeyPEM: row.privateKeyPEM, now: time))
+                    .map { "SHA-256 \($0.sha256Fingerprint)" } ?? "a CA no longer valid"
+            }
+            try connection.audit(.deviceAuthorityUploaded, subject: uploaded.subject, by: actor,
+                                 before: before, after: "SHA-256 \(uploaded.sha256Fingerprint)" + (enrolled > 0 ? "; \(enrolled) enrolled device(s) must enroll again" : ""), at: time)
+        }
+    }
+
     private func authority(of row: StoredDeviceAuthority) throws -> CertificateAuthority {
         if let cached = parsed.withLock({ $0 }), cached.certificatePEM == row.certificatePEM, cached.privateKeyPEM == row.privateKeyPEM {
             return cached

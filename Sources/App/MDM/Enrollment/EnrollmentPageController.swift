@@ -20,6 +20,8 @@ struct EnrollmentPageController {
         var push: Push?
         var pushError: String?
         var passwordError: String?
+        var authorityError: String?
+        var authorityLoss: String?
         var topicChange: String?
         var authority: Authority?
         var groups: [SelectOption] = []
@@ -67,6 +69,7 @@ struct EnrollmentPageController {
         routes.on(Site.Enrollment.page) { request, context in try await page(view(), request: request, context: context) }
         routes.on(Site.Enrollment.uploadPushCertificate) { request, context in try await uploadPushCertificate(request, context) }
         routes.on(Site.Enrollment.createLink) { request, context in try await createLink(request, context) }
+        routes.on(Site.Enrollment.uploadAuthority) { request, context in try await uploadAuthority(request, context) }
     }
 
     private func view() -> View {
@@ -98,6 +101,32 @@ struct EnrollmentPageController {
             return try await page(view, request: request, context: context, status: .conflict)
         }
         return .seeOther(Site.Enrollment.page.link(), flash: .notice("The push certificate for \(certificate.topic) is in use."), cookies: cookies, request: request)
+    }
+
+    /// An admin's own CA in place of the console's: checked (a CA, RSA, its key, valid now)
+    /// before anything changes, and refused while devices are enrolled unless confirmed.
+    func uploadAuthority(_ request: Request, _ context: SignedInContext) async throws -> Response {
+        var view = view()
+        let certificate = context.files["certificate"].map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
+        let key = context.files["privateKey"].map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
+        let uploaded: CertificateAuthority
+        do {
+            uploaded = try CertificateAuthority(certificatePEM: certificate, privateKeyPEM: key, now: now())
+        } catch {
+            view.authorityError = error.description
+            return try await page(view, request: request, context: context, status: .unprocessableContent)
+        }
+        do {
+            try await authority.replace(with: uploaded, confirmingDevicesLost: context.form["confirmDevicesLost"] == "on", by: Actor(context.user))
+        } catch DeviceAuthorityStore.Refusal.devicesEnrolled(let count) {
+            view.authorityLoss = """
+                \(count == 1 ? "One device is" : "\(count) devices are") enrolled with certificates the current CA issued: \
+                the console refuses their messages once another CA is in place, and each must enroll again. \
+                Tick the box and upload again to replace it anyway.
+                """
+            return try await page(view, request: request, context: context, status: .conflict)
+        }
+        return .seeOther(Site.Enrollment.page.link(), flash: .notice("Devices now get their certificates from \(uploaded.subject)."), cookies: cookies, request: request)
     }
 
     func createLink(_ request: Request, _ context: SignedInContext) async throws -> Response {

@@ -7,5 +7,6 @@ extension Site {
         static let page = SiteRoute<NoValues>(.get, "/enrollment", role: .admin)
         static let uploadPushCertificate = SiteRoute<NoValues>(.post, "/enrollment/push-certificate", role: .admin)
         static let createLink = SiteRoute<NoValues>(.post, "/enrollment/links", role: .admin)
+        static let uploadAuthority = SiteRoute<NoValues>(.post, "/enrollment/authority", role: .admin)
     }
 }

@@ -26,6 +26,7 @@ struct SiteLinks: MustacheParent {
         "uploadSigningIdentity": Site.Signing.upload.link(),
         "uploadPushCertificate": Site.Enrollment.uploadPushCertificate.link(),
         "createEnrollmentLink": Site.Enrollment.createLink.link(),
+        "uploadDeviceAuthority": Site.Enrollment.uploadAuthority.link(),
         "issueToken": Site.Tokens.issue.link(),
         "apiDocument": Site.apiDocument.link(),
         "logs": Site.Logs.index.link(),

@@ -1,0 +1,94 @@
+import App
+import ArgumentParser
+import Domain
+import Foundation
+import Signing
+import Storage
+
+/// Devices enrolled over MDM for `Benchmarks/mdm.sh`: the console's CA, one identity
+/// certificate per device (all for one key, which the script made: issuing is what SCEP does,
+/// making 10,000 RSA keys is not the console's work), each device's MDM row with a push token,
+/// and one command per device already sent to it. Writes the requests the load tool plays,
+/// each signed by its device as an MDM client signs (detached CMS over the exact body):
+/// `reports.txt` (Acknowledged for the device's sent command: the report, and the console's
+/// "what next") and `idle.txt` (Idle, for when nothing waits). Lines are "signature<TAB>body".
+struct SeedMDM: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "seed-mdm", abstract: "Enroll devices over MDM directly in the database, and sign their messages.")
+
+    @OptionGroup var database: PayloadConsoleBench.DatabaseOption
+    @Option var devices = 10_000
+    @Option(help: "A DER certificate request for the devices' shared key.")
+    var csr: String
+    @Option(help: "That key, PEM.")
+    var key: String
+    @Option(help: "Where to write reports.txt and idle.txt.")
+    var out: String
+
+    func run() async throws {
+        let started = Date()
+        let database = try LogStoreFiles.open(consolePath: database.path).files.console
+        let authority = try CertificateAuthority.generate(commonName: "Bench Device CA", organisation: "Bench")
+        let request = try CertificateRequest(der: Array(try Data(contentsOf: URL(fileURLWithPath: csr))))
+        let keyPEM = try String(contentsOfFile: key, encoding: .utf8)
+        let now = Date()
+        var reports: [String] = [], idles: [String] = []
+        var rows: [(serial: String, fingerprint: String, udid: String, commandUUID: String)] = []
+        for index in 0..<devices {
+            let issued = try authority.issue(request, subjectCommonName: "Bench device", now: now)
+            let identity = try SigningIdentity(certificatePEM: Self.pem(issued.der), privateKeyPEM: keyPEM)
+            let udid = String(format: "BENCH-MDM-%08d", index)
+            let commandUUID = UUID().uuidString
+            let report = Self.plist(["Status": "Acknowledged", "CommandUUID": commandUUID, "UDID": udid])
+            let idle = Self.plist(["Status": "Idle", "UDID": udid])
+            reports.append(Self.line(try ProfileSigner.sign(Array(report.utf8), with: identity, detached: true), report))
+            idles.append(Self.line(try ProfileSigner.sign(Array(idle.utf8), with: identity, detached: true), idle))
+            rows.append((issued.serialHex, issued.sha256Fingerprint, udid, commandUUID))
+        }
+        try await database.write { connection in
+            try connection.execute("""
+                INSERT INTO mdm_authority (id, certificatePEM, privateKeyPEM, origin, setBy, setAt)
+                VALUES (1, \(authority.certificatePEM), \(authority.privateKeyPEM), 'generated', 'bench', \(now))
+                ON CONFLICT (id) DO UPDATE SET certificatePEM = excluded.certificatePEM, privateKeyPEM = excluded.privateKeyPEM
+                """)
+            let group = try connection.insert(DeviceGroupRecord(name: "Bench MDM \(Int(now.timeIntervalSince1970))", parentID: nil, createdAt: now))
+            for (index, row) in rows.enumerated() {
+                let device = try connection.insert(DeviceRecord(
+                    name: String(format: "Bench MDM device %05d", index), model: .iPad, osVersion: "18.1",
+                    serialNumber: String(format: "BMDM%07d", index), udid: row.udid, isSupervised: true, owner: "", groupID: group.id,
+                    installedApps: [], enrolledAt: now, lastCheckInAt: now))
+                try connection.execute("""
+                    INSERT INTO mdm_certificates (serial, fingerprint, groupID, deviceID, subject, issuedAt, notAfter)
+                    VALUES (\(row.serial), \(row.fingerprint), \(group.id), \(device.id), 'CN=Bench device', \(now), \(now.addingTimeInterval(86_400 * 365)))
+                    """)
+                try connection.execute("""
+                    INSERT INTO mdm_devices (deviceID, udid, state, topic, certificateSerial, pushToken, pushMagic, enrolledAt, lastSeenAt, notNowRun)
+                    VALUES (\(device.id), \(row.udid), 'enrolled', 'com.apple.mgmt.External.bench', \(row.serial),
+                            \(Data((0..<32).map { _ in UInt8.random(in: 0...255) })), \(UUID().uuidString), \(now), \(now), '[]')
+                    """)
+                // Sent a minute and more ago: the device's report is what comes next.
+                try connection.execute("""
+                    INSERT INTO device_commands (uuid, deviceID, requestType, parameters, status, queuedAt, queuedBy, sentAt, notNowCount, resultSummary)
+                    VALUES (\(row.commandUUID), \(device.id), 'RestartDevice', '{}', 'sent', \(now), 'bench', \(now.addingTimeInterval(-120)), 0, '')
+                    """)
+            }
+        }
+        try (reports.joined(separator: "\n") + "\n").write(toFile: out + "/reports.txt", atomically: true, encoding: .utf8)
+        try (idles.joined(separator: "\n") + "\n").write(toFile: out + "/idle.txt", atomically: true, encoding: .utf8)
+        print(String(format: "enrolled %d devices over MDM with a sent command each, and signed their messages, in %.1f s", devices, Date().timeIntervalSince(started)))
+    }
+
+    /// A one-line XML property list of strings: what the load tool sends as it is.
+    static func plist(_ values: KeyValuePairs<String, String>) -> String {
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict>"
+            + values.map { "<key>\($0.key)</key><string>\($0.value)</string>" }.joined() + "</dict></plist>"
+    }
+
+    static func line(_ signature: [UInt8], _ body: String) -> String {
+        Data(signature).base64EncodedString() + "\t" + body
+    }
+
+    static func pem(_ der: [UInt8]) -> String {
+        let base64 = Data(der).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+        return "-----BEGIN CERTIFICATE-----\n\(base64)\n-----END CERTIFICATE-----\n"
+    }
+}
