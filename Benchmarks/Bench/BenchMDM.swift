@@ -31,6 +31,10 @@ struct SeedMDM: AsyncParsableCommand {
         let request = try CertificateRequest(der: Array(try Data(contentsOf: URL(fileURLWithPath: csr))))
         let keyPEM = try String(contentsOfFile: key, encoding: .utf8)
         let now = Date()
+        // Answered today: the daily inventory job leaves these devices alone.
+        var inventory = MDMInventory()
+        inventory.updatedAt = now
+        let inventoryJSON = String(decoding: try Self.encoder.encode(inventory), as: UTF8.self)
         var reports: [String] = [], idles: [String] = []
         var rows: [(serial: String, fingerprint: String, udid: String, commandUUID: String)] = []
         for index in 0..<devices {
@@ -61,9 +65,9 @@ struct SeedMDM: AsyncParsableCommand {
                     VALUES (\(row.serial), \(row.fingerprint), \(group.id), \(device.id), 'CN=Bench device', \(now), \(now.addingTimeInterval(86_400 * 365)))
                     """)
                 try connection.execute("""
-                    INSERT INTO mdm_devices (deviceID, udid, state, topic, certificateSerial, pushToken, pushMagic, enrolledAt, lastSeenAt, notNowRun)
+                    INSERT INTO mdm_devices (deviceID, udid, state, topic, certificateSerial, pushToken, pushMagic, enrolledAt, lastSeenAt, notNowRun, inventory)
                     VALUES (\(device.id), \(row.udid), 'enrolled', 'com.apple.mgmt.External.bench', \(row.serial),
-                            \(Data((0..<32).map { _ in UInt8.random(in: 0...255) })), \(UUID().uuidString), \(now), \(now), '[]')
+                            \(Data((0..<32).map { _ in UInt8.random(in: 0...255) })), \(UUID().uuidString), \(now), \(now), '[]', \(inventoryJSON))
                     """)
                 // Sent a minute and more ago: the device's report is what comes next.
                 try connection.execute("""
@@ -76,6 +80,13 @@ struct SeedMDM: AsyncParsableCommand {
         try (idles.joined(separator: "\n") + "\n").write(toFile: out + "/idle.txt", atomically: true, encoding: .utf8)
         print(String(format: "enrolled %d devices over MDM with a sent command each, and signed their messages, in %.1f s", devices, Date().timeIntervalSince(started)))
     }
+
+    /// As the console's storage writes a JSON column.
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
 
     /// A one-line XML property list of strings: what the load tool sends as it is.
     static func plist(_ values: KeyValuePairs<String, String>) -> String {

@@ -58,11 +58,18 @@ struct MDMCommandExchange: Sendable {
     /// (its last-seen time is kept at that grain, as check-ins are).
     private func idleNeedsNothing(_ deviceID: RecordID<DeviceRecord>, at time: Date) async throws -> Bool {
         try await database.read { connection in
-            guard let enrolled = try connection.fetchOne(MDMDeviceRecord.query().filter("deviceID", .equal, deviceID)),
-                  enrolled.state == .enrolled else { throw Refusal.notEnrolled }
-            guard enrolled.notNowRun.isEmpty, !CheckInRecording.isDue(lastRecorded: enrolled.lastSeenAt, at: time) else { return false }
+            // Three columns, not the whole row: its inventory is a JSON document to decode.
+            guard let turn = try connection.fetch(IdleTurn.self, "SELECT state, notNowRun, lastSeenAt FROM mdm_devices WHERE deviceID = \(deviceID)").first,
+                  turn.state == .enrolled else { throw Refusal.notEnrolled }
+            guard turn.notNowRun.isEmpty, !CheckInRecording.isDue(lastRecorded: turn.lastSeenAt, at: time) else { return false }
             return try connection.count(CommandQueue.waiting(for: deviceID)) == 0
         }
+    }
+
+    private struct IdleTurn: Codable {
+        let state: MDMDeviceRecord.State
+        let notNowRun: [String]
+        let lastSeenAt: Date?
     }
 
     /// The report in the queue's terms, its answer in words.

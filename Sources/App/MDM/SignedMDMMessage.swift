@@ -11,7 +11,8 @@ import Storage
 struct SignedMDMMessage: Sendable {
     let body: [UInt8]
     let propertyList: PropertyList
-    let certificate: MDMCertificateRecord
+    let signer: MDMIdentity.Signer
+    var certificate: MDMCertificateRecord { signer.certificate }
 
     /// The largest message a device sends: an InstalledApplicationList of a device with
     /// hundreds of apps, or a ProfileList with their payloads, stays well below this.
@@ -22,28 +23,30 @@ struct SignedMDMMessage: Sendable {
     static let readerLimits = XMLReader.Limits(maximumDepth: 32, maximumElementCount: 200_000)
 
     /// Reads and checks the request. Every refusal leaves the database as it was.
-    static func read(_ request: Request, authority: DeviceAuthorityStore, database: Database, at time: Date) async throws -> SignedMDMMessage {
+    static func read(_ request: Request, verifier: () async throws -> SignatureVerifier?, signer known: (String) async throws -> MDMIdentity.Signer?,
+                     at time: Date) async throws -> SignedMDMMessage {
         var request = request
         let body = Array(try await request.collectBody(upTo: maximumBytes).readableBytesView)
         guard let header = request.headers[.mdmSignature] else {
             throw MDMRefusal(.unauthorized, "The message is not signed: the enrollment profile asks for Mdm-Signature (SignMessage).", logged: true)
         }
-        guard let signature = Data(base64Encoded: header.filter { !$0.isWhitespace }) else {
+        // Base64 may be folded over lines; the decoder skips what is not base64 only when told.
+        guard let signature = Data(base64Encoded: header, options: .ignoreUnknownCharacters), !signature.isEmpty else {
             throw MDMRefusal(.unauthorized, "Mdm-Signature is not base64.", logged: true)
         }
-        guard let issuer = try await authority.stored() else {
+        guard let verifier = try await verifier() else {
             throw MDMRefusal(.unauthorized, "This console has issued no device certificates: enroll the device first.", logged: true)
         }
-        let signer: SignerCertificate
+        let serial: String
         do throws(MessageSignatureError) {
-            signer = try MessageSignature.verify(Array(signature), over: body, issuedBy: issuer, at: time)
+            serial = try verifier.verifiedSerial(of: Array(signature), over: body, at: time)
         } catch {
             throw MDMRefusal(.unauthorized, "Mdm-Signature refused: \(error.description)", logged: true)
         }
-        guard let certificate = try await database.read({ try $0.fetchOne(MDMCertificateRecord.query().filter("serial", .equal, signer.serialHex)) }) else {
-            throw MDMRefusal(.forbidden, "The signing certificate (serial \(signer.serialHex.prefix(16))) is not one this console issued.", logged: true)
+        guard let known = try await known(serial) else {
+            throw MDMRefusal(.forbidden, "The signing certificate (serial \(serial.prefix(16))) is not one this console issued.", logged: true)
         }
-        guard certificate.revokedAt == nil else {
+        guard known.certificate.revokedAt == nil else {
             throw MDMRefusal(.forbidden, "The signing certificate was revoked (the device unenrolled or enrolled again): enroll the device again.", logged: true)
         }
         let plist: PropertyList
@@ -52,7 +55,7 @@ struct SignedMDMMessage: Sendable {
         } catch {
             throw MDMRefusal(.badRequest, "The body is not an XML property list: \(error.description)")
         }
-        return SignedMDMMessage(body: body, propertyList: plist, certificate: certificate)
+        return SignedMDMMessage(body: body, propertyList: plist, signer: known)
     }
 
     /// The body as text, as the command's report keeps it.

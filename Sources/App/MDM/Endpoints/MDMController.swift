@@ -42,7 +42,7 @@ struct MDMController {
         } catch {
             throw MDMRefusal(.badRequest, "The command report is not valid: \(error.description)")
         }
-        let deviceID = try await identity.device(speakingFor: report.enrollment, with: message.certificate)
+        let deviceID = try identity.device(speakingFor: report.enrollment, with: message)
         let next: PropertyList?
         do {
             next = try await exchange.exchange(report, rawBody: message.text, from: deviceID)

@@ -23,9 +23,9 @@ struct StoredDeviceAuthority: Record {
 }
 
 /// Reads the device CA, making one the first time it is needed (the first enrollment link, or
-/// a device asking SCEP for the CA). Parsing the PEM is kept from one request to the next
-/// while the stored certificate is the same, so checking a device's signature costs one
-/// small read, not a key parse.
+/// a device asking SCEP for the CA). The parsed CA is kept in memory until a write to its row
+/// commits (here, or on PostgreSQL another console's), so checking a device's signature reads
+/// nothing.
 final class DeviceAuthorityStore: Sendable {
     private let database: Database
     private let now: @Sendable () -> Date
@@ -34,12 +34,15 @@ final class DeviceAuthorityStore: Sendable {
     init(database: Database, now: @escaping @Sendable () -> Date) {
         self.database = database
         self.now = now
+        database.onCommit(tables: [StoredDeviceAuthority.tableName]) { [weak self] _ in self?.parsed.withLock { $0 = nil } }
     }
 
     /// The stored authority, nil while none was made.
     func stored() async throws -> CertificateAuthority? {
+        if let kept = parsed.withLock({ $0 }) { return kept }
+        let stamp = database.commitCount
         guard let row = try await database.read({ try $0.find(StoredDeviceAuthority.self, id: StoredDeviceAuthority.onlyID) }) else { return nil }
-        return try authority(of: row)
+        return try authority(of: row, readAt: stamp)
     }
 
     /// The stored authority, or a new one stored now (consoles doing this at once end with the
@@ -59,7 +62,7 @@ final class DeviceAuthorityStore: Sendable {
             }
             return try connection.require(StoredDeviceAuthority.self, id: StoredDeviceAuthority.onlyID)
         }
-        return try authority(of: row)
+        return try authority(of: row, readAt: nil)
     }
 
     /// Why an uploaded CA was not put in place.
@@ -92,12 +95,13 @@ final class DeviceAuthorityStore: Sendable {
         }
     }
 
-    private func authority(of row: StoredDeviceAuthority) throws -> CertificateAuthority {
-        if let cached = parsed.withLock({ $0 }), cached.certificatePEM == row.certificatePEM, cached.privateKeyPEM == row.privateKeyPEM {
-            return cached
-        }
+    /// The row's CA, kept when it was read with no write committed since `stamp` (a write
+    /// committed meanwhile may have changed it; the next read sees).
+    private func authority(of row: StoredDeviceAuthority, readAt stamp: Int?) throws -> CertificateAuthority {
         let authority = try CertificateAuthority(certificatePEM: row.certificatePEM, privateKeyPEM: row.privateKeyPEM, now: now())
-        parsed.withLock { $0 = authority }
+        if let stamp {
+            parsed.withLock { parsed in if database.commitCount == stamp { parsed = authority } }
+        }
         return authority
     }
 }

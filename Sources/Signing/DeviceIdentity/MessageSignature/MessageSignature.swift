@@ -11,6 +11,46 @@ public enum MessageSignature {
     public static func verify(
         _ signature: [UInt8], over body: [UInt8], issuedBy authority: CertificateAuthority, at now: Date = Date()
     ) throws(MessageSignatureError) -> SignerCertificate {
+        try SignatureVerifier(authority: authority).withVerifiedSigner(of: signature, over: body, at: now) { (signer) throws(MessageSignatureError) in
+            guard let certificate = SignerCertificate(signer) else { throw .failed(SigningError.openSSLErrors()) }
+            return certificate
+        }
+    }
+}
+
+/// The signature check with the CA parsed once, for checking many messages: a console keeps
+/// one per CA, so a device's check-in decodes its own signature and nothing else. OpenSSL's
+/// certificate store may be used by many threads at once; nothing here changes after `init`.
+public final class SignatureVerifier: @unchecked Sendable {
+    private let ca: OpaquePointer
+    private let store: OpaquePointer
+    /// The CA it checks against, by SHA-256: a console makes a new verifier when this differs.
+    public let authorityFingerprint: String
+
+    public init(authority: CertificateAuthority) throws(MessageSignatureError) {
+        guard let ca = X509Facts.certificate(der: authority.certificateDER) else { throw .failed("the CA could not be read") }
+        guard let store = X509_STORE_new() else { X509_free(ca); throw .failed("out of memory") }
+        guard X509_STORE_add_cert(store, ca) == 1 else { X509_STORE_free(store); X509_free(ca); throw .failed(SigningError.openSSLErrors()) }
+        self.ca = ca
+        self.store = store
+        authorityFingerprint = authority.sha256Fingerprint
+    }
+
+    deinit {
+        X509_STORE_free(store)
+        X509_free(ca)
+    }
+
+    /// The serial number (lower-case hex) of the certificate that signed `body`, once the
+    /// signature and its issuer checked out: what the console knows a device by.
+    public func verifiedSerial(of signature: [UInt8], over body: [UInt8], at now: Date = Date()) throws(MessageSignatureError) -> String {
+        try withVerifiedSigner(of: signature, over: body, at: now) { (signer) throws(MessageSignatureError) in X509Facts.serialHex(signer) }
+    }
+
+    /// Runs `body` with the signer's certificate once the signature and its issuer checked out.
+    func withVerifiedSigner<T>(
+        of signature: [UInt8], over body: [UInt8], at now: Date, _ use: (OpaquePointer) throws(MessageSignatureError) -> T
+    ) throws(MessageSignatureError) -> T {
         guard let cms = OpenSSLBytes.decoded(signature, { d2i_CMS_ContentInfo(nil, $0, $1) }, free: { CMS_ContentInfo_free($0) }) else {
             throw .notASignature
         }
@@ -21,10 +61,9 @@ public enum MessageSignature {
         defer { OPENSSL_sk_free(signers) }
         guard OPENSSL_sk_num(signers) == 1, let pointer = OPENSSL_sk_value(signers, 0) else { throw .notASignature }
         let signer = OpaquePointer(pointer)
-        try checkSignature(cms, over: body)
-        try checkIssuer(signer, authority: authority, at: now)
-        guard let certificate = SignerCertificate(signer) else { throw .failed(SigningError.openSSLErrors()) }
-        return certificate
+        try Self.checkSignature(cms, over: body)
+        try checkIssuer(signer, at: now)
+        return try use(signer)
     }
 
     /// The signature and content digest only (`CMS_NO_SIGNER_CERT_VERIFY`): the issuer is
@@ -41,14 +80,12 @@ public enum MessageSignature {
 
     /// The signer must chain to the CA alone (no other trust anchors, no intermediates), at
     /// `now`, for any purpose: devices' certificates say clientAuth, which is no CMS purpose.
-    private static func checkIssuer(_ signer: OpaquePointer, authority: CertificateAuthority, at now: Date) throws(MessageSignatureError) {
-        guard let ca = X509Facts.certificate(der: authority.certificateDER) else { throw .failed("the CA could not be read") }
-        defer { X509_free(ca) }
+    private func checkIssuer(_ signer: OpaquePointer, at now: Date) throws(MessageSignatureError) {
         // The CA's own certificate would verify against itself, but no device holds its key.
         if X509_cmp(ca, signer) == 0 { throw .notIssuedByAuthority }
-        guard let store = X509_STORE_new(), let context = X509_STORE_CTX_new() else { throw .failed("out of memory") }
-        defer { X509_STORE_CTX_free(context); X509_STORE_free(store) }
-        guard X509_STORE_add_cert(store, ca) == 1, X509_STORE_CTX_init(context, store, signer, nil) == 1,
+        guard let context = X509_STORE_CTX_new() else { throw .failed("out of memory") }
+        defer { X509_STORE_CTX_free(context) }
+        guard X509_STORE_CTX_init(context, store, signer, nil) == 1,
               let parameters = X509_STORE_CTX_get0_param(context), X509_VERIFY_PARAM_set_purpose(parameters, X509_PURPOSE_ANY) == 1
         else { throw .failed(SigningError.openSSLErrors()) }
         X509_VERIFY_PARAM_set_time(parameters, OpenSSLBytes.time(now))
