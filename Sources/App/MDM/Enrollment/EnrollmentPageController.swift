@@ -32,6 +32,7 @@ struct EnrollmentPageController {
         var linkError: String?
         var created: Created?
         var links: [Row] = []
+        var hasLinks = false
         let publicURL: String
         let publicURLIsLocal: Bool
 
@@ -159,8 +160,10 @@ struct EnrollmentPageController {
         return try await page(view, request: request, context: context, selectedGroup: group, status: .created)
     }
 
+    /// The link as a QR code for the device's camera; nil only for a link too long for one,
+    /// which the page then gives as text alone.
     static func qrCode(_ url: String) -> String? {
-        nil
+        try? QRCode(url).svg(title: "QR code of the enrollment link")
     }
 
     private func page(_ view: View, request: Request, context: SignedInContext, selectedGroup: RecordID<DeviceGroupRecord>? = nil,
@@ -191,6 +194,7 @@ struct EnrollmentPageController {
             return View.Row(groupName: entry.groupName, created: DisplayTime.relative(entry.link.createdAt, now: time), createdBy: entry.link.createdBy,
                             state: state)
         }
+        view.hasLinks = !view.links.isEmpty
         return try renderer.page("mdm/settings", title: "Enrollment", model: view, request: request, context: context, status: status)
     }
 }
