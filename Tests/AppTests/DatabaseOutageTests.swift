@@ -98,8 +98,10 @@ import Testing
     static func concrete(_ path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
             guard segment.hasPrefix("{") else { return String(segment) }
+            // An enrollment link's token is 43 characters: a shorter one is refused unread.
+            if segment == "{token}" { return String(repeating: "a", count: 43) }
             return ["{uuid}", "{key}", "{udid}", "{signature}", "{slug}", "{page}"].contains(segment) ? "outage" : "1"
-        }.joined(separator: "/")
+        }.joined(separator: "/") + (path == "/mdm/scep" ? "?operation=GetCACert" : "")
     }
 
     /// Whether `condition` holds within ten seconds (the server takes a moment to accept connections).
