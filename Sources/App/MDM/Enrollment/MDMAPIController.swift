@@ -137,7 +137,8 @@ struct PushCertificateAnswer: APIAnswer, NamedSchema {
 
 /// The push certificate sent as the body.
 enum PushCertificateUpload: UploadedFormat {
-    static let mediaTypes = ["application/x-pem-file", "application/x-pkcs12"]
+    /// The format is read from the bytes, so a client may also send it as plain octets.
+    static let mediaTypes = ["application/x-pem-file", "application/x-pkcs12", "application/octet-stream"]
     static let summary = "The certificate and its private key: PEM, or a PKCS#12 file"
     static let maximumBytes = 64 << 10
 }
