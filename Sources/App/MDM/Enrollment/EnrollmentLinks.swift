@@ -24,6 +24,7 @@ struct EnrollmentLinks: Sendable {
     struct Created: Sendable {
         let link: MDMEnrollmentLinkRecord
         let token: String
+        let groupName: String
     }
 
     /// Where a link stands when a device asks for its profile.
@@ -52,16 +53,16 @@ struct EnrollmentLinks: Sendable {
         guard Self.lifetimeHours.contains(lifetimeHours) else { throw Refusal.lifetimeOutOfRange }
         let token = SecretToken.generate()
         let time = now()
-        let link = try await database.write { connection in
+        let (link, groupName) = try await database.write { connection in
             guard let group = try connection.find(DeviceGroupRecord.self, id: groupID) else { throw Refusal.groupNotFound }
             let link = try connection.insert(MDMEnrollmentLinkRecord(
                 linkHash: SecretToken.digest(token), challengeHash: SecretToken.digest(Self.challenge(for: token)), groupID: groupID,
                 createdBy: actor.email, createdAt: time, expiresAt: time.addingTimeInterval(TimeInterval(lifetimeHours) * 3600)))
             try connection.audit(.enrollmentLinkCreated, subject: group.name, by: actor,
                                  after: "link \(link.id), valid \(lifetimeHours) h", at: time)
-            return link
+            return (link, group.name)
         }
-        return Created(link: link, token: token)
+        return Created(link: link, token: token, groupName: groupName)
     }
 
     /// The SCEP challenge a link's profile carries: derived, so that only the link's holder

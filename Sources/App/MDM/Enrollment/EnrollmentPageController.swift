@@ -153,7 +153,7 @@ struct EnrollmentPageController {
             return try await page(view, request: request, context: context, status: .unprocessableContent)
         }
         let url = deviceBaseURL + EnrollmentController.pagePath(token: made.token)
-        view.created = View.Created(url: url, profileURL: deviceBaseURL + EnrollmentController.profilePath(token: made.token), groupName: "",
+        view.created = View.Created(url: url, profileURL: deviceBaseURL + EnrollmentController.profilePath(token: made.token), groupName: made.groupName,
                                     expires: DisplayTime.iso(made.link.expiresAt), qrCode: Self.qrCode(url))
         view.hours = String(EnrollmentLinks.defaultLifetimeHours)
         // Shown in this answer only: the database keeps its hash.
@@ -184,10 +184,6 @@ struct EnrollmentPageController {
         let (listed, groups) = try await links.overview()
         view.groups = SelectOption.groups(groups, first: SelectOption(value: "", label: "Choose a group", selected: selectedGroup == nil), selected: selectedGroup)
         view.hasGroups = !groups.isEmpty
-        if var created = view.created, let group = selectedGroup, let name = groups.first(where: { $0.id == group })?.name {
-            created = View.Created(url: created.url, profileURL: created.profileURL, groupName: name, expires: created.expires, qrCode: created.qrCode)
-            view.created = created
-        }
         view.links = listed.map { entry in
             let state = entry.link.challengeUsedAt.map { "Used \(DisplayTime.relative($0, now: time))" }
                 ?? (entry.link.expiresAt <= time ? "Expired" : "Open until \(DisplayTime.iso(entry.link.expiresAt))")
