@@ -8,10 +8,11 @@ import Storage
 /// Devices enrolled over MDM for `Benchmarks/mdm.sh`: the console's CA, one identity
 /// certificate per device (all for one key, which the script made: issuing is what SCEP does,
 /// making 10,000 RSA keys is not the console's work), each device's MDM row with a push token,
-/// and one command per device already sent to it. Writes the requests the load tool plays,
-/// each signed by its device as an MDM client signs (detached CMS over the exact body):
-/// `reports.txt` (Acknowledged for the device's sent command: the report, and the console's
-/// "what next") and `idle.txt` (Idle, for when nothing waits). Lines are "signature<TAB>body".
+/// and one command queued for each (the push that woke it is not the measure here). Writes the
+/// requests the load tool plays, each signed by its device as an MDM client signs (detached
+/// CMS over the exact body): `idle.txt` (Idle: a woken device asking for its command, and later
+/// nothing waiting) and `reports.txt` (Acknowledged for that command: the report, and the
+/// console's "what next"). Lines are "signature<TAB>body".
 struct SeedMDM: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "seed-mdm", abstract: "Enroll devices over MDM directly in the database, and sign their messages.")
 
@@ -69,16 +70,15 @@ struct SeedMDM: AsyncParsableCommand {
                     VALUES (\(device.id), \(row.udid), 'enrolled', 'com.apple.mgmt.External.bench', \(row.serial),
                             \(Data((0..<32).map { _ in UInt8.random(in: 0...255) })), \(UUID().uuidString), \(now), \(now), '[]', \(inventoryJSON))
                     """)
-                // Sent a minute and more ago: the device's report is what comes next.
                 try connection.execute("""
-                    INSERT INTO device_commands (uuid, deviceID, requestType, parameters, status, queuedAt, queuedBy, sentAt, notNowCount, resultSummary)
-                    VALUES (\(row.commandUUID), \(device.id), 'RestartDevice', '{}', 'sent', \(now), 'bench', \(now.addingTimeInterval(-120)), 0, '')
+                    INSERT INTO device_commands (uuid, deviceID, requestType, parameters, status, queuedAt, queuedBy, notNowCount, resultSummary)
+                    VALUES (\(row.commandUUID), \(device.id), 'RestartDevice', '{}', 'queued', \(now), 'bench', 0, '')
                     """)
             }
         }
         try (reports.joined(separator: "\n") + "\n").write(toFile: out + "/reports.txt", atomically: true, encoding: .utf8)
         try (idles.joined(separator: "\n") + "\n").write(toFile: out + "/idle.txt", atomically: true, encoding: .utf8)
-        print(String(format: "enrolled %d devices over MDM with a sent command each, and signed their messages, in %.1f s", devices, Date().timeIntervalSince(started)))
+        print(String(format: "enrolled %d devices over MDM with a queued command each, and signed their messages, in %.1f s", devices, Date().timeIntervalSince(started)))
     }
 
     /// As the console's storage writes a JSON column.

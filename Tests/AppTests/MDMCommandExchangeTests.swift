@@ -14,7 +14,8 @@ import Testing
     struct Enrolled {
         let fixture: MDMCheckInTests.Fixture
         let device: RecordID<DeviceRecord>
-        var exchange: MDMCommandExchange { MDMCommandExchange(database: fixture.console.services.database, now: fixture.console.services.config.now) }
+        /// One for the device's life, as the console keeps one: it remembers quiet devices.
+        let exchange: MDMCommandExchange
 
         func turn(_ entries: [(String, PropertyList)]) async throws -> PropertyList? {
             let body = PropertyList.dictionary([("UDID", .string("00008030-001A2B3C"))] + entries)
@@ -37,7 +38,8 @@ import Testing
         let fixture = try await checkIns.fixture()
         try await fixture.issue("AA01")
         let device = try #require(try await fixture.checkIns.handle(MDMCheckInTests.authenticate(), signedBy: "AA01"))
-        return Enrolled(fixture: fixture, device: device)
+        return Enrolled(fixture: fixture, device: device,
+                        exchange: MDMCommandExchange(database: fixture.console.services.database, now: fixture.console.services.config.now))
     }
 
     static func requestType(_ command: PropertyList?) -> String? {
@@ -83,6 +85,29 @@ import Testing
         device.fixture.console.clock.advance(by: 60)
         #expect(try await device.idle() == nil)
         #expect(try lastSeen() == device.fixture.console.clock.now)
+    }
+
+    /// A quiet device's Idle is answered from memory; whatever is queued for it, here or on
+    /// another console, is on its next turn all the same, and a device that checked out is
+    /// refused even though it was quiet a moment before.
+    @Test func aDeviceKnownQuietIsToldOfWhatIsQueuedAndOfItsCheckOut() async throws {
+        let device = try await enrolled()
+        let services = device.fixture.console.services
+        try await services.database.write { _ = try $0.execute("DELETE FROM device_commands") }
+        #expect(try await device.idle() == nil, "seen: its last-seen time written")
+        #expect(try await device.idle() == nil)
+        #expect(device.exchange.quietDevices.quiet(device.device) != nil, "remembered as quiet")
+        let user = try await device.fixture.console.addUser("hal@example.com", role: .helpdesk)
+        try await services.commands.enqueue(DeviceCommand(requestType: .restartDevice), for: device.device, by: user)
+        #expect(Self.requestType(try await device.idle()) == "RestartDevice")
+        device.fixture.console.clock.advance(by: CommandProgress.inFlight + 1)
+        try await services.database.write { _ = try $0.execute("DELETE FROM device_commands") }
+        #expect(try await device.idle() == nil)
+        #expect(try await device.idle() == nil)
+        #expect(device.exchange.quietDevices.quiet(device.device) != nil)
+        let checkOut = try CheckInMessage.read(.dictionary([("MessageType", .string("CheckOut")), ("Topic", .string("t")), ("UDID", .string("00008030-001A2B3C"))]))
+        try await device.fixture.checkIns.handle(checkOut, signedBy: "AA01")
+        await #expect(throws: MDMCommandExchange.Refusal.notEnrolled) { _ = try await device.idle() }
     }
 
     /// Two check-ins of one device at once (a retry racing the first, on another instance)

@@ -9,6 +9,13 @@ import Storage
 struct MDMCommandExchange: Sendable {
     let database: Database
     let now: @Sendable () -> Date
+    let quietDevices: MDMQuietDevices
+
+    init(database: Database, now: @escaping @Sendable () -> Date) {
+        self.database = database
+        self.now = now
+        quietDevices = MDMQuietDevices(database: database)
+    }
 
     enum Refusal: Error, Equatable {
         /// The device checked out (or never finished enrolling): it gets nothing.
@@ -53,20 +60,36 @@ struct MDMCommandExchange: Sendable {
         }
     }
 
-    /// Most turns are a woken or polling device saying Idle with nothing waiting: a read answers
-    /// them, as long as no NotNow run is to end and the device was seen within the last minute
-    /// (its last-seen time is kept at that grain, as check-ins are).
+    /// Most turns are a woken or polling device saying Idle with nothing waiting: no write
+    /// answers them (a read, or not even that for a device known quiet), as long as no NotNow
+    /// run is to end; the device's last-seen time, kept at a minute's grain as check-ins are,
+    /// is a bookkeeping write of two columns when due — not the whole record, whose inventory
+    /// is a JSON document to decode and write back.
     private func idleNeedsNothing(_ deviceID: RecordID<DeviceRecord>, at time: Date) async throws -> Bool {
+        var known = quietDevices.quiet(deviceID)
+        if known == nil { known = try await quietDevices.reading(deviceID) { try await readQuiet(deviceID) } }
+        guard let quiet = known else { return false }
+        if CheckInRecording.isDue(lastRecorded: quiet.lastSeenAt, at: time) {
+            try await database.writeBookkeeping { connection in
+                _ = try connection.execute("UPDATE mdm_devices SET lastSeenAt = \(time) WHERE deviceID = \(deviceID)")
+                try connection.recordCheckIn(of: deviceID, at: time)
+            }
+        }
+        return true
+    }
+
+    /// The device as an Idle needs it, if nothing is to be done: four columns, not the whole row.
+    private func readQuiet(_ deviceID: RecordID<DeviceRecord>) async throws -> MDMQuietDevices.Quiet? {
         try await database.read { connection in
-            // Three columns, not the whole row: its inventory is a JSON document to decode.
-            guard let turn = try connection.fetch(IdleTurn.self, "SELECT state, notNowRun, lastSeenAt FROM mdm_devices WHERE deviceID = \(deviceID)").first,
+            guard let turn = try connection.fetch(IdleTurn.self, "SELECT id, state, notNowRun, lastSeenAt FROM mdm_devices WHERE deviceID = \(deviceID)").first,
                   turn.state == .enrolled else { throw Refusal.notEnrolled }
-            guard turn.notNowRun.isEmpty, !CheckInRecording.isDue(lastRecorded: turn.lastSeenAt, at: time) else { return false }
-            return try connection.count(CommandQueue.waiting(for: deviceID)) == 0
+            guard turn.notNowRun.isEmpty, try connection.count(CommandQueue.waiting(for: deviceID)) == 0 else { return nil }
+            return MDMQuietDevices.Quiet(row: turn.id, lastSeenAt: turn.lastSeenAt)
         }
     }
 
     private struct IdleTurn: Codable {
+        let id: Int64
         let state: MDMDeviceRecord.State
         let notNowRun: [String]
         let lastSeenAt: Date?

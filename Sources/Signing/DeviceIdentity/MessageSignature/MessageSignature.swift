@@ -24,6 +24,8 @@ public enum MessageSignature {
 public final class SignatureVerifier: @unchecked Sendable {
     private let ca: OpaquePointer
     private let store: OpaquePointer
+    private let authorityValidity: ClosedRange<Date>
+    let known = KnownSigners()
     /// The CA it checks against, by SHA-256: a console makes a new verifier when this differs.
     public let authorityFingerprint: String
 
@@ -33,6 +35,7 @@ public final class SignatureVerifier: @unchecked Sendable {
         guard X509_STORE_add_cert(store, ca) == 1 else { X509_STORE_free(store); X509_free(ca); throw .failed(SigningError.openSSLErrors()) }
         self.ca = ca
         self.store = store
+        authorityValidity = X509Facts.notBefore(ca)...max(X509Facts.notBefore(ca), X509Facts.notAfter(ca))
         authorityFingerprint = authority.sha256Fingerprint
     }
 
@@ -42,9 +45,15 @@ public final class SignatureVerifier: @unchecked Sendable {
     }
 
     /// The serial number (lower-case hex) of the certificate that signed `body`, once the
-    /// signature and its issuer checked out: what the console knows a device by.
+    /// signature and its issuer checked out: what the console knows a device by. A certificate
+    /// checked before needs only its signature checked; anything the quick check does not
+    /// accept is checked in full, and refused or explained from there.
     public func verifiedSerial(of signature: [UInt8], over body: [UInt8], at now: Date = Date()) throws(MessageSignatureError) -> String {
-        try withVerifiedSigner(of: signature, over: body, at: now) { (signer) throws(MessageSignatureError) in X509Facts.serialHex(signer) }
+        if let serial = QuickSignatureCheck.serial(of: signature, over: body, by: known, at: now) { return serial }
+        return try withVerifiedSigner(of: signature, over: body, at: now) { (signer) throws(MessageSignatureError) in
+            known.remember(signer, authorityValidity: authorityValidity)
+            return X509Facts.serialHex(signer)
+        }
     }
 
     /// Runs `body` with the signer's certificate once the signature and its issuer checked out.
