@@ -221,6 +221,48 @@ import Testing
     }
 }
 
+extension DeviceListTests {
+    /// "Every device this filter finds": an admin's action on the whole fleet a filter shows,
+    /// never on more devices than the list said, and never queuing for a real device that
+    /// unenrolled (its command could only expire).
+    @Test func everyDeviceAFilterFindsIsAnAdminsActionOnNoMoreThanTheListShowed() async throws {
+        let console = try await TestConsole.make()
+        let ids = try Self.seedDevices(console, ["Van 1", "Van 2", "Van 3", "Lobby kiosk"])
+        try await console.services.database.write { connection in
+            _ = try connection.insert(MDMDeviceRecord(deviceID: ids[2], udid: "00008030-00000003", state: .unenrolled, topic: "com.apple.mgmt.test",
+                                                      enrolledAt: Date(timeIntervalSince1970: 1_790_000_000), notNowRun: []))
+        }
+        let commands: @Sendable () async throws -> [DeviceCommandRecord] = { try await console.services.database.read { try $0.fetch(DeviceCommandRecord.query().order(by: "deviceID")) } }
+        @Sendable func everyVan(expected: String, filter: String = "q=van") -> [(String, String)] {
+            [("scope", "filter"), ("filter", filter), ("expected", expected), ("action", "command"), ("requestType", "RestartDevice"), ("back", "/devices?q=van")]
+        }
+        try await console.test { client in
+            let helpdesk = try await signedIn(console, client, .helpdesk)
+            #expect(!(try await helpdesk.get("/devices?q=van")).body.contains("bulk-scope-filter"), "the helpdesk acts on ticked devices only")
+            #expect(try await helpdesk.post("/devices/bulk", pairs: everyVan(expected: "3")).status == .forbidden)
+
+            let admin = try await signedIn(console, client, .admin)
+            let page = try await admin.get("/devices?q=van")
+            #expect(page.body.contains("name=\"filter\" value=\"q=van\"") && page.body.contains("name=\"expected\" value=\"3\""))
+            #expect(page.body.contains("Every device this filter finds: 3"))
+            let sent = try await admin.post("/devices/bulk", pairs: everyVan(expected: "3"))
+            #expect(sent.status == .seeOther && sent.location == "/devices?q=van")
+            #expect(try await commands().map(\.deviceID) == [ids[0], ids[1]], "the unenrolled real device is left out")
+            #expect(try await admin.get("/devices?q=van").body.contains("Restart: queued for 2 devices. 1 device left out: it has unenrolled from MDM."))
+
+            // A van added since the list was read: the filter now finds more than the admin saw.
+            _ = try Self.seedDevices(console, ["Van 4"])
+            _ = try await admin.post("/devices/bulk", pairs: everyVan(expected: "3"))
+            #expect(try await commands().count == 2)
+            #expect(try await admin.get("/devices?q=van").body.contains("The filter finds 4 devices now, more than the 3 the list showed"))
+            for (filter, expected) in [("kind=robot", "3"), ("q=van", "many"), ("q=nothing-like-it", "3")] {
+                _ = try await admin.post("/devices/bulk", pairs: everyVan(expected: expected, filter: filter))
+                #expect(try await commands().count == 2, "refused: \(filter), \(expected)")
+            }
+        }
+    }
+}
+
 /// The device list for scripts: the same search and filters, read strictly.
 @Suite struct DeviceListAPITests {
     @Test func scriptsFindDevicesWithTheListsFiltersAndGetTheirStatus() async throws {

@@ -183,6 +183,8 @@ FORM_ROUTES = [
     FormRoute("/devices/{checkin}/notes/{note}/delete", "/devices/{checkin}"),
     # The list's tick boxes sit outside its bulk form too; the seed device leaves its group.
     FormRoute("/devices/bulk", "/devices", {"device": "{spare_device}", "action": "move", "groupID": "none"}),
+    # "Every device on the list": the filter the page applied and the count it showed, hidden.
+    FormRoute("/devices/bulk", "/devices", {"scope": "filter", "action": "requestLogs"}, fields=("filter", "expected")),
 ]
 
 

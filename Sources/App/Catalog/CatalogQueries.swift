@@ -75,6 +75,14 @@ enum CatalogQueries {
         return sql
     }
 
+    /// The ids of every device the filter finds, at most `limit`: a bulk action on them all.
+    static func deviceIDs(_ filter: DeviceListFilter, scope: DeviceListScope, limit: Int, dialect: Dialect = .sqlite) -> SQL {
+        var sql: SQL = "SELECT d.id FROM devices AS d LEFT JOIN simulator_states AS s ON s.deviceID = d.id WHERE TRUE"
+        appendConditions(filter, scope: scope, dialect: dialect, to: &sql)
+        sql.append(" ORDER BY d.id LIMIT \(limit)")
+        return sql
+    }
+
     /// A device with its simulator's state, its last status beacon and its MDM state, each a
     /// part of the row (`Row.part`; nil parts when it has none): the device page's one-row
     /// reads as one statement. Each table holds at most one row per device.

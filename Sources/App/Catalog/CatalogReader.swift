@@ -124,6 +124,24 @@ struct CatalogReader: Sendable {
         }
     }
 
+    /// The ids of every device `filter` finds (at most `limit`), as the list would show them now.
+    func deviceIDs(_ filter: DeviceListFilter, limit: Int, now: Date) async throws -> [RecordID<DeviceRecord>] {
+        try await database.read { connection in
+            let groups = try connection.fetch(DeviceGroupRecord.query().order(by: "name"))
+            let policies = filter.conflictOnly ? try Self.groupPolicies(groups, connection: connection, contents: profileContents) : [:]
+            let scope = CatalogQueries.DeviceListScope(filter, groups: groups, policies: policies, now: now)
+            return try connection.rows(CatalogQueries.deviceIDs(filter, scope: scope, limit: limit, dialect: connection.dialect))
+                .map { RecordID<DeviceRecord>(try $0.first(as: Int64.self)) }
+        }
+    }
+
+    /// Real devices that unenrolled from MDM (checked out, or removed their profile).
+    func unenrolledRealDevices() async throws -> Set<RecordID<DeviceRecord>> {
+        try await database.read { connection in
+            Set(try connection.rows("SELECT deviceID FROM mdm_devices WHERE state = 'unenrolled'").map { RecordID<DeviceRecord>(try $0.first(as: Int64.self)) })
+        }
+    }
+
     /// Each group's effective policy as the device list and the fleet health strip read it.
     static func groupPolicies(_ groups: [DeviceGroupRecord], connection: Connection,
                               contents: ProfileContentCache) throws -> [RecordID<DeviceGroupRecord>: GroupPolicySummary] {

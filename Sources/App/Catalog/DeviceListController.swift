@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Storage
 
 /// The device list helpdesk starts from: one search box, filters and sortable columns in the
@@ -14,8 +15,10 @@ struct DeviceListController {
     let catalog: CatalogService
     let commands: CommandQueue
     static let pageSize = 50
-    /// More than a page's worth at once is a job for a group or the API.
+    /// Ticked devices: more than a page's worth is a job for the filter.
     static let maximumBulk = 500
+    /// Every device a filter finds: a fleet, not a database.
+    static let maximumFilterBulk = 50_000
 
     struct SortLink {
         let label: String
@@ -57,6 +60,10 @@ struct DeviceListController {
         let moveGroups: [SelectOption]
         let adminCommands: [SelectOption]
         let captureChoices: [SelectOption]
+        /// The filter as the list applied it, and how many devices it found: what "every
+        /// device the filter finds" acts on, and the most it may.
+        let filterQuery: String
+        let filterCount: Int
     }
 
     /// "Request logs" in bulk: what is kept now, or capture for one of these many minutes.
@@ -101,7 +108,8 @@ struct DeviceListController {
             moveGroups: SelectOption.groups(list.groups, first: SelectOption(value: "none", label: "No group", selected: false), selected: nil),
             adminCommands: Self.bulkAdminCommands.map { SelectOption(value: $0.rawValue, label: $0.displayName, selected: false) },
             captureChoices: [SelectOption(value: "", label: "Send what is kept now", selected: true)]
-                + Self.captureMinutes.map { SelectOption(value: String($0), label: $0 < 60 ? "Capture \($0) minutes" : "Capture \($0 / 60) hour\($0 == 60 ? "" : "s")", selected: false) })
+                + Self.captureMinutes.map { SelectOption(value: String($0), label: $0 < 60 ? "Capture \($0) minutes" : "Capture \($0 / 60) hour\($0 == 60 ? "" : "s")", selected: false) },
+            filterQuery: filter.query(after: nil), filterCount: list.total)
         return try renderer.page("devices/index", title: "Devices", model: view, request: request, context: context)
     }
 
@@ -147,11 +155,23 @@ struct DeviceListController {
         func refuse(_ message: String) -> Response {
             .seeOther(back, flash: .error(message), cookies: cookies, request: request)
         }
-        guard !ids.isEmpty else { return refuse("Tick the devices first.") }
-        guard ids.count <= Self.maximumBulk else { return refuse("Choose at most \(Self.maximumBulk) devices at once, or act on a group.") }
-        let chosen = Array(Set(ids))
+        let chosen: [RecordID<DeviceRecord>]
+        if form["scope"] == "filter" {
+            // Every device a filter finds is many devices at once: an admin's action, whatever it is.
+            try SecuredRoutes.authorize(.admin, request: request, context: context)
+            switch try await filtered(form) {
+            case .success(let found): chosen = found
+            case .failure(let refusal): return refuse(refusal.message)
+            }
+        } else {
+            guard !ids.isEmpty else { return refuse("Tick the devices first.") }
+            guard ids.count <= Self.maximumBulk else {
+                return refuse("Choose at most \(Self.maximumBulk) devices at once, or choose every device the filter finds.")
+            }
+            chosen = Array(Set(ids))
+        }
         let user = context.user
-        let count = "\(chosen.count) device\(chosen.count == 1 ? "" : "s")"
+        let count = Self.devices(chosen.count)
         do {
             switch form["action"] {
             case "move":
@@ -176,13 +196,49 @@ struct DeviceListController {
                 }
                 // A command sent to many devices at once is an admin's, whatever it is for one device.
                 try SecuredRoutes.authorize(form["action"] == "command" ? .admin : command.requestType.role, request: request, context: context)
-                try await commands.enqueue(command, for: chosen, by: user)
-                return .seeOther(back, flash: .notice("\(command.summary): queued for \(count)."), cookies: cookies, request: request)
+                // A real device that unenrolled takes no command until it enrolls again: queuing
+                // one would only see it expire.
+                let unenrolled = try await catalogReader.unenrolledRealDevices()
+                let reachable = chosen.filter { !unenrolled.contains($0) }
+                let leftOut = chosen.count - reachable.count
+                let note = leftOut == 0 ? "" : " \(Self.devices(leftOut)) left out: \(leftOut == 1 ? "it has" : "they have") unenrolled from MDM."
+                guard !reachable.isEmpty else { return refuse("Nothing queued: \(leftOut == 1 ? "the device has" : "the devices have") unenrolled from MDM.") }
+                try await commands.enqueue(command, for: reachable, by: user)
+                return .seeOther(back, flash: .notice("\(command.summary): queued for \(Self.devices(reachable.count)).\(note)"), cookies: cookies, request: request)
             default:
                 throw HTTPError(.badRequest, message: "Choose what to do with the devices.")
             }
         } catch let refusal as CatalogRefusal {
             return refuse(refusal.messages.values.sorted().first ?? "The devices could not be changed.")
         }
+    }
+
+    static func devices(_ count: Int) -> String { "\(count.formatted()) device\(count == 1 ? "" : "s")" }
+
+    struct BulkRefusal: Error {
+        let message: String
+    }
+
+    /// Every device the list's filter (as the page showed it) finds now — never more than the
+    /// page said: a filter that finds more since would act on devices the admin did not see.
+    private func filtered(_ form: FormFields) async throws -> Result<[RecordID<DeviceRecord>], BulkRefusal> {
+        let filter: DeviceListFilter
+        do {
+            filter = try DeviceListFilter(URI("?" + form["filter"]).formParameters, strict: true)
+        } catch {
+            return .failure(BulkRefusal(message: "The filter was not one the list makes: filter the list again."))
+        }
+        guard let expected = Int(form["expected"]), expected >= 0 else {
+            return .failure(BulkRefusal(message: "Say how many devices the filter found: filter the list again."))
+        }
+        let found = try await catalogReader.deviceIDs(filter, limit: Self.maximumFilterBulk + 1, now: now())
+        guard !found.isEmpty else { return .failure(BulkRefusal(message: "The filter finds no devices now.")) }
+        guard found.count <= Self.maximumFilterBulk else {
+            return .failure(BulkRefusal(message: "The filter finds more than \(Self.maximumFilterBulk.formatted()) devices: narrow it, or act on a group's profiles."))
+        }
+        guard found.count <= expected else {
+            return .failure(BulkRefusal(message: "The filter finds \(Self.devices(found.count)) now, more than the \(expected.formatted()) the list showed: look at the list again."))
+        }
+        return .success(found)
     }
 }
