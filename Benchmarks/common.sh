@@ -13,9 +13,9 @@ SERVER= BARE_SERVER= SAMPLER=
 trap 'kill $SERVER $BARE_SERVER $SAMPLER 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 DB="$WORK/bench.sqlite"
 
-# Serves DB on PORT and the bare route on BARE_PORT, and waits until both answer.
+# Serves DB on PORT (with SERVE_ARGS) and the bare route on BARE_PORT, and waits until both answer.
 start_servers() {
-  $BIN serve --db "$DB" --data-dir "$WORK" --port "$PORT" --log-level error >/dev/null &
+  $BIN serve --db "$DB" --data-dir "$WORK" --port "$PORT" --log-level error ${SERVE_ARGS:-} >/dev/null &
   SERVER=$!
   $BARE "$BARE_PORT" >/dev/null 2>&1 &
   BARE_SERVER=$!

@@ -6,7 +6,11 @@
 #   - the drain: every device reports on its command and is told what comes next (one signed
 #     PUT /mdm/command each, each report good once): devices/s, target >= 2,000;
 #   - Idle turns with nothing waiting, signature checked: req/s, target >= 50% of the bare
-#     route answering the same signed messages with an empty 200.
+#     route answering the same signed messages with an empty 200;
+#   - one bulk action (every device the list finds) queues RestartDevice for all 10,000 and
+#     the console pushes each: seconds from the admin's click to the last push that nginx,
+#     standing in for Apple's push service (HTTP/2, TLS, the push certificate required as the
+#     client's), logged; target <= 5 s.
 # wrk: 2 threads, 64 connections, sharing the 2 cores with the server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,10 +20,46 @@ BARE_PORT=${BARE_PORT:-8185}
 URL="http://127.0.0.1:$PORT"
 DURATION=${DURATION:-10s}
 DEVICES=${DEVICES:-10000}
+APNS_PORT=${APNS_PORT:-8186}
+PUSH_PEM=Tests/SigningTests/Certificates/MDMPush/push.pem
+command -v nginx >/dev/null || scripts/ensure-apt-packages nginx
 
 openssl req -new -newkey rsa:2048 -nodes -keyout "$WORK/device.key" -outform DER -out "$WORK/device.csr" -subj "/CN=bench" 2>/dev/null
 $BENCH seed-mdm --db "$DB" --devices "$DEVICES" --csr "$WORK/device.csr" --key "$WORK/device.key" --out "$WORK"
+
+# The push service's stand-in: nginx over HTTP/2 and TLS, asking for the push certificate as the
+# client's (it is self-signed, so it is its own CA), logging each push with its time.
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=127.0.0.1" -addext "subjectAltName=IP:127.0.0.1" \
+  -keyout "$WORK/apns.key" -out "$WORK/apns.pem" 2>/dev/null
+mkdir -p "$WORK/nginx-body"
+cat > "$WORK/apns.conf" <<NGINX
+worker_processes 1;
+pid $WORK/apns.pid;
+error_log $WORK/apns-error.log;
+events { worker_connections 1024; }
+http {
+    log_format pushes '\$msec \$status \$request_method \$uri \$http_apns_topic \$ssl_client_verify';
+    access_log $WORK/pushes.log pushes;
+    client_body_temp_path $WORK/nginx-body;
+    server {
+        listen 127.0.0.1:$APNS_PORT ssl http2;
+        ssl_certificate $WORK/apns.pem;
+        ssl_certificate_key $WORK/apns.key;
+        ssl_client_certificate $PWD/$PUSH_PEM;
+        ssl_verify_client on;
+        http2_max_concurrent_streams 1000;
+        location /3/device/ { return 200; }
+    }
+}
+NGINX
+nginx -p "$WORK" -c "$WORK/apns.conf"
+trap 'kill $SERVER $BARE_SERVER 2>/dev/null || true; nginx -p "$WORK" -c "$WORK/apns.conf" -s stop 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+echo "benchmark passphrase" | $BIN user add --email admin@example.com --role admin --db "$DB" >/dev/null
+TOKEN=$($BIN token create --role admin --name bench --db "$DB")
+SERVE_ARGS="--apns-url https://127.0.0.1:$APNS_PORT --apns-ca $WORK/apns.pem"
 start_servers
+curl -sf -X PUT -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/x-pem-file" --data-binary "@$PUSH_PEM" \
+  "$URL/api/v1/mdm/push-certificate" >/dev/null
 
 # wrk cannot end a run early, so each pass's time is the console's own: from the first to the
 # last command it handed out (sentAt), then recorded as done (completedAt).
@@ -52,4 +92,22 @@ run() { # label, URL, then the script's arguments
 BARE=$(run "bare route, the same signed Idle messages" "http://127.0.0.1:$BARE_PORT" "$WORK/idle.txt" 2)
 IDLE=$(run "MDM Idle, signature checked, nothing waiting" "$URL" "$WORK/idle.txt" 2)
 awk -v b="$BARE" -v i="$IDLE" 'BEGIN { printf "Idle check-in: %.0f%% of the bare route (target >= 50%%)\n", 100 * i / b }'
+
+# One bulk action on every device the list finds, as the admin's browser sends it.
+JAR="$WORK/cookies-admin@example.com"
+sign_in admin@example.com >/dev/null
+CSRF=$(curl -s -b "$JAR" "$URL/devices" | sed -n 's/.*name="_csrf" value="\([^"]*\)".*/\1/p' | head -1)
+: > "$WORK/pushes.log"
+START=$(date +%s.%N)
+curl -s -b "$JAR" -o /dev/null --data-urlencode "_csrf=$CSRF" --data "scope=filter&filter=&expected=$DEVICES&action=command&requestType=RestartDevice" \
+  "$URL/devices/bulk"
+ANSWERED=$(date +%s.%N)
+for _ in $(seq 60); do
+  [ "$(grep -c ' 200 POST ' "$WORK/pushes.log")" -ge "$DEVICES" ] && break
+  sleep 0.5
+done
+awk -v start="$START" -v answered="$ANSWERED" -v devices="$DEVICES" '
+  $2 == 200 && $6 == "SUCCESS" { pushed++; if ($1 > last) last = $1 }
+  END { printf "bulk: RestartDevice queued for %d devices in %.2f s (the page answered); %d pushed to the stand-in, the last %.2f s after the click (target <= 5 s)\n",
+        devices, answered - start, pushed, last - start }' "$WORK/pushes.log"
 echo "server peak RSS: $(awk '/VmHWM/ { printf "%.0f MB", $2 / 1024 }' /proc/$SERVER/status)"

@@ -123,6 +123,56 @@ import Testing
     }
 }
 
+extension MDMEnrollmentAPITests {
+    /// Links handed out are reviewed and, while unused, revoked — by script or on the page: a
+    /// revoked link's profile answers 410 and its SCEP challenge can no longer be used.
+    @Test func anAdminListsLinksAndRevokesAnUnusedOne() async throws {
+        let console = try await TestConsole.make()
+        let admin = try await api.token(console, role: .admin)
+        let helpdesk = try await api.token(console, role: .helpdesk)
+        let group = try await console.services.database.write { try $0.insert(DeviceGroupRecord(name: "Clinic", parentID: nil, createdAt: Date())).id }
+        try await console.test { client in
+            #expect(try await upload(client, "MDMPush/push.pem", token: admin).status == .ok)
+            var profiles: [String] = []
+            for _ in 0..<3 {
+                let made = try await api.call(client, .post, "/api/v1/enrollments", token: admin, body: #"{"group": \#(group)}"#)
+                profiles.append(String(try #require(made.json["profileURL"] as? String).dropFirst("http://127.0.0.1:8080".count)))
+            }
+            #expect(try await api.call(client, .get, "/api/v1/enrollments", token: helpdesk).status == .forbidden)
+            let firstPage = try await api.call(client, .get, "/api/v1/enrollments?limit=2", token: admin)
+            let listed = try #require(firstPage.json["enrollments"] as? [[String: Any]])
+            #expect(listed.map { $0["state"] as? String } == ["usable", "usable"])
+            #expect(listed.allSatisfy { $0["groupName"] as? String == "Clinic" && $0["url"] == nil }, "a link's address is never shown again")
+            let next = try #require(firstPage.json["next"] as? String)
+            let rest = try #require(try await api.call(client, .get, next, token: admin).json["enrollments"] as? [[String: Any]])
+            #expect(rest.count == 1)
+            let newest = try #require(listed.first?["id"] as? Int)
+
+            #expect(try await api.call(client, .delete, "/api/v1/enrollments/\(newest)", token: helpdesk).status == .forbidden)
+            let revoked = try await api.call(client, .delete, "/api/v1/enrollments/\(newest)", token: admin)
+            #expect(revoked.status == .ok && revoked.json["state"] as? String == "expired")
+            #expect(try await client.execute(uri: profiles[2], method: .get).status == .gone)
+            #expect(try await client.execute(uri: profiles[1], method: .get).status == .ok, "the others still work")
+            let token = String(profiles[2].split(separator: "/")[2])
+            let links = EnrollmentLinks(database: console.services.database, now: console.services.config.now)
+            // Any certificate stands for what SCEP would issue: the link's challenge decides.
+            let authority = try CertificateAuthority.generate(commonName: "Test CA", organisation: "Tests", now: Date())
+            let issued = try #require(IssuedCertificate(der: authority.certificateDER))
+            #expect(try await links.recordIssue(of: issued, challenge: EnrollmentLinks.challenge(for: token)) == false, "its challenge issues nothing")
+            #expect(try await api.call(client, .delete, "/api/v1/enrollments/9999", token: admin).status == .notFound)
+
+            // A link a device used cannot be revoked: the device is unenrolled instead.
+            let usedToken = String(profiles[0].split(separator: "/")[2])
+            #expect(try await links.recordIssue(of: issued, challenge: EnrollmentLinks.challenge(for: usedToken)))
+            let oldest = try #require(rest.first?["id"] as? Int)
+            let used = try await api.call(client, .delete, "/api/v1/enrollments/\(oldest)", token: admin)
+            #expect(used.status == .conflict && api.errorCode(used.json) == "enrollment_used")
+        }
+        let audit = try console.services.database.readBlocking { try $0.fetch(AuditEvent.query().filter("action", .equal, "mdm.enrollment_revoked")) }
+        #expect(audit.map(\.subject) == ["Clinic"])
+    }
+}
+
 /// An admin's own device CA replaces the console's from Settings › Enrollment: checked before
 /// anything changes, and put in place over enrolled devices (which it strands) only when the
 /// admin confirms.

@@ -126,6 +126,7 @@ class HostileMDMTests(unittest.TestCase):
         result = wrong.get_identity(challenge="0" * 32)
         self.assertNotEqual(result.returncode, 0)
         self.assertIn("badRequest", result.stdout + result.stderr)
+        self.logged("SCEP request refused")
         # The link whose profile this device holds is used by another device first.
         used = MDMDevice()
         link = self.console.enrollment()["profileURL"]
@@ -135,11 +136,14 @@ class HostileMDMTests(unittest.TestCase):
         self.assertEqual(first.get_identity().returncode, 0)
         self.assertNotEqual(used.get_identity().returncode, 0)
         self.assertEqual(count(), issued + 1, "one certificate, for the first device")
-        # A link past its time: its page says so, and its challenge issues nothing.
+        # A link the admin revoked after it was handed out: its page says it expired, and its
+        # challenge issues nothing.
         late = MDMDevice()
         link = self.console.enrollment()
         late.download_profile(link["profileURL"])
-        self.console.execute("UPDATE mdm_enrollment_links SET expiresAt = 0 WHERE challengeUsedAt IS NULL")
+        revoked = self.console.admin_api.delete(self.console.url(f"/api/v1/enrollments/{link['id']}"), timeout=TIMEOUT)
+        self.assertEqual(revoked.status_code, 200, revoked.text)
+        self.assertEqual(revoked.json()["state"], "expired")
         self.assertNotEqual(late.get_identity().returncode, 0)
         self.assertEqual(count(), issued + 1)
         self.assertEqual(support.requests.get(link["profileURL"], timeout=TIMEOUT).status_code, 410)

@@ -26,6 +26,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 import unittest
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
@@ -165,6 +166,7 @@ FORM_ROUTES = [
     # The push certificate seed's file again (a renewal with the same topic), and a link for the seed group.
     FormRoute("/enrollment/push-certificate", "/enrollment", files={"certificate": "push_pem"}),
     FormRoute("/enrollment/links", "/enrollment", {"group": "{group}", "hours": "24"}),
+    FormRoute("/enrollment/links/{enrollment}/revoke", "/enrollment"),
     # No device is enrolled in the robustness console, so an admin's own CA goes in unconfirmed.
     FormRoute("/enrollment/authority", "/enrollment", files={"certificate": "ca_pem", "privateKey": "ca_key"}),
     FormRoute("/apps/{app}/specfile", "/apps/{app}/edit", files={"specfile": "specfile"}),
@@ -215,6 +217,7 @@ API_TARGETS = {
     "/api/v1/devices/{id}/feedback": "/api/v1/devices/{checkin}/feedback?app=com.example.robust",
     "/api/v1/devices/{id}/notes": "/api/v1/devices/{checkin}/notes",
     "/api/v1/devices/{id}/notes/{note}": "/api/v1/devices/{checkin}/notes/{note}",
+    "/api/v1/enrollments/{id}": "/api/v1/enrollments/{enrollment}",
 }
 
 
@@ -337,6 +340,10 @@ class Seeds(dict):
             ("group", lambda: ("SELECT 1 FROM device_groups WHERE id = ?", self["group"]), self.make_group),
             # Enrollment links need the push topic.
             ("push_certificate", lambda: ("SELECT 1 FROM mdm_push_certificate",), self.make_push_certificate),
+            # Unused, unexpired, and among the 20 the enrollment page lists (its Revoke form is there).
+            ("enrollment", lambda: ("""SELECT 1 FROM mdm_enrollment_links WHERE id = ? AND challengeUsedAt IS NULL AND expiresAt > ?
+                                       AND id IN (SELECT id FROM mdm_enrollment_links ORDER BY id DESC LIMIT 20)""",
+                                    self["enrollment"], time.time() + 60), self.make_enrollment),
             ("child_group", lambda: ("SELECT 1 FROM device_groups WHERE id = ?", self["child_group"]), self.make_child_group),
             ("spare_group", lambda: ("SELECT 1 FROM device_groups WHERE id = ?", self["spare_group"]), self.make_spare_group),
             ("spare_device", lambda: ("SELECT 1 FROM devices WHERE id = ?", self["spare_device"]), self.make_spare_device),
@@ -377,6 +384,9 @@ class Seeds(dict):
         if uploaded.status_code != 200:
             raise AssertionError(f"uploading the push certificate answered {support.describe(uploaded)}")
         self["push_certificate"] = "1"
+
+    def make_enrollment(self):
+        self["enrollment"] = self.created("/api/v1/enrollments", {"group": self["group"], "expiresInHours": 24})
 
     def make_group(self):
         self["group"] = self.created("/api/v1/groups", {"name": f"Robust group {self.unique()}"})

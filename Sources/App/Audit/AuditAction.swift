@@ -47,6 +47,7 @@ enum AuditAction: String, CaseIterable, Sendable {
     case deviceAuthorityGenerated = "mdm.authority_generated"
     case deviceAuthorityUploaded = "mdm.authority_uploaded"
     case enrollmentLinkCreated = "mdm.enrollment_created"
+    case enrollmentLinkRevoked = "mdm.enrollment_revoked"
     case deviceCertificateIssued = "mdm.certificate_issued"
     case pushCertificateSet = "mdm.push_certificate_set"
 
@@ -98,6 +99,7 @@ enum AuditAction: String, CaseIterable, Sendable {
         case .deviceAuthorityGenerated: "generated the device certificate authority"
         case .deviceAuthorityUploaded: "replaced the device certificate authority with"
         case .enrollmentLinkCreated: "made an enrollment link for the group"
+        case .enrollmentLinkRevoked: "revoked an enrollment link for the group"
         case .deviceCertificateIssued: "issued a device identity certificate through SCEP,"
         case .pushCertificateSet: "set the MDM push certificate"
         }

@@ -70,6 +70,7 @@ enum APIErrorCode: String, CaseIterable, Codable, Sendable {
     case invalidPushCertificate = "invalid_push_certificate"
     case notAPushCertificate = "not_a_push_certificate"
     case topicChanged = "topic_changed"
+    case enrollmentUsed = "enrollment_used"
     case noLines = "no_lines"
     case tooManyLines = "too_many_lines"
     case invalidLine = "invalid_line"

@@ -25,6 +25,13 @@ public struct DeviceCertificate: Sendable, Equatable {
         notAfter = X509Facts.notAfter(certificate)
         sha256Fingerprint = X509Facts.fingerprint(certificate)
     }
+
+    /// The certificate `der` holds; nil when it holds none.
+    public init?(der: [UInt8]) {
+        guard let certificate = X509Facts.certificate(der: der) else { return nil }
+        defer { X509_free(certificate) }
+        self.init(certificate)
+    }
 }
 
 /// The certificate the authority issued through SCEP.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import Signing
 import Storage
 
@@ -23,7 +24,7 @@ struct SCEPController {
 
     func register(on routes: MDMRoutes) {
         routes.on(.get, "scep", access: .anyone) { request, _ in try await get(request) }
-        routes.on(.post, "scep", access: .anyone) { request, _ in try await pkiOperation(request) }
+        routes.on(.post, "scep", access: .anyone) { request, context in try await pkiOperation(request, context) }
     }
 
     func get(_ request: Request) async throws -> Response {
@@ -42,7 +43,7 @@ struct SCEPController {
         }
     }
 
-    func pkiOperation(_ request: Request) async throws -> Response {
+    func pkiOperation(_ request: Request, _ context: MDMRequestContext) async throws -> Response {
         guard request.uri.queryParameters["operation"] == "PKIOperation" else {
             throw MDMRefusal(.badRequest, "POST is for operation=PKIOperation.")
         }
@@ -56,27 +57,36 @@ struct SCEPController {
             // Without a readable request there is no one to address a CertRep to.
             throw MDMRefusal(.badRequest, error.description, logged: true)
         }
-        let answer = try await answer(scep, authority: ca)
+        let (answer, refusal) = try await answer(scep, authority: ca)
+        if let refusal {
+            // A FAILURE is an answer, not an error, to the device; to an admin a run of them is
+            // someone trying links that are used up, expired or made up.
+            // The transaction id is the device's text: letters and digits only reach the log.
+            let transaction = scep.transactionID.filter { $0.isASCII && ($0.isLetter || $0.isNumber) }.prefix(64)
+            context.logger.warning("SCEP request refused", metadata: ["reason": "\(refusal)", "transaction": "\(transaction)"])
+        }
         return Response(status: .ok, headers: [.contentType: "application/x-pki-message"], body: .init(byteBuffer: ByteBuffer(bytes: answer)))
     }
 
-    private func answer(_ scep: SCEPRequest, authority ca: CertificateAuthority) async throws -> [UInt8] {
+    /// The CertRep, and why it is a FAILURE when it is one.
+    private func answer(_ scep: SCEPRequest, authority ca: CertificateAuthority) async throws -> (certRep: [UInt8], refusal: String?) {
         guard scep.messageType == .pkcsReq, let csr = scep.certificateRequest else {
-            return try SCEPResponse.failure(.badRequest, for: scep, authority: ca)
+            return (try SCEPResponse.failure(.badRequest, for: scep, authority: ca), "not a certificate request (PKCSReq)")
         }
         guard let challenge = csr.challengePassword, !challenge.isEmpty else {
-            return try SCEPResponse.failure(.badRequest, for: scep, authority: ca)
+            return (try SCEPResponse.failure(.badRequest, for: scep, authority: ca), "no challenge password")
         }
         let time = now()
         let issued: IssuedCertificate
         do {
             // The console names the certificate: a device cannot choose whom it claims to be.
             issued = try ca.issue(csr, subjectCommonName: "Payload Console device", validFor: Self.certificateDays, now: time)
-        } catch .weakKey {
-            return try SCEPResponse.failure(.badAlg, for: scep, authority: ca)
+        } catch .weakKey(let bits) {
+            return (try SCEPResponse.failure(.badAlg, for: scep, authority: ca), "a \(bits)-bit key (2048 at least)")
         }
-        let recorded = try await links.recordIssue(of: issued, challenge: challenge)
-        guard recorded else { return try SCEPResponse.failure(.badRequest, for: scep, authority: ca) }
-        return try SCEPResponse.success(issued: issued, for: scep, authority: ca)
+        guard try await links.recordIssue(of: issued, challenge: challenge) else {
+            return (try SCEPResponse.failure(.badRequest, for: scep, authority: ca), "the challenge is no unused, unexpired enrollment link's")
+        }
+        return (try SCEPResponse.success(issued: issued, for: scep, authority: ca), nil)
     }
 }

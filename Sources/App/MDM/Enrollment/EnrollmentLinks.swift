@@ -19,6 +19,9 @@ struct EnrollmentLinks: Sendable {
     enum Refusal: Error, Equatable {
         case groupNotFound
         case lifetimeOutOfRange
+        case linkNotFound
+        /// A device enrolled with it: revoking the link would change nothing.
+        case linkUsed
     }
 
     struct Created: Sendable {
@@ -33,19 +36,49 @@ struct EnrollmentLinks: Sendable {
         case expired, used, unknown
     }
 
-    /// A link as the enrollment page lists it.
+    /// A link as the enrollment page and the API list it.
     struct Listed: Sendable {
         let link: MDMEnrollmentLinkRecord
         let groupName: String
+
+        func standing(at time: Date) -> Standing {
+            if link.challengeUsedAt != nil { return .used }
+            return link.expiresAt <= time ? .expired : .usable
+        }
     }
 
-    /// The latest links, newest first, and every group a link can be made for.
-    func overview(limit: Int = 20) async throws -> (links: [Listed], groups: [DeviceGroupRecord]) {
+    /// Where a link stands for an admin: a revoked link is one that expired early.
+    enum Standing: String, Codable, Sendable, CaseIterable {
+        case usable, used, expired
+    }
+
+    /// The latest links, newest first (before `before`, an id, for the next page), and every
+    /// group a link can be made for.
+    func overview(limit: Int = 20, before: RecordID<MDMEnrollmentLinkRecord>? = nil) async throws -> (links: [Listed], groups: [DeviceGroupRecord]) {
         try await database.read { connection in
             let groups = try connection.fetch(DeviceGroupRecord.query().order(by: "name"))
             let names = Dictionary(uniqueKeysWithValues: groups.map { ($0.id, $0.name) })
-            let links = try connection.fetch(MDMEnrollmentLinkRecord.query().order(by: "id", .descending).limit(limit))
+            var query = MDMEnrollmentLinkRecord.query().order(by: "id", .descending).limit(limit)
+            if let before { query = query.filter("id", .less, before) }
+            let links = try connection.fetch(query)
             return (links.map { Listed(link: $0, groupName: names[$0.groupID] ?? "a removed group") }, groups)
+        }
+    }
+
+    /// Ends an unused link now: its page and profile answer that it expired, and its SCEP
+    /// challenge issues nothing. A link already expired stays as it was.
+    func revoke(_ id: RecordID<MDMEnrollmentLinkRecord>, by actor: Actor) async throws -> Listed {
+        let time = now()
+        return try await database.write { connection in
+            guard var link = try connection.find(MDMEnrollmentLinkRecord.self, id: id) else { throw Refusal.linkNotFound }
+            guard link.challengeUsedAt == nil else { throw Refusal.linkUsed }
+            let group = try connection.find(DeviceGroupRecord.self, id: link.groupID)
+            if link.expiresAt > time {
+                link.expiresAt = time
+                try connection.update(link)
+                try connection.audit(.enrollmentLinkRevoked, subject: group?.name ?? "group \(link.groupID)", by: actor, after: "link \(link.id)", at: time)
+            }
+            return Listed(link: link, groupName: group?.name ?? "a removed group")
         }
     }
 

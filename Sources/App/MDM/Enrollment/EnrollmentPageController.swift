@@ -63,6 +63,8 @@ struct EnrollmentPageController {
             let created: String
             let createdBy: String
             let state: String
+            /// The address of its Revoke form, while it can still enroll a device.
+            let revokePath: String?
         }
     }
 
@@ -70,6 +72,7 @@ struct EnrollmentPageController {
         routes.on(Site.Enrollment.page) { request, context in try await page(view(), request: request, context: context) }
         routes.on(Site.Enrollment.uploadPushCertificate) { request, context in try await uploadPushCertificate(request, context) }
         routes.on(Site.Enrollment.createLink) { request, context in try await createLink(request, context) }
+        routes.on(Site.Enrollment.revokeLink) { id, request, context in try await revokeLink(id, request, context) }
         routes.on(Site.Enrollment.uploadAuthority) { request, context in try await uploadAuthority(request, context) }
     }
 
@@ -160,6 +163,19 @@ struct EnrollmentPageController {
         return try await page(view, request: request, context: context, selectedGroup: group, status: .created)
     }
 
+    /// Ends a link handed out by mistake, or to someone who should no longer enroll a device.
+    func revokeLink(_ id: RecordID<MDMEnrollmentLinkRecord>, _ request: Request, _ context: SignedInContext) async throws -> Response {
+        let back = Site.Enrollment.page.link()
+        do {
+            let revoked = try await links.revoke(id, by: Actor(context.user))
+            return .seeOther(back, flash: .notice("The enrollment link for \(revoked.groupName) no longer enrolls a device."), cookies: cookies, request: request)
+        } catch EnrollmentLinks.Refusal.linkNotFound {
+            throw HTTPError(.notFound, message: "No enrollment link has this id.")
+        } catch EnrollmentLinks.Refusal.linkUsed {
+            return .seeOther(back, flash: .error("A device enrolled with that link already: unenroll the device to remove it."), cookies: cookies, request: request)
+        }
+    }
+
     /// The link as a QR code for the device's camera; nil only for a link too long for one,
     /// which the page then gives as text alone.
     static func qrCode(_ url: String) -> String? {
@@ -188,7 +204,7 @@ struct EnrollmentPageController {
             let state = entry.link.challengeUsedAt.map { "Used \(DisplayTime.relative($0, now: time))" }
                 ?? (entry.link.expiresAt <= time ? "Expired" : "Open until \(DisplayTime.iso(entry.link.expiresAt))")
             return View.Row(groupName: entry.groupName, created: DisplayTime.relative(entry.link.createdAt, now: time), createdBy: entry.link.createdBy,
-                            state: state)
+                            state: state, revokePath: entry.standing(at: time) == .usable ? Site.Enrollment.revokeLink.link(entry.link.id) : nil)
         }
         view.hasLinks = !view.links.isEmpty
         return try renderer.page("mdm/settings", title: "Enrollment", model: view, request: request, context: context, status: status)

@@ -17,6 +17,15 @@ struct MDMAPIController {
         success: .created,
         otherAnswers: [409: "push_certificate_missing: upload the MDM push certificate first (its topic goes into the profile)",
                        422: "validation_failed: group names no group, or expiresInHours is not 1–720"])
+    static let listEnrollments = APIEndpoint<NoBody, EnrollmentList>(
+        .get, "/api/v1/enrollments", role: .admin,
+        "The enrollment links, newest first, a page at a time (follow next): group, who made it, when it expires and whether a device used it. "
+            + "A link's URL is shown only when it is made.",
+        parameters: ["limit", "before"])
+    static let revokeEnrollment = Endpoint<RecordID<MDMEnrollmentLinkRecord>, NoBody, EnrollmentListing>(
+        .delete, "/api/v1/enrollments/{id}", role: .admin,
+        "Revoke an unused enrollment link: it expires now, so its page and profile answer 410 and its SCEP challenge issues nothing. Answers the link",
+        otherAnswers: [404: "not_found", 409: "enrollment_used: a device enrolled with it (unenroll the device instead)"])
     static let pushCertificate = APIEndpoint<NoBody, PushCertificateAnswer>(
         .get, "/api/v1/mdm/push-certificate", role: .admin, "The MDM push certificate: its topic, expiry and fingerprint (never its key)",
         otherAnswers: [404: "not_found: none was uploaded"])
@@ -47,6 +56,24 @@ struct MDMAPIController {
                                field: "expiresInHours")
             }
             return Reply(EnrollmentAnswer(created, baseURL: deviceBaseURL))
+        }
+        routes.handle(Self.listEnrollments) { request, _ in
+            try APIQuery.refuseUnknown(of: request, allowed: ["limit", "before"])
+            let limit = try APIQuery.limit(of: request)
+            let found = try await links.overview(limit: limit + 1, before: try APIQuery.id("before", of: request)).links
+            let page = found.prefix(limit), now = links.now()
+            let next = found.count > limit ? page.last.map { Self.listEnrollments.link() + "?before=\($0.link.id)&limit=\(limit)" } : nil
+            return Reply(EnrollmentList(enrollments: page.map { EnrollmentListing($0, now: now) }, next: next))
+        }
+        routes.handle(Self.revokeEnrollment) { id, _, context in
+            do {
+                return Reply(EnrollmentListing(try await links.revoke(id, by: Actor(context.user)), now: links.now()))
+            } catch EnrollmentLinks.Refusal.linkNotFound {
+                throw APIError(status: .notFound, code: .notFound, message: "No enrollment link has this id.")
+            } catch EnrollmentLinks.Refusal.linkUsed {
+                throw APIError(status: .conflict, code: .enrollmentUsed,
+                               message: "A device enrolled with this link, so it can no longer be used; to remove the device from MDM, unenroll it.")
+            }
         }
         routes.handle(Self.pushCertificate) { request, _ in
             try APIQuery.refuseUnknown(of: request, allowed: [])
@@ -119,6 +146,38 @@ struct EnrollmentAnswer: APIAnswer, NamedSchema {
     }
 }
 
+/// An enrollment link as admins review it: never its URL, which only its holder has.
+struct EnrollmentListing: APIAnswer, NamedSchema {
+    static let schemaName = "EnrollmentLink"
+    let id: RecordID<MDMEnrollmentLinkRecord>
+    let group: RecordID<DeviceGroupRecord>
+    let groupName: String
+    let createdBy: String
+    let createdAt: Date
+    let expiresAt: Date
+    /// usable, used (a device enrolled with it) or expired (also when revoked).
+    let state: EnrollmentLinks.Standing
+    let usedAt: Date?
+
+    init(_ listed: EnrollmentLinks.Listed, now: Date) {
+        id = listed.link.id
+        group = listed.link.groupID
+        groupName = listed.groupName
+        createdBy = listed.link.createdBy
+        createdAt = listed.link.createdAt
+        expiresAt = listed.link.expiresAt
+        state = listed.standing(at: now)
+        usedAt = listed.link.challengeUsedAt
+    }
+}
+
+struct EnrollmentList: APIAnswer, NamedSchema {
+    static let schemaName = "EnrollmentLinks"
+    let enrollments: [EnrollmentListing]
+    /// The next page's address, while there is one.
+    let next: String?
+}
+
 struct PushCertificateAnswer: APIAnswer, NamedSchema {
     static let schemaName = "PushCertificate"
     let topic: String
@@ -142,3 +201,4 @@ enum PushCertificateUpload: UploadedFormat {
     static let summary = "The certificate and its private key: PEM, or a PKCS#12 file"
     static let maximumBytes = 64 << 10
 }
+extension EnrollmentLinks.Standing: DocumentedEnum {}
