@@ -87,6 +87,7 @@ enum OpenAPIDocument {
         case "newProfile": .query(name, .boolean, "true: a new profile even when one matches the file (its identifier then gets .imported)")
         case "versionOf": .query(name, idSchema, "The profile the file becomes the next version of")
         case "after": .query(name, idSchema, "The last id of the previous page")
+        case "before": .query(name, idSchema, "The last id of the previous page, for lists newest first (the next link carries it)")
         case "limit": .query(name, JSONSchema(types: [.integer], minimum: 1, maximum: APIQuery.maximumLimit), "Items per page (default \(APIQuery.defaultLimit))")
         case "If-None-Match": P(name: name, location: .header, required: false, schema: .string, description: "The ETag of the policy the device has; 304 when it is still current")
         case "If-Match": P(name: name, location: .header, required: true,

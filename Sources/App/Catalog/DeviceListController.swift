@@ -152,6 +152,9 @@ struct DeviceListController {
             }
             captureMinutes = minutes
         }
+        // The filter the list applied and the count it showed travel with the form for "every
+        // device the filter finds"; the page writes both, so anything else was not sent from it.
+        let listed = try Self.listedFilter(form)
         func refuse(_ message: String) -> Response {
             .seeOther(back, flash: .error(message), cookies: cookies, request: request)
         }
@@ -159,7 +162,8 @@ struct DeviceListController {
         if form["scope"] == "filter" {
             // Every device a filter finds is many devices at once: an admin's action, whatever it is.
             try SecuredRoutes.authorize(.admin, request: request, context: context)
-            switch try await filtered(form) {
+            guard let listed else { throw HTTPError(.badRequest, message: "The list's filter and count are missing: filter the list again.") }
+            switch try await filtered(listed.filter, expected: listed.count) {
             case .success(let found): chosen = found
             case .failure(let refusal): return refuse(refusal.message)
             }
@@ -219,18 +223,21 @@ struct DeviceListController {
         let message: String
     }
 
+    /// The filter and count the page put in the form, when it did (an admin's list).
+    private static func listedFilter(_ form: FormFields) throws -> (filter: DeviceListFilter, count: Int)? {
+        let query = form["filter"], count = form["expected"]
+        if form.all("filter").isEmpty && form.all("expected").isEmpty { return nil }
+        let wrong = HTTPError(.badRequest, message: "The list's filter or count was not one the page writes: filter the list again.")
+        guard let expected = Int(count), expected >= 1, PlainText.problem(query) == nil else { throw wrong }
+        let parameters = URI("?" + query).formParameters
+        guard parameters.allSatisfy({ DeviceListFilter.parameterNames.contains(String($0.key)) }),
+              let filter = try? DeviceListFilter(parameters, strict: true), filter.after == nil else { throw wrong }
+        return (filter, expected)
+    }
+
     /// Every device the list's filter (as the page showed it) finds now — never more than the
     /// page said: a filter that finds more since would act on devices the admin did not see.
-    private func filtered(_ form: FormFields) async throws -> Result<[RecordID<DeviceRecord>], BulkRefusal> {
-        let filter: DeviceListFilter
-        do {
-            filter = try DeviceListFilter(URI("?" + form["filter"]).formParameters, strict: true)
-        } catch {
-            return .failure(BulkRefusal(message: "The filter was not one the list makes: filter the list again."))
-        }
-        guard let expected = Int(form["expected"]), expected >= 0 else {
-            return .failure(BulkRefusal(message: "Say how many devices the filter found: filter the list again."))
-        }
+    private func filtered(_ filter: DeviceListFilter, expected: Int) async throws -> Result<[RecordID<DeviceRecord>], BulkRefusal> {
         let found = try await catalogReader.deviceIDs(filter, limit: Self.maximumFilterBulk + 1, now: now())
         guard !found.isEmpty else { return .failure(BulkRefusal(message: "The filter finds no devices now.")) }
         guard found.count <= Self.maximumFilterBulk else {

@@ -60,6 +60,8 @@ struct DeviceListFilter: Equatable, Sendable {
     }
 
     static let maximumSearch = 100
+    /// Every parameter the list reads.
+    static let parameterNames: Set<String> = ["q", "group", "model", "os", "supervised", "lock", "conflict", "waiting", "stale", "kind", "sort", "after"]
 
     var isFiltered: Bool {
         !search.isEmpty || group != nil || model != nil || osVersion != nil || supervised != nil || lock != nil || conflictOnly
