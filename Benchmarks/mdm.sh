@@ -48,6 +48,9 @@ http {
         ssl_client_certificate $PWD/$PUSH_PEM;
         ssl_verify_client on;
         http2_max_concurrent_streams 1000;
+        # Apple's service keeps a connection for as many pushes as come; nginx closes it after
+        # 1,000 requests unless told otherwise.
+        keepalive_requests 1000000;
         location /3/device/ { return 200; }
     }
 }

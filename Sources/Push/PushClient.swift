@@ -32,8 +32,7 @@ public struct PushClient: Sendable {
     }
 
     public func push(token: [UInt8], pushMagic: String, topic: String, identity: PushIdentity) async -> Outcome {
-        let hex = token.map { String(format: "%02x", $0) }.joined()
-        var request = HTTPClientRequest(url: "\(baseURL)/3/device/\(hex)")
+        var request = HTTPClientRequest(url: "\(baseURL)/3/device/\(Self.hex(token))")
         request.method = .POST
         request.tlsConfiguration = identity.tls
         request.headers.add(name: "apns-topic", value: topic)
@@ -48,6 +47,18 @@ public struct PushClient: Sendable {
         } catch {
             return .retryLater(reason: "\(error)")
         }
+    }
+
+    /// The token as the path spells it, lower-case hex: built as bytes, once per push.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The service answers 200, or a status with `{"reason": …}`.

@@ -34,13 +34,14 @@ struct MDMCommandExchange: Sendable {
         let time = now()
         if message.report == .idle, try await idleNeedsNothing(deviceID, at: time) { return nil }
         return try await database.write { connection in
-            guard var enrolled = try connection.fetchOne(MDMDeviceRecord.query().filter("deviceID", .equal, deviceID)),
-                  enrolled.state == .enrolled else { throw Refusal.notEnrolled }
+            // What a turn needs of the device's MDM row; the inventory (a JSON document) is
+            // read and written only when an answer changes it.
+            guard var turn = try connection.fetch(Turn.self, "SELECT id, state, notNowRun, unlockToken FROM mdm_devices WHERE deviceID = \(deviceID)").first,
+                  turn.state == .enrolled else { throw Refusal.notEnrolled }
             let queue = CommandQueue(database: database, now: now)
-            enrolled.lastSeenAt = time
             switch message.report {
             case .idle:
-                enrolled.notNowRun = []
+                turn.notNowRun = []
             case .status(let status, let uuid):
                 let recorded: DeviceCommandRecord
                 do {
@@ -48,16 +49,31 @@ struct MDMCommandExchange: Sendable {
                 } catch is CommandQueue.Refusal {
                     throw Refusal.notItsCommand
                 }
-                enrolled.notNowRun = status == .notNow ? enrolled.notNowRun + [uuid] : []
-                if status == .acknowledged { try apply(recorded.requestType, answer: message.body, to: &enrolled, deviceID: deviceID, at: time, connection: connection) }
+                turn.notNowRun = status == .notNow ? turn.notNowRun + [uuid] : []
+                if status == .acknowledged, MDMInventoryRefresh.commands.contains(recorded.requestType) {
+                    try apply(recorded.requestType, answer: message.body, deviceID: deviceID, at: time, connection: connection)
+                }
             }
-            let next = try nextCommand(for: deviceID, enrolled: enrolled, queue: queue, at: time, connection: connection)
-            try connection.update(enrolled)
-            if CheckInRecording.isDue(lastRecorded: try connection.require(DeviceRecord.self, id: deviceID).lastCheckInAt, at: time) {
+            let next = try nextCommand(for: deviceID, turn: turn, queue: queue, at: time, connection: connection)
+            let notNowRun = String(decoding: try JSONEncoder().encode(turn.notNowRun), as: UTF8.self)
+            _ = try connection.execute("UPDATE mdm_devices SET lastSeenAt = \(time), notNowRun = \(notNowRun) WHERE id = \(turn.id)")
+            let device = try connection.fetch(LastCheckIn.self, "SELECT lastCheckInAt FROM devices WHERE id = \(deviceID)").first
+            if CheckInRecording.isDue(lastRecorded: device?.lastCheckInAt, at: time) {
                 try connection.recordCheckIn(of: deviceID, at: time)
             }
             return next
         }
+    }
+
+    private struct Turn: Codable {
+        let id: Int64
+        let state: MDMDeviceRecord.State
+        var notNowRun: [String]
+        let unlockToken: Data?
+    }
+
+    private struct LastCheckIn: Codable {
+        let lastCheckInAt: Date?
     }
 
     /// Most turns are a woken or polling device saying Idle with nothing waiting: no write
@@ -116,16 +132,16 @@ struct MDMCommandExchange: Sendable {
 
     /// The next command this device can be sent; one the console cannot write for it (a
     /// passcode clear without an unlock token) is closed as an error, saying why.
-    private func nextCommand(for deviceID: RecordID<DeviceRecord>, enrolled: MDMDeviceRecord, queue: CommandQueue,
+    private func nextCommand(for deviceID: RecordID<DeviceRecord>, turn: Turn, queue: CommandQueue,
                              at time: Date, connection: Connection) throws -> PropertyList? {
         for _ in 0..<Self.closedPerTurn {
-            guard let handed = try queue.handOut(to: deviceID, limit: 1, skipping: Set(enrolled.notNowRun), exclusive: true, at: time, connection: connection).first else {
+            guard let handed = try queue.handOut(to: deviceID, limit: 1, skipping: Set(turn.notNowRun), exclusive: true, at: time, connection: connection).first else {
                 return nil
             }
             let command = handed.command
             do {
                 return try MDMCommandPlist.envelope(uuid: command.uuid, command: command.command,
-                                                    materials: try materials(for: command, enrolled: enrolled, deviceID: deviceID, connection: connection))
+                                                    materials: try materials(for: command, unlockToken: turn.unlockToken, deviceID: deviceID, connection: connection))
             } catch let refusal as MDMCommandPlist.Refusal {
                 _ = try queue.record(CommandReport(status: .error, summary: "Not sent: \(refusal.description)"), for: command.uuid, from: deviceID,
                                      at: time, connection: connection)
@@ -135,10 +151,10 @@ struct MDMCommandExchange: Sendable {
     }
 
     /// What only the console knows when it sends the command.
-    private func materials(for command: DeviceCommandRecord, enrolled: MDMDeviceRecord, deviceID: RecordID<DeviceRecord>,
+    private func materials(for command: DeviceCommandRecord, unlockToken: Data?, deviceID: RecordID<DeviceRecord>,
                            connection: Connection) throws -> MDMCommandPlist.Materials {
         var materials = MDMCommandPlist.Materials()
-        materials.unlockToken = enrolled.unlockToken.map { Array($0) }
+        materials.unlockToken = unlockToken.map { Array($0) }
         switch command.requestType {
         case .managedApplicationFeedback, .managedApplicationConfiguration:
             let installed = try connection.require(DeviceRecord.self, id: deviceID).installedApps
@@ -152,11 +168,13 @@ struct MDMCommandExchange: Sendable {
 
     /// An acknowledged inventory answer updates what the page shows, and the console's record
     /// where the device is the authority (its name, iOS, supervision, installed apps).
-    private func apply(_ type: DeviceCommand.RequestType, answer: PropertyList, to enrolled: inout MDMDeviceRecord,
-                       deviceID: RecordID<DeviceRecord>, at time: Date, connection: Connection) throws {
+    private func apply(_ type: DeviceCommand.RequestType, answer: PropertyList, deviceID: RecordID<DeviceRecord>, at time: Date,
+                       connection: Connection) throws {
+        guard var enrolled = try connection.fetchOne(MDMDeviceRecord.query().filter("deviceID", .equal, deviceID)) else { return }
         var inventory = enrolled.inventory ?? MDMInventory()
         guard inventory.apply(type, answer: answer, at: time) else { return }
         enrolled.inventory = inventory
+        try connection.update(enrolled)
         var device = try connection.require(DeviceRecord.self, id: deviceID)
         let before = device
         if type == .deviceInformation {

@@ -109,10 +109,9 @@ final class MDMPushDispatcher: Sendable {
         var targets: [Target] = [], skipped = 0
         for start in stride(from: 0, to: devices.count, by: Self.readChunk) {
             let chunk = Array(devices[start..<min(start + Self.readChunk, devices.count)])
-            let rows = try await database.read { connection in
-                try connection.fetch(MDMDeviceRecord.query().filter("deviceID", in: chunk)
-                    .filter("state", .equal, MDMDeviceRecord.State.enrolled.rawValue))
-            }
+            // The columns a push needs, not the rows: each holds its inventory, a JSON document.
+            let query: SQL = "SELECT deviceID, pushToken, pushMagic, pushTokenDeadAt, topic FROM mdm_devices WHERE state = 'enrolled' AND deviceID IN (\(list: chunk))"
+            let rows = try await database.read { connection in try connection.fetch(PushColumns.self, query) }
             for row in rows {
                 if let token = row.pushToken, let magic = row.pushMagic, row.pushTokenDeadAt == nil {
                     targets.append(Target(deviceID: row.deviceID, token: Array(token), pushMagic: magic, topic: row.topic))
@@ -122,6 +121,14 @@ final class MDMPushDispatcher: Sendable {
             }
         }
         return (targets, skipped)
+    }
+
+    private struct PushColumns: Codable {
+        let deviceID: RecordID<DeviceRecord>
+        let pushToken: Data?
+        let pushMagic: String?
+        let pushTokenDeadAt: Date?
+        let topic: String
     }
 
     /// The stored push certificate as a TLS identity, made again only when another was uploaded
