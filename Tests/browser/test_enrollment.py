@@ -8,6 +8,7 @@ import unittest
 import uuid
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from harness import BrowserTestCase
 
@@ -79,6 +80,19 @@ class EnrollmentPageTest(BrowserTestCase):
         self.driver.get(link)
         self.assertIn(group["name"], self.driver.find_element(By.TAG_NAME, "main").text)
         self.screenshot("enrollment-device-page")
+
+        # The link went to the wrong person: the admin revokes it, and it enrolls no one.
+        self.signed_in("admin@test.example")
+        self.open("/enrollment")
+        self.driver.execute_script("window.__leaving = true")
+        self.driver.find_element(By.CSS_SELECTOR, f"button[aria-label^='Revoke the link for {group['name']}']").send_keys(Keys.ENTER)
+        self.wait_for_new_page()
+        self.assertIn("no longer enrolls a device", self.driver.find_element(By.CSS_SELECTOR, ".flash-notice").text)
+        self.assertIn("Expired", self.driver.find_element(By.CSS_SELECTOR, "table").text)
+        self.assert_accessible("enrollment-link-revoked")
+        self.driver.delete_all_cookies()
+        self.driver.get(link)
+        self.assertIn("expired", self.driver.find_element(By.TAG_NAME, "main").text)
 
 
 if __name__ == "__main__":
