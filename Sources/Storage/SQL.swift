@@ -57,6 +57,13 @@ public struct SQL: Sendable, ExpressibleByStringInterpolation, CustomStringConve
             bindings.append(value)
         }
 
+        /// A value bound as the ORM stores it in a column (a list or document as JSON text), for a
+        /// statement that writes one column of a record without the rest.
+        public mutating func appendInterpolation(column value: some Encodable) throws {
+            text += "?"
+            bindings.append(try ColumnCoding.encode(value, column: "?"))
+        }
+
         /// A comma-separated list of placeholders, for `IN (…)`.
         public mutating func appendInterpolation(list values: [some SQLiteValueConvertible]) {
             text += values.isEmpty ? "NULL" : Array(repeating: "?", count: values.count).joined(separator: ", ")

@@ -83,7 +83,7 @@ struct DeviceListFilter: Equatable, Sendable {
             if !ok && strict { throw Invalid(parameter: name, message: message) }
         }
         // The page's form sends every box, empty ones too; a script sending `os=` means something it did not say.
-        if strict, let empty = ["group", "model", "os", "supervised", "lock", "conflict", "waiting", "stale", "kind", "sort", "after"]
+        if strict, let empty = Self.parameterNames.subtracting(["q"]).sorted()
             .first(where: { parameters[Substring($0)] == "" }) {
             throw Invalid(parameter: empty, message: "\(empty) is empty; leave it out to not filter by it.")
         }

@@ -36,8 +36,7 @@ struct MDMCommandExchange: Sendable {
         return try await database.write { connection in
             // What a turn needs of the device's MDM row; the inventory (a JSON document) is
             // read and written only when an answer changes it.
-            guard var turn = try connection.fetch(Turn.self, "SELECT id, state, notNowRun, unlockToken FROM mdm_devices WHERE deviceID = \(deviceID)").first,
-                  turn.state == .enrolled else { throw Refusal.notEnrolled }
+            guard var turn = try Turn.read(deviceID, connection: connection), turn.state == .enrolled else { throw Refusal.notEnrolled }
             let queue = CommandQueue(database: database, now: now)
             switch message.report {
             case .idle:
@@ -55,8 +54,7 @@ struct MDMCommandExchange: Sendable {
                 }
             }
             let next = try nextCommand(for: deviceID, turn: turn, queue: queue, at: time, connection: connection)
-            let notNowRun = String(decoding: try JSONEncoder().encode(turn.notNowRun), as: UTF8.self)
-            _ = try connection.execute("UPDATE mdm_devices SET lastSeenAt = \(time), notNowRun = \(notNowRun) WHERE id = \(turn.id)")
+            _ = try connection.execute(try "UPDATE mdm_devices SET lastSeenAt = \(time), notNowRun = \(column: turn.notNowRun) WHERE id = \(turn.id)")
             let device = try connection.fetch(LastCheckIn.self, "SELECT lastCheckInAt FROM devices WHERE id = \(deviceID)").first
             if CheckInRecording.isDue(lastRecorded: device?.lastCheckInAt, at: time) {
                 try connection.recordCheckIn(of: deviceID, at: time)
@@ -65,11 +63,17 @@ struct MDMCommandExchange: Sendable {
         }
     }
 
+    /// What a turn needs of the device's MDM row: five columns, not the whole row.
     private struct Turn: Codable {
         let id: Int64
         let state: MDMDeviceRecord.State
         var notNowRun: [String]
+        let lastSeenAt: Date?
         let unlockToken: Data?
+
+        static func read(_ deviceID: RecordID<DeviceRecord>, connection: Connection) throws -> Turn? {
+            try connection.fetch(Turn.self, "SELECT id, state, notNowRun, lastSeenAt, unlockToken FROM mdm_devices WHERE deviceID = \(deviceID)").first
+        }
     }
 
     private struct LastCheckIn: Codable {
@@ -94,21 +98,13 @@ struct MDMCommandExchange: Sendable {
         return true
     }
 
-    /// The device as an Idle needs it, if nothing is to be done: four columns, not the whole row.
+    /// The device as an Idle needs it, if nothing is to be done.
     private func readQuiet(_ deviceID: RecordID<DeviceRecord>) async throws -> MDMQuietDevices.Quiet? {
         try await database.read { connection in
-            guard let turn = try connection.fetch(IdleTurn.self, "SELECT id, state, notNowRun, lastSeenAt FROM mdm_devices WHERE deviceID = \(deviceID)").first,
-                  turn.state == .enrolled else { throw Refusal.notEnrolled }
+            guard let turn = try Turn.read(deviceID, connection: connection), turn.state == .enrolled else { throw Refusal.notEnrolled }
             guard turn.notNowRun.isEmpty, try connection.count(CommandQueue.waiting(for: deviceID)) == 0 else { return nil }
             return MDMQuietDevices.Quiet(row: turn.id, lastSeenAt: turn.lastSeenAt)
         }
-    }
-
-    private struct IdleTurn: Codable {
-        let id: Int64
-        let state: MDMDeviceRecord.State
-        let notNowRun: [String]
-        let lastSeenAt: Date?
     }
 
     /// The report in the queue's terms, its answer in words.

@@ -201,10 +201,14 @@ struct EnrollmentPageController {
         view.groups = SelectOption.groups(groups, first: SelectOption(value: "", label: "Choose a group", selected: selectedGroup == nil), selected: selectedGroup)
         view.hasGroups = !groups.isEmpty
         view.links = listed.map { entry in
-            let state = entry.link.challengeUsedAt.map { "Used \(DisplayTime.relative($0, now: time))" }
-                ?? (entry.link.expiresAt <= time ? "Expired" : "Open until \(DisplayTime.iso(entry.link.expiresAt))")
+            let standing = entry.standing(at: time)
+            let state = switch standing {
+            case .used: "Used \(DisplayTime.relative(entry.link.challengeUsedAt ?? time, now: time))"
+            case .expired: "Expired"
+            case .usable: "Open until \(DisplayTime.iso(entry.link.expiresAt))"
+            }
             return View.Row(groupName: entry.groupName, created: DisplayTime.relative(entry.link.createdAt, now: time), createdBy: entry.link.createdBy,
-                            state: state, revokePath: entry.standing(at: time) == .usable ? Site.Enrollment.revokeLink.link(entry.link.id) : nil)
+                            state: state, revokePath: standing == .usable ? Site.Enrollment.revokeLink.link(entry.link.id) : nil)
         }
         view.hasLinks = !view.links.isEmpty
         return try renderer.page("mdm/settings", title: "Enrollment", model: view, request: request, context: context, status: status)
