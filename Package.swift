@@ -24,9 +24,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         // The PostgreSQL wire protocol beneath our ORM's second backend (issue 26).
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
-        // HTTP/2 with a client certificate to Apple's push service (MDM wake-ups, issue 44).
-        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-        // Already in the graph through PostgresNIO and the HTTP client; named for TLSConfiguration.
+        // HTTP/2 with a client certificate to Apple's push service (MDM wake-ups, issue 44): a
+        // stream per push on one connection, without a general HTTP client's per-request machinery.
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        // Already in the graph through PostgresNIO; named for the push connection's TLS.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
@@ -53,10 +54,11 @@ let package = Package(
         .target(
             name: "Push",
             dependencies: [
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -94,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "PayloadConsoleBench",
             dependencies: [
-                "App", "Storage", "Domain", "CSQLite", "Signing",
+                "App", "Storage", "Domain", "CSQLite", "Signing", "Push",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -119,6 +121,17 @@ let package = Package(
         .testTarget(name: "DomainTests", dependencies: ["Domain"], exclude: ["QRFixtures"], swiftSettings: swiftSettings),
         .testTarget(name: "MarkdownTests", dependencies: ["Markdown"], swiftSettings: swiftSettings),
         .testTarget(name: "SigningTests", dependencies: ["Signing"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PushTests",
+            dependencies: [
+                "Push",
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            exclude: ["Certificates"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "AppTests",
             dependencies: [

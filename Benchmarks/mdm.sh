@@ -10,7 +10,8 @@
 #   - one bulk action (every device the list finds) queues RestartDevice for all 10,000 and
 #     the console pushes each: seconds from the admin's click to the last push that nginx,
 #     standing in for Apple's push service (HTTP/2, TLS, the push certificate required as the
-#     client's), logged; target <= 5 s.
+#     client's), logged; target <= 5 s;
+#   - the push client alone (payload-console-bench push-flood): pushes/s over one connection.
 # wrk: 2 threads, 64 connections, sharing the 2 cores with the server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -114,3 +115,7 @@ awk -v start="$START" -v answered="$ANSWERED" -v devices="$DEVICES" '
   END { printf "bulk: RestartDevice queued for %d devices in %.2f s (the page answered); %d pushed to the stand-in, the last %.2f s after the click (target <= 5 s)\n",
         devices, answered - start, pushed, last - start }' "$WORK/pushes.log"
 echo "server peak RSS: $(awk '/VmHWM/ { printf "%.0f MB", $2 / 1024 }' /proc/$SERVER/status)"
+
+# The push client alone, with the dispatcher's 500 in flight: its rate apart from queueing.
+: > "$WORK/pushes.log"
+$BENCH push-flood --url "https://127.0.0.1:$APNS_PORT" --identity "$PUSH_PEM" --ca "$WORK/apns.pem" --count "$DEVICES"

@@ -1,23 +1,25 @@
-import AsyncHTTPClient
 import Foundation
 import NIOCore
-import NIOHTTP1
+import NIOPosix
 
 /// Sends MDM wake-ups to Apple's push service: `POST /3/device/<token as hex>` over HTTP/2,
 /// authenticated by the push certificate as the TLS client certificate, with the topic in
-/// `apns-topic` and `{"mdm": PushMagic}` as the body. One HTTP/2 connection per identity
-/// carries many pushes at once (the HTTP client pools it).
+/// `apns-topic` and `{"mdm": PushMagic}` as the body. One HTTP/2 connection per push
+/// certificate carries every push, many at once, each on a stream of its own; a connection
+/// that closed (the service closes idle ones) is opened again by the next push.
 public struct PushClient: Sendable {
     /// `https://api.push.apple.com`, or a stand-in's address in tests.
     public let baseURL: String
-    private let client: HTTPClient
-    public static let timeout: TimeAmount = .seconds(15)
+    private let connections: PushConnections
+    /// How long a push waits for the service's answer before it is tried again later.
+    private let timeout: TimeAmount
 
-    public init(baseURL: String, client: HTTPClient = .shared) {
+    public init(baseURL: String, timeout: TimeAmount = .seconds(15), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+        self.timeout = timeout
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         self.baseURL = base
-        self.client = client
+        self.connections = PushConnections(endpoint: PushEndpoint(baseURL: base), group: group)
     }
 
     /// What the push service said.
@@ -32,18 +34,14 @@ public struct PushClient: Sendable {
     }
 
     public func push(token: [UInt8], pushMagic: String, topic: String, identity: PushIdentity) async -> Outcome {
-        var request = HTTPClientRequest(url: "\(baseURL)/3/device/\(Self.hex(token))")
-        request.method = .POST
-        request.tlsConfiguration = identity.tls
-        request.headers.add(name: "apns-topic", value: topic)
-        request.headers.add(name: "apns-push-type", value: "mdm")
-        request.headers.add(name: "content-type", value: "application/json")
-        let body = (try? JSONSerialization.data(withJSONObject: ["mdm": pushMagic])) ?? Data()
-        request.body = .bytes(ByteBuffer(bytes: body))
+        var body = ByteBuffer()
+        body.writeString(#"{"mdm":"#)
+        body.writeBytes((try? JSONEncoder().encode(pushMagic)) ?? Data(#""""#.utf8))
+        body.writeString("}")
+        let headers = [("apns-topic", topic), ("apns-push-type", "mdm"), ("content-type", "application/json")]
         do {
-            let response = try await client.execute(request, timeout: Self.timeout)
-            let answer = try await response.body.collect(upTo: 16 << 10)
-            return Self.outcome(status: Int(response.status.code), body: Data(answer.readableBytesView))
+            let answer = try await connections.send(path: "/3/device/\(Self.hex(token))", headers: headers, body: body, identity: identity, timeout: timeout)
+            return Self.outcome(status: answer.status, body: Data(answer.body.readableBytesView))
         } catch {
             return .retryLater(reason: "\(error)")
         }

@@ -3,7 +3,8 @@ import NIOSSL
 /// The TLS client identity the push service knows a sender by (the MDM push certificate and
 /// its key), with the trust roots for the push service's own certificate.
 public struct PushIdentity: Sendable {
-    let tls: TLSConfiguration
+    /// Made once: every connection for this certificate shares it.
+    let tls: NIOSSLContext
     /// The certificate's SHA-256 fingerprint: pushes with one identity share connections.
     public let fingerprint: String
 
@@ -17,7 +18,7 @@ public struct PushIdentity: Sendable {
             tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(trustRootsPEM.utf8)))
         }
         tls.applicationProtocols = ["h2"]
-        self.tls = tls
+        self.tls = try NIOSSLContext(configuration: tls)
         self.fingerprint = fingerprint
     }
 }
