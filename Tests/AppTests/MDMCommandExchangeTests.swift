@@ -110,6 +110,28 @@ import Testing
         await #expect(throws: MDMCommandExchange.Refusal.notEnrolled) { _ = try await device.idle() }
     }
 
+    /// A quiet device's minute comes round: its last-seen write is the turn's only work, and it
+    /// stays known quiet with the new time — the next Idle reads nothing — unless another write
+    /// committed meanwhile.
+    @Test func aQuietDeviceStaysKnownQuietThroughItsOwnLastSeenWrite() async throws {
+        let device = try await enrolled()
+        let services = device.fixture.console.services
+        try await services.database.write { _ = try $0.execute("DELETE FROM device_commands") }
+        #expect(try await device.idle() == nil)
+        device.fixture.console.clock.advance(by: 61)
+        #expect(try await device.idle() == nil, "a minute on: its last-seen time written")
+        let quiet = try #require(device.exchange.quietDevices.quiet(device.device), "still known quiet after its own write")
+        #expect(quiet.lastSeenAt == device.fixture.console.clock.now)
+        let stored = try await services.database.read { try $0.fetchOne(MDMDeviceRecord.query().filter("deviceID", .equal, device.device)) }
+        #expect(stored?.lastSeenAt == quiet.lastSeenAt)
+        // Another write between the stamp and the check: nothing is kept.
+        let stamp = services.database.commitCount
+        try await services.database.write { _ = try $0.execute("UPDATE mdm_devices SET topic = topic WHERE deviceID = \(device.device)") }
+        try await services.database.write { _ = try $0.execute("UPDATE mdm_devices SET topic = topic WHERE deviceID = \(device.device)") }
+        device.exchange.quietDevices.seen(device.device, quiet, at: quiet.lastSeenAt ?? .now, onlyWriteSince: stamp)
+        #expect(device.exchange.quietDevices.quiet(device.device) == nil)
+    }
+
     /// Two check-ins of one device at once (a retry racing the first, on another instance)
     /// never both get a command; one whose answer was lost is sent again a minute later.
     @Test func aCommandOnItsWayIsNotHandedToASecondCheckInUntilItsAnswerIsTakenAsLost() async throws {

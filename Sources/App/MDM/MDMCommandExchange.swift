@@ -90,10 +90,12 @@ struct MDMCommandExchange: Sendable {
         if known == nil { known = try await quietDevices.reading(deviceID) { try await readQuiet(deviceID) } }
         guard let quiet = known else { return false }
         if CheckInRecording.isDue(lastRecorded: quiet.lastSeenAt, at: time) {
+            let stamp = database.commitCount
             try await database.writeBookkeeping { connection in
                 _ = try connection.execute("UPDATE mdm_devices SET lastSeenAt = \(time) WHERE deviceID = \(deviceID)")
                 try connection.recordCheckIn(of: deviceID, at: time)
             }
+            quietDevices.seen(deviceID, quiet, at: time, onlyWriteSince: stamp)
         }
         return true
     }

@@ -48,6 +48,17 @@ final class MDMQuietDevices: Sendable {
         return quiet
     }
 
+    /// After the device's own last-seen write, whose commit dropped its entry: keeps it quiet,
+    /// seen at `time`, when that write is the only one committed since `stamp` (taken before
+    /// it) — so the next Idle needs no read. Any other commit leaves it to be read again.
+    func seen(_ deviceID: RecordID<DeviceRecord>, _ quiet: Quiet, at time: Date, onlyWriteSince stamp: Int) {
+        entries.withLock { entries in
+            guard database.commitCount == stamp + 1 else { return }
+            entries.byDevice[deviceID.rawValue] = Quiet(row: quiet.row, lastSeenAt: time)
+            entries.deviceByRow[quiet.row] = deviceID.rawValue
+        }
+    }
+
     private func drop(_ changes: CommittedChanges) {
         entries.withLock { entries in
             guard !changes.changed(DeviceCommandRecord.tableName), let rows = changes.rowIDs(in: MDMDeviceRecord.tableName) else {

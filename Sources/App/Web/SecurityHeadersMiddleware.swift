@@ -4,23 +4,9 @@ import HTTPTypes
 /// Headers that keep the console's pages from being framed, sniffed or fed foreign scripts.
 /// Every asset is served from our own origin, so the policy can be strict.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
-    static var contentSecurityPolicy: String {
-        [
-            "default-src 'self'",
-            "img-src 'self' data: blob:",
-            "style-src 'self'",
-            "script-src 'self'",
-            "connect-src 'self'",
-            "form-action 'self'",
-            "frame-ancestors 'none'",
-            "base-uri 'none'",
-            "object-src 'none'",
-        ].joined(separator: "; ")
-    }
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        response.headers[.contentSecurityPolicy] = strictContentSecurityPolicy
         response.headers[.frameOptions] = "DENY"
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.referrerPolicy] = "same-origin"
@@ -35,3 +21,16 @@ extension HTTPField.Name {
     static let referrerPolicy = Self("Referrer-Policy")!
     static let permissionsPolicy = Self("Permissions-Policy")!
 }
+
+/// Made once, not per response: a generic type cannot hold a stored static.
+private let strictContentSecurityPolicy = [
+    "default-src 'self'",
+    "img-src 'self' data: blob:",
+    "style-src 'self'",
+    "script-src 'self'",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "object-src 'none'",
+].joined(separator: "; ")
