@@ -132,6 +132,40 @@ import Testing
         #expect(device.exchange.quietDevices.quiet(device.device) == nil)
     }
 
+    /// A fleet's minutes come round together: their Idles' last-seen writes go in together,
+    /// each answered once its time is stored, each device still known quiet after.
+    @Test func manyQuietDevicesLastSeenTimesAreWrittenTogether() async throws {
+        let device = try await enrolled()
+        var devices = [device.device]
+        for index in 1..<40 {
+            try await device.fixture.issue("B\(index)")
+            devices.append(try #require(try await device.fixture.checkIns.handle(
+                MDMCheckInTests.authenticate(udid: "00008030-\(index)", serial: "SER\(index)"), signedBy: "B\(index)")))
+        }
+        let services = device.fixture.console.services
+        try await services.database.write { _ = try $0.execute("DELETE FROM device_commands") }
+        let exchange = device.exchange
+        let idle: @Sendable (RecordID<DeviceRecord>) async throws -> PropertyList? = { id in
+            let body = PropertyList.dictionary([("UDID", .string("x")), ("Status", .string("Idle"))])
+            return try await exchange.exchange(try CommandReportMessage.read(body), rawBody: body.xmlDocument(), from: id)
+        }
+        for id in devices { #expect(try await idle(id) == nil) }
+        device.fixture.console.clock.advance(by: 61)
+        let commitsBefore = services.database.commitCount
+        try await withThrowingTaskGroup(of: PropertyList?.self) { group in
+            for id in devices { group.addTask { try await idle(id) } }
+            for try await answer in group { #expect(answer == nil) }
+        }
+        let now = device.fixture.console.clock.now
+        let seen = try await services.database.read { try $0.fetch(MDMDeviceRecord.query()) }
+        #expect(seen.count == 40 && seen.allSatisfy { $0.lastSeenAt == now }, "every device's time is stored before its answer")
+        let checkedIn = try await services.database.read { try $0.fetch(DeviceRecord.query()) }.filter { devices.contains($0.id) }
+        #expect(checkedIn.allSatisfy { $0.lastCheckInAt == now })
+        if services.database.dialect == .sqlite {
+            #expect(services.database.commitCount - commitsBefore < 40, "fewer transactions than devices (PostgreSQL writes each alone)")
+        }
+    }
+
     /// Two check-ins of one device at once (a retry racing the first, on another instance)
     /// never both get a command; one whose answer was lost is sent again a minute later.
     @Test func aCommandOnItsWayIsNotHandedToASecondCheckInUntilItsAnswerIsTakenAsLost() async throws {

@@ -10,11 +10,13 @@ struct MDMCommandExchange: Sendable {
     let database: Database
     let now: @Sendable () -> Date
     let quietDevices: MDMQuietDevices
+    private let lastSeenWrites: MDMLastSeenWrites
 
     init(database: Database, now: @escaping @Sendable () -> Date) {
         self.database = database
         self.now = now
         quietDevices = MDMQuietDevices(database: database)
+        lastSeenWrites = MDMLastSeenWrites(database: database, quietDevices: quietDevices)
     }
 
     enum Refusal: Error, Equatable {
@@ -83,19 +85,15 @@ struct MDMCommandExchange: Sendable {
     /// Most turns are a woken or polling device saying Idle with nothing waiting: no write
     /// answers them (a read, or not even that for a device known quiet), as long as no NotNow
     /// run is to end; the device's last-seen time, kept at a minute's grain as check-ins are,
-    /// is a bookkeeping write of two columns when due — not the whole record, whose inventory
-    /// is a JSON document to decode and write back.
+    /// is a bookkeeping write of two columns when due (with other devices' due meanwhile,
+    /// `MDMLastSeenWrites`) — not the whole record, whose inventory is a JSON document to
+    /// decode and write back.
     private func idleNeedsNothing(_ deviceID: RecordID<DeviceRecord>, at time: Date) async throws -> Bool {
         var known = quietDevices.quiet(deviceID)
         if known == nil { known = try await quietDevices.reading(deviceID) { try await readQuiet(deviceID) } }
         guard let quiet = known else { return false }
         if CheckInRecording.isDue(lastRecorded: quiet.lastSeenAt, at: time) {
-            let stamp = database.commitCount
-            try await database.writeBookkeeping { connection in
-                _ = try connection.execute("UPDATE mdm_devices SET lastSeenAt = \(time) WHERE deviceID = \(deviceID)")
-                try connection.recordCheckIn(of: deviceID, at: time)
-            }
-            quietDevices.seen(deviceID, quiet, at: time, onlyWriteSince: stamp)
+            try await lastSeenWrites.record(deviceID, quiet, at: time)
         }
         return true
     }
