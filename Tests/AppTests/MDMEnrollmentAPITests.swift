@@ -150,7 +150,11 @@ extension MDMEnrollmentAPITests {
 
             #expect(try await api.call(client, .delete, "/api/v1/enrollments/\(newest)", token: helpdesk).status == .forbidden)
             let revoked = try await api.call(client, .delete, "/api/v1/enrollments/\(newest)", token: admin)
-            #expect(revoked.status == .ok && revoked.json["state"] as? String == "expired")
+            #expect(revoked.status == .ok && revoked.json["state"] as? String == "revoked" && revoked.json["revokedAt"] as? String != nil)
+            let listedAgain = try #require(try await api.call(client, .get, "/api/v1/enrollments?limit=1", token: admin).json["enrollments"] as? [[String: Any]])
+            #expect(listedAgain.first?["state"] as? String == "revoked", "revoked, not passing for a link that ran out")
+            let page = try await client.execute(uri: EnrollmentController.pagePath(token: String(profiles[2].split(separator: "/")[2])), method: .get)
+            #expect(page.status == .gone && String(buffer: page.body).contains("withdrawn by your admin"))
             #expect(try await client.execute(uri: profiles[2], method: .get).status == .gone)
             #expect(try await client.execute(uri: profiles[1], method: .get).status == .ok, "the others still work")
             let token = String(profiles[2].split(separator: "/")[2])

@@ -88,11 +88,11 @@ class EnrollmentPageTest(BrowserTestCase):
         self.driver.find_element(By.CSS_SELECTOR, f"button[aria-label^='Revoke the link for {group['name']}']").send_keys(Keys.ENTER)
         self.wait_for_new_page()
         self.assertIn("no longer enrolls a device", self.driver.find_element(By.CSS_SELECTOR, ".flash-notice").text)
-        self.assertIn("Expired", self.driver.find_element(By.CSS_SELECTOR, "table").text)
+        self.assertIn("Revoked", self.driver.find_element(By.CSS_SELECTOR, "table").text)
         self.assert_accessible("enrollment-link-revoked")
         self.driver.delete_all_cookies()
         self.driver.get(link)
-        self.assertIn("expired", self.driver.find_element(By.TAG_NAME, "main").text)
+        self.assertIn("withdrawn by your admin", self.driver.find_element(By.TAG_NAME, "main").text)
 
 
 if __name__ == "__main__":

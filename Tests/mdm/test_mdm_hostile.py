@@ -136,20 +136,20 @@ class HostileMDMTests(unittest.TestCase):
         self.assertEqual(first.get_identity().returncode, 0)
         self.assertNotEqual(used.get_identity().returncode, 0)
         self.assertEqual(count(), issued + 1, "one certificate, for the first device")
-        # A link the admin revoked after it was handed out: its page says it expired, and its
+        # A link the admin revoked after it was handed out: its page says it was withdrawn, and its
         # challenge issues nothing.
         late = MDMDevice()
         link = self.console.enrollment()
         late.download_profile(link["profileURL"])
         revoked = self.console.admin_api.delete(self.console.url(f"/api/v1/enrollments/{link['id']}"), timeout=TIMEOUT)
         self.assertEqual(revoked.status_code, 200, revoked.text)
-        self.assertEqual(revoked.json()["state"], "expired")
+        self.assertEqual(revoked.json()["state"], "revoked")
         self.assertNotEqual(late.get_identity().returncode, 0)
         self.assertEqual(count(), issued + 1)
         self.assertEqual(support.requests.get(link["profileURL"], timeout=TIMEOUT).status_code, 410)
         page = support.requests.get(link["url"], timeout=TIMEOUT)
         self.assertEqual(page.status_code, 410)
-        self.assertIn("expired", page.text)
+        self.assertIn("withdrawn by your admin", page.text)
 
 
 if __name__ == "__main__":

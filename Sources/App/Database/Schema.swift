@@ -257,5 +257,6 @@ enum Schema {
         deviceSearchFolding,
         commandQueue,
         mdm,
+        enrollmentRevocation,
     ]
 }

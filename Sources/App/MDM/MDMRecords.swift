@@ -15,6 +15,8 @@ struct MDMEnrollmentLinkRecord: Record {
     var createdAt: Date
     var expiresAt: Date
     var challengeUsedAt: Date?
+    /// Set when an admin ended the link early (its `expiresAt` is then that moment too).
+    var revokedAt: Date?
 }
 
 /// A certificate the console's authority issued through SCEP, and what it identifies: the

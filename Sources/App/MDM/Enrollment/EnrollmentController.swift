@@ -78,6 +78,7 @@ struct EnrollmentController {
     static func words(_ state: EnrollmentLinks.State) -> String {
         switch state {
         case .expired: "This enrollment link expired. Ask your admin for a new one."
+        case .revoked: "This enrollment link was withdrawn by your admin. Ask them for a new one."
         case .used: "This enrollment link was used already: each link enrolls one device. Ask your admin for a new one."
         case .unknown, .usable: "There is no enrollment link at this address. Check that you opened the whole link."
         }

@@ -33,7 +33,7 @@ struct EnrollmentLinks: Sendable {
     /// Where a link stands when a device asks for its profile.
     enum State: Sendable {
         case usable(MDMEnrollmentLinkRecord, groupName: String, organisation: String)
-        case expired, used, unknown
+        case expired, revoked, used, unknown
     }
 
     /// A link as the enrollment page and the API list it.
@@ -43,13 +43,14 @@ struct EnrollmentLinks: Sendable {
 
         func standing(at time: Date) -> Standing {
             if link.challengeUsedAt != nil { return .used }
+            if link.revokedAt != nil { return .revoked }
             return link.expiresAt <= time ? .expired : .usable
         }
     }
 
-    /// Where a link stands for an admin: a revoked link is one that expired early.
+    /// Where a link stands for an admin.
     enum Standing: String, Codable, Sendable, CaseIterable {
-        case usable, used, expired
+        case usable, used, expired, revoked
     }
 
     /// The latest links, newest first (before `before`, an id, for the next page), and every
@@ -75,6 +76,7 @@ struct EnrollmentLinks: Sendable {
             let group = try connection.find(DeviceGroupRecord.self, id: link.groupID)
             if link.expiresAt > time {
                 link.expiresAt = time
+                link.revokedAt = time
                 try connection.update(link)
                 try connection.audit(.enrollmentLinkRevoked, subject: group?.name ?? "group \(link.groupID)", by: actor, after: "link \(link.id)", at: time)
             }
@@ -111,6 +113,7 @@ struct EnrollmentLinks: Sendable {
                 return .unknown
             }
             if link.challengeUsedAt != nil { return .used }
+            if link.revokedAt != nil { return .revoked }
             if link.expiresAt <= time { return .expired }
             let group = try connection.require(DeviceGroupRecord.self, id: link.groupID)
             let organisation = try ConsoleSettings.load(from: connection).organisationName

@@ -205,6 +205,7 @@ struct EnrollmentPageController {
             let state = switch standing {
             case .used: "Used \(DisplayTime.relative(entry.link.challengeUsedAt ?? time, now: time))"
             case .expired: "Expired"
+            case .revoked: "Revoked \(DisplayTime.relative(entry.link.revokedAt ?? time, now: time))"
             case .usable: "Open until \(DisplayTime.iso(entry.link.expiresAt))"
             }
             return View.Row(groupName: entry.groupName, created: DisplayTime.relative(entry.link.createdAt, now: time), createdBy: entry.link.createdBy,

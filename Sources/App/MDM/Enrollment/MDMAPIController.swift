@@ -155,9 +155,10 @@ struct EnrollmentListing: APIAnswer, NamedSchema {
     let createdBy: String
     let createdAt: Date
     let expiresAt: Date
-    /// usable, used (a device enrolled with it) or expired (also when revoked).
+    /// usable, used (a device enrolled with it), expired, or revoked (ended early by an admin).
     let state: EnrollmentLinks.Standing
     let usedAt: Date?
+    let revokedAt: Date?
 
     init(_ listed: EnrollmentLinks.Listed, now: Date) {
         id = listed.link.id
@@ -168,6 +169,7 @@ struct EnrollmentListing: APIAnswer, NamedSchema {
         expiresAt = listed.link.expiresAt
         state = listed.standing(at: now)
         usedAt = listed.link.challengeUsedAt
+        revokedAt = listed.link.revokedAt
     }
 }
 
