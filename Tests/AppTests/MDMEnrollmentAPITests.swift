@@ -221,3 +221,48 @@ extension MDMEnrollmentAPITests {
         #expect(audit.first?.after?.contains("1 enrolled device(s) must enroll again") == true)
     }
 }
+
+extension MDMEnrollmentAPITests {
+    /// An admin's own CA, by script as on the page: checked before anything changes, and not
+    /// put in place over enrolled devices (whose certificates it did not issue) unless confirmed.
+    @Test func anAdminPutsTheirOwnDeviceCAInPlaceThroughTheAPI() async throws {
+        let console = try await TestConsole.make()
+        let admin = try await api.token(console, role: .admin)
+        let helpdesk = try await api.token(console, role: .helpdesk)
+        let own = try CertificateAuthority.generate(commonName: "Clinic Device CA", organisation: "Clinic", now: Date())
+        @Sendable func put(_ client: any TestClientProtocol, _ body: String, query: String = "") async throws
+            -> (status: HTTPResponse.Status, json: [String: Any]) {
+            let response = try await client.execute(uri: "/api/v1/mdm/authority" + query, method: .put,
+                                                    headers: [.authorization: "Bearer \(admin)", .contentType: "application/x-pem-file"],
+                                                    body: ByteBuffer(string: body))
+            return (response.status, (try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))) as? [String: Any] ?? [:])
+        }
+        try await console.test { client in
+            #expect(try await api.call(client, .get, "/api/v1/mdm/authority", token: helpdesk).status == .forbidden)
+            let made = try await api.call(client, .get, "/api/v1/mdm/authority", token: admin)
+            #expect(made.status == .ok && (made.json["subject"] as? String)?.contains("Payload Console Device CA") == true && made.json["privateKeyPEM"] == nil)
+
+            let junk = try await put(client, "-----BEGIN CERTIFICATE-----\nnot one\n-----END CERTIFICATE-----\n")
+            #expect(junk.status == .unprocessableContent && api.errorCode(junk.json) == "invalid_authority")
+            let keyless = try await put(client, own.certificatePEM)
+            #expect(keyless.status == .unprocessableContent && api.errorCode(keyless.json) == "invalid_authority")
+            #expect(try await api.call(client, .get, "/api/v1/mdm/authority", token: admin).json["fingerprint"] as? String == made.json["fingerprint"] as? String,
+                    "nothing changed")
+
+            // A device enrolled with the current CA: replacing it needs the admin's word.
+            let device = try #require(try DeviceListTests.seedDevices(console, ["Ward iPad"]).first)
+            try await console.services.database.write { connection in
+                _ = try connection.insert(MDMDeviceRecord(deviceID: device, udid: "00008030-00000009", state: .enrolled, topic: "com.apple.mgmt.test",
+                                                          enrolledAt: Date(), notNowRun: []))
+            }
+            let refused = try await put(client, own.certificatePEM + own.privateKeyPEM)
+            #expect(refused.status == .conflict && api.errorCode(refused.json) == "devices_enrolled")
+            let replaced = try await put(client, own.certificatePEM + own.privateKeyPEM, query: "?confirmDevicesLost=true")
+            #expect(replaced.status == .ok && replaced.json["fingerprint"] as? String == own.sha256Fingerprint)
+            #expect(try await api.call(client, .get, "/api/v1/mdm/authority", token: admin).json["subject"] as? String == own.subject)
+            #expect(try await put(client, own.certificatePEM + own.privateKeyPEM, query: "?confirm=yes").status == .badRequest)
+        }
+        let audit = try console.services.database.readBlocking { try $0.fetch(AuditEvent.query().filter("action", .equal, "mdm.authority_uploaded")) }
+        #expect(audit.map(\.subject) == [own.subject])
+    }
+}

@@ -23,7 +23,7 @@ enum MDMFeature {
         EnrollmentPageController(links: links, pushCertificates: pushCertificates, authority: authority, deviceBaseURL: baseURL,
                                  cookies: services.cookies, renderer: services.renderer, now: now)
             .register(on: groups.pages)
-        MDMAPIController(links: links, pushCertificates: pushCertificates, deviceBaseURL: baseURL).register(on: groups.api)
+        MDMAPIController(links: links, pushCertificates: pushCertificates, authority: authority, deviceBaseURL: baseURL).register(on: groups.api)
 
         let pushes = MDMPushDispatcher(database: services.database, client: PushClient(baseURL: services.config.apnsURL),
                                        trustRootsPEM: services.config.apnsTrustRootsPEM, logger: groups.logger, now: now)

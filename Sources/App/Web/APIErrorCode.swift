@@ -71,6 +71,8 @@ enum APIErrorCode: String, CaseIterable, Codable, Sendable {
     case notAPushCertificate = "not_a_push_certificate"
     case topicChanged = "topic_changed"
     case enrollmentUsed = "enrollment_used"
+    case invalidAuthority = "invalid_authority"
+    case devicesEnrolled = "devices_enrolled"
     case noLines = "no_lines"
     case tooManyLines = "too_many_lines"
     case invalidLine = "invalid_line"

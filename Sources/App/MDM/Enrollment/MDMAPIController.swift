@@ -4,10 +4,11 @@ import Hummingbird
 import Signing
 import Storage
 
-/// MDM in the JSON API, for admins: enrollment links and the push certificate.
+/// MDM in the JSON API, for admins: enrollment links, the push certificate and the device CA.
 struct MDMAPIController {
     let links: EnrollmentLinks
     let pushCertificates: PushCertificateStore
+    let authority: DeviceAuthorityStore
     let deviceBaseURL: String
 
     static let createEnrollment = APIEndpoint<EnrollmentBody, EnrollmentAnswer>(
@@ -36,6 +37,17 @@ struct MDMAPIController {
         parameters: ["password", "confirmTopicChange"],
         otherAnswers: [409: "topic_changed: the topic is not the stored certificate's (confirmTopicChange=true replaces it anyway)",
                        413: "payload_too_large", 422: "not_a_push_certificate (no com.apple.mgmt. topic) or invalid_push_certificate; field body"])
+    static let deviceAuthority = APIEndpoint<NoBody, DeviceAuthorityAnswer>(
+        .get, "/api/v1/mdm/authority", role: .admin,
+        "The certificate authority that issues devices' identity certificates through SCEP: its subject, expiry and fingerprint (never its key)")
+    static let setDeviceAuthority = APIEndpoint<FileBody<DeviceAuthorityUpload>, DeviceAuthorityAnswer>(
+        .put, "/api/v1/mdm/authority", role: .admin,
+        "Put your own CA in place of the one the console made: one PEM file with the CA certificate (RSA, a CA, valid now) and its unencrypted key. "
+            + "Every enrolled device signs with a certificate the current CA issued and must enroll again afterwards, so while any is enrolled "
+            + "this needs confirmDevicesLost=true.",
+        parameters: ["confirmDevicesLost"],
+        otherAnswers: [409: "devices_enrolled: devices are enrolled with the current CA (confirmDevicesLost=true replaces it anyway)",
+                       413: "payload_too_large", 422: "invalid_authority: not a CA certificate with its key, or not valid now; field body"])
 
     func register(on routes: SecuredRoutes) {
         routes.handle(Self.createEnrollment) { body, request, context in
@@ -75,6 +87,11 @@ struct MDMAPIController {
                                message: "A device enrolled with this link, so it can no longer be used; to remove the device from MDM, unenroll it.")
             }
         }
+        routes.handle(Self.deviceAuthority) { request, _ in
+            try APIQuery.refuseUnknown(of: request, allowed: [])
+            return Reply(DeviceAuthorityAnswer(try await authority.current()))
+        }
+        routes.handle(Self.setDeviceAuthority) { body, request, context in Reply(try await setAuthority(body, request, context)) }
         routes.handle(Self.pushCertificate) { request, _ in
             try APIQuery.refuseUnknown(of: request, allowed: [])
             guard let stored = try await pushCertificates.stored() else {
@@ -98,6 +115,28 @@ struct MDMAPIController {
                     """, field: "body")
             }
         }
+    }
+
+    private func setAuthority(_ body: FileBody<DeviceAuthorityUpload>, _ request: Request, _ context: SignedInContext) async throws -> DeviceAuthorityAnswer {
+        try APIQuery.refuseUnknown(of: request, allowed: ["confirmDevicesLost"])
+        let confirmed = try APIQuery.bool("confirmDevicesLost", of: request) ?? false
+        let pem = String(decoding: body.bytes, as: UTF8.self)
+        let uploaded: CertificateAuthority
+        do {
+            uploaded = try CertificateAuthority(certificatePEM: pem, privateKeyPEM: pem, now: links.now())
+        } catch {
+            throw APIError(status: .unprocessableContent, code: .invalidAuthority, message: error.description, field: "body")
+        }
+        do {
+            try await authority.replace(with: uploaded, confirmingDevicesLost: confirmed, by: Actor(context.user))
+        } catch DeviceAuthorityStore.Refusal.devicesEnrolled(let count) {
+            throw APIError(status: .conflict, code: .devicesEnrolled, message: """
+                \(count == 1 ? "One device is" : "\(count) devices are") enrolled with certificates the current CA issued: \
+                the console refuses their messages once another CA is in place, and each must enroll again. \
+                Send confirmDevicesLost=true to replace it anyway.
+                """, field: "confirmDevicesLost")
+        }
+        return DeviceAuthorityAnswer(uploaded)
     }
 
     /// PEM when the file reads as text with a PEM block, else PKCS#12 (which needs the password).
@@ -204,3 +243,24 @@ enum PushCertificateUpload: UploadedFormat {
     static let maximumBytes = 64 << 10
 }
 extension EnrollmentLinks.Standing: DocumentedEnum {}
+
+/// The device CA as the API shows it.
+struct DeviceAuthorityAnswer: APIAnswer, NamedSchema {
+    static let schemaName = "DeviceAuthority"
+    let subject: String
+    let expiresAt: Date
+    let fingerprint: String
+
+    init(_ authority: CertificateAuthority) {
+        subject = authority.subject
+        expiresAt = authority.notAfter
+        fingerprint = authority.sha256Fingerprint
+    }
+}
+
+/// The CA certificate and its key, sent as the body.
+enum DeviceAuthorityUpload: UploadedFormat {
+    static let mediaTypes = ["application/x-pem-file", "application/octet-stream"]
+    static let summary = "The CA certificate and its unencrypted private key, PEM, in one file"
+    static let maximumBytes = 64 << 10
+}
