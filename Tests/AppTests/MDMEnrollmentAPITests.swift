@@ -266,3 +266,29 @@ extension MDMEnrollmentAPITests {
         #expect(audit.map(\.subject) == [own.subject])
     }
 }
+
+extension MDMEnrollmentAPITests {
+    /// Settings › Enrollment shows the newest links and pages to older ones, so a link made
+    /// weeks ago can still be found and revoked.
+    @Test func theEnrollmentPagePagesThroughOlderLinks() async throws {
+        let console = try await TestConsole.make()
+        try await console.addUser("ann@example.com", role: .admin)
+        let group = try await console.services.database.write { try $0.insert(DeviceGroupRecord(name: "Clinic", parentID: nil, createdAt: Date())).id }
+        let links = EnrollmentLinks(database: console.services.database, now: console.services.config.now)
+        let admin = Actor(userID: nil, email: "ann@example.com")
+        for _ in 0..<(EnrollmentPageController.linksPerPage + 5) { _ = try await links.create(group: group, lifetimeHours: 24, by: admin) }
+        try await console.test { client in
+            let browser = Browser(client)
+            try await browser.signIn("ann@example.com", password: TestConsole.password)
+            let newest = try await browser.get("/enrollment")
+            #expect(newest.body.components(separatedBy: "aria-label=\"Revoke the link").count - 1 == EnrollmentPageController.linksPerPage)
+            let older = try #require(newest.body.firstMatch(of: /href="(\/enrollment\?before=\d+)#links"/)?.1)
+            #expect(!newest.body.contains("Newest links"))
+            let next = try await browser.get(String(older))
+            #expect(next.body.components(separatedBy: "aria-label=\"Revoke the link").count - 1 == 5)
+            #expect(next.body.contains("Newest links") && !next.body.contains("Older links"))
+            let odd = try await browser.get("/enrollment?before=zero")
+            #expect(odd.status == .ok && odd.body.components(separatedBy: "aria-label=\"Revoke the link").count - 1 == EnrollmentPageController.linksPerPage)
+        }
+    }
+}

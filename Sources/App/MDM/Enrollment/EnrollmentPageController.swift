@@ -33,6 +33,9 @@ struct EnrollmentPageController {
         var created: Created?
         var links: [Row] = []
         var hasLinks = false
+        /// Paging through older links: the next page's address, and the way back to the newest.
+        var olderLinks: String?
+        var newestLinks: String?
         let publicURL: String
         let publicURLIsLocal: Bool
 
@@ -69,7 +72,11 @@ struct EnrollmentPageController {
     }
 
     func register(on routes: SecuredRoutes) {
-        routes.on(Site.Enrollment.page) { request, context in try await page(view(), request: request, context: context) }
+        routes.on(Site.Enrollment.page) { request, context in
+            // An id from the page's own "Older links"; anything else shows the newest.
+            let before = request.uri.queryParameters["before"].flatMap { RecordID<MDMEnrollmentLinkRecord>(String($0)) }
+            return try await page(view(), request: request, context: context, before: before)
+        }
         routes.on(Site.Enrollment.uploadPushCertificate) { request, context in try await uploadPushCertificate(request, context) }
         routes.on(Site.Enrollment.createLink) { request, context in try await createLink(request, context) }
         routes.on(Site.Enrollment.revokeLink) { id, request, context in try await revokeLink(id, request, context) }
@@ -182,8 +189,11 @@ struct EnrollmentPageController {
         try? QRCode(url).svg(title: "QR code of the enrollment link")
     }
 
+    /// Links shown at once; older ones a page further.
+    static let linksPerPage = 20
+
     private func page(_ view: View, request: Request, context: SignedInContext, selectedGroup: RecordID<DeviceGroupRecord>? = nil,
-                      status: HTTPResponse.Status = .ok) async throws -> Response {
+                      before: RecordID<MDMEnrollmentLinkRecord>? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         var view = view
         let time = now()
         if let stored = try await pushCertificates.stored() {
@@ -197,7 +207,12 @@ struct EnrollmentPageController {
         if let ca = try await authority.stored() {
             view.authority = View.Authority(subject: ca.subject, fingerprint: ca.sha256Fingerprint, expires: DisplayTime.iso(ca.notAfter).prefix(10).description)
         }
-        let (listed, groups) = try await links.overview()
+        let (found, groups) = try await links.overview(limit: Self.linksPerPage + 1, before: before)
+        let listed = found.prefix(Self.linksPerPage)
+        if found.count > Self.linksPerPage, let last = listed.last {
+            view.olderLinks = Site.Enrollment.page.link() + "?before=\(last.link.id)#links"
+        }
+        if before != nil { view.newestLinks = Site.Enrollment.page.link() + "#links" }
         view.groups = SelectOption.groups(groups, first: SelectOption(value: "", label: "Choose a group", selected: selectedGroup == nil), selected: selectedGroup)
         view.hasGroups = !groups.isEmpty
         view.links = listed.map { entry in
