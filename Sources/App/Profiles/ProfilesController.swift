@@ -173,6 +173,8 @@ struct ProfilesController {
         let identifier: String
         let number: Int
         let latestNumber: Int
+        /// The number a restore or a save gives.
+        let nextNumber: Int
         let isLatest: Bool
         let descriptionHTML: String
         let descriptionMarkdown: String
@@ -198,7 +200,7 @@ struct ProfilesController {
         let content = shown.content
         let view = ShowView(
             links: Links(id, version: shown.number), name: content.name, identifier: profile.identifier, number: shown.number,
-            latestNumber: profile.version, isLatest: shown.number == profile.version,
+            latestNumber: profile.version, nextNumber: profile.version + 1, isLatest: shown.number == profile.version,
             // Sanitised HTML produced by our Markdown renderer.
             descriptionHTML: MarkdownRenderer.html(content.descriptionMarkdown),
             descriptionMarkdown: content.descriptionMarkdown, hasDescription: !content.descriptionMarkdown.isEmpty,
