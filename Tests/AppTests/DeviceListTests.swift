@@ -120,7 +120,7 @@ import Testing
             let page = try await viewer.get("/devices?os=17&supervised=yes")
             #expect(page.body.contains("<option value=\"17\" selected>17.x</option>"))
             #expect(page.body.contains("<option value=\"17.10\">17.10</option>"))
-            #expect(page.body.contains("1 device(s) match"))
+            #expect(page.body.contains("1 device matches"))
             // Values the list does not offer are no filter rather than an error page.
             #expect(Self.names(try await viewer.get("/devices?model=Tamagotchi&stale=-3&group=abc").body).count == 3)
         }

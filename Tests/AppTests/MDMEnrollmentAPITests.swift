@@ -218,7 +218,7 @@ extension MDMEnrollmentAPITests {
         let audit = try console.services.database.readBlocking { try $0.fetch(AuditEvent.query().filter("action", .equal, "mdm.authority_uploaded")) }
         #expect(audit.count == 1)
         #expect(audit.first?.before == "SHA-256 \(generated.sha256Fingerprint)")
-        #expect(audit.first?.after?.contains("1 enrolled device(s) must enroll again") == true)
+        #expect(audit.first?.after?.contains("1 enrolled device must enroll again") == true)
     }
 }
 

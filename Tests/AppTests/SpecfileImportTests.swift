@@ -51,7 +51,7 @@ import Testing
             let page = try await admin.get("/apps/\(appID)/edit")
             #expect(page.body.contains("Where notes sync.") && page.body.contains("min 5; max 480"))
             let audit = try console.services.database.readBlocking { try $0.fetchOne(AuditEvent.query().filter("action", .equal, "app.specfile")) }
-            #expect(audit?.after == "version 2, 2 key(s)")
+            #expect(audit?.after == "version 2, 2 keys")
 
             // The form's rows come from the specfile; a value already typed is kept.
             try await admin.get("/profiles/\(profile.id)/payloads/managed-app-config")

@@ -61,7 +61,7 @@ class EnterKeyTests(BrowserTestCase):
         self.driver.find_element(By.ID, "key-0-name").send_keys("serverURL")
         self.press_enter_in("key-0-name")
         self.assertIn("Saved as version 2", self.driver.find_element(By.CLASS_NAME, "flash").text)
-        self.assertIn("1 key(s) for com.example.notes", self.driver.find_element(By.ID, "payload-managed-app-config").text)
+        self.assertIn("1 key for com.example.notes", self.driver.find_element(By.ID, "payload-managed-app-config").text)
 
 
 if __name__ == "__main__":

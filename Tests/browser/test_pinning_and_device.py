@@ -41,7 +41,7 @@ class PinningAndDeviceTests(BrowserTestCase):
         self.assert_accessible("pinning-refused")
         self.fill("pinning-hosts", "api.northwind.example")
         self.click_and_wait(By.ID, "save-payload")
-        self.assertIn("1 certificate(s) pinned for api.northwind.example", self.driver.find_element(By.TAG_NAME, "main").text)
+        self.assertIn("1 certificate pinned for api.northwind.example", self.driver.find_element(By.TAG_NAME, "main").text)
 
         self.api("POST", f"/api/v1/profiles/{profile}/assignments", {"groupID": group})
         self.open(f"/simulator/{device}")

@@ -46,7 +46,7 @@ class SpecfileTests(BrowserTestCase):
         self.assert_accessible("specfile-refused")
 
         self.upload(FIXTURE)
-        self.assertIn("Imported 9 key(s)", self.driver.find_element(By.CLASS_NAME, "flash").text)
+        self.assertIn("Imported 9 keys", self.driver.find_element(By.CLASS_NAME, "flash").text)
         self.assertIn("retryDelays", self.driver.find_element(By.ID, "specfile-skipped").text)
         self.assert_accessible("specfile-imported")
 

@@ -72,7 +72,7 @@ struct AccountService: Sendable {
             // Their scripts stop too: a token acts for the person who made it.
             let revoked = try connection.execute("UPDATE api_tokens SET revokedAt = \(now()) WHERE createdBy = \(user.email) AND revokedAt IS NULL")
             if revoked > 0 {
-                try connection.audit(.tokenRevoked, subject: "\(revoked) token(s) of \(user.email)", by: actor, before: "creator removed", at: now())
+                try connection.audit(.tokenRevoked, subject: "\(Counted.phrase(revoked, "token")) of \(user.email)", by: actor, before: "creator removed", at: now())
             }
             return user
         }

@@ -35,9 +35,9 @@ struct AppConfigSpecStore: Sendable {
                 return .failure(ImportProblem(line: nil, "This specfile describes \(spec.bundleID), not \(app.bundleID).", code: .wrongApp))
             }
             let fileName = file.displayName
-            let summary = "version \(spec.version), \(spec.keys.count) key(s)" + (spec.skipped.isEmpty ? "" : ", \(spec.skipped.count) skipped")
+            let summary = "version \(spec.version), \(Counted.phrase(spec.keys.count, "key"))" + (spec.skipped.isEmpty ? "" : ", \(spec.skipped.count) skipped")
             if var existing = try connection.fetchOne(AppConfigSpecRecord.query().filter("bundleID", .equal, app.bundleID)) {
-                let before = "version \(existing.spec.version), \(existing.spec.keys.count) key(s)"
+                let before = "version \(existing.spec.version), \(Counted.phrase(existing.spec.keys.count, "key"))"
                 (existing.fileName, existing.spec, existing.importedAt, existing.importedBy) = (fileName, spec, time, actor.email)
                 try connection.update(existing)
                 try connection.audit(.appSpecfileImported, subject: app.bundleID, by: actor, before: before, after: summary, at: time)

@@ -102,8 +102,8 @@ struct AppsController {
         let file = context.files["specfile"] ?? UploadedFile(filename: "", bytes: [])
         switch try await appConfigSpecs.importSpec(file, for: id, by: Actor(context.user)) {
         case .success(let spec):
-            let skipped = spec.skipped.isEmpty ? "" : " \(spec.skipped.count) key(s) not imported: see below."
-            return .seeOther(Site.Apps.edit.link(id), flash: .notice("Imported \(spec.keys.count) key(s) from the specfile (version \(spec.version)).\(skipped)"),
+            let skipped = spec.skipped.isEmpty ? "" : " \(Counted.phrase(spec.skipped.count, "key")) not imported: see below."
+            return .seeOther(Site.Apps.edit.link(id), flash: .notice("Imported \(Counted.phrase(spec.keys.count, "key")) from the specfile (version \(spec.version)).\(skipped)"),
                              cookies: cookies, request: request)
         case .failure(let problem):
             return try await edit(app, form: FormView(app.draft), specfileError: "Nothing was imported. \(problem.description)",

@@ -36,6 +36,8 @@ struct DeviceListController {
         let rowsHTML: String
         let isEmpty: Bool
         let total: String
+        /// "12 devices", or "12 devices match" / "1 device matches" under a filter.
+        let totalText: String
         let isFiltered: Bool
         let search: String
         /// A search that found exactly one device: open it without reading the list.
@@ -70,6 +72,11 @@ struct DeviceListController {
     static let captureMinutes = [15, 60, 240]
     static let bulkAdminCommands: [DeviceCommand.RequestType] = [.restartDevice, .clearGuidedAccessPasscode]
 
+    /// The list's count as a sentence fragment: "12 devices", "1 device matches", "12 devices match".
+    static func countText(_ total: Int, filtered: Bool) -> String {
+        Counted.phrase(total, "device") + (filtered ? (total == 1 ? " matches" : " match") : "")
+    }
+
     func register(on routes: SecuredRoutes) {
         routes.on(Site.Devices.list, use: index)
         routes.on(Site.Devices.bulk, use: bulk)
@@ -85,7 +92,7 @@ struct DeviceListController {
         let rowsHTML = page.map { DeviceListRowHTML.row($0, groupNames: names, policies: list.policies, now: now, selectable: canAct) }.joined()
         let next = list.devices.count > Self.pageSize ? page.last.map { Site.Devices.list.link() + "?" + filter.query(after: $0.device.id) } : nil
         let view = View(
-            rowsHTML: rowsHTML, isEmpty: page.isEmpty, total: list.total.formatted(), isFiltered: filter.isFiltered,
+            rowsHTML: rowsHTML, isEmpty: page.isEmpty, total: Counted.grouped(list.total), totalText: Self.countText(list.total, filtered: filter.isFiltered), isFiltered: filter.isFiltered,
             search: filter.search,
             onlyMatch: list.total == 1 && !filter.search.isEmpty
                 ? page.first.map { OnlyMatch(name: $0.device.name, path: Site.Devices.show.link($0.device.id)) } : nil,

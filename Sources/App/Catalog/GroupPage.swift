@@ -14,7 +14,7 @@ struct GroupPage {
     struct Subgroup {
         let name: String
         let href: String
-        let devices: Int
+        let devices: String
     }
 
     struct Reaching {
@@ -33,6 +33,8 @@ struct GroupPage {
     let ancestors: [Crumb]
     let ownDevices: Int
     let allDevices: Int
+    /// "12 devices": everything in the group and its subgroups.
+    let allDevicesText: String
     let devicesPath: String
     let subgroups: [Subgroup]
     let hasSubgroups: Bool
@@ -55,9 +57,10 @@ struct GroupPage {
         ancestors = tree.lineage(of: id).dropFirst().reversed().compactMap { byID[$0] }.map { Crumb(name: $0.name, href: Site.Groups.show.link($0.id)) }
         ownDevices = count(id)
         allDevices = tree.subtree(of: id, among: overview.groups.map { $0.id }).reduce(0) { $0 + count($1) }
+        allDevicesText = Counted.phrase(allDevices, "device")
         devicesPath = Site.Devices.list(in: id)
         subgroups = overview.groups.filter { $0.parentID == id }.map {
-            Subgroup(name: $0.name, href: Site.Groups.show.link($0.id), devices: count($0.id))
+            Subgroup(name: $0.name, href: Site.Groups.show.link($0.id), devices: Counted.phrase(count($0.id), "device"))
         }
         hasSubgroups = !subgroups.isEmpty
         reaching = overview.reaching.map { profile in
@@ -73,8 +76,8 @@ struct GroupPage {
         self.canEdit = canEdit
         editPath = Site.Groups.edit.link(id)
         deletePath = Site.Groups.remove.link(id)
-        let blockers = [ownDevices > 0 ? (ownDevices == 1 ? "1 device" : "\(ownDevices) devices") : nil,
-                        subgroups.isEmpty ? nil : (subgroups.count == 1 ? "1 subgroup" : "\(subgroups.count) subgroups")].compactMap { $0 }
+        let blockers = [ownDevices > 0 ? Counted.phrase(ownDevices, "device") : nil,
+                        subgroups.isEmpty ? nil : Counted.phrase(subgroups.count, "subgroup")].compactMap { $0 }
         removalBlocked = blockers.isEmpty ? nil : "Move its \(blockers.joined(separator: " and ")) to another group first: removing a group never leaves a device without its policy."
         let assigned = reaching.filter(\.isHere).count
         removalConfirmation = "Remove the group \(group.name)? "

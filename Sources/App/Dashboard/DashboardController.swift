@@ -38,7 +38,7 @@ struct DashboardController {
             let payloads: String
             let groupName: String
             let groupHref: String?
-            let deviceCount: Int
+            let deviceCount: String
             let simulators: [Link]
             let tourHref: String
         }
@@ -116,7 +116,7 @@ struct DashboardController {
             return View.Story(
                 id: story.id, title: story.title, summary: story.summary,
                 payloads: story.payloads.map(\.displayName).joined(separator: " · "),
-                groupName: story.group, groupHref: group.map { Site.Devices.list(in: $0.id) }, deviceCount: group?.devices ?? 0,
+                groupName: story.group, groupHref: group.map { Site.Devices.list(in: $0.id) }, deviceCount: Counted.phrase(group?.devices ?? 0, "device"),
                 simulators: story.simulatorDevices.compactMap { name in links.devices[name].map { View.Link(label: name, href: Site.Simulator.show.link($0)) } },
                 tourHref: Site.Tour.story(story.id))
         }

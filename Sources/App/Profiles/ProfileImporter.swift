@@ -58,7 +58,7 @@ struct ProfileImporter: Sendable {
         let signature = await describeSignature(read.signed)
         let time = now()
         let note = "Imported from \(file.displayName.isEmpty ? "a file" : file.displayName) (\(signature))"
-        let summary = "\(imported.payloads.count) payload(s) imported, \(imported.leftOut.count) left out; \(signature)"
+        let summary = "\(Counted.phrase(imported.payloads.count, "payload")) imported, \(imported.leftOut.count) left out; \(signature)"
         let content = ProfileContent(name: imported.name, descriptionMarkdown: imported.description, payloads: imported.payloads)
         let found = imported
         return try await database.write { connection in

@@ -52,6 +52,7 @@ struct ProfilesController {
         let importError: String?
         let identifierPrefix: String
         let total: Int
+        var totalText: String { Counted.phrase(total, "profile") }
         let nextPage: String?
     }
 
@@ -259,6 +260,7 @@ extension ProfilesController.IndexView: MustacheParent {
         case "importError": importError
         case "identifierPrefix": identifierPrefix
         case "total": total
+        case "totalText": totalText
         case "nextPage": nextPage
         default: nil
         }

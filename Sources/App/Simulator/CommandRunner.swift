@@ -32,7 +32,7 @@ enum CommandRunner {
             }
             let outcome = working.run(.requestLogs(captureMinutes: command.captureMinutes))
             let sent = outcome.uploadedLogs.count
-            return CommandReport(status: .acknowledged, summary: outcome.event.message + (sent > 0 ? " Sent \(sent) message(s)." : ""))
+            return CommandReport(status: .acknowledged, summary: outcome.event.message + (sent > 0 ? " Sent \(Counted.phrase(sent, "message"))." : ""))
         case .clearGuidedAccessPasscode:
             guard case .guidedAccess? = device.lock else {
                 return CommandReport(status: .error, summary: "Guided Access is not on, so there is no passcode to clear.")

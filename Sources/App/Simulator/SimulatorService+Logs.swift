@@ -27,7 +27,7 @@ extension SimulatorService {
             try await database.write { connection in
                 _ = try connection.insert(SimulatorEventRecord(
                     deviceID: deviceID, deviceTime: upload.logs.last?.loggedAt ?? upload.at, recordedAt: upload.at,
-                    action: "Upload \(upload.logs.count) log line(s)", rule: "The console checks every upload", result: .refused, message: refusal.message))
+                    action: "Upload \(Counted.phrase(upload.logs.count, "log line"))", rule: "The console checks every upload", result: .refused, message: refusal.message))
             }
         }
     }

@@ -89,6 +89,6 @@ extension Step {
         feedbackReport = report
         record("Command: fetch managed app feedback", rule: delete ? "Feedback is deleted after reading, so the next read counts from zero"
                : "ManagedApplicationFeedback", .done,
-               "Reported feedback of \(report.count) app(s)" + (delete ? " and cleared it." : "."))
+               "Reported feedback of \(Counted.phrase(report.count, "app"))" + (delete ? " and cleared it." : "."))
     }
 }

@@ -29,7 +29,7 @@ extension Step {
         }
         trimPendingLogs()
         let rule = capturing ? "Capturing every level, as the console asked" : "Kept: \(configured.displayName) and more severe"
-        record(action, rule: rule, .done, "Kept \(burst) message(s)" + uploadNote())
+        record(action, rule: rule, .done, "Kept \(Counted.phrase(burst, "message"))" + uploadNote())
     }
 
     mutating func crash(app bundleID: String) {
@@ -83,7 +83,7 @@ extension Step {
                    "Capturing every level for \(minutes) minutes of device time." + uploadNote())
         } else {
             record("Command: send available logs", rule: "Logs upload when the network allows", .done,
-                   "\(device.pendingLogs.count) message(s) available." + uploadNote())
+                   "\(Counted.phrase(device.pendingLogs.count, "message")) available." + uploadNote())
         }
     }
 

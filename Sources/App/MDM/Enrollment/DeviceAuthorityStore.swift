@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Signing
 import Storage
@@ -91,7 +92,7 @@ final class DeviceAuthorityStore: Sendable {
                     .map { "SHA-256 \($0.sha256Fingerprint)" } ?? "a CA no longer valid"
             }
             try connection.audit(.deviceAuthorityUploaded, subject: uploaded.subject, by: actor,
-                                 before: before, after: "SHA-256 \(uploaded.sha256Fingerprint)" + (enrolled > 0 ? "; \(enrolled) enrolled device(s) must enroll again" : ""), at: time)
+                                 before: before, after: "SHA-256 \(uploaded.sha256Fingerprint)" + (enrolled > 0 ? "; \(Counted.phrase(enrolled, "enrolled device")) must enroll again" : ""), at: time)
         }
     }
 

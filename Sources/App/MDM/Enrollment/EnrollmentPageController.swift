@@ -199,7 +199,7 @@ struct EnrollmentPageController {
         if let stored = try await pushCertificates.stored() {
             let left = stored.notAfter.timeIntervalSince(time)
             let warning: String? = left <= 0 ? "It expired: devices are not woken until it is renewed."
-                : left < PushCertificateStore.renewalWarning ? "It expires in \(Int(left / 86_400) + 1) day(s): renew it in Apple's Push Certificates Portal for the same Apple ID."
+                : left < PushCertificateStore.renewalWarning ? "It expires in \(Counted.phrase(Int(left / 86_400) + 1, "day")): renew it in Apple's Push Certificates Portal for the same Apple ID."
                 : nil
             view.push = View.Push(topic: stored.topic, expires: DisplayTime.iso(stored.notAfter).prefix(10).description, fingerprint: stored.fingerprint,
                                   setBy: "\(stored.setBy), \(DisplayTime.relative(stored.setAt, now: time))", warning: warning)

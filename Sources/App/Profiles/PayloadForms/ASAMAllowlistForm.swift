@@ -68,7 +68,7 @@ extension ASAMAllowlist: PayloadPresentation {
     var summaryLines: [String] {
         // An effective list can be empty when profiles' lists share no app.
         if appIdentifiers.isEmpty { return ["No app may lock the device"] }
-        return ["\(appIdentifiers.count) app(s) may lock the device: " + appIdentifiers.joined(separator: ", ")]
+        return ["\(Counted.phrase(appIdentifiers.count, "app")) may lock the device: " + appIdentifiers.joined(separator: ", ")]
     }
 
     var labelledFields: [PayloadFields.Field] {

@@ -86,8 +86,8 @@ extension CertificatePinning: PayloadPresentation {
 
     var summaryLines: [String] {
         let expired = warnings(at: Date()).count
-        return [enabled ? "\(certificates.count) certificate(s) pinned for \(hosts.joined(separator: ", "))" : "Disabled"]
-            + (expired > 0 ? ["\(expired) pinned certificate(s) expired"] : [])
+        return [enabled ? "\(Counted.phrase(certificates.count, "certificate")) pinned for \(hosts.joined(separator: ", "))" : "Disabled"]
+            + (expired > 0 ? ["\(Counted.phrase(expired, "pinned certificate")) expired"] : [])
     }
 
     var labelledFields: [PayloadFields.Field] {

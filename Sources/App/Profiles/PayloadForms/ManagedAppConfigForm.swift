@@ -227,7 +227,7 @@ extension ManagedAppConfiguration: PayloadPresentation {
     static var formType: any PayloadForm.Type { ManagedAppConfigForm.self }
 
     var summaryLines: [String] {
-        ["\(keys.count) key(s) for \(appIdentifier)"]
+        ["\(Counted.phrase(keys.count, "key")) for \(appIdentifier)"]
     }
 
     var labelledFields: [PayloadFields.Field] {
