@@ -76,12 +76,7 @@ final class MDMLastSeenWrites: Sendable {
         let deviceID: RecordID<DeviceRecord>
         let quiet: MDMQuietDevices.Quiet
         let time: Date
-        private let outcome = Mutex<Outcome>(.waiting(nil))
-
-        private enum Outcome {
-            case waiting(CheckedContinuation<Void, any Error>?)
-            case done(Result<Void, any Error>)
-        }
+        private let outcome = CommitOutcome<Void>()
 
         init(deviceID: RecordID<DeviceRecord>, quiet: MDMQuietDevices.Quiet, time: Date) {
             self.deviceID = deviceID
@@ -89,24 +84,7 @@ final class MDMLastSeenWrites: Sendable {
             self.time = time
         }
 
-        func finish(_ result: Result<Void, any Error>) {
-            let waiter = outcome.withLock { state -> CheckedContinuation<Void, any Error>? in
-                guard case .waiting(let waiter) = state else { return nil }
-                state = .done(result)
-                return waiter
-            }
-            waiter?.resume(with: result)
-        }
-
-        func written() async throws {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let done = outcome.withLock { state -> Result<Void, any Error>? in
-                    if case .done(let result) = state { return result }
-                    state = .waiting(continuation)
-                    return nil
-                }
-                if let done { continuation.resume(with: done) }
-            }
-        }
+        func finish(_ result: Result<Void, any Error>) { outcome.finish(result) }
+        func written() async throws { try await outcome.value() }
     }
 }

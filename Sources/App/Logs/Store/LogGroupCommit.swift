@@ -12,39 +12,14 @@ final class LogGroupCommit: Sendable {
     /// One upload's write: the work, and its outcome once the group has committed.
     private final class Entry: Sendable {
         let store: @Sendable (Connection) throws -> LogStore.Refusal?
-        private let outcome = Mutex<Outcome>(.waiting([]))
-
-        private enum Outcome {
-            case waiting([CheckedContinuation<LogStore.Refusal?, any Error>])
-            case done(Result<LogStore.Refusal?, any Error>)
-        }
+        private let outcome = CommitOutcome<LogStore.Refusal?>()
 
         init(_ store: @escaping @Sendable (Connection) throws -> LogStore.Refusal?) {
             self.store = store
         }
 
-        func finish(_ result: Result<LogStore.Refusal?, any Error>) {
-            let waiters = outcome.withLock { state -> [CheckedContinuation<LogStore.Refusal?, any Error>] in
-                guard case .waiting(let waiters) = state else { return [] }
-                state = .done(result)
-                return waiters
-            }
-            for waiter in waiters { waiter.resume(with: result) }
-        }
-
-        func result() async throws -> LogStore.Refusal? {
-            try await withCheckedThrowingContinuation { continuation in
-                let done = outcome.withLock { state -> Result<LogStore.Refusal?, any Error>? in
-                    switch state {
-                    case .done(let result): return result
-                    case .waiting(let waiters):
-                        state = .waiting(waiters + [continuation])
-                        return nil
-                    }
-                }
-                if let done { continuation.resume(with: done) }
-            }
-        }
+        func finish(_ result: Result<LogStore.Refusal?, any Error>) { outcome.finish(result) }
+        func result() async throws -> LogStore.Refusal? { try await outcome.value() }
     }
 
     private let waiting = Mutex<[Entry]>([])
