@@ -258,5 +258,6 @@ enum Schema {
         commandQueue,
         mdm,
         enrollmentRevocation,
+        mdmPolicy,
     ]
 }

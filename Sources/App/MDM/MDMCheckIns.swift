@@ -51,6 +51,7 @@ struct MDMCheckIns: Sendable {
                 enrolled.lastSeenAt = time
                 try connection.update(enrolled)
                 try revokeCertificates(of: enrolled.deviceID, at: time, connection: connection)
+                try MDMPolicyReports.forgetInstalled(of: enrolled.deviceID, connection: connection)
                 let device = try connection.require(DeviceRecord.self, id: enrolled.deviceID)
                 try connection.audit(.deviceUnenrolled, subject: device.name, by: .system, after: "removed the MDM profile (CheckOut)", at: time)
                 return enrolled.deviceID
@@ -101,6 +102,7 @@ struct MDMCheckIns: Sendable {
         enrolled.lastSeenAt = time
         enrolled.notNowRun = []
         if enrolled.id == .unsaved { _ = try connection.insert(enrolled) } else { try connection.update(enrolled) }
+        try MDMPolicyReports.forgetInstalled(of: record.id, connection: connection)
         try MDMInventoryRefresh.queue(for: record.id, at: time, connection: connection)
         try connection.audit(.deviceEnrolled, subject: record.name, by: .system,
                              after: "\(record.auditSummary), over MDM (certificate \(serial.prefix(16)))", at: time)

@@ -51,6 +51,7 @@ struct MDMCommandExchange: Sendable {
                     throw Refusal.notItsCommand
                 }
                 turn.notNowRun = status == .notNow ? turn.notNowRun + [uuid] : []
+                try MDMPolicyReports.record(recorded, at: time, connection: connection)
                 if status == .acknowledged, MDMInventoryRefresh.commands.contains(recorded.requestType) {
                     try apply(recorded.requestType, answer: message.body, deviceID: deviceID, at: time, connection: connection)
                 }
@@ -152,6 +153,12 @@ struct MDMCommandExchange: Sendable {
         var materials = MDMCommandPlist.Materials()
         materials.unlockToken = unlockToken.map { Array($0) }
         switch command.requestType {
+        case .installProfile:
+            if let digest = command.parameters.profileDigest {
+                materials.profile = try connection.fetchOne(MDMProfileDocumentRecord.query().filter("digest", .equal, digest)).map { Array($0.signed) }
+            }
+        case .removeProfile:
+            materials.profileIdentifier = command.parameters.profileIdentifier
         case .managedApplicationFeedback, .managedApplicationConfiguration:
             let installed = try connection.require(DeviceRecord.self, id: deviceID).installedApps
             materials.managedApps = try connection.fetch(AppRecord.query().filter("bundleID", in: installed).filter("isManaged", .equal, true))

@@ -1,4 +1,6 @@
+import Logging
 import Push
+import Storage
 
 /// Real devices over Apple's MDM protocol: the endpoints devices talk to under `/mdm/`
 /// (check-in, command, SCEP, the enrollment link) and the admin's API for enrollment links
@@ -28,5 +30,17 @@ enum MDMFeature {
         let pushes = MDMPushDispatcher(database: services.database, client: PushClient(baseURL: services.config.apnsURL),
                                        trustRootsPEM: services.config.apnsTrustRootsPEM, logger: groups.logger, now: now)
         services.commandWakeups.add { devices in pushes.wake(devices) }
+    }
+
+    /// Keeps real devices' profiles in line with their effective policy, in the background.
+    static func policyService(services: Services, logger: Logger) -> MDMPolicyService {
+        let signal = MDMPolicyService.Signal()
+        services.database.onCommit(tables: MDMPolicyService.tables) { _ in signal.wake() }
+        return MDMPolicyService(sync: policySync(services), signal: signal, logger: logger)
+    }
+
+    static func policySync(_ services: Services) -> MDMPolicySync {
+        MDMPolicySync(database: services.database, signing: services.signing, contents: services.profileContents, now: services.config.now,
+                      wakeups: services.commandWakeups)
     }
 }

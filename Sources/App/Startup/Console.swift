@@ -70,6 +70,7 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
                                      BackgroundJobs.logRetention(services.logRetention, leases: leases, logger: logger),
                                      BackgroundJobs.imageSweep(services.images, leases: leases, logger: logger),
                                      BackgroundJobs.mdmInventory(MDMInventoryRefresh(database: services.database, now: config.now), leases: leases, logger: logger)]
+    background.append(MDMFeature.policyService(services: services, logger: logger))
     // On PostgreSQL each line's search vector is written with it: there is nothing to index.
     if config.indexesLogs && services.logs.dialect == .sqlite {
         background.append(LogIndexingService(indexer: services.logIndexer, signal: services.logIndexing, uploads: services.logWrites, gathering: .milliseconds(200), logger: logger))

@@ -13,6 +13,10 @@ public struct DeviceCommand: Equatable, Sendable {
         public var captureMinutes: Int?
         /// Install/remove: which profile, for the history.
         public var profileName: String?
+        /// Install/remove over MDM: the profile's `PayloadIdentifier`, and for an install the
+        /// digest of the content to send (the signed bytes are kept once per content).
+        public var profileIdentifier: String?
+        public var profileDigest: String?
         /// Lock and Lost Mode: what the locked screen says, and the number it offers to call.
         public var message: String?
         public var phoneNumber: String?
@@ -40,6 +44,8 @@ public struct DeviceCommand: Equatable, Sendable {
             message = try container.decodeIfPresent(String.self, forKey: .message)
             phoneNumber = try container.decodeIfPresent(String.self, forKey: .phoneNumber)
             footnote = try container.decodeIfPresent(String.self, forKey: .footnote)
+            profileIdentifier = try container.decodeIfPresent(String.self, forKey: .profileIdentifier)
+            profileDigest = try container.decodeIfPresent(String.self, forKey: .profileDigest)
         }
     }
 

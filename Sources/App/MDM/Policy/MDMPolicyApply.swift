@@ -1,0 +1,128 @@
+import Domain
+import Foundation
+import Storage
+
+/// The comparison `MDMPolicySync` makes inside its transaction: per device and console
+/// profile, what the device will hold once the command under way is done, against what it
+/// should carry; the difference queued, a waiting install given the newer content.
+struct MDMPolicyApply {
+    let connection: Connection
+    let at: Date
+    private(set) var summary = MDMPolicySync.Summary()
+    /// Devices with a command newly queued: woken once the transaction commits.
+    private(set) var woken: [RecordID<DeviceRecord>] = []
+
+    init(connection: Connection, at time: Date) {
+        self.connection = connection
+        at = time
+    }
+
+    /// A device's row with the status of the command its row names.
+    private struct Held: Decodable {
+        let row: MDMDeviceProfileRecord
+        let commandStatus: CommandStatus?
+
+        private enum CodingKeys: String, CodingKey { case commandStatus }
+
+        init(from decoder: any Decoder) throws {
+            row = try MDMDeviceProfileRecord(from: decoder)
+            commandStatus = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(CommandStatus.self, forKey: .commandStatus)
+        }
+    }
+
+    mutating func bring(_ devices: [RecordID<DeviceRecord>: [MDMPolicyPlan.Planned]]) throws {
+        let ids = devices.keys.sorted { $0.rawValue < $1.rawValue }
+        for start in stride(from: 0, to: ids.count, by: 1_000) {
+            let chunk = Array(ids[start..<min(start + 1_000, ids.count)])
+            var held: [RecordID<DeviceRecord>: [String: Held]] = [:]
+            for found in try connection.fetch(Held.self, """
+                SELECT p.*, c.status AS commandStatus FROM mdm_device_profiles p LEFT JOIN device_commands c ON c.uuid = p.commandUUID
+                WHERE p.deviceID IN (\(list: chunk))
+                """) {
+                held[found.row.deviceID, default: [:]][found.row.identifier] = found
+            }
+            for deviceID in chunk {
+                summary.devices += 1
+                var queued = false
+                for planned in devices[deviceID] ?? [] {
+                    queued = try bring(deviceID, planned, held: held[deviceID]?[planned.identifier]) || queued
+                }
+                if queued { woken.append(deviceID) }
+            }
+        }
+    }
+
+    /// Brings one profile of one device in line; answers whether a command was newly queued.
+    private mutating func bring(_ deviceID: RecordID<DeviceRecord>, _ planned: MDMPolicyPlan.Planned, held: Held?) throws -> Bool {
+        var row = held?.row ?? MDMDeviceProfileRecord(deviceID: deviceID, identifier: planned.identifier)
+        let before = row
+        // A command that finished without its report reaching this row (expired, cancelled by a
+        // person) carries nothing any more.
+        let status = held?.commandStatus
+        if row.commandUUID == nil || status.map(CommandStatus.waiting.contains) != true {
+            row.sendingDigest = nil
+            row.commandUUID = nil
+        }
+        row.heldBack = planned.reason
+        let queued = planned.keep ? false : try bring(&row, to: planned, commandStatus: status)
+        if row != before {
+            if row.id == .unsaved { _ = try connection.insert(row) } else { try connection.update(row) }
+        }
+        return queued
+    }
+
+    private mutating func bring(_ row: inout MDMDeviceProfileRecord, to planned: MDMPolicyPlan.Planned, commandStatus: CommandStatus?) throws -> Bool {
+        let removal = MDMDeviceProfileRecord.removal
+        // A pause that is over is forgotten (`failures` stays, so the next refusal waits longer).
+        if let retry = row.retryAfter, retry <= at { row.retryAfter = nil }
+        let underWay = row.commandUUID != nil
+        let heading = underWay ? row.sendingDigest.flatMap { $0 == removal ? nil : $0 } : row.installedDigest
+        let wanted = planned.digest
+        guard wanted != heading else { return false }
+        // A refused install is tried again only after its pause.
+        if row.failedDigest == (wanted ?? removal), let retry = row.retryAfter, retry > at { return false }
+        if underWay, commandStatus == .queued, let uuid = row.commandUUID, try replace(uuid, with: wanted, planned: planned, installed: row.installedDigest) {
+            summary.replaced += 1
+            let backToInstalled = wanted == row.installedDigest
+            row.sendingDigest = backToInstalled ? nil : wanted ?? removal
+            row.commandUUID = backToInstalled ? nil : uuid
+            return false
+        }
+        let record = try connection.insert(DeviceCommandRecord(deviceID: row.deviceID, command: Self.command(wanted, planned), queuedAt: at,
+                                                               queuedBy: MDMPolicySync.queuedBy))
+        if wanted == nil { summary.removals += 1 } else { summary.installs += 1 }
+        row.sendingDigest = wanted ?? removal
+        row.commandUUID = record.uuid
+        return true
+    }
+
+    /// InstallProfile of `digest`, or RemoveProfile for nil.
+    private static func command(_ digest: String?, _ planned: MDMPolicyPlan.Planned) -> DeviceCommand {
+        var parameters = DeviceCommand.Parameters(profileName: planned.displayName ?? name(of: planned.identifier))
+        parameters.profileIdentifier = planned.identifier
+        parameters.profileDigest = digest
+        return DeviceCommand(requestType: digest == nil ? .removeProfile : .installProfile, parameters)
+    }
+
+    /// Gives a command not yet sent the newer content, or takes it back when the device already
+    /// holds what is wanted. False when it was sent meanwhile (another console handed it out):
+    /// then a new command follows it.
+    private func replace(_ uuid: String, with wanted: String?, planned: MDMPolicyPlan.Planned, installed: String?) throws -> Bool {
+        if wanted == installed {
+            return try connection.execute("""
+                UPDATE device_commands SET status = 'cancelled', completedAt = \(at), resultSummary = 'No longer needed: the policy changed back before it was sent.'
+                WHERE uuid = \(uuid) AND status = 'queued'
+                """) == 1
+        }
+        let command = Self.command(wanted, planned)
+        return try connection.execute("""
+            UPDATE device_commands SET requestType = \(command.requestType.rawValue), parameters = \(column: command.parameters), queuedAt = \(at)
+            WHERE uuid = \(uuid) AND status = 'queued'
+            """) == 1
+    }
+
+    /// How the history names a profile when there is no content to name it by (a removal).
+    static func name(of identifier: String) -> String {
+        identifier == DevicePolicyProfiles.singleAppModeIdentifier ? "Single App Mode" : "Payload Console policy"
+    }
+}

@@ -1,0 +1,71 @@
+import Domain
+import Foundation
+import Storage
+
+/// What a device's answer to a policy install or removal means for the profiles it holds:
+/// Acknowledged, it holds what the command carried; Error or CommandFormatError, it is tried
+/// again after a pause that grows with each refusal of the same content (a minute, then four
+/// times longer each time, a day at most), and the reason is kept for the device page.
+/// NotNow changes nothing: the queue sends the command again later.
+enum MDMPolicyReports {
+    static func pause(afterFailures count: Int) -> TimeInterval {
+        min(60 * pow(4, Double(max(count, 1) - 1)), 86_400)
+    }
+
+    /// Runs in the transaction that recorded the report.
+    static func record(_ command: DeviceCommandRecord, at time: Date, connection: Connection) throws {
+        guard command.queuedBy == MDMPolicySync.queuedBy, let identifier = command.parameters.profileIdentifier,
+              var row = try connection.fetchOne(MDMDeviceProfileRecord.query().filter("deviceID", .equal, command.deviceID)
+                  .filter("identifier", .equal, identifier)) else { return }
+        let carried = command.requestType == .installProfile ? command.parameters.profileDigest : nil
+        var due = false
+        switch command.status {
+        case .acknowledged:
+            row.installedDigest = carried
+            row.installedAt = time
+            row.failures = 0
+            row.failedDigest = nil
+            row.retryAfter = nil
+            row.lastError = nil
+            // Another console gave the command newer content after this one sent it: what is
+            // wanted is still to come.
+            due = row.commandUUID == command.uuid && row.sendingDigest != (carried ?? MDMDeviceProfileRecord.removal)
+        case .error, .formatError:
+            let failed = carried ?? MDMDeviceProfileRecord.removal
+            row.failures = row.failedDigest == failed ? row.failures + 1 : 1
+            row.failedDigest = failed
+            row.retryAfter = time.addingTimeInterval(pause(afterFailures: row.failures))
+            row.lastError = command.resultSummary
+        default:
+            return
+        }
+        if row.commandUUID == command.uuid {
+            row.sendingDigest = nil
+            row.commandUUID = nil
+        }
+        try connection.update(row)
+        if due { try markDue([command.deviceID], connection: connection) }
+    }
+
+    /// A device that enrolls again, or removes its MDM profile, holds none of the profiles the
+    /// console installed: removing the MDM profile removes them with it.
+    static func forgetInstalled(of deviceID: RecordID<DeviceRecord>, connection: Connection) throws {
+        try connection.execute("UPDATE mdm_device_profiles SET installedDigest = NULL, installedAt = NULL WHERE deviceID = \(deviceID)")
+    }
+
+    /// Devices whose refused install's pause is over become due, so the next run tries again.
+    static func markRetriesDue(at time: Date, connection: Connection) throws -> Int {
+        let ready = try connection.fetch(Ready.self, "SELECT DISTINCT deviceID FROM mdm_device_profiles WHERE retryAfter IS NOT NULL AND retryAfter <= \(time)")
+        try markDue(ready.map(\.deviceID), connection: connection)
+        return ready.count
+    }
+
+    private struct Ready: Codable {
+        let deviceID: RecordID<DeviceRecord>
+    }
+
+    static func markDue(_ devices: [RecordID<DeviceRecord>], connection: Connection) throws {
+        try connection.execute("INSERT INTO mdm_policy_due (id, version) VALUES (?, 1) ON CONFLICT (id) DO UPDATE SET version = mdm_policy_due.version + 1",
+                               forEachOf: devices.map { [$0.sqliteValue] })
+    }
+}

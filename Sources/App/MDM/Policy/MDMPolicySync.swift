@@ -1,0 +1,90 @@
+import Domain
+import Foundation
+import Storage
+
+/// Brings real devices' profiles in line with their effective policy: for each enrolled device
+/// that is due (every one after a policy change), compares what it should carry
+/// (`MDMPolicyPlan`) with what it holds and what is on its way (`mdm_device_profiles`), and
+/// queues InstallProfile or RemoveProfile for the difference — all devices in one transaction,
+/// then one wake-up for them all.
+///
+/// It is idempotent: run twice, or by two consoles that both heard a change, it queues one set
+/// of commands (they take turns on one lock and each compares with what the other queued). An
+/// install still waiting to be sent is replaced in place by a newer one, so five saves in a
+/// minute send each device one install. An install the device refused is tried again after a
+/// pause that grows with each refusal, never in a loop.
+struct MDMPolicySync: Sendable {
+    let database: Database
+    let signing: SigningService
+    let contents: ProfileContentCache
+    let now: @Sendable () -> Date
+    var wakeups: CommandWakeups?
+
+    /// What one run did, for the log and for tests.
+    struct Summary: Equatable, Sendable {
+        var devices = 0
+        var installs = 0
+        var removals = 0
+        /// Waiting installs given newer content (or taken back) instead of queuing another.
+        var replaced = 0
+        /// Whether due marks were left for the next run.
+        var moreDue = false
+    }
+
+    static let lockName = "mdm-policy-sync"
+    /// Queued by: what the command history says.
+    static let queuedBy = "Policy"
+
+    @discardableResult
+    func run() async throws -> Summary {
+        let plan = try await database.read { try MDMPolicyPlan.read(connection: $0, contents: contents) }
+        guard plan.everyDevice || !plan.dueMarks.isEmpty else { return Summary() }
+        let signed = try await signedDocuments(plan.documents)
+        let time = now()
+        let (summary, woken) = try await database.write { connection in
+            try connection.lock(Self.lockName)
+            try store(signed, plan: plan, at: time, connection: connection)
+            var apply = MDMPolicyApply(connection: connection, at: time)
+            try apply.bring(plan.devices)
+            try connection.execute("DELETE FROM mdm_policy_due WHERE id = ? AND version = ?",
+                                   forEachOf: plan.dueMarks.map { [$0.id.sqliteValue, .integer($0.version)] })
+            if plan.everyDevice {
+                try connection.execute("UPDATE mdm_policy_sync SET generation = \(plan.generation) WHERE id = 1")
+            }
+            var summary = apply.summary
+            summary.moreDue = plan.dueMarks.count >= MDMPolicyPlan.dueBatch
+            return (summary, apply.woken)
+        }
+        wakeups?.queued(for: woken)
+        return summary
+    }
+
+    /// The documents not stored yet, signed (outside the transaction: signing is the slow part,
+    /// and most runs find every document stored).
+    private func signedDocuments(_ documents: [String: MDMPolicyPlan.Document]) async throws -> [String: [UInt8]] {
+        guard !documents.isEmpty else { return [:] }
+        let digests = Array(documents.keys)
+        let stored = try await database.read { connection in
+            try Set(connection.fetch(Digest.self, "SELECT digest FROM mdm_profile_documents WHERE digest IN (\(list: digests))").map(\.digest))
+        }
+        var signed: [String: [UInt8]] = [:]
+        for (digest, document) in documents where !stored.contains(digest) {
+            signed[digest] = try await signing.sign(document.xml)
+        }
+        return signed
+    }
+
+    private struct Digest: Codable {
+        let digest: String
+    }
+
+    private func store(_ signed: [String: [UInt8]], plan: MDMPolicyPlan, at time: Date, connection: Connection) throws {
+        guard !signed.isEmpty else { return }
+        let present = Set(try connection.fetch(Digest.self, "SELECT digest FROM mdm_profile_documents WHERE digest IN (\(list: Array(signed.keys)))").map(\.digest))
+        for (digest, bytes) in signed.sorted(by: { $0.key < $1.key }) where !present.contains(digest) {
+            guard let document = plan.documents[digest] else { continue }
+            _ = try connection.insert(MDMProfileDocumentRecord(digest: digest, identifier: document.identifier, displayName: document.displayName,
+                                                               signed: Data(bytes), createdAt: time))
+        }
+    }
+}

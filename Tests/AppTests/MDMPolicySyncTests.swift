@@ -1,0 +1,192 @@
+@testable import App
+import Domain
+import Foundation
+import Signing
+import Storage
+import Testing
+
+/// A real device's profiles follow its effective policy: an assignment queues one signed
+/// install the device can read, later saves replace a waiting install instead of adding
+/// another, an unassignment removes the profile, Single App Mode waits for supervision and
+/// its app, a conflict changes nothing, and a refused install waits before it is tried again.
+@Suite struct MDMPolicySyncTests {
+    struct Managed {
+        let device: MDMCommandExchangeTests.Enrolled
+        var console: TestConsole { device.fixture.console }
+        var services: Services { console.services }
+        var sync: MDMPolicySync { MDMFeature.policySync(services) }
+
+        func policyCommands() throws -> [DeviceCommandRecord] {
+            try device.commands().filter { $0.queuedBy == MDMPolicySync.queuedBy }
+        }
+
+        func held(_ identifier: String) throws -> MDMDeviceProfileRecord? {
+            try device.fixture.read { try $0.fetchOne(MDMDeviceProfileRecord.query().filter("identifier", .equal, identifier)) }
+        }
+
+        func profile(_ name: String, _ payloads: [Payload]) async throws -> RecordID<ProfileRecord> {
+            let store = services.profileStore
+            let profile = try await store.create(identifier: "com.example.\(name.lowercased().replacingOccurrences(of: " ", with: "-"))",
+                                                 content: ProfileContent(name: name), by: .system)
+            try await store.saveVersion(of: profile.id, basedOn: 1, content: ProfileContent(name: name, payloads: payloads), note: "", by: .system)
+            return profile.id
+        }
+
+        func save(_ profile: RecordID<ProfileRecord>, _ payloads: [Payload]) async throws {
+            let name = try device.fixture.read { try $0.require(ProfileRecord.self, id: profile) }.name
+            try await services.profileStore.saveVersion(of: profile, basedOn: nil, content: ProfileContent(name: name, payloads: payloads), note: "", by: .system)
+        }
+
+        func assign(_ profile: RecordID<ProfileRecord>) async throws {
+            _ = try await services.assignments.assign(profile, to: device.fixture.group, by: .system)
+        }
+
+        /// The device's turn that takes the next command, answered as `status`.
+        func answerNext(_ status: String, _ extra: [(String, PropertyList)] = []) async throws -> PropertyList? {
+            let command = try await device.idle()
+            _ = try await device.report(status, command, extra)
+            return command
+        }
+    }
+
+    /// An enrolled device whose inventory requests are out of the way.
+    func managed() async throws -> Managed {
+        let device = try await MDMCommandExchangeTests().enrolled()
+        try await device.fixture.console.services.database.write { _ = try $0.execute("DELETE FROM device_commands") }
+        return Managed(device: device)
+    }
+
+    static let allowlist = Payload(ASAMAllowlist(appIdentifiers: ["com.example.exam", "com.example.dictionary"]))
+
+    /// The profile inside an InstallProfile, its signature checked.
+    static func installed(_ command: PropertyList?) throws -> PropertyList {
+        guard case .data(let bytes)? = command?["Command"]?["Payload"] else { throw Missing.payload }
+        let signed = try SignedProfile.read(bytes)
+        #expect(signed.signer != nil, "signed by the console")
+        return try PropertyListReader.read(Data(signed.content))
+    }
+
+    enum Missing: Error { case payload }
+
+    @Test func anAssignmentQueuesOneSignedInstallThatCarriesTheEffectivePolicy() async throws {
+        let managed = try await managed()
+        try await managed.assign(try await managed.profile("Exam rules", [Self.allowlist, Payload(Logging(level: .information))]))
+        let summary = try await managed.sync.run()
+        #expect(summary.installs == 1 && summary.removals == 0)
+        let queued = try managed.policyCommands()
+        #expect(queued.map(\.requestType) == [.installProfile] && queued[0].parameters.profileIdentifier == DevicePolicyProfiles.policyIdentifier)
+
+        let command = try await managed.device.idle()
+        #expect(MDMCommandExchangeTests.requestType(command) == "InstallProfile")
+        let profile = try Self.installed(command)
+        #expect(profile["PayloadIdentifier"] == .string(DevicePolicyProfiles.policyIdentifier))
+        let xml = profile.xmlDocument()
+        #expect(xml.contains("com.example.dictionary") && xml.contains("autonomousSingleAppModePermittedAppIDs"), "the ASAM allowlist")
+        #expect(xml.contains("com.payloadconsole.sdk"), "the SDK settings, as an export carries them")
+
+        _ = try await managed.device.report("Acknowledged", command)
+        let held = try #require(try managed.held(DevicePolicyProfiles.policyIdentifier))
+        #expect(held.installedDigest == queued[0].parameters.profileDigest && held.commandUUID == nil)
+        #expect(try await managed.sync.run().installs == 0, "in line: nothing more")
+        #expect(try managed.policyCommands().count == 1)
+    }
+
+    @Test func savesBeforeTheDeviceChecksInReplaceTheWaitingInstall() async throws {
+        let managed = try await managed()
+        let profile = try await managed.profile("Exam rules", [Self.allowlist])
+        try await managed.assign(profile)
+        try await managed.sync.run()
+        for app in ["com.example.a", "com.example.b", "com.example.c", "com.example.d"] {
+            try await managed.save(profile, [Payload(ASAMAllowlist(appIdentifiers: [app]))])
+            let summary = try await managed.sync.run()
+            #expect(summary.installs == 0 && summary.replaced == 1)
+        }
+        let queued = try managed.policyCommands()
+        #expect(queued.count == 1, "five saves, one install")
+        let xml = try Self.installed(try await managed.device.idle()).xmlDocument()
+        #expect(xml.contains("com.example.d") && !xml.contains("com.example.c"), "the newest content")
+    }
+
+    @Test func anUnassignedPolicyIsRemovedFromTheDevice() async throws {
+        let managed = try await managed()
+        let profile = try await managed.profile("Exam rules", [Self.allowlist])
+        try await managed.assign(profile)
+        try await managed.sync.run()
+        _ = try await managed.answerNext("Acknowledged")
+        _ = try await managed.services.assignments.unassign(profile, from: managed.device.fixture.group, by: .system)
+        #expect(try await managed.sync.run().removals == 1)
+        let command = try await managed.device.idle()
+        #expect(MDMCommandExchangeTests.requestType(command) == "RemoveProfile")
+        #expect(command?["Command"]?["Identifier"] == .string(DevicePolicyProfiles.policyIdentifier))
+        _ = try await managed.device.report("Acknowledged", command)
+        #expect(try managed.held(DevicePolicyProfiles.policyIdentifier)?.installedDigest == nil)
+        #expect(try await managed.sync.run() == MDMPolicySync.Summary(), "nothing due, nothing changed")
+    }
+
+    @Test func singleAppModeWaitsForSupervisionAndItsAppThenTravelsAlone() async throws {
+        let managed = try await managed()
+        try await managed.assign(try await managed.profile("Kiosk", [Payload(SingleAppMode(appIdentifier: "com.example.kiosk"))]))
+        try await managed.sync.run()
+        #expect(try managed.policyCommands().isEmpty)
+        #expect(try managed.held(DevicePolicyProfiles.singleAppModeIdentifier)?.heldBack?.contains("supervised") == true)
+
+        // The device reports it is supervised: its record changes, which marks it due.
+        try await managed.services.database.write { _ = try $0.execute("UPDATE devices SET isSupervised = 1 WHERE id = \(managed.device.device)") }
+        try await managed.sync.run()
+        #expect(try managed.policyCommands().isEmpty)
+        #expect(try managed.held(DevicePolicyProfiles.singleAppModeIdentifier)?.heldBack?.contains("waits for com.example.kiosk") == true)
+
+        try await managed.services.database.write { connection in
+            var device = try connection.require(DeviceRecord.self, id: managed.device.device)
+            device.installedApps = ["com.example.kiosk"]
+            try connection.update(device)
+        }
+        #expect(try await managed.sync.run().installs == 1)
+        let profile = try Self.installed(try await managed.device.idle())
+        #expect(profile["PayloadIdentifier"] == .string(DevicePolicyProfiles.singleAppModeIdentifier))
+        #expect(profile.xmlDocument().contains("com.apple.app.lock"))
+        #expect(try managed.held(DevicePolicyProfiles.singleAppModeIdentifier)?.heldBack == nil)
+    }
+
+    @Test func aSingleAppModeConflictLeavesTheDeviceAsItIs() async throws {
+        let managed = try await managed()
+        try await managed.services.database.write { _ = try $0.execute("UPDATE devices SET isSupervised = 1 WHERE id = \(managed.device.device)") }
+        try await managed.assign(try await managed.profile("Quiz", [Payload(SingleAppMode(appIdentifier: "com.example.quiz")), Self.allowlist]))
+        try await managed.assign(try await managed.profile("Exam", [Payload(SingleAppMode(appIdentifier: "com.example.exam"))]))
+        try await managed.sync.run()
+        #expect(try managed.policyCommands().isEmpty)
+        #expect(try managed.held(DevicePolicyProfiles.policyIdentifier)?.heldBack?.contains("different apps") == true)
+    }
+
+    @Test func aRefusedInstallIsTriedAgainOnlyAfterAPauseThatGrows() async throws {
+        let managed = try await managed()
+        try await managed.assign(try await managed.profile("Exam rules", [Self.allowlist]))
+        try await managed.sync.run()
+        _ = try await managed.answerNext("Error", [("ErrorChain", .array([.dictionary([
+            ("ErrorCode", .integer(4001)), ("ErrorDomain", .string("MCInstallationErrorDomain")),
+            ("LocalizedDescription", .string("The profile could not be installed.")),
+        ])]))])
+        let failed = try #require(try managed.held(DevicePolicyProfiles.policyIdentifier))
+        #expect(failed.failures == 1 && failed.lastError?.contains("could not be installed") == true && failed.installedDigest == nil)
+        try await managed.services.database.write { _ = try MDMPolicyReports.markDue([managed.device.device], connection: $0) }
+        #expect(try await managed.sync.run().installs == 0, "within the pause: not again")
+
+        managed.console.clock.advance(by: 61)
+        #expect(try await managed.services.database.write { try MDMPolicyReports.markRetriesDue(at: managed.console.clock.now, connection: $0) } == 1)
+        #expect(try await managed.sync.run().installs == 1, "after it: once more")
+        _ = try await managed.answerNext("Error")
+        let again = try #require(try managed.held(DevicePolicyProfiles.policyIdentifier))
+        #expect(again.failures == 2 && again.retryAfter == managed.console.clock.now.addingTimeInterval(240))
+    }
+
+    @Test func aDeviceMovedToAnotherGroupGetsThatGroupsPolicy() async throws {
+        let managed = try await managed()
+        let other = try await managed.services.database.write { try $0.insert(DeviceGroupRecord(name: "Exam iPads", parentID: nil, createdAt: Date())).id }
+        let profile = try await managed.profile("Exam rules", [Self.allowlist])
+        _ = try await managed.services.assignments.assign(profile, to: other, by: .system)
+        try await managed.sync.run()
+        #expect(try managed.policyCommands().isEmpty)
+        try await managed.services.catalog.moveDevice(managed.device.device, to: other, by: .system)
+        #expect(try await managed.sync.run().installs == 1)
+    }
+}
