@@ -40,6 +40,8 @@ REQUIRED_KEYS = {
     "Settings": {"Settings": list},
     "ManagedApplicationFeedback": {"Identifiers": list},
     "ManagedApplicationConfiguration": {"Identifiers": list},
+    "InstallProfile": {"Payload": bytes},
+    "RemoveProfile": {"Identifier": str},
 }
 # Optional keys with the type they must have when present.
 OPTIONAL_KEYS = {
@@ -87,7 +89,8 @@ def unsigned_profile(signed):
         signed_file.flush()
         subprocess.run(["openssl", "cms", "-verify", "-noverify", "-inform", "DER", "-in", signed_file.name, "-out", content.name],
                        check=True, capture_output=True)
-        return open(content.name, "rb").read()
+        with open(content.name, "rb") as unsigned:
+            return unsigned.read()
 
 
 class MDMDevice:
@@ -111,6 +114,8 @@ class MDMDevice:
         self.apps = [{"Identifier": "com.example.kiosk", "Name": "Kiosk", "ShortVersion": "2.1", "Version": "210"}]
         # What each managed app wrote to its feedback dictionary.
         self.feedback = {"com.example.kiosk": {"sessionsToday": 42, "lastError": "printer offline", "paperLow": True}}
+        # The profiles MDM installed, by PayloadIdentifier, as the device holds them.
+        self.profiles = {}
 
     # MARK: enrollment
 
@@ -247,8 +252,42 @@ class MDMDevice:
                 self.feedback = {}
         elif kind == "ProfileList":
             extra["ProfileList"] = [{"PayloadIdentifier": self.mdm_payload["PayloadIdentifier"], "PayloadDisplayName": "Device management",
-                                     "IsManaged": True, "PayloadContent": []}]
+                                     "IsManaged": True, "PayloadContent": []}] + [
+                {"PayloadIdentifier": identifier, "PayloadUUID": profile["PayloadUUID"], "PayloadDisplayName": profile.get("PayloadDisplayName", ""),
+                 "IsManaged": True, "PayloadContent": [{key: payload[key] for key in ("PayloadType", "PayloadVersion", "PayloadIdentifier", "PayloadUUID")}
+                                                       for payload in profile["PayloadContent"]]}
+                for identifier, profile in sorted(self.profiles.items())]
+        elif kind in ("InstallProfile", "RemoveProfile"):
+            refusal = self.install(command["Payload"]) if kind == "InstallProfile" else self.remove(command["Identifier"])
+            if refusal:
+                return self.report("Error", envelope["CommandUUID"], {"ErrorChain": [
+                    {"ErrorCode": 4001, "ErrorDomain": "MCInstallationErrorDomain", "LocalizedDescription": refusal}]})
         return self.report("Acknowledged", envelope["CommandUUID"], extra)
+
+    def install(self, signed):
+        """Installs a profile as iOS does, replacing one with the same identifier; the reason it
+        refuses, or None."""
+        profile = plistlib.loads(unsigned_profile(signed))
+        if profile.get("PayloadType") != "Configuration" or not profile.get("PayloadIdentifier"):
+            return "The profile is not a configuration profile."
+        for payload in profile.get("PayloadContent", []):
+            if payload.get("PayloadType") == "com.apple.app.lock":
+                if not self.supervised:
+                    return "Single App Mode can only be installed on supervised devices."
+                if payload["App"]["Identifier"] not in {app["Identifier"] for app in self.apps}:
+                    return f"The app {payload['App']['Identifier']} is not installed: locking into it would leave the device unusable."
+        self.profiles[profile["PayloadIdentifier"]] = profile
+        return None
+
+    def remove(self, identifier):
+        if identifier not in self.profiles:
+            return f"The profile {identifier} is not installed."
+        del self.profiles[identifier]
+        return None
+
+    def payloads(self, payload_type):
+        """Every installed payload of a type, across the profiles the device holds."""
+        return [payload for profile in self.profiles.values() for payload in profile["PayloadContent"] if payload["PayloadType"] == payload_type]
 
     def drain(self, limit=50):
         """Says Idle and answers every command until nothing is left; answers what it ran."""
