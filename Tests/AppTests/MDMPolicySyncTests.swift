@@ -3,6 +3,7 @@ import Domain
 import Foundation
 import Signing
 import Storage
+import Synchronization
 import Testing
 
 /// A real device's profiles follow its effective policy: an assignment queues one signed
@@ -16,8 +17,18 @@ import Testing
         var services: Services { console.services }
         var sync: MDMPolicySync { MDMFeature.policySync(services) }
 
+        /// The device's page as a viewer reads it.
+        func page() async throws -> String {
+            let body = Mutex("")
+            try await console.test { client in
+                let page = try await DeviceWorkspaceTests().signedIn(console, client, "vera@example.com", .viewer).get("/devices/\(device.device)").body
+                body.withLock { $0 = page }
+            }
+            return body.withLock { $0 }
+        }
+
         func policyCommands() throws -> [DeviceCommandRecord] {
-            try device.commands().filter { $0.queuedBy == MDMPolicySync.queuedBy }
+            try device.commands().filter { $0.queuedBy == MDMPolicySync.queuedBy && [.installProfile, .removeProfile].contains($0.requestType) }
         }
 
         func held(_ identifier: String) throws -> MDMDeviceProfileRecord? {
@@ -91,6 +102,53 @@ import Testing
         #expect(try managed.policyCommands().count == 1)
     }
 
+    /// The device's list after an install, as iOS gives it: the console's profile by its
+    /// identifier and UUID.
+    static func listing(_ profile: PropertyList) -> [(String, PropertyList)] {
+        [("ProfileList", .array([.dictionary([("PayloadIdentifier", profile["PayloadIdentifier"]!), ("PayloadUUID", profile["PayloadUUID"]!),
+                                               ("IsManaged", .boolean(true)), ("PayloadContent", .array([]))])]))]
+    }
+
+    @Test func theDevicesListIsAskedForAfterAnInstallAndAMissingProfileIsInstalledAgain() async throws {
+        let managed = try await managed()
+        try await managed.assign(try await managed.profile("Exam rules", [Self.allowlist]))
+        try await managed.sync.run()
+        let install = try await managed.device.idle()
+        let profile = try Self.installed(install)
+        let list = try await managed.device.report("Acknowledged", install)
+        #expect(MDMCommandExchangeTests.requestType(list) == "ProfileList", "asked once the policy's commands are done")
+        _ = try await managed.device.report("Acknowledged", list, Self.listing(profile))
+        #expect(try managed.held(DevicePolicyProfiles.policyIdentifier)?.installedDigest != nil, "the list agrees")
+        #expect(try await managed.sync.run().installs == 0)
+
+        // A later list without it (the inventory's daily one): the profile is installed again.
+        try await managed.services.database.write { connection in
+            _ = try connection.insert(DeviceCommandRecord(deviceID: managed.device.device, command: DeviceCommand(requestType: .profileList),
+                                                          queuedAt: managed.console.clock.now, queuedBy: "Inventory"))
+        }
+        _ = try await managed.answerNext("Acknowledged", [("ProfileList", .array([]))])
+        #expect(try managed.held(DevicePolicyProfiles.policyIdentifier)?.installedDigest == nil)
+        #expect(try await managed.sync.run().installs == 1)
+        let page = try await managed.page()
+        #expect(page.contains("Out of step") && page.contains("Being installed"))
+    }
+
+    @Test func aManagedProfileTheConsoleDidNotSendIsShownAndLeftAlone() async throws {
+        let managed = try await managed()
+        try await managed.services.database.write { connection in
+            _ = try connection.insert(DeviceCommandRecord(deviceID: managed.device.device, command: DeviceCommand(requestType: .profileList),
+                                                          queuedAt: managed.console.clock.now, queuedBy: "Inventory"))
+        }
+        _ = try await managed.answerNext("Acknowledged", [("ProfileList", .array([.dictionary([
+            ("PayloadIdentifier", .string("com.other.vpn")), ("PayloadUUID", .string("AB")), ("PayloadDisplayName", .string("Other VPN")),
+            ("IsManaged", .boolean(true)), ("PayloadContent", .array([])),
+        ])]))])
+        try await managed.sync.run()
+        #expect(try managed.policyCommands().isEmpty, "nothing removes it")
+        let page = try await managed.page()
+        #expect(page.contains("did not send") && page.contains("Other VPN"))
+    }
+
     @Test func savesBeforeTheDeviceChecksInReplaceTheWaitingInstall() async throws {
         let managed = try await managed()
         let profile = try await managed.profile("Exam rules", [Self.allowlist])
@@ -112,7 +170,10 @@ import Testing
         let profile = try await managed.profile("Exam rules", [Self.allowlist])
         try await managed.assign(profile)
         try await managed.sync.run()
-        _ = try await managed.answerNext("Acknowledged")
+        let install = try await managed.device.idle()
+        let list = try await managed.device.report("Acknowledged", install)
+        #expect(MDMCommandExchangeTests.requestType(list) == "ProfileList")
+        _ = try await managed.device.report("Acknowledged", list, Self.listing(try Self.installed(install)))
         _ = try await managed.services.assignments.unassign(profile, from: managed.device.fixture.group, by: .system)
         #expect(try await managed.sync.run().removals == 1)
         let command = try await managed.device.idle()

@@ -175,6 +175,7 @@ enum CatalogQueries {
         case .enrolled?: sql.append(" AND d.id IN (SELECT deviceID FROM mdm_devices WHERE state = 'enrolled')")
         case .unenrolled?: sql.append(" AND d.id IN (SELECT deviceID FROM mdm_devices WHERE state = 'unenrolled')")
         case .pushDead?: sql.append(" AND d.id IN (SELECT deviceID FROM mdm_devices WHERE state = 'enrolled' AND pushTokenDeadAt IS NOT NULL)")
+        case .outOfStep?: sql.append(" AND d.id IN (\(MDMPolicyDrift.outOfStepDevices))")
         case .simulated?: sql.append(" AND d.id NOT IN (SELECT deviceID FROM mdm_devices)")
         }
         // Never checked in counts as stale: NULL is compared as the start of time.

@@ -177,6 +177,8 @@ struct CatalogReader: Sendable {
         let beacon: DeviceBeaconRecord?
         /// For a real device: its MDM enrollment, push token and inventory.
         let mdm: MDMDeviceRecord?
+        /// For a real device: the console's profiles on it, and what is on its way.
+        var mdmProfiles: [MDMDeviceProfileRecord] = []
         /// For those who read logs: what helpdesk works from.
         var workspace: Workspace?
         /// How often devices are expected to check in (the console's setting).
@@ -217,6 +219,7 @@ struct CatalogReader: Sendable {
             let answers = try connection.rows(together: reads)
             guard let sides = try answers[deviceRead].first else { throw StorageError.notFound(table: DeviceRecord.tableName) }
             let device = try sides.part(nil).decode(DeviceRecord.self)
+            let mdm = try sides.part("mdm").decodeIfFound(MDMDeviceRecord.self)
             var groups = try caches.groups.value(in: connection)
             if let group = device.groupID, !groups.contains(where: { $0.id == group }) {
                 // Kept before the device's group was made (another console's new group, whose
@@ -233,7 +236,9 @@ struct CatalogReader: Sendable {
                 commands: try answers[commandsRead].map { try $0.decode(DeviceCommandRecord.self) },
                 simulator: try sides.part("simulator").decodeIfFound(SimulatorStateRecord.self),
                 beacon: try sides.part("beacon").decodeIfFound(DeviceBeaconRecord.self),
-                mdm: try sides.part("mdm").decodeIfFound(MDMDeviceRecord.self),
+                mdm: mdm,
+                // Only a real device has them: a simulated device's page asks for nothing more.
+                mdmProfiles: mdm == nil ? [] : try connection.fetch(MDMDeviceProfileRecord.query().filter("deviceID", .equal, id).order(by: "identifier")),
                 workspace: workspace, checkInIntervalMinutes: settings.checkInIntervalMinutes), settings.logCapBytes)
         }
         guard var workspace = overview.workspace else { return overview }

@@ -42,7 +42,7 @@ struct DeviceListFilter: Equatable, Sendable {
     /// What a device is to the console: a real device in one of its MDM states, or one the
     /// simulator plays (or added by hand).
     enum Kind: String, CaseIterable, Sendable {
-        case real, enrolled, unenrolled, pushDead, simulated
+        case real, enrolled, unenrolled, pushDead, outOfStep, simulated
 
         var label: String {
             switch self {
@@ -50,6 +50,7 @@ struct DeviceListFilter: Equatable, Sendable {
             case .enrolled: "Real, enrolled"
             case .unenrolled: "Real, unenrolled"
             case .pushDead: "Real, push token dead"
+            case .outOfStep: "Real, out of step with its policy"
             case .simulated: "Simulated or added by hand"
             }
         }

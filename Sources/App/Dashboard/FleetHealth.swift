@@ -34,10 +34,13 @@ struct FleetHealth: Sendable {
         let conflicts = try devices { $0.conflictOnly = true }
         let waiting = try devices { $0.waitingOnly = true }
         let quiet = try devices { ($0.notCheckedInDays, $0.sort, $0.descending) = (1, .checkIn, false) }
+        let outOfStep = try devices { $0.kind = .outOfStep }
         var signals = [
             Signal(one: "device in a policy conflict", many: "devices in a policy conflict", count: conflicts.count, href: conflicts.href, allClear: "No policy conflicts"),
             Signal(one: "device with installs or requests waiting", many: "devices with installs or requests waiting", count: waiting.count, href: waiting.href, allClear: "Nothing waiting"),
             Signal(one: "device not checked in for 24 hours", many: "devices not checked in for 24 hours", count: quiet.count, href: quiet.href, allClear: "Every device checked in today"),
+            Signal(one: "real device out of step with its policy", many: "real devices out of step with their policy", count: outOfStep.count,
+                   href: outOfStep.href, allClear: "No real device out of step"),
         ]
         if let logFigures {
             signals.append(Signal(one: "crash group in the last day", many: "crash groups in the last day", count: logFigures.crashGroupsLastDay,

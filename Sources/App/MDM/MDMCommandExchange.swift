@@ -189,6 +189,7 @@ struct MDMCommandExchange: Sendable {
             if let supervised = inventory.isSupervised { device.isSupervised = supervised }
         }
         if type == .installedApplicationList, let apps = inventory.apps { device.installedApps = apps.map(\.identifier) }
+        if type == .profileList, let profiles = inventory.profiles { try MDMPolicyDrift.reconcile(profiles, deviceID: deviceID, connection: connection) }
         if device.name != before.name || device.osVersion != before.osVersion || device.isSupervised != before.isSupervised
             || device.installedApps != before.installedApps {
             try connection.update(device)

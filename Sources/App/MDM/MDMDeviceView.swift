@@ -25,8 +25,9 @@ struct MDMDeviceView {
     let apps: [Item]
     let profiles: [Item]
     let inventoryUpdated: String?
+    let policy: MDMPolicyView
 
-    init(_ enrolled: MDMDeviceRecord, now: Date) {
+    init(_ enrolled: MDMDeviceRecord, policyProfiles: [MDMDeviceProfileRecord], now: Date) {
         switch enrolled.state {
         case .enrolled:
             status = "Enrolled over MDM " + DisplayTime.relative(enrolled.enrolledAt, now: now)
@@ -52,6 +53,7 @@ struct MDMDeviceView {
         apps = (inventory.apps ?? []).map { Item(name: $0.name ?? $0.identifier, detail: [$0.identifier, $0.version].compactMap { $0 }.joined(separator: " ")) }
         profiles = (inventory.profiles ?? []).map { Item(name: $0.displayName ?? $0.identifier, detail: $0.identifier + ($0.isManaged ? ", managed" : "")) }
         inventoryUpdated = inventory.updatedAt.map { DisplayTime.relative($0, now: now) }
+        policy = MDMPolicyView(policyProfiles, listed: inventory.profiles, now: now)
     }
 
     private static func facts(of inventory: MDMInventory) -> [Fact] {
@@ -89,6 +91,7 @@ extension MDMDeviceView: MustacheParent {
         case "hasProfiles": !profiles.isEmpty
         case "profileCount": profiles.count
         case "inventoryUpdated": inventoryUpdated
+        case "policy": policy
         default: nil
         }
     }

@@ -11,6 +11,8 @@ public struct EnrollmentProfile: Sendable {
     /// The certificate's common name: chosen by the console, not by the device.
     public let subjectCommonName: String
     /// Fresh for each link, so installing a second link's profile replaces nothing by accident.
+    /// What every enrollment profile's identifier starts with (the link's id follows).
+    public static let identifierPrefix = "com.payloadconsole.enrollment."
     public let identifier: String
     public let profileUUID: String
     public let mdmPayloadUUID: String

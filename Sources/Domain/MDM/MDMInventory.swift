@@ -32,6 +32,8 @@ public struct MDMInventory: Codable, Equatable, Sendable {
         public let identifier: String
         public let displayName: String?
         public let isManaged: Bool
+        /// Which version of the profile: a new version of a profile comes with a new UUID.
+        public var uuid: String? = nil
     }
 
     public init() {}
@@ -67,7 +69,9 @@ public struct MDMInventory: Codable, Equatable, Sendable {
         case .profileList:
             guard case .array(let items)? = answer["ProfileList"] else { return false }
             profiles = items.compactMap { item in
-                item["PayloadIdentifier"]?.text.map { Profile(identifier: $0, displayName: item["PayloadDisplayName"]?.text, isManaged: item["IsManaged"]?.flag ?? false) }
+                item["PayloadIdentifier"]?.text.map {
+                    Profile(identifier: $0, displayName: item["PayloadDisplayName"]?.text, isManaged: item["IsManaged"]?.flag ?? false, uuid: item["PayloadUUID"]?.text)
+                }
             }
         default:
             return false

@@ -55,7 +55,7 @@ struct EnrollmentController {
         let profile = EnrollmentProfile(
             organisation: organisation, groupName: groupName, baseURL: deviceBaseURL, topic: push.topic,
             challenge: EnrollmentLinks.challenge(for: token), subjectCommonName: "Payload Console device",
-            identifier: "com.payloadconsole.enrollment.\(link.id)", profileUUID: UUID().uuidString,
+            identifier: EnrollmentProfile.identifierPrefix + "\(link.id)", profileUUID: UUID().uuidString,
             mdmPayloadUUID: UUID().uuidString, scepPayloadUUID: UUID().uuidString)
         let signed = try await signing.sign(Array(profile.propertyList().xmlDocument().utf8))
         return Response(status: .ok, headers: [.contentType: "application/x-apple-aspen-config",

@@ -78,7 +78,11 @@ struct MDMPolicyApply {
         let underWay = row.commandUUID != nil
         let heading = underWay ? row.sendingDigest.flatMap { $0 == removal ? nil : $0 } : row.installedDigest
         let wanted = planned.digest
-        guard wanted != heading else { return false }
+        guard wanted != heading else {
+            // In line with nothing on its way: an earlier refusal is history.
+            if !underWay { (row.failures, row.failedDigest, row.retryAfter, row.lastError) = (0, nil, nil, nil) }
+            return false
+        }
         // A refused install is tried again only after its pause.
         if row.failedDigest == (wanted ?? removal), let retry = row.retryAfter, retry > at { return false }
         if underWay, commandStatus == .queued, let uuid = row.commandUUID, try replace(uuid, with: wanted, planned: planned, installed: row.installedDigest) {

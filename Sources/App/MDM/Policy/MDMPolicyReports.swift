@@ -45,6 +45,7 @@ enum MDMPolicyReports {
         }
         try connection.update(row)
         if due { try markDue([command.deviceID], connection: connection) }
+        if command.status == .acknowledged { try MDMPolicyDrift.askForTheList(command.deviceID, at: time, connection: connection) }
     }
 
     /// A device that enrolls again, or removes its MDM profile, holds none of the profiles the

@@ -1,0 +1,46 @@
+import Domain
+import Foundation
+import Storage
+
+/// What a device's own ProfileList says against what the console believes it holds: a
+/// profile of the console's that is missing, or at a version the console did not send last,
+/// is taken as not held, and the device is marked due so the next run installs it again. A
+/// managed profile the console did not send is only shown (the device page lists it); nothing
+/// removes it. The list is asked for daily with the inventory, and after each install.
+enum MDMPolicyDrift {
+    /// `installedDigest` of a profile of the console's at a version it cannot name (sent by an
+    /// earlier console, say): never what a device should carry, so it is replaced or removed.
+    static let unknownVersion = "unknown"
+
+    /// Devices that do not hold what their policy says, or cannot: an install or removal on its
+    /// way, one refused, or a payload held back (Single App Mode on an unsupervised device).
+    static let outOfStepDevices = SQL(verbatim: """
+        SELECT p.deviceID FROM mdm_device_profiles p JOIN mdm_devices m ON m.deviceID = p.deviceID
+        WHERE m.state = 'enrolled' AND (p.sendingDigest IS NOT NULL OR p.failedDigest IS NOT NULL OR p.heldBack IS NOT NULL)
+        """)
+
+    /// Runs in the transaction that recorded the device's ProfileList.
+    static func reconcile(_ listed: [MDMInventory.Profile], deviceID: RecordID<DeviceRecord>, connection: Connection) throws {
+        var changed = false
+        for var row in try connection.fetch(MDMDeviceProfileRecord.query().filter("deviceID", .equal, deviceID)) {
+            let held = listed.first { $0.identifier == row.identifier }.map { profile in
+                [row.installedDigest, row.sendingDigest, row.failedDigest].compactMap { $0 }
+                    .first { MDMPolicyPlan.stableUUID($0) == profile.uuid } ?? unknownVersion
+            }
+            guard held != row.installedDigest else { continue }
+            row.installedDigest = held
+            try connection.update(row)
+            changed = true
+        }
+        if changed { try MDMPolicyReports.markDue([deviceID], connection: connection) }
+    }
+
+    /// After an install or removal, the device's list is asked for once its policy commands
+    /// are done, so what it reports is compared while the change is fresh.
+    static func askForTheList(_ deviceID: RecordID<DeviceRecord>, at time: Date, connection: Connection) throws {
+        let waiting = try connection.fetch(CommandQueue.waiting(for: deviceID))
+        guard !waiting.contains(where: { $0.requestType == .profileList || $0.queuedBy == MDMPolicySync.queuedBy }) else { return }
+        _ = try connection.insert(DeviceCommandRecord(deviceID: deviceID, command: DeviceCommand(requestType: .profileList), queuedAt: time,
+                                                      queuedBy: MDMPolicySync.queuedBy))
+    }
+}

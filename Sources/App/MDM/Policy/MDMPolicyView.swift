@@ -1,0 +1,80 @@
+import Domain
+import Foundation
+import Mustache
+
+/// The device page's account of a real device's policy: each of the console's profiles with
+/// what the device holds and what is on its way, why one is held back or was refused (and when
+/// it is tried again), and the managed profiles on the device that the console did not send.
+struct MDMPolicyView {
+    struct Item {
+        let name: String
+        let state: String
+        let stateClass: String
+        let detail: String?
+    }
+
+    let items: [Item]
+    /// Managed profiles the device listed that are not the console's: shown, never removed.
+    let foreign: [MDMDeviceView.Item]
+
+    /// Whether the device holds what its policy says, in words.
+    var summary: String {
+        if items.isEmpty { return "No policy has reached this device yet." }
+        return items.contains { !["status-acknowledged", "status-none"].contains($0.stateClass) }
+            ? "Out of step: the device does not hold everything its policy says yet." : "In step: the device holds what its policy says."
+    }
+
+    init(_ rows: [MDMDeviceProfileRecord], listed: [MDMInventory.Profile]?, now: Date) {
+        items = rows.sorted { $0.identifier < $1.identifier }.map { Self.item($0, now: now) }
+        let ours = Set(DevicePolicyProfiles.identifiers)
+        foreign = (listed ?? []).filter { $0.isManaged && !ours.contains($0.identifier) && !$0.identifier.hasPrefix(EnrollmentProfile.identifierPrefix) }
+            .map { MDMDeviceView.Item(name: $0.displayName ?? $0.identifier, detail: $0.identifier) }
+    }
+
+    private static func item(_ row: MDMDeviceProfileRecord, now: Date) -> Item {
+        let name = MDMPolicyApply.name(of: row.identifier)
+        let holds = row.installedDigest.map { $0 == MDMPolicyDrift.unknownVersion ? "holds a version this console did not send" : "installed" }
+        if let sending = row.sendingDigest {
+            let what = sending == MDMDeviceProfileRecord.removal ? "Being removed" : (row.installedDigest == nil ? "Being installed" : "A new version is on its way")
+            return Item(name: name, state: what, stateClass: "status-queued", detail: row.heldBack)
+        }
+        if let error = row.lastError, row.failedDigest != nil {
+            let retry = row.retryAfter.map { $0 > now ? "Tried again \(DisplayTime.relative($0, now: now))." : "Tried again at the next run." } ?? ""
+            return Item(name: name, state: "Refused by the device", stateClass: "status-error", detail: "\(error) \(retry)")
+        }
+        if let reason = row.heldBack {
+            return Item(name: name, state: holds.map { "Held back; the device \($0 == "installed" ? "keeps an earlier version" : $0)" } ?? "Not sent",
+                        stateClass: "status-notNow", detail: reason)
+        }
+        if let holds {
+            let state = holds == "installed" ? "Installed " + (row.installedAt.map { DisplayTime.relative($0, now: now) } ?? "") : "The device \(holds)"
+            return Item(name: name, state: state, stateClass: holds == "installed" ? "status-acknowledged" : "status-notNow", detail: nil)
+        }
+        return Item(name: name, state: "Not part of this device's policy", stateClass: "status-none", detail: nil)
+    }
+}
+
+extension MDMPolicyView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "items": items
+        case "hasItems": !items.isEmpty
+        case "summary": summary
+        case "foreign": foreign
+        case "hasForeign": !foreign.isEmpty
+        default: nil
+        }
+    }
+}
+
+extension MDMPolicyView.Item: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "state": state
+        case "stateClass": stateClass
+        case "detail": detail
+        default: nil
+        }
+    }
+}
