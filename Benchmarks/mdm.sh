@@ -23,41 +23,12 @@ DURATION=${DURATION:-10s}
 DEVICES=${DEVICES:-10000}
 APNS_PORT=${APNS_PORT:-8186}
 PUSH_PEM=Tests/SigningTests/Certificates/MDMPush/push.pem
-command -v nginx >/dev/null || scripts/ensure-apt-packages nginx
 
 openssl req -new -newkey rsa:2048 -nodes -keyout "$WORK/device.key" -outform DER -out "$WORK/device.csr" -subj "/CN=bench" 2>/dev/null
 $BENCH seed-mdm --db "$DB" --devices "$DEVICES" --csr "$WORK/device.csr" --key "$WORK/device.key" --out "$WORK"
 
-# The push service's stand-in: nginx over HTTP/2 and TLS, asking for the push certificate as the
-# client's (it is self-signed, so it is its own CA), logging each push with its time.
-openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=127.0.0.1" -addext "subjectAltName=IP:127.0.0.1" \
-  -keyout "$WORK/apns.key" -out "$WORK/apns.pem" 2>/dev/null
-mkdir -p "$WORK/nginx-body"
-cat > "$WORK/apns.conf" <<NGINX
-worker_processes 1;
-pid $WORK/apns.pid;
-error_log $WORK/apns-error.log;
-events { worker_connections 1024; }
-http {
-    log_format pushes '\$msec \$status \$request_method \$uri \$http_apns_topic \$ssl_client_verify';
-    access_log $WORK/pushes.log pushes;
-    client_body_temp_path $WORK/nginx-body;
-    server {
-        listen 127.0.0.1:$APNS_PORT ssl http2;
-        ssl_certificate $WORK/apns.pem;
-        ssl_certificate_key $WORK/apns.key;
-        ssl_client_certificate $PWD/$PUSH_PEM;
-        ssl_verify_client on;
-        http2_max_concurrent_streams 1000;
-        # Apple's service keeps a connection for as many pushes as come; nginx closes it after
-        # 1,000 requests unless told otherwise.
-        keepalive_requests 1000000;
-        location /3/device/ { return 200; }
-    }
-}
-NGINX
-nginx -p "$WORK" -c "$WORK/apns.conf"
-trap 'kill $SERVER $BARE_SERVER 2>/dev/null || true; nginx -p "$WORK" -c "$WORK/apns.conf" -s stop 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+. Benchmarks/apns-standin.sh
+start_apns_standin
 echo "benchmark passphrase" | $BIN user add --email admin@example.com --role admin --db "$DB" >/dev/null
 TOKEN=$($BIN token create --role admin --name bench --db "$DB")
 SERVE_ARGS="--apns-url https://127.0.0.1:$APNS_PORT --apns-ca $WORK/apns.pem"
@@ -106,10 +77,7 @@ START=$(date +%s.%N)
 curl -s -b "$JAR" -o /dev/null --data-urlencode "_csrf=$CSRF" --data "scope=filter&filter=&expected=$DEVICES&action=command&requestType=RestartDevice" \
   "$URL/devices/bulk"
 ANSWERED=$(date +%s.%N)
-for _ in $(seq 60); do
-  [ "$(grep -c ' 200 POST ' "$WORK/pushes.log")" -ge "$DEVICES" ] && break
-  sleep 0.5
-done
+wait_for_pushes "$DEVICES"
 awk -v start="$START" -v answered="$ANSWERED" -v devices="$DEVICES" '
   $2 == 200 && $6 == "SUCCESS" { pushed++; if ($1 > last) last = $1 }
   END { printf "bulk: RestartDevice queued for %d devices in %.2f s (the page answered); %d pushed to the stand-in, the last %.2f s after the click (target <= 5 s)\n",

@@ -7,7 +7,7 @@ import Foundation
 struct PayloadConsoleBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "payload-console-bench", abstract: "Measurements behind the speed targets (see Benchmarks/README.md).",
-        subcommands: [Policy.self, Seed.self, SeedLogs.self, Ingest.self, ReadLogs.self, SeedMDM.self, PushFlood.self])
+        subcommands: [Policy.self, Seed.self, SeedLogs.self, Ingest.self, ReadLogs.self, SeedMDM.self, SignMDMReports.self, PushFlood.self])
 
     /// The database the measurement fills or reads; its log store is opened beside it.
     struct DatabaseOption: ParsableArguments {

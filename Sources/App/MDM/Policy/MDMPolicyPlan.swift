@@ -46,7 +46,8 @@ struct MDMPolicyPlan: Sendable {
         let generation = try connection.fetch(Counter.self, "SELECT value FROM policy_generation WHERE id = 1").first?.value ?? 0
         let synced = try connection.fetch(Counter.self, "SELECT generation AS value FROM mdm_policy_sync WHERE id = 1").first?.value
         let everyDevice = synced != generation
-        let marks = try connection.fetch(DueMark.self, SQL(verbatim: "SELECT id, version FROM mdm_policy_due ORDER BY id LIMIT \(dueBatch)"))
+        // A run over every device takes every mark; otherwise a batch at a time.
+        let marks = try connection.fetch(DueMark.self, SQL(verbatim: "SELECT id, version FROM mdm_policy_due ORDER BY id" + (everyDevice ? "" : " LIMIT \(dueBatch)")))
         guard everyDevice || !marks.isEmpty else {
             return MDMPolicyPlan(generation: generation, everyDevice: false, dueMarks: [], devices: [:], documents: [:])
         }

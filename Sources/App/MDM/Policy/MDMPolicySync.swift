@@ -52,7 +52,7 @@ struct MDMPolicySync: Sendable {
                 try connection.execute("UPDATE mdm_policy_sync SET generation = \(plan.generation) WHERE id = 1")
             }
             var summary = apply.summary
-            summary.moreDue = plan.dueMarks.count >= MDMPolicyPlan.dueBatch
+            summary.moreDue = !plan.everyDevice && plan.dueMarks.count >= MDMPolicyPlan.dueBatch
             return (summary, apply.woken)
         }
         wakeups?.queued(for: woken)
