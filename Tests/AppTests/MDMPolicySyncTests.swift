@@ -240,6 +240,29 @@ import Testing
         #expect(again.failures == 2 && again.retryAfter == managed.console.clock.now.addingTimeInterval(240))
     }
 
+    @Test func theImpactPreviewCountsRealDevicesApartAndListsTheCommandsItWillQueue() async throws {
+        let managed = try await managed()
+        try await managed.services.database.write { connection in
+            _ = try connection.insert(DeviceRecord(name: "Simulated iPad", model: .iPad, osVersion: "18.1", serialNumber: "SIM0001", udid: "SIM-0001",
+                                                   isSupervised: true, owner: "", groupID: managed.device.fixture.group, installedApps: [],
+                                                   enrolledAt: Date(), lastCheckInAt: nil))
+        }
+        let profile = try await managed.profile("Exam rules", [Self.allowlist])
+        let preview = try await managed.services.profiles.impact(of: .assign(profile, to: managed.device.fixture.group))
+        #expect(preview.impact.devicesReached == 2 && preview.impact.realDevicesReached == 1)
+        #expect(preview.impact.mdmCommands == [PolicyImpact.MDMCommands(requestType: .installProfile, profile: "Payload Console policy", devices: 1)])
+        let view = ImpactView(preview.impact, appNames: [:])
+        #expect(view.realDevicesLine == "1 of them is a real device enrolled over MDM; 1 device simulated or added by hand.")
+        #expect(view.mdmLines == ["Install profile “Payload Console policy” queued for 1 device"])
+
+        // What the preview said is what the assignment queues.
+        try await managed.assign(profile)
+        #expect(try await managed.sync.run().installs == 1)
+        _ = try await managed.answerNext("Acknowledged")
+        let removal = try await managed.services.profiles.impact(of: .unassign(profile, from: managed.device.fixture.group))
+        #expect(removal.impact.mdmCommands.map(\.requestType) == [.removeProfile])
+    }
+
     @Test func aDeviceMovedToAnotherGroupGetsThatGroupsPolicy() async throws {
         let managed = try await managed()
         let other = try await managed.services.database.write { try $0.insert(DeviceGroupRecord(name: "Exam iPads", parentID: nil, createdAt: Date())).id }

@@ -1,10 +1,12 @@
 """Real devices across two instances on one PostgreSQL database: a device enrolls through one
 instance and checks in on the other; a push certificate uploaded through one pushes from the
-other; and two check-ins of one device racing on both instances never both get the command."""
+other; two check-ins of one device racing on both instances never both get the command; and
+policy changes made through both instances queue one set of commands and reach the device."""
 
 import os
 import sys
 import threading
+import time
 import unittest
 import uuid
 
@@ -90,6 +92,53 @@ class MDMAcrossInstancesTest(unittest.TestCase):
         handed = [answer for answer in answers if answer is not None]
         self.assertEqual(len(handed), 1, answers)
         self.assertEqual(handed[0]["Command"]["RequestType"], "RestartDevice")
+
+    def test_policy_changes_through_both_instances_queue_one_set_and_reach_the_device(self):
+        uploaded = self.api(self.b, "PUT", "/api/v1/mdm/push-certificate", data=self.pem, headers={"Content-Type": "application/x-pem-file"})
+        self.assertEqual(uploaded.status_code, 200, uploaded.text)
+        group = self.api(self.a, "POST", "/api/v1/groups", json={"name": f"Cluster exams {uuid.uuid4().hex[:6]}"}).json()
+        device = MDMDevice()
+        device.enroll(self.api(self.a, "POST", "/api/v1/enrollments", json={"group": group["id"]}).json()["profileURL"])
+        self.on(device, self.b)
+        device.drain()
+        device_id = self.api(self.a, "GET", "/api/v1/devices", params={"q": device.serial}).json()["devices"][0]["id"]
+
+        allowlist = lambda *apps: [{"PayloadType": "com.apple.applicationaccess", "autonomousSingleAppModePermittedAppIDs": list(apps)}]
+        profile = self.api(self.a, "POST", "/api/v1/profiles", json={"name": f"Exam rules {uuid.uuid4().hex[:6]}", "payloads": allowlist("com.example.v1")}).json()
+        assigned = self.api(self.b, "POST", f"/api/v1/profiles/{profile['id']}/assignments", json={"groupID": group["id"]})
+        self.assertEqual(assigned.status_code, 200, assigned.text)
+        for number, instance in ((2, self.a), (3, self.b)):
+            current = self.api(instance, "GET", f"/api/v1/profiles/{profile['id']}")
+            saved = self.api(instance, "PUT", f"/api/v1/profiles/{profile['id']}", json={"name": profile["name"], "payloads": allowlist(f"com.example.v{number}")},
+                             headers={"If-Match": current.headers["ETag"]})
+            self.assertEqual(saved.status_code, 200, saved.text)
+        self.wait_for_the_sync()
+        installs = self.cluster.query(f"SELECT count(*) FROM device_commands WHERE deviceID = {device_id} AND requestType = 'InstallProfile'")
+        self.assertEqual(installs[0][0], 1, "both instances heard every change: one install")
+
+        for instance in (self.a, self.b):
+            self.on(device, instance)
+            device.drain()
+        held = [payload["autonomousSingleAppModePermittedAppIDs"] for payload in device.payloads("com.apple.applicationaccess")]
+        self.assertEqual(held, [["com.example.v3"]])
+
+        removed = self.api(self.a, "DELETE", f"/api/v1/profiles/{profile['id']}/assignments/{group['id']}")
+        self.assertEqual(removed.status_code, 200, removed.text)
+        self.wait_for_the_sync()
+        self.on(device, self.b)
+        device.drain()
+        self.assertEqual(device.profiles, {})
+
+    def wait_for_the_sync(self, seconds=20):
+        """Until one of the instances has brought every device in line with the latest change."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            behind = self.cluster.query("SELECT (SELECT count(*) FROM mdm_policy_due) + (SELECT count(*) FROM mdm_policy_sync s, policy_generation g "
+                                        "WHERE s.generation <> g.value)")
+            if behind[0][0] == 0:
+                return
+            time.sleep(0.1)
+        self.fail("no instance brought the devices in line with the policy")
 
     @staticmethod
     def copy(device):

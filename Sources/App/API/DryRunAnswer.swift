@@ -22,6 +22,8 @@ struct DryRunAnswer: APIAnswer, NamedSchema, DocumentedFields {
     struct Impact: Codable, Sendable, DocumentedFields {
         let devicesReached: Int
         let devicesChanged: Int
+        let realDevicesReached: Int
+        let mdmCommands: [MDMCommands]
         let locking: [LockChange]
         let unlocking: [LockChange]
         let switching: [LockChange]
@@ -30,13 +32,15 @@ struct DryRunAnswer: APIAnswer, NamedSchema, DocumentedFields {
         let groups: [Group]
 
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case devicesReached, devicesChanged, locking, unlocking, switching, sdkStarting, sdkEnding, groups
+            case devicesReached, devicesChanged, realDevicesReached, mdmCommands, locking, unlocking, switching, sdkStarting, sdkEnding, groups
         }
 
         static func note(on field: CodingKeys) -> JSONSchema? {
             switch field {
             case .devicesReached: JSONSchema(description: "Devices in the groups the change reaches")
             case .devicesChanged: JSONSchema(description: "Of them, devices whose policy is different afterwards")
+            case .realDevicesReached: JSONSchema(description: "Of the devices reached, those enrolled over MDM; the others are simulated or added by hand")
+            case .mdmCommands: JSONSchema(description: "The InstallProfile and RemoveProfile commands the change queues for real devices, by profile")
             case .locking: JSONSchema(description: "Devices Single App Mode will hold in an app")
             case .unlocking: JSONSchema(description: "Devices Single App Mode will let go")
             case .switching: JSONSchema(description: "Devices held in a different app")
@@ -47,12 +51,15 @@ struct DryRunAnswer: APIAnswer, NamedSchema, DocumentedFields {
         }
 
         /// Nothing reached: the value the document's reader decodes with.
-        static let none = Impact(devicesReached: 0, devicesChanged: 0, locking: [], unlocking: [], switching: [], sdkStarting: [], sdkEnding: [], groups: [])
+        static let none = Impact(devicesReached: 0, devicesChanged: 0, realDevicesReached: 0, mdmCommands: [], locking: [], unlocking: [], switching: [],
+                                 sdkStarting: [], sdkEnding: [], groups: [])
 
-        init(devicesReached: Int, devicesChanged: Int, locking: [LockChange], unlocking: [LockChange], switching: [LockChange],
-             sdkStarting: [SDKEffect], sdkEnding: [SDKEffect], groups: [Group]) {
+        init(devicesReached: Int, devicesChanged: Int, realDevicesReached: Int, mdmCommands: [MDMCommands], locking: [LockChange],
+             unlocking: [LockChange], switching: [LockChange], sdkStarting: [SDKEffect], sdkEnding: [SDKEffect], groups: [Group]) {
             self.devicesReached = devicesReached
             self.devicesChanged = devicesChanged
+            self.realDevicesReached = realDevicesReached
+            self.mdmCommands = mdmCommands
             self.locking = locking
             self.unlocking = unlocking
             self.switching = switching
@@ -64,10 +71,36 @@ struct DryRunAnswer: APIAnswer, NamedSchema, DocumentedFields {
         init(_ impact: PolicyImpact, appNames: [String: String]) {
             let effect = { (change: PolicyImpact.SDKChange) in SDKEffect(change, appNames: appNames) }
             self.init(devicesReached: impact.devicesReached, devicesChanged: impact.devicesChanged,
+                      realDevicesReached: impact.realDevicesReached, mdmCommands: impact.mdmCommands.map(MDMCommands.init),
                       locking: impact.locking.map(LockChange.init), unlocking: impact.unlocking.map(LockChange.init),
                       switching: impact.switching.map(LockChange.init),
                       sdkStarting: impact.sdkStarting.map(effect), sdkEnding: impact.sdkEnding.map(effect),
                       groups: impact.groups.map(Group.init))
+        }
+    }
+
+    struct MDMCommands: Codable, Sendable, NamedSchema, DocumentedFields {
+        static let schemaName = "MDMCommands"
+        let requestType: String
+        let profile: String
+        let devices: Int
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case requestType, profile, devices
+        }
+
+        static func note(on field: CodingKeys) -> JSONSchema? {
+            switch field {
+            case .requestType: JSONSchema(values: [.string("InstallProfile"), .string("RemoveProfile")])
+            case .profile: JSONSchema(description: "The console's profile the command installs or removes")
+            case .devices: JSONSchema(description: "Real devices it is queued for")
+            }
+        }
+
+        init(_ commands: PolicyImpact.MDMCommands) {
+            requestType = commands.requestType.rawValue
+            profile = commands.profile
+            devices = commands.devices
         }
     }
 

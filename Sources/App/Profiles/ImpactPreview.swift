@@ -109,13 +109,15 @@ enum ImpactPreview {
         let osVersion: String
         /// JSON, decoded only when a lock or an SDK rule depends on it.
         let installedApps: String
+        /// Enrolled over MDM.
+        let isReal: Bool
 
         var apps: [String] { (try? JSONDecoder().decode([String].self, from: Data(installedApps.utf8))) ?? [] }
 
         func report() -> DeviceReports.Device { DeviceReports.Device(id: id, osVersion: osVersion, installedApps: apps) }
 
         func device(readingApps: Bool, conditions: DeviceConditions?) -> PolicyImpact.Device {
-            PolicyImpact.Device(id: id, name: name, isSupervised: isSupervised, installedApps: readingApps ? apps : [], conditions: conditions)
+            PolicyImpact.Device(id: id, name: name, isSupervised: isSupervised, installedApps: readingApps ? apps : [], conditions: conditions, isReal: isReal)
         }
     }
 
@@ -124,9 +126,11 @@ enum ImpactPreview {
                                 connection: Connection) throws -> [RecordID<DeviceGroupRecord>: [DeviceRow]] {
         guard !groups.isEmpty else { return [:] }
         let rows = try connection.fetch(DeviceRow.self, """
-            SELECT id, name, groupID, isSupervised, osVersion, installedApps FROM devices
-            WHERE groupID IN (\(list: groups.map(\.rawValue).sorted()))
-            """ + SQL(stringLiteral: " ORDER BY \(connection.dialect.caseless("name")), id"))
+            SELECT d.id, d.name, d.groupID, d.isSupervised, d.osVersion, d.installedApps,
+                   CASE WHEN m.state = 'enrolled' THEN 1 ELSE 0 END AS isReal
+            FROM devices d LEFT JOIN mdm_devices m ON m.deviceID = d.id
+            WHERE d.groupID IN (\(list: groups.map(\.rawValue).sorted()))
+            """ + SQL(stringLiteral: " ORDER BY \(connection.dialect.caseless("d.name")), d.id"))
         return Dictionary(grouping: rows) { RecordID<DeviceGroupRecord>($0.groupID) }
     }
 }

@@ -17,6 +17,11 @@ struct ImpactView {
     }
 
     let headline: String
+    /// How many of the devices reached are real (enrolled over MDM); nil when none is.
+    let realDevicesLine: String?
+    /// The commands the change queues for real devices, in words.
+    let mdmLines: [String]
+    let hasMDMLines: Bool
     let changesNothing: Bool
     let lockLines: [Line]
     /// What the SDK in the devices' apps starts or stops doing, judged from what each device
@@ -44,6 +49,13 @@ struct ImpactView {
         headline = impact.devicesReached == 0 ? "This change reaches no device: the groups it touches hold none."
             : "Reaches \(devices(impact.devicesReached)) in \(groupCount == 1 ? "1 group" : "\(groupCount) groups"); "
                 + (impact.devicesChanged == 0 ? "none of them changes." : "\(devices(impact.devicesChanged)) change.")
+        let real = impact.realDevicesReached
+        let simulated = impact.devicesReached - real
+        realDevicesLine = real == 0 ? nil
+            : simulated == 0 ? (real == 1 ? "It is a real device enrolled over MDM." : "All of them are real devices enrolled over MDM.")
+            : "\(real.formatted()) of them \(real == 1 ? "is a real device" : "are real devices") enrolled over MDM; \(devices(simulated)) simulated or added by hand."
+        mdmLines = impact.mdmCommands.map { "\($0.requestType.displayName) “\($0.profile)” queued for \(devices($0.devices))" }
+        hasMDMLines = !mdmLines.isEmpty
         changesNothing = impact.changesNothing
         var lines: [Line] = []
         for (target, changes) in Dictionary(grouping: impact.locking, by: { $0.after ?? "" }).sorted(by: { $0.key < $1.key }) {

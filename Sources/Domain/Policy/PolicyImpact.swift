@@ -12,13 +12,16 @@ public struct PolicyImpact: Sendable {
         public let isSupervised: Bool
         public let installedApps: [String]
         public let conditions: DeviceConditions?
+        /// Enrolled over MDM: the change reaches it as commands the console queues.
+        public let isReal: Bool
 
-        public init(id: Int64, name: String, isSupervised: Bool, installedApps: [String], conditions: DeviceConditions? = nil) {
+        public init(id: Int64, name: String, isSupervised: Bool, installedApps: [String], conditions: DeviceConditions? = nil, isReal: Bool = false) {
             self.id = id
             self.name = name
             self.isSupervised = isSupervised
             self.installedApps = installedApps
             self.conditions = conditions
+            self.isReal = isReal
         }
 
         /// The app Single App Mode holds the device in under `policy`, if it can.
@@ -45,6 +48,7 @@ public struct PolicyImpact: Sendable {
     public struct GroupOutcome: Sendable {
         public let name: String
         public let deviceCount: Int
+        public let realDeviceCount: Int
         /// Single App Mode apps in conflict after the change, when they were not before.
         public let newConflict: [String]
         /// A conflict the change resolves.
@@ -75,9 +79,27 @@ public struct PolicyImpact: Sendable {
         public let starts: Bool
     }
 
+    /// Commands of one kind the console will queue for real devices, for one of its profiles.
+    public struct MDMCommands: Sendable, Equatable {
+        public let requestType: DeviceCommand.RequestType
+        public let profile: String
+        public var devices: Int
+
+        public init(requestType: DeviceCommand.RequestType, profile: String, devices: Int) {
+            self.requestType = requestType
+            self.profile = profile
+            self.devices = devices
+        }
+    }
+
     public let groups: [GroupOutcome]
     public let lockChanges: [LockChange]
     public let sdkChanges: [SDKChange]
+    /// What the change queues for real devices, install before removal, by profile.
+    public let mdmCommands: [MDMCommands]
+
+    /// Real devices (enrolled over MDM) among those reached; the others are simulated or added by hand.
+    public var realDevicesReached: Int { groups.reduce(0) { $0 + $1.realDeviceCount } }
 
     public var devicesReached: Int { groups.reduce(0) { $0 + $1.deviceCount } }
     /// Devices whose policy is different afterwards (a new conflict counts: they stop taking updates).
@@ -95,15 +117,17 @@ public struct PolicyImpact: Sendable {
         var groups: [GroupOutcome] = []
         var locks: [LockChange] = []
         var sdk: [SDKChange] = []
+        var commands = MDMCommandTally()
         for input in inputs {
             let before = EffectivePolicy.compute(from: input.before), after = EffectivePolicy.compute(from: input.after)
             let conflictBefore = before.conflictApps, conflictAfter = after.conflictApps
             // A conflict keeps devices on the policy they have: nothing else of the change arrives.
             let policyBefore = Self.content(before), policyAfter = after.hasConflict ? policyBefore : Self.content(after)
             groups.append(GroupOutcome(
-                name: input.name, deviceCount: input.devices.count,
+                name: input.name, deviceCount: input.devices.count, realDeviceCount: input.devices.filter(\.isReal).count,
                 newConflict: conflictBefore.isEmpty ? conflictAfter : [], resolvedConflict: conflictAfter.isEmpty ? conflictBefore : [],
                 changes: ProfileDiff.changes(from: policyBefore, to: policyAfter), policyBefore: policyBefore, policyAfter: policyAfter))
+            commands.count(input.devices.filter(\.isReal), before: before, after: after)
             guard !after.hasConflict else { continue }
             let rulesBefore = DevicePolicy(before) ?? .empty, rulesAfter = DevicePolicy(after) ?? .empty
             for device in input.devices {
@@ -115,12 +139,56 @@ public struct PolicyImpact: Sendable {
                 sdk += was.filter { !will.contains($0) }.map { SDKChange(device: device.name, group: input.name, finding: $0, starts: false) }
             }
         }
-        return PolicyImpact(groups: groups, lockChanges: locks, sdkChanges: sdk)
+        return PolicyImpact(groups: groups, lockChanges: locks, sdkChanges: sdk, mdmCommands: commands.tally)
     }
 
 
     /// The effective policy as a profile's content, so its settings compare as the history's do.
     static func content(_ policy: EffectivePolicy) -> ProfileContent {
         ProfileContent(name: "", payloads: DevicePolicy(policy)?.payloads ?? [])
+    }
+}
+
+/// The InstallProfile and RemoveProfile commands a change queues for real devices: each
+/// device's profiles (`DevicePolicyProfiles`) before and after, compared by content, worked
+/// out once per kind of device (supervised or not, with the locked app or without).
+struct MDMCommandTally {
+    private(set) var tally: [PolicyImpact.MDMCommands] = []
+
+    private struct Kind: Hashable {
+        let isSupervised: Bool
+        let apps: Set<String>
+    }
+
+    mutating func count(_ devices: [PolicyImpact.Device], before: EffectivePolicy, after: EffectivePolicy) {
+        let lockApps = Set([before, after].compactMap { $0[SingleAppMode.self]?.value.appIdentifier })
+        var kinds: [Kind: Int] = [:]
+        for device in devices { kinds[Kind(isSupervised: device.isSupervised, apps: lockApps.intersection(device.installedApps)), default: 0] += 1 }
+        for (kind, count) in kinds.sorted(by: { $0.value > $1.value }) {
+            let device = DevicePolicyProfiles.Device(isSupervised: kind.isSupervised, installedApps: kind.apps)
+            let was = Dictionary(uniqueKeysWithValues: DevicePolicyProfiles.targets(for: before, device: device, organization: "", stableUUID: { $0 }))
+            for (identifier, target) in DevicePolicyProfiles.targets(for: after, device: device, organization: "", stableUUID: { $0 }) {
+                switch (was[identifier], target) {
+                case (_, .unchanged), (.unchanged?, .absent):
+                    continue
+                case (let old, .carry(let input)):
+                    if case .carry(let previous)? = old, MobileConfig.xml(for: previous) == MobileConfig.xml(for: input) { continue }
+                    add(.installProfile, input.displayName, count)
+                case (.carry(let previous)?, .absent):
+                    add(.removeProfile, previous.displayName, count)
+                case (_, .absent):
+                    continue
+                }
+            }
+        }
+    }
+
+    private mutating func add(_ type: DeviceCommand.RequestType, _ profile: String, _ devices: Int) {
+        if let index = tally.firstIndex(where: { $0.requestType == type && $0.profile == profile }) {
+            tally[index].devices += devices
+        } else {
+            tally.append(PolicyImpact.MDMCommands(requestType: type, profile: profile, devices: devices))
+            tally.sort { ($0.requestType == .installProfile ? 0 : 1, $0.profile) < ($1.requestType == .installProfile ? 0 : 1, $1.profile) }
+        }
     }
 }
