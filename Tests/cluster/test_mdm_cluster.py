@@ -114,7 +114,7 @@ class MDMAcrossInstancesTest(unittest.TestCase):
             self.assertEqual(saved.status_code, 200, saved.text)
         self.wait_for_the_sync()
         installs = self.cluster.query(f"SELECT count(*) FROM device_commands WHERE deviceID = {device_id} AND requestType = 'InstallProfile'")
-        self.assertEqual(installs[0][0], 1, "both instances heard every change: one install")
+        self.assertEqual(installs[0][0], "1", "both instances heard every change: one install")
 
         for instance in (self.a, self.b):
             self.on(device, instance)
@@ -135,7 +135,7 @@ class MDMAcrossInstancesTest(unittest.TestCase):
         while time.monotonic() < deadline:
             behind = self.cluster.query("SELECT (SELECT count(*) FROM mdm_policy_due) + (SELECT count(*) FROM mdm_policy_sync s, policy_generation g "
                                         "WHERE s.generation <> g.value)")
-            if behind[0][0] == 0:
+            if behind[0][0] == "0":
                 return
             time.sleep(0.1)
         self.fail("no instance brought the devices in line with the policy")

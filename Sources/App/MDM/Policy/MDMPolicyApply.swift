@@ -11,6 +11,7 @@ struct MDMPolicyApply {
     private(set) var summary = MDMPolicySync.Summary()
     /// Devices with a command newly queued: woken once the transaction commits.
     private(set) var woken: [RecordID<DeviceRecord>] = []
+    private var writes = MDMPolicyWrites()
 
     init(connection: Connection, at time: Date) {
         self.connection = connection
@@ -49,6 +50,7 @@ struct MDMPolicyApply {
                 }
                 if queued { woken.append(deviceID) }
             }
+            try writes.write(connection)
         }
     }
 
@@ -65,9 +67,7 @@ struct MDMPolicyApply {
         }
         row.heldBack = planned.reason
         let queued = planned.keep ? false : try bring(&row, to: planned, commandStatus: status)
-        if row != before {
-            if row.id == .unsaved { _ = try connection.insert(row) } else { try connection.update(row) }
-        }
+        if row != before { writes.save(row) }
         return queued
     }
 
@@ -92,11 +92,10 @@ struct MDMPolicyApply {
             row.commandUUID = backToInstalled ? nil : uuid
             return false
         }
-        let record = try connection.insert(DeviceCommandRecord(deviceID: row.deviceID, command: Self.command(wanted, planned), queuedAt: at,
-                                                               queuedBy: MDMPolicySync.queuedBy))
+        let uuid = try writes.queue(Self.command(wanted, planned), for: row.deviceID, at: at)
         if wanted == nil { summary.removals += 1 } else { summary.installs += 1 }
         row.sendingDigest = wanted ?? removal
-        row.commandUUID = record.uuid
+        row.commandUUID = uuid
         return true
     }
 

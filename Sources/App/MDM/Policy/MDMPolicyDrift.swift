@@ -38,8 +38,12 @@ enum MDMPolicyDrift {
     /// After an install or removal, the device's list is asked for once its policy commands
     /// are done, so what it reports is compared while the change is fresh.
     static func askForTheList(_ deviceID: RecordID<DeviceRecord>, at time: Date, connection: Connection) throws {
-        let waiting = try connection.fetch(CommandQueue.waiting(for: deviceID))
-        guard !waiting.contains(where: { $0.requestType == .profileList || $0.queuedBy == MDMPolicySync.queuedBy }) else { return }
+        // Counted on the waiting commands' index, not read: this runs in every install's report.
+        let pending = try connection.scalar("""
+            SELECT count(*) FROM device_commands WHERE deviceID = \(deviceID) AND \(CommandQueue.waitingCondition)
+            AND (requestType = 'ProfileList' OR queuedBy = \(MDMPolicySync.queuedBy))
+            """, as: Int.self) ?? 0
+        guard pending == 0 else { return }
         _ = try connection.insert(DeviceCommandRecord(deviceID: deviceID, command: DeviceCommand(requestType: .profileList), queuedAt: time,
                                                       queuedBy: MDMPolicySync.queuedBy))
     }
