@@ -263,6 +263,38 @@ import Testing
         #expect(removal.impact.mdmCommands.map(\.requestType) == [.removeProfile])
     }
 
+    @Test func anAppsManagedConfigurationIsSentWithSettingsAndRemovedWhenItLeavesThePolicy() async throws {
+        let managed = try await managed()
+        try await managed.services.database.write { connection in
+            var device = try connection.require(DeviceRecord.self, id: managed.device.device)
+            device.installedApps = ["com.example.kiosk"]
+            try connection.update(device)
+        }
+        let configuration = ManagedAppConfiguration(appIdentifier: "com.example.kiosk", keys: [
+            ConfigKey(name: "serverURL", type: .string, required: true, value: .string("https://kiosk.example.com"))])
+        let profile = try await managed.profile("Kiosk settings", [Payload(configuration), Payload(ManagedAppConfiguration(appIdentifier: "com.example.absent"))])
+        try await managed.assign(profile)
+        #expect(try await managed.sync.run().configurations == 1, "only the installed app's")
+        let sent = try await managed.device.idle()
+        #expect(MDMCommandExchangeTests.requestType(sent) == "Settings")
+        guard case .array(let items)? = sent?["Command"]?["Settings"] else { Issue.record("no Settings"); return }
+        #expect(items.count == 1 && items[0]["Identifier"] == .string("com.example.kiosk"))
+        #expect(items[0]["Configuration"]?["serverURL"] == .string("https://kiosk.example.com"))
+        #expect(MDMCommandExchangeTests.requestType(try await managed.device.report("Acknowledged", sent)) == nil, "no profile list after Settings")
+        let slot = DeviceAppConfigurations.identifier(of: "com.example.kiosk")
+        #expect(try managed.held(slot)?.installedDigest != nil)
+        #expect(try await managed.sync.run() == MDMPolicySync.Summary())
+
+        _ = try await managed.services.assignments.unassign(profile, from: managed.device.fixture.group, by: .system)
+        #expect(try await managed.sync.run().configurations == 1)
+        let removal = try await managed.device.idle()
+        guard case .array(let removed)? = removal?["Command"]?["Settings"] else { Issue.record("no Settings"); return }
+        #expect(removed.count == 1 && removed[0]["Identifier"] == .string("com.example.kiosk") && removed[0]["Configuration"] == nil,
+                "an item without Configuration removes it")
+        _ = try await managed.device.report("Acknowledged", removal)
+        #expect(try managed.held(slot)?.installedDigest == nil)
+    }
+
     @Test func aDeviceMovedToAnotherGroupGetsThatGroupsPolicy() async throws {
         let managed = try await managed()
         let other = try await managed.services.database.write { try $0.insert(DeviceGroupRecord(name: "Exam iPads", parentID: nil, createdAt: Date())).id }

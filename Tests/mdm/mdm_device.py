@@ -116,6 +116,8 @@ class MDMDevice:
         self.feedback = {"com.example.kiosk": {"sessionsToday": 42, "lastError": "printer offline", "paperLow": True}}
         # The profiles MDM installed, by PayloadIdentifier, as the device holds them.
         self.profiles = {}
+        # Each managed app's configuration (com.apple.configuration.managed), by bundle ID.
+        self.app_configurations = {}
 
     # MARK: enrollment
 
@@ -257,6 +259,18 @@ class MDMDevice:
                  "IsManaged": True, "PayloadContent": [{key: payload[key] for key in ("PayloadType", "PayloadVersion", "PayloadIdentifier", "PayloadUUID")}
                                                        for payload in profile["PayloadContent"]]}
                 for identifier, profile in sorted(self.profiles.items())]
+        elif kind == "Settings":
+            installed = {app["Identifier"] for app in self.apps}
+            for item in command["Settings"]:
+                if item["Item"] != "ApplicationConfiguration":
+                    continue
+                if item["Identifier"] not in installed:
+                    return self.report("Error", envelope["CommandUUID"], {"ErrorChain": [
+                        {"ErrorCode": 12082, "ErrorDomain": "MCMDMErrorDomain", "LocalizedDescription": f"{item['Identifier']} is not a managed app."}]})
+                if "Configuration" in item:
+                    self.app_configurations[item["Identifier"]] = item["Configuration"]
+                else:
+                    self.app_configurations.pop(item["Identifier"], None)
         elif kind in ("InstallProfile", "RemoveProfile"):
             refusal = self.install(command["Payload"]) if kind == "InstallProfile" else self.remove(command["Identifier"])
             if refusal:

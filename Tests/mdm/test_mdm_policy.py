@@ -137,6 +137,31 @@ class PolicyTests:
         self.assertEqual(device.drain(), [], "nothing more")
 
 
+    def test_managed_app_configuration_follows_the_policy_app_by_app(self):
+        group, device = self.group_with_device()
+        def configuration(server):
+            return {"PayloadType": "com.payloadconsole.sdk.managed-app-config", "appIdentifier": "com.example.kiosk", "keys": [
+                {"name": "serverURL", "type": "string", "required": True, "allowedValues": [], "value": {"string": {"_0": server}}},
+                {"name": "retries", "type": "integer", "required": True, "allowedValues": [], "value": {"integer": {"_0": 3}}}]}
+        profile = self.profile([configuration("https://a.example.com")])
+        self.api("POST", f"/api/v1/profiles/{profile}/assignments", {"groupID": group})
+        self.settles_to_configuration(device, {"com.example.kiosk": {"serverURL": "https://a.example.com", "retries": 3}})
+        self.save(profile, [configuration("https://b.example.com")])
+        self.settles_to_configuration(device, {"com.example.kiosk": {"serverURL": "https://b.example.com", "retries": 3}})
+        self.api("DELETE", f"/api/v1/profiles/{profile}/assignments/{group}")
+        self.settles_to_configuration(device, {})
+        self.assertEqual(device.profiles, {}, "managed app configuration travels as Settings, not as a profile")
+
+    def settles_to_configuration(self, device, expected, seconds=20):
+        deadline = time.monotonic() + seconds
+        while True:
+            device.drain()
+            if device.app_configurations == expected or time.monotonic() > deadline:
+                self.assertEqual(device.app_configurations, expected)
+                return
+            time.sleep(0.2)
+
+
 class SQLitePolicyTests(PolicyTests, unittest.TestCase):
     pass
 

@@ -11,10 +11,13 @@ struct MDMCommandExchange: Sendable {
     let now: @Sendable () -> Date
     let quietDevices: MDMQuietDevices
     private let lastSeenWrites: MDMLastSeenWrites
+    /// For a Settings command a person queued: the apps' configurations come from the policy.
+    let contents: ProfileContentCache?
 
-    init(database: Database, now: @escaping @Sendable () -> Date) {
+    init(database: Database, now: @escaping @Sendable () -> Date, contents: ProfileContentCache? = nil) {
         self.database = database
         self.now = now
+        self.contents = contents
         quietDevices = MDMQuietDevices(database: database)
         lastSeenWrites = MDMLastSeenWrites(database: database, quietDevices: quietDevices)
     }
@@ -159,6 +162,8 @@ struct MDMCommandExchange: Sendable {
             }
         case .removeProfile:
             materials.profileIdentifier = command.parameters.profileIdentifier
+        case .settings:
+            materials.appConfigurations = try appConfigurations(for: command, deviceID: deviceID, connection: connection)
         case .managedApplicationFeedback, .managedApplicationConfiguration:
             let installed = try connection.require(DeviceRecord.self, id: deviceID).installedApps
             materials.managedApps = try connection.fetch(AppRecord.query().filter("bundleID", in: installed).filter("isManaged", .equal, true))
@@ -167,6 +172,22 @@ struct MDMCommandExchange: Sendable {
             break
         }
         return materials
+    }
+
+    /// The policy's Settings command carries one app's configuration as the sync stored it (or
+    /// none, to remove it); one a person queued sends every configuration the policy gives the
+    /// device's installed apps now.
+    private func appConfigurations(for command: DeviceCommandRecord, deviceID: RecordID<DeviceRecord>,
+                                   connection: Connection) throws -> [(bundleID: String, configuration: PropertyList?)] {
+        if let app = command.parameters.profileIdentifier.flatMap(DeviceAppConfigurations.app(of:)) {
+            guard let digest = command.parameters.profileDigest else { return [(app, nil)] }
+            guard let stored = try connection.fetchOne(MDMProfileDocumentRecord.query().filter("digest", .equal, digest)) else { return [] }
+            return [(app, try PropertyListReader.read(stored.signed))]
+        }
+        guard let contents else { return [] }
+        let device = try connection.require(DeviceRecord.self, id: deviceID)
+        let policy = try PolicyLoader(connection: connection, cache: contents).effectivePolicy(group: device.groupID)
+        return DeviceAppConfigurations.configurations(for: policy, installedApps: Set(device.installedApps)).map { ($0.app, $0.configuration) }
     }
 
     /// An acknowledged inventory answer updates what the page shows, and the console's record

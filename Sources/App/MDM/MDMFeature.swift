@@ -16,7 +16,7 @@ enum MDMFeature {
 
         MDMController(identity: MDMIdentity(authority: authority, database: services.database, now: now),
                       checkIns: MDMCheckIns(database: services.database, now: now),
-                      exchange: MDMCommandExchange(database: services.database, now: now))
+                      exchange: MDMCommandExchange(database: services.database, now: now, contents: services.profileContents))
             .register(on: groups.mdm)
         SCEPController(authority: authority, links: links, now: now).register(on: groups.mdm)
         EnrollmentController(links: links, pushCertificates: pushCertificates, signing: services.signing, renderer: services.renderer,

@@ -71,6 +71,11 @@ public struct DeviceCommand: Equatable, Sendable {
     public var summary: String {
         switch requestType {
         case .installProfile, .removeProfile: "\(requestType.displayName): \(parameters.profileName ?? "")"
+        case .settings where !parameters.apps.isEmpty:
+            // The policy's own: one app's configuration sent, or taken away.
+            parameters.profileIdentifier != nil && parameters.profileDigest == nil
+                ? "Remove managed app configuration of \(parameters.apps.joined(separator: ", "))"
+                : "\(requestType.displayName) to \(parameters.apps.joined(separator: ", "))"
         case .managedApplicationFeedback: requestType.displayName + (parameters.deleteFeedback ? ", then delete it" : "")
         case .requestLogs: parameters.captureMinutes.map { "Capture logs for \($0) minutes" } ?? "Send available logs"
         default: requestType.displayName

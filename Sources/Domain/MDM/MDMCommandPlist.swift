@@ -8,7 +8,8 @@ public enum MDMCommandPlist {
         public var profile: [UInt8]?
         public var profileIdentifier: String?
         public var unlockToken: [UInt8]?
-        public var appConfigurations: [(bundleID: String, configuration: PropertyList)] = []
+        /// Each app's configuration; nil removes the app's configuration.
+        public var appConfigurations: [(bundleID: String, configuration: PropertyList?)] = []
         public var managedApps: [String] = []
 
         public init() {}
@@ -68,7 +69,8 @@ public enum MDMCommandPlist {
         case .settings:
             guard !materials.appConfigurations.isEmpty else { throw .missing("No managed app on the device has a configuration to send.") }
             return [("Settings", .array(materials.appConfigurations.map { app in
-                .dictionary([("Item", .string("ApplicationConfiguration")), ("Identifier", .string(app.bundleID)), ("Configuration", app.configuration)])
+                .dictionary([("Item", .string("ApplicationConfiguration")), ("Identifier", .string(app.bundleID))]
+                    + (app.configuration.map { [("Configuration", $0)] } ?? []))
             }))]
         case .installProfile:
             guard let profile = materials.profile, !profile.isEmpty else { throw .missing("There is no profile to install.") }

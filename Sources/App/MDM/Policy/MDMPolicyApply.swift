@@ -45,13 +45,22 @@ struct MDMPolicyApply {
             for deviceID in chunk {
                 summary.devices += 1
                 var queued = false
-                for planned in devices[deviceID] ?? [] {
+                for planned in Self.withGoneApps(devices[deviceID] ?? [], held: held[deviceID] ?? [:]) {
                     queued = try bring(deviceID, planned, held: held[deviceID]?[planned.identifier]) || queued
                 }
                 if queued { woken.append(deviceID) }
             }
             try writes.write(connection)
         }
+    }
+
+    /// The plan, and an app whose configuration the device was sent but the plan no longer has:
+    /// its configuration is removed (unless a conflict keeps the device as it is).
+    private static func withGoneApps(_ planned: [MDMPolicyPlan.Planned], held: [String: Held]) -> [MDMPolicyPlan.Planned] {
+        guard !planned.contains(where: \.keep) else { return planned }
+        let named = Set(planned.map(\.identifier))
+        return planned + held.keys.sorted().filter { DeviceAppConfigurations.app(of: $0) != nil && !named.contains($0) }
+            .map { MDMPolicyPlan.Planned(identifier: $0, digest: nil, keep: false, reason: nil, displayName: nil) }
     }
 
     /// Brings one profile of one device in line; answers whether a command was newly queued.
@@ -93,17 +102,23 @@ struct MDMPolicyApply {
             return false
         }
         let uuid = try writes.queue(Self.command(wanted, planned), for: row.deviceID, at: at)
-        if wanted == nil { summary.removals += 1 } else { summary.installs += 1 }
+        if DeviceAppConfigurations.app(of: row.identifier) != nil { summary.configurations += 1 }
+        else if wanted == nil { summary.removals += 1 } else { summary.installs += 1 }
         row.sendingDigest = wanted ?? removal
         row.commandUUID = uuid
         return true
     }
 
-    /// InstallProfile of `digest`, or RemoveProfile for nil.
+    /// InstallProfile of `digest`, or RemoveProfile for nil; for an app's configuration, Settings
+    /// carrying it (or, for nil, removing it).
     private static func command(_ digest: String?, _ planned: MDMPolicyPlan.Planned) -> DeviceCommand {
         var parameters = DeviceCommand.Parameters(profileName: planned.displayName ?? name(of: planned.identifier))
         parameters.profileIdentifier = planned.identifier
         parameters.profileDigest = digest
+        if let app = DeviceAppConfigurations.app(of: planned.identifier) {
+            parameters.apps = [app]
+            return DeviceCommand(requestType: .settings, parameters)
+        }
         return DeviceCommand(requestType: digest == nil ? .removeProfile : .installProfile, parameters)
     }
 
@@ -126,6 +141,7 @@ struct MDMPolicyApply {
 
     /// How the history names a profile when there is no content to name it by (a removal).
     static func name(of identifier: String) -> String {
-        identifier == DevicePolicyProfiles.singleAppModeIdentifier ? "Single App Mode" : "Payload Console policy"
+        if let app = DeviceAppConfigurations.app(of: identifier) { return "Configuration of \(app)" }
+        return identifier == DevicePolicyProfiles.singleAppModeIdentifier ? "Single App Mode" : "Payload Console policy"
     }
 }

@@ -37,6 +37,8 @@ struct MDMPolicyPlan: Sendable {
         let identifier: String
         let displayName: String
         let xml: [UInt8]
+        /// Profiles are signed; an app's configuration travels inside the Settings command as it is.
+        let signs: Bool
     }
 
     /// Marks read at most per run: a larger backlog is taken by the next run.
@@ -109,17 +111,21 @@ struct MDMPolicyPlan: Sendable {
             let group: RecordID<DeviceGroupRecord>?
             let isSupervised: Bool
             let hasLockedApp: Bool
+            /// The installed apps the policy configures.
+            let configuredApps: Set<String>
         }
 
         mutating func targets(for device: DeviceFacts) throws -> [Planned] {
             let policy = try policy(device.groupID)
             let lockedApp = policy[SingleAppMode.self]?.value.appIdentifier
             let hasLockedApp = lockedApp.map(device.installedApps.contains) ?? false
-            let kind = Kind(group: device.groupID, isSupervised: device.isSupervised, hasLockedApp: hasLockedApp)
+            let configuredApps = DeviceAppConfigurations.configuredApps(policy).intersection(device.installedApps)
+            let kind = Kind(group: device.groupID, isSupervised: device.isSupervised, hasLockedApp: hasLockedApp, configuredApps: configuredApps)
             if let known = planned[kind] { return known }
             let facts = DevicePolicyProfiles.Device(isSupervised: device.isSupervised, installedApps: hasLockedApp ? Set(lockedApp.map { [$0] } ?? []) : [])
             let targets = DevicePolicyProfiles.targets(for: policy, device: facts, organization: organization, stableUUID: MDMPolicyPlan.stableUUID)
                 .map { identifier, target in plan(identifier, target) }
+                + DeviceAppConfigurations.configurations(for: policy, installedApps: configuredApps).map { plan(app: $0.app, $0.configuration) }
             planned[kind] = targets
             return targets
         }
@@ -135,9 +141,20 @@ struct MDMPolicyPlan: Sendable {
                 // then made from the digest, so the same policy always makes the same bytes.
                 let digest = SHA256Digest.hex(of: Array(MobileConfig.xml(for: input).utf8))
                 input.uuid = MDMPolicyPlan.stableUUID(digest)
-                documents[digest] = Document(identifier: identifier, displayName: input.displayName, xml: Array(MobileConfig.xml(for: input).utf8))
+                documents[digest] = Document(identifier: identifier, displayName: input.displayName, xml: Array(MobileConfig.xml(for: input).utf8), signs: true)
                 return Planned(identifier: identifier, digest: digest, keep: false, reason: nil, displayName: input.displayName)
             }
+        }
+
+        /// An app's configuration: named by its app's slot and its content, so two apps with the
+        /// same dictionary are still two documents.
+        private mutating func plan(app: String, _ configuration: PropertyList) -> Planned {
+            let identifier = DeviceAppConfigurations.identifier(of: app)
+            let xml = Array(configuration.xmlDocument().utf8)
+            let digest = SHA256Digest.hex(of: Array(identifier.utf8) + [0] + xml)
+            let name = "Configuration of \(app)"
+            documents[digest] = Document(identifier: identifier, displayName: name, xml: xml, signs: false)
+            return Planned(identifier: identifier, digest: digest, keep: false, reason: nil, displayName: name)
         }
 
         private mutating func policy(_ group: RecordID<DeviceGroupRecord>?) throws -> EffectivePolicy {

@@ -17,7 +17,7 @@ enum MDMPolicyReports {
         guard command.queuedBy == MDMPolicySync.queuedBy, let identifier = command.parameters.profileIdentifier,
               var row = try connection.fetchOne(MDMDeviceProfileRecord.query().filter("deviceID", .equal, command.deviceID)
                   .filter("identifier", .equal, identifier)) else { return }
-        let carried = command.requestType == .installProfile ? command.parameters.profileDigest : nil
+        let carried = command.requestType == .removeProfile ? nil : command.parameters.profileDigest
         var due = false
         switch command.status {
         case .acknowledged:
@@ -45,7 +45,9 @@ enum MDMPolicyReports {
         }
         try connection.update(row)
         if due { try markDue([command.deviceID], connection: connection) }
-        if command.status == .acknowledged { try MDMPolicyDrift.askForTheList(command.deviceID, at: time, connection: connection) }
+        if command.status == .acknowledged, command.requestType != .settings {
+            try MDMPolicyDrift.askForTheList(command.deviceID, at: time, connection: connection)
+        }
     }
 
     /// A device that enrolls again, or removes its MDM profile, holds none of the profiles the

@@ -25,6 +25,8 @@ struct MDMPolicySync: Sendable {
         var devices = 0
         var installs = 0
         var removals = 0
+        /// Settings commands carrying (or removing) an app's configuration.
+        var configurations = 0
         /// Waiting installs given newer content (or taken back) instead of queuing another.
         var replaced = 0
         /// Whether due marks were left for the next run.
@@ -69,7 +71,7 @@ struct MDMPolicySync: Sendable {
         }
         var signed: [String: [UInt8]] = [:]
         for (digest, document) in documents where !stored.contains(digest) {
-            signed[digest] = try await signing.sign(document.xml)
+            signed[digest] = document.signs ? try await signing.sign(document.xml) : document.xml
         }
         return signed
     }
