@@ -235,7 +235,11 @@ import Testing
         managed.console.clock.advance(by: 61)
         #expect(try await managed.services.database.write { try MDMPolicyReports.markRetriesDue(at: managed.console.clock.now, connection: $0) } == 1)
         #expect(try await managed.sync.run().installs == 1, "after it: once more")
-        _ = try await managed.answerNext("Error")
+        // The list asked for after the first install comes first; then the install again.
+        var next = try await managed.device.idle()
+        if MDMCommandExchangeTests.requestType(next) == "ProfileList" { next = try await managed.device.report("Acknowledged", next, [("ProfileList", .array([]))]) }
+        #expect(MDMCommandExchangeTests.requestType(next) == "InstallProfile")
+        _ = try await managed.device.report("Error", next)
         let again = try #require(try managed.held(DevicePolicyProfiles.policyIdentifier))
         #expect(again.failures == 2 && again.retryAfter == managed.console.clock.now.addingTimeInterval(240))
     }

@@ -42,16 +42,32 @@ struct MDMPolicyApply {
                 """) {
                 held[found.row.deviceID, default: [:]][found.row.identifier] = found
             }
+            let listing = try devicesAskedForTheirList(chunk)
             for deviceID in chunk {
                 summary.devices += 1
-                var queued = false
+                var queued = false, profileQueued = false
                 for planned in Self.withGoneApps(devices[deviceID] ?? [], held: held[deviceID] ?? [:]) {
-                    queued = try bring(deviceID, planned, held: held[deviceID]?[planned.identifier]) || queued
+                    let now = try bring(deviceID, planned, held: held[deviceID]?[planned.identifier])
+                    queued = queued || now
+                    profileQueued = profileQueued || (now && DeviceAppConfigurations.app(of: planned.identifier) == nil)
+                }
+                // The device's list is asked for after its installs, to compare while the change is fresh.
+                if profileQueued, !listing.contains(deviceID) {
+                    _ = try writes.queue(DeviceCommand(requestType: .profileList), for: deviceID, at: at)
                 }
                 if queued { woken.append(deviceID) }
             }
             try writes.write(connection)
         }
+    }
+
+    /// Devices of the chunk whose ProfileList already waits.
+    private func devicesAskedForTheirList(_ chunk: [RecordID<DeviceRecord>]) throws -> Set<RecordID<DeviceRecord>> {
+        struct Listing: Decodable { let deviceID: RecordID<DeviceRecord> }
+        return Set(try connection.fetch(Listing.self, """
+            SELECT DISTINCT deviceID FROM device_commands WHERE deviceID IN (\(list: chunk)) AND \(CommandQueue.waitingCondition)
+            AND requestType = 'ProfileList'
+            """).map(\.deviceID))
     }
 
     /// The plan, and an app whose configuration the device was sent but the plan no longer has:

@@ -6,7 +6,8 @@ import Storage
 /// profile of the console's that is missing, or at a version the console did not send last,
 /// is taken as not held, and the device is marked due so the next run installs it again. A
 /// managed profile the console did not send is only shown (the device page lists it); nothing
-/// removes it. The list is asked for daily with the inventory, and after each install.
+/// removes it. The list is asked for daily with the inventory, and after each change of the
+/// console's profiles (`MDMPolicyApply` queues it behind them).
 enum MDMPolicyDrift {
     /// `installedDigest` of a profile of the console's at a version it cannot name (sent by an
     /// earlier console, say): never what a device should carry, so it is replaced or removed.
@@ -33,18 +34,5 @@ enum MDMPolicyDrift {
             changed = true
         }
         if changed { try MDMPolicyReports.markDue([deviceID], connection: connection) }
-    }
-
-    /// After an install or removal, the device's list is asked for once its policy commands
-    /// are done, so what it reports is compared while the change is fresh.
-    static func askForTheList(_ deviceID: RecordID<DeviceRecord>, at time: Date, connection: Connection) throws {
-        // Counted on the waiting commands' index, not read: this runs in every install's report.
-        let pending = try connection.scalar("""
-            SELECT count(*) FROM device_commands WHERE deviceID = \(deviceID) AND \(CommandQueue.waitingCondition)
-            AND (requestType = 'ProfileList' OR queuedBy = \(MDMPolicySync.queuedBy))
-            """, as: Int.self) ?? 0
-        guard pending == 0 else { return }
-        _ = try connection.insert(DeviceCommandRecord(deviceID: deviceID, command: DeviceCommand(requestType: .profileList), queuedAt: time,
-                                                      queuedBy: MDMPolicySync.queuedBy))
     }
 }

@@ -14,40 +14,46 @@ enum MDMPolicyReports {
 
     /// Runs in the transaction that recorded the report.
     static func record(_ command: DeviceCommandRecord, at time: Date, connection: Connection) throws {
-        guard command.queuedBy == MDMPolicySync.queuedBy, let identifier = command.parameters.profileIdentifier,
-              var row = try connection.fetchOne(MDMDeviceProfileRecord.query().filter("deviceID", .equal, command.deviceID)
-                  .filter("identifier", .equal, identifier)) else { return }
+        guard command.queuedBy == MDMPolicySync.queuedBy, let identifier = command.parameters.profileIdentifier else { return }
         let carried = command.requestType == .removeProfile ? nil : command.parameters.profileDigest
-        var due = false
         switch command.status {
         case .acknowledged:
-            row.installedDigest = carried
-            row.installedAt = time
-            row.failures = 0
-            row.failedDigest = nil
-            row.retryAfter = nil
-            row.lastError = nil
-            // Another console gave the command newer content after this one sent it: what is
-            // wanted is still to come.
-            due = row.commandUUID == command.uuid && row.sendingDigest != (carried ?? MDMDeviceProfileRecord.removal)
+            try acknowledged(command, identifier: identifier, carried: carried, at: time, connection: connection)
         case .error, .formatError:
+            guard var row = try connection.fetchOne(MDMDeviceProfileRecord.query().filter("deviceID", .equal, command.deviceID)
+                .filter("identifier", .equal, identifier)) else { return }
             let failed = carried ?? MDMDeviceProfileRecord.removal
             row.failures = row.failedDigest == failed ? row.failures + 1 : 1
             row.failedDigest = failed
             row.retryAfter = time.addingTimeInterval(pause(afterFailures: row.failures))
             row.lastError = command.resultSummary
+            if row.commandUUID == command.uuid {
+                row.sendingDigest = nil
+                row.commandUUID = nil
+            }
+            try connection.update(row)
         default:
             return
         }
-        if row.commandUUID == command.uuid {
-            row.sendingDigest = nil
-            row.commandUUID = nil
-        }
-        try connection.update(row)
-        if due { try markDue([command.deviceID], connection: connection) }
-        if command.status == .acknowledged, command.requestType != .settings {
-            try MDMPolicyDrift.askForTheList(command.deviceID, at: time, connection: connection)
-        }
+    }
+
+    /// The device holds what the command carried. Written without reading the row back: every
+    /// install of a large change is answered this way, one turn each.
+    private static func acknowledged(_ command: DeviceCommandRecord, identifier: String, carried: String?, at time: Date,
+                                     connection: Connection) throws {
+        // Another console gave the command newer content after this one sent it: what is wanted
+        // is still to come, so the device is due again.
+        let raced = try connection.scalar("""
+            SELECT count(*) FROM mdm_device_profiles WHERE deviceID = \(command.deviceID) AND identifier = \(identifier)
+            AND commandUUID = \(command.uuid) AND sendingDigest <> \(carried ?? MDMDeviceProfileRecord.removal)
+            """, as: Int.self) ?? 0
+        try connection.execute("""
+            UPDATE mdm_device_profiles SET installedDigest = \(carried), installedAt = \(time), failures = 0, failedDigest = NULL, retryAfter = NULL,
+                lastError = NULL, sendingDigest = CASE WHEN commandUUID = \(command.uuid) THEN NULL ELSE sendingDigest END,
+                commandUUID = CASE WHEN commandUUID = \(command.uuid) THEN NULL ELSE commandUUID END
+            WHERE deviceID = \(command.deviceID) AND identifier = \(identifier)
+            """)
+        if raced > 0 { try markDue([command.deviceID], connection: connection) }
     }
 
     /// A device that enrolls again, or removes its MDM profile, holds none of the profiles the
