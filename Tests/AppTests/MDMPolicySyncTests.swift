@@ -299,6 +299,27 @@ import Testing
         #expect(try managed.held(slot)?.installedDigest == nil)
     }
 
+    /// A push can be lost (the console that queued stopped before pushing): a device whose
+    /// install still waits unsent is pushed again as the install passes five minutes, an
+    /// hour…, once each.
+    @Test func aDeviceWhoseInstallStillWaitsIsPushedAgainOnceAtEachAge() async throws {
+        let managed = try await managed()
+        try await managed.assign(try await managed.profile("Exam rules", [Self.allowlist]))
+        try await managed.sync.run()
+        let clock = managed.console.clock
+        #expect(try await managed.sync.devicesToPushAgain(at: clock.now, every: 60).isEmpty, "just pushed")
+        clock.advance(by: 5 * 60 + 30)
+        #expect(try await managed.sync.devicesToPushAgain(at: clock.now, every: 60) == [managed.device.device])
+        clock.advance(by: 60)
+        #expect(try await managed.sync.devicesToPushAgain(at: clock.now, every: 60).isEmpty, "once")
+        clock.advance(by: 3600 - 5 * 60 - 60)
+        #expect(try await managed.sync.devicesToPushAgain(at: clock.now, every: 60) == [managed.device.device], "again at an hour")
+        // Installed; the list asked for behind it is handed out in the same turn.
+        #expect(MDMCommandExchangeTests.requestType(try await managed.device.report("Acknowledged", try await managed.device.idle())) == "ProfileList")
+        clock.advance(by: 5 * 3600)  // six hours after it was queued
+        #expect(try await managed.sync.devicesToPushAgain(at: clock.now, every: 60).isEmpty, "sent: nothing to push for")
+    }
+
     @Test func aDeviceMovedToAnotherGroupGetsThatGroupsPolicy() async throws {
         let managed = try await managed()
         let other = try await managed.services.database.write { try $0.insert(DeviceGroupRecord(name: "Exam iPads", parentID: nil, createdAt: Date())).id }

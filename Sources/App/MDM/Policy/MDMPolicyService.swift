@@ -41,6 +41,7 @@ struct MDMPolicyService: Service {
                         while true {
                             try await Task.sleep(for: lookingAnyway)
                             try? await markRetriesDue()
+                            try? await wakeDevicesStillWaiting()
                             signal.wake()
                         }
                     }
@@ -87,5 +88,10 @@ struct MDMPolicyService: Service {
 
     private struct Count: Codable {
         let count: Int
+    }
+
+    private func wakeDevicesStillWaiting() async throws {
+        let devices = try await sync.devicesToPushAgain(at: sync.now(), every: TimeInterval(lookingAnyway.components.seconds))
+        sync.wakeups?.queued(for: devices)
     }
 }

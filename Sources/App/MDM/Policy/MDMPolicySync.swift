@@ -89,4 +89,25 @@ struct MDMPolicySync: Sendable {
                                                                signed: Data(bytes), createdAt: time))
         }
     }
+
+    /// How long after a policy command was queued, unsent, its device is pushed again: a push
+    /// can be lost (the console that queued it stopped before pushing, the device was off and
+    /// Apple kept only the last push). Each device is pushed once as its command passes each
+    /// age, which needs no record of pushes and never becomes a push a minute.
+    static let pushAgainAfter: [TimeInterval] = [5 * 60, 3600, 6 * 3600, 86_400]
+
+    /// The devices whose oldest unsent policy command passed one of those ages in the last
+    /// `interval` (how often the caller asks).
+    func devicesToPushAgain(at time: Date, every interval: TimeInterval) async throws -> [RecordID<DeviceRecord>] {
+        struct Waiting: Codable { let deviceID: RecordID<DeviceRecord> }
+        let devices = try await database.read { connection in
+            try Self.pushAgainAfter.flatMap { age in
+                try connection.fetch(Waiting.self, """
+                    SELECT DISTINCT deviceID FROM device_commands WHERE status = 'queued' AND queuedBy = \(Self.queuedBy)
+                    AND queuedAt > \(time.addingTimeInterval(-age - interval)) AND queuedAt <= \(time.addingTimeInterval(-age))
+                    """).map(\.deviceID)
+            }
+        }
+        return Array(Set(devices)).sorted { $0.rawValue < $1.rawValue }
+    }
 }
