@@ -19,9 +19,13 @@ import Testing
 
         /// The device's page as a viewer reads it.
         func page() async throws -> String {
+            try await page("/devices/\(device.device)", role: .viewer)
+        }
+
+        func page(_ path: String, role: Role) async throws -> String {
             let body = Mutex("")
             try await console.test { client in
-                let page = try await DeviceWorkspaceTests().signedIn(console, client, "vera@example.com", .viewer).get("/devices/\(device.device)").body
+                let page = try await DeviceWorkspaceTests().signedIn(console, client, "\(role)@example.com", role).get(path).body
                 body.withLock { $0 = page }
             }
             return body.withLock { $0 }
@@ -287,12 +291,22 @@ import Testing
         #expect(MDMCommandExchangeTests.requestType(try await managed.device.report("Acknowledged", sent)) == nil, "no profile list after Settings")
         let slot = DeviceAppConfigurations.identifier(of: "com.example.kiosk")
         #expect(try managed.held(slot)?.installedDigest != nil)
+        let delivery = try managed.device.fixture.read { try MDMAppConfigurationDelivery.read("com.example.kiosk", connection: $0) }
+        #expect(delivery?.summary == "1 real device has the current configuration.")
+        let app = try await managed.services.database.write { connection in
+            try connection.insert(AppRecord(name: "Kiosk", bundleID: "com.example.kiosk", isManaged: true, isSDKBuilt: true, hasAssessmentEntitlement: false,
+                                            iconColor: "#336699", createdAt: Date()))
+        }
+        #expect(try await managed.page("/apps/\(app.id)/edit", role: .admin).contains("1 real device has the current configuration."))
+        // Serving the page ran the background jobs: the daily inventory asked the device too.
+        try await managed.services.database.write { _ = try $0.execute("DELETE FROM device_commands WHERE queuedBy = 'Inventory'") }
+        #expect(try managed.device.fixture.read { try MDMAppConfigurationDelivery.read("com.example.absent", connection: $0) } == nil)
         #expect(try await managed.sync.run() == MDMPolicySync.Summary())
 
         _ = try await managed.services.assignments.unassign(profile, from: managed.device.fixture.group, by: .system)
         #expect(try await managed.sync.run().configurations == 1)
         let removal = try await managed.device.idle()
-        guard case .array(let removed)? = removal?["Command"]?["Settings"] else { Issue.record("no Settings"); return }
+        guard case .array(let removed)? = removal?["Command"]?["Settings"] else { Issue.record("no Settings: \(String(describing: removal))"); return }
         #expect(removed.count == 1 && removed[0]["Identifier"] == .string("com.example.kiosk") && removed[0]["Configuration"] == nil,
                 "an item without Configuration removes it")
         _ = try await managed.device.report("Acknowledged", removal)

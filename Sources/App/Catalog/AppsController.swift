@@ -61,6 +61,9 @@ struct AppsController {
         let name: String
         let form: FormView
         let specfile: SpecfileView
+        /// Where the app's managed configuration stands on real devices, in words; nil when no
+        /// real device was given one.
+        let delivery: String?
     }
 
     func register(on routes: SecuredRoutes) {
@@ -91,7 +94,9 @@ struct AppsController {
         form.action = Site.Apps.update.link(app.id)
         form.submitLabel = "Save app"
         let specfile = SpecfileView(app: app, stored: try await appConfigSpecs.spec(for: app.bundleID), error: specfileError, now: now())
-        return try renderer.page("apps/edit", title: "Edit \(app.name)", model: EditView(name: app.name, form: form, specfile: specfile),
+        let delivery = try await catalogReader.database.read { try MDMAppConfigurationDelivery.read(app.bundleID, connection: $0) }
+        return try renderer.page("apps/edit", title: "Edit \(app.name)",
+                                 model: EditView(name: app.name, form: form, specfile: specfile, delivery: delivery?.summary),
                                       request: request, context: context, status: status)
     }
 

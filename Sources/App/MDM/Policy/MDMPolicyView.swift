@@ -35,7 +35,9 @@ struct MDMPolicyView {
         let name = MDMPolicyApply.name(of: row.identifier)
         let holds = row.installedDigest.map { $0 == MDMPolicyDrift.unknownVersion ? "holds a version this console did not send" : "installed" }
         if let sending = row.sendingDigest {
-            let what = sending == MDMDeviceProfileRecord.removal ? "Being removed" : (row.installedDigest == nil ? "Being installed" : "A new version is on its way")
+            let isConfiguration = DeviceAppConfigurations.app(of: row.identifier) != nil
+            let what = sending == MDMDeviceProfileRecord.removal ? "Being removed"
+                : isConfiguration ? "On its way" : (row.installedDigest == nil ? "Being installed" : "A new version is on its way")
             return Item(name: name, state: what, stateClass: "status-queued", detail: row.heldBack)
         }
         if let error = row.lastError, row.failedDigest != nil {
@@ -47,7 +49,8 @@ struct MDMPolicyView {
                         stateClass: "status-notNow", detail: reason)
         }
         if let holds {
-            let state = holds == "installed" ? "Installed " + (row.installedAt.map { DisplayTime.relative($0, now: now) } ?? "") : "The device \(holds)"
+            let delivered = DeviceAppConfigurations.app(of: row.identifier) != nil ? "Delivered " : "Installed "
+            let state = holds == "installed" ? delivered + (row.installedAt.map { DisplayTime.relative($0, now: now) } ?? "") : "The device \(holds)"
             return Item(name: name, state: state, stateClass: holds == "installed" ? "status-acknowledged" : "status-notNow", detail: nil)
         }
         return Item(name: name, state: "Not part of this device's policy", stateClass: "status-none", detail: nil)
