@@ -94,7 +94,7 @@ struct AppsController {
         form.action = Site.Apps.update.link(app.id)
         form.submitLabel = "Save app"
         let specfile = SpecfileView(app: app, stored: try await appConfigSpecs.spec(for: app.bundleID), error: specfileError, now: now())
-        let delivery = try await catalogReader.database.read { try MDMAppConfigurationDelivery.read(app.bundleID, connection: $0) }
+        let delivery = try await catalogReader.configurationDelivery(of: app.bundleID)
         return try renderer.page("apps/edit", title: "Edit \(app.name)",
                                  model: EditView(name: app.name, form: form, specfile: specfile, delivery: delivery?.summary),
                                       request: request, context: context, status: status)

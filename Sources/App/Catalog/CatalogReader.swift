@@ -16,6 +16,11 @@ struct CatalogReader: Sendable {
         try await database.read { try $0.require(AppRecord.self, id: id) }
     }
 
+    /// Where the app's managed configuration stands on real devices; nil when none was given one.
+    func configurationDelivery(of bundleID: String) async throws -> MDMAppConfigurationDelivery? {
+        try await database.read { try MDMAppConfigurationDelivery.read(bundleID, connection: $0) }
+    }
+
     /// By name, then id.
     func apps() async throws -> [AppRecord] {
         try await database.read { try $0.fetch(AppRecord.query().order(by: "name").order(by: "id")) }

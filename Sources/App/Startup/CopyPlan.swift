@@ -7,7 +7,7 @@ import Storage
 /// and written in its PostgreSQL type.
 struct CopyPlan: Sendable {
     /// Tables the migrations fill with a first row: the source's row replaces it.
-    static let seeded: Set<String> = ["policy_generation", "log_index_progress"]
+    static let seeded: Set<String> = ["policy_generation", "log_index_progress", "mdm_policy_sync"]
 
     struct Table: Sendable {
         let name: String
