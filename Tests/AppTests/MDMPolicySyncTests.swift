@@ -302,6 +302,14 @@ import Testing
         try await managed.services.database.write { _ = try $0.execute("DELETE FROM device_commands WHERE queuedBy = 'Inventory'") }
         #expect(try managed.device.fixture.read { try MDMAppConfigurationDelivery.read("com.example.absent", connection: $0) } == nil)
         #expect(try await managed.sync.run() == MDMPolicySync.Summary())
+        // The daily profile list says nothing about configurations: it leaves the app's alone.
+        try await managed.services.database.write { connection in
+            _ = try connection.insert(DeviceCommandRecord(deviceID: managed.device.device, command: DeviceCommand(requestType: .profileList),
+                                                          queuedAt: managed.console.clock.now, queuedBy: "Inventory"))
+        }
+        _ = try await managed.answerNext("Acknowledged", [("ProfileList", .array([]))])
+        #expect(try managed.held(slot)?.installedDigest != nil)
+        #expect(try await managed.sync.run() == MDMPolicySync.Summary(), "nothing sent again")
 
         _ = try await managed.services.assignments.unassign(profile, from: managed.device.fixture.group, by: .system)
         #expect(try await managed.sync.run().configurations == 1)

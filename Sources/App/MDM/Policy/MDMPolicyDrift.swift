@@ -23,7 +23,9 @@ enum MDMPolicyDrift {
     /// Runs in the transaction that recorded the device's ProfileList.
     static func reconcile(_ listed: [MDMInventory.Profile], deviceID: RecordID<DeviceRecord>, connection: Connection) throws {
         var changed = false
-        for var row in try connection.fetch(MDMDeviceProfileRecord.query().filter("deviceID", .equal, deviceID)) {
+        // Only profiles are listed: an app's configuration slot is not the list's to judge.
+        for var row in try connection.fetch(MDMDeviceProfileRecord.query().filter("deviceID", .equal, deviceID))
+        where DevicePolicyProfiles.identifiers.contains(row.identifier) {
             let held = listed.first { $0.identifier == row.identifier }.map { profile in
                 [row.installedDigest, row.sendingDigest, row.failedDigest].compactMap { $0 }
                     .first { MDMPolicyPlan.stableUUID($0) == profile.uuid } ?? unknownVersion
