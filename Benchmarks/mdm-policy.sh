@@ -20,7 +20,7 @@ DURATION=${DURATION:-10s}
 DEVICES=${DEVICES:-100000}
 SIGNED=${SIGNED:-10000}
 PUSH_PEM=Tests/SigningTests/Certificates/MDMPush/push.pem
-. Benchmarks/apns-standin.sh
+. Benchmarks/mdm-common.sh
 command -v sqlite3 >/dev/null || scripts/ensure-apt-packages sqlite3
 
 openssl req -new -newkey rsa:2048 -nodes -keyout "$WORK/device.key" -outform DER -out "$WORK/device.csr" -subj "/CN=bench" 2>/dev/null
@@ -60,19 +60,9 @@ awk -v start="$START" -v queued="${QUEUED_AT:-0}" -v last="$LAST" -v pushed="$PU
 echo "server peak RSS: $(awk '/VmHWM/ { printf "%.0f MB", $2 / 1024 }' /proc/$SERVER/status) (target < 300 MB)"
 
 # The drain: each signed device is handed its install, then reports it done.
-pass_rate() { # label, column, target
-  python3 - "$DB" "$SIGNED" "$@" <<'PY'
-import sqlite3, sys
-db, devices, label, column, target = sys.argv[1:]
-done, first, last = sqlite3.connect(db).execute(
-    f"SELECT COUNT(*), MIN({column}), MAX({column}) FROM device_commands WHERE requestType = 'InstallProfile' AND {column} IS NOT NULL").fetchone()
-seconds = max(last - first, 0.001) if done else 0
-print(f"{label}: {done} of {devices} devices in {seconds:.2f} s: {done / seconds if seconds else 0:.0f} devices/s{target}")
-PY
-}
 wrk -t 2 -c 64 -d 30s -s Benchmarks/mdm.lua "$URL" -- "$WORK/idle.txt" 2 once >/dev/null
-pass_rate "woken (Idle, handed its InstallProfile with the signed profile)" sentAt ""
+pass_rate "woken (Idle, handed its InstallProfile with the signed profile)" sentAt "" "$SIGNED" "requestType = 'InstallProfile'"
 $BENCH sign-mdm-reports --db "$DB" --identities "$WORK/identities.txt" --key "$WORK/device.key" --out "$WORK"
 wrk -t 2 -c 64 -d 30s -s Benchmarks/mdm.lua "$URL" -- "$WORK/reports.txt" 2 once >/dev/null
-pass_rate "drain (install reported done, told what is next)" completedAt " (target >= 2000)"
+pass_rate "drain (install reported done, told what is next)" completedAt " (target >= 2000)" "$SIGNED" "requestType = 'InstallProfile'"
 echo "installed on the device, as the console records it: $(sqlite3 "$DB" "SELECT count(*) FROM mdm_device_profiles WHERE installedDigest IS NOT NULL")"

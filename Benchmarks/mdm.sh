@@ -27,7 +27,7 @@ PUSH_PEM=Tests/SigningTests/Certificates/MDMPush/push.pem
 openssl req -new -newkey rsa:2048 -nodes -keyout "$WORK/device.key" -outform DER -out "$WORK/device.csr" -subj "/CN=bench" 2>/dev/null
 $BENCH seed-mdm --db "$DB" --devices "$DEVICES" --csr "$WORK/device.csr" --key "$WORK/device.key" --out "$WORK"
 
-. Benchmarks/apns-standin.sh
+. Benchmarks/mdm-common.sh
 start_apns_standin
 echo "benchmark passphrase" | $BIN user add --email admin@example.com --role admin --db "$DB" >/dev/null
 TOKEN=$($BIN token create --role admin --name bench --db "$DB")
@@ -41,20 +41,10 @@ curl -sf -X PUT -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/
 # 1. Woken: every device says Idle once and is handed its command. Each device's first message
 #    since the console started, so its certificate's chain is checked in full.
 # 2. The drain: every device reports on its command and is told what comes next.
-pass_rate() { # label, column, target
-  python3 - "$DB" "$DEVICES" "$@" <<'PY'
-import sqlite3, sys
-db, devices, label, column, target = sys.argv[1:]
-done, first, last = sqlite3.connect(db).execute(
-    f"SELECT COUNT(*), MIN({column}), MAX({column}) FROM device_commands WHERE queuedBy = 'bench' AND {column} IS NOT NULL").fetchone()
-seconds = max(last - first, 0.001) if done else 0
-print(f"{label}: {done} of {devices} devices in {seconds:.2f} s: {done / seconds if seconds else 0:.0f} devices/s{target}")
-PY
-}
 wrk -t 2 -c 64 -d 30s -s Benchmarks/mdm.lua "$URL" -- "$WORK/idle.txt" 2 once >/dev/null
-pass_rate "woken (Idle, handed its command; certificate checked in full)" sentAt ""
+pass_rate "woken (Idle, handed its command; certificate checked in full)" sentAt "" "$DEVICES" "queuedBy = 'bench'"
 wrk -t 2 -c 64 -d 30s -s Benchmarks/mdm.lua "$URL" -- "$WORK/reports.txt" 2 once >/dev/null
-pass_rate "drain (report recorded, told what is next)" completedAt " (target >= 2000)"
+pass_rate "drain (report recorded, told what is next)" completedAt " (target >= 2000)" "$DEVICES" "queuedBy = 'bench'"
 
 run() { # label, URL, then the script's arguments
   local label=$1 target=$2; shift 2

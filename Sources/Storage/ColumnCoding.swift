@@ -77,3 +77,11 @@ extension SQLiteValue {
         try ColumnCoding.encode(value, column: column)
     }
 }
+
+extension SQLiteValue {
+    /// A value as the ORM stores it in a column (a list or document as JSON text), for a row
+    /// written without the record encoder (`Connection.execute(_:forEachOf:)`).
+    public static func column(_ value: some Encodable) throws -> SQLiteValue {
+        try ColumnCoding.encode(value, column: "?")
+    }
+}

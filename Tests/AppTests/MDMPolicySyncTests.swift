@@ -237,7 +237,9 @@ import Testing
         #expect(try await managed.sync.run().installs == 0, "within the pause: not again")
 
         managed.console.clock.advance(by: 61)
-        #expect(try await managed.services.database.write { try MDMPolicyReports.markRetriesDue(at: managed.console.clock.now, connection: $0) } == 1)
+        let ready = try await managed.services.database.read { try MDMPolicyReports.readyToRetry(at: managed.console.clock.now, connection: $0) }
+        #expect(ready.count == 1)
+        try await managed.services.database.write { try MDMPolicyReports.markDue(ready, connection: $0) }
         #expect(try await managed.sync.run().installs == 1, "after it: once more")
         // The list asked for after the first install comes first; then the install again.
         var next = try await managed.device.idle()

@@ -146,3 +146,18 @@ class MDMConsole(support.Console):
         if self.schema:
             return [tuple(row) for row in self.pg_query(sql)]
         return [tuple(str(value) if value is not None else "" for value in row) for row in support.query(self.database, sql)]
+
+
+class ConsoleTests:
+    """A console with a push certificate for a test class, on SQLite, or on PostgreSQL when the
+    subclass sets `postgres`: mixed into a unittest.TestCase, one subclass per backend."""
+
+    postgres = False
+
+    @classmethod
+    def setUpClass(cls):
+        cls.console = MDMConsole(postgres=cls.postgres).start_ready()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.console.stop()

@@ -18,18 +18,8 @@ POLICY = "com.payloadconsole.policy"
 LOCK = "com.payloadconsole.policy.app-lock"
 
 
-class PolicyTests:
+class PolicyTests(mdm_console.ConsoleTests):
     """The tests, run by a subclass per backend."""
-
-    postgres = False
-
-    @classmethod
-    def setUpClass(cls):
-        cls.console = mdm_console.MDMConsole(postgres=cls.postgres).start_ready()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.console.stop()
 
     def api(self, method, path, body=None, expect=(200, 201, 204)):
         answer = self.console.admin_api.request(method, self.console.url(path), json=body, timeout=TIMEOUT)

@@ -18,18 +18,8 @@ from mdm_device import MDMDevice
 INVENTORY = {"DeviceInformation", "SecurityInfo", "InstalledApplicationList", "ProfileList"}
 
 
-class ProtocolTests:
+class ProtocolTests(mdm_console.ConsoleTests):
     """The tests, run by a subclass per backend."""
-
-    postgres = False
-
-    @classmethod
-    def setUpClass(cls):
-        cls.console = mdm_console.MDMConsole(postgres=cls.postgres).start_ready()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.console.stop()
 
     def enrolled(self, **device_options):
         device = MDMDevice(**device_options)

@@ -34,7 +34,7 @@ enum MDMFeature {
 
     /// Keeps real devices' profiles in line with their effective policy, in the background.
     static func policyService(services: Services, logger: Logger) -> MDMPolicyService {
-        let signal = MDMPolicyService.Signal()
+        let signal = WakeSignal()
         services.database.onCommit(tables: MDMPolicyService.tables) { _ in signal.wake() }
         return MDMPolicyService(sync: policySync(services), signal: signal, logger: logger)
     }

@@ -122,7 +122,7 @@ private func prepareServicesOnce(config: AppConfig, renderer: PageRenderer, help
     let sessions = SessionStore(database: database, lifetime: config.sessionLifetime, now: config.now)
     let contents = ProfileContentCache()
     let services = Services(
-        config: config, database: database, logs: logs, logIndexing: LogIndexSignal(), logDecoding: LogUploadDecoding(), logWrites: LogGroupCommit(), renderer: renderer, cookies: renderer.cookies, sessions: sessions,
+        config: config, database: database, logs: logs, logIndexing: WakeSignal(), logDecoding: LogUploadDecoding(), logWrites: LogGroupCommit(), renderer: renderer, cookies: renderer.cookies, sessions: sessions,
         hasher: hasher, accounts: AccountService(database: database, hasher: hasher, now: config.now),
         signing: SigningService(database: database, dataDirectory: config.dataDirectory, now: config.now),
         help: help, profileContents: contents, checkIns: CheckInCache(contents: contents), deviceTokens: DeviceTokenCache(database: database),

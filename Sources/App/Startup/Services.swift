@@ -9,7 +9,7 @@ struct Services: Sendable {
     /// The log store's own file and writer (`LogSchema`).
     let logs: Database
     /// Wakes the indexer after an upload.
-    let logIndexing: LogIndexSignal
+    let logIndexing: WakeSignal
     let logDecoding: LogUploadDecoding
     /// Uploads waiting for the log writer, committed together.
     let logWrites: LogGroupCommit

@@ -5,7 +5,7 @@ import ServiceLifecycle
 /// then shortly after uploads arrive, a batch at a time until the index has caught up.
 struct LogIndexingService: Service {
     let indexer: LogIndexer
-    let signal: LogIndexSignal
+    let signal: WakeSignal
     /// Uploads waiting for the writer come first: acknowledging them is what devices wait for,
     /// while unindexed lines are still found by search. During a flood the index falls behind
     /// and catches up once the writer has time.
@@ -22,24 +22,7 @@ struct LogIndexingService: Service {
     let logger: Logger
 
     func run() async throws {
-        // A graceful shutdown cancels the loops below, and that is their end, not a failure:
-        // a CancellationError thrown out of here fails the service group, and the console
-        // would exit with status 1 on every SIGTERM.
-        do {
-            try await cancelWhenGracefulShutdown {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        while true {
-                            try await Task.sleep(for: lookingAnyway)
-                            signal.linesArrived()
-                        }
-                    }
-                    group.addTask { try await indexWhenWoken() }
-                    try await group.next()
-                    group.cancelAll()
-                }
-            }
-        } catch is CancellationError {}
+        try await signal.run(every: lookingAnyway) { try await indexWhenWoken() }
     }
 
     private func indexWhenWoken() async throws {

@@ -14,7 +14,7 @@ package struct LogStore: Sendable {
     /// Where a batch waits for the writer with the other uploads of its moment.
     let writes: LogGroupCommit
     /// Told after every stored batch, so the index follows within about a second.
-    let indexing: LogIndexSignal
+    let indexing: WakeSignal
     let now: @Sendable () -> Date
 
     /// Why a batch was not stored.
@@ -89,7 +89,7 @@ package struct LogStore: Sendable {
             try Self.accept(upload.rows, capBytes: capBytes, at: time, in: connection)
         }
         if let refusal { throw refusal }
-        indexing.linesArrived()
+        indexing.wake()
         return upload.lines.count
     }
 

@@ -62,15 +62,11 @@ enum MDMPolicyReports {
         try connection.execute("UPDATE mdm_device_profiles SET installedDigest = NULL, installedAt = NULL WHERE deviceID = \(deviceID)")
     }
 
-    /// Devices whose refused install's pause is over become due, so the next run tries again.
-    static func markRetriesDue(at time: Date, connection: Connection) throws -> Int {
-        let ready = try connection.fetch(Ready.self, "SELECT DISTINCT deviceID FROM mdm_device_profiles WHERE retryAfter IS NOT NULL AND retryAfter <= \(time)")
-        try markDue(ready.map(\.deviceID), connection: connection)
-        return ready.count
-    }
-
-    private struct Ready: Codable {
-        let deviceID: RecordID<DeviceRecord>
+    /// Devices whose refused install's pause is over: marked due (`markDue`), the next run tries again.
+    static func readyToRetry(at time: Date, connection: Connection) throws -> [RecordID<DeviceRecord>] {
+        struct Ready: Codable { let deviceID: RecordID<DeviceRecord> }
+        return try connection.fetch(Ready.self, "SELECT DISTINCT deviceID FROM mdm_device_profiles WHERE retryAfter IS NOT NULL AND retryAfter <= \(time)")
+            .map(\.deviceID)
     }
 
     static func markDue(_ devices: [RecordID<DeviceRecord>], connection: Connection) throws {

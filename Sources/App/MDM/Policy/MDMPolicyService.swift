@@ -9,48 +9,21 @@ import Storage
 /// installs whose pause is over become due again.
 struct MDMPolicyService: Service {
     let sync: MDMPolicySync
-    let signal: Signal
+    let signal: WakeSignal
     /// How long to let more changes arrive after one wakes the sync: an admin's five quick
     /// saves, or a bulk move committing in parts, make one run.
     var gathering: Duration = .milliseconds(250)
     var lookingAnyway: Duration = .seconds(60)
     let logger: Logger
 
-    /// Wake-ups, at most one waiting.
-    struct Signal: Sendable {
-        private let stream: AsyncStream<Void>
-        private let continuation: AsyncStream<Void>.Continuation
-
-        init() {
-            (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        }
-
-        func wake() { continuation.yield() }
-
-        var wakeUps: AsyncStream<Void> { stream }
-    }
-
     /// The tables whose commits wake the sync.
     static let tables: Set<String> = ["policy_generation", "mdm_policy_due"]
 
     func run() async throws {
-        do {
-            try await cancelWhenGracefulShutdown {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        while true {
-                            try await Task.sleep(for: lookingAnyway)
-                            try? await markRetriesDue()
-                            try? await wakeDevicesStillWaiting()
-                            signal.wake()
-                        }
-                    }
-                    group.addTask { try await syncWhenWoken() }
-                    try await group.next()
-                    group.cancelAll()
-                }
-            }
-        } catch is CancellationError {}
+        try await signal.run(every: lookingAnyway, onTick: {
+            try? await markRetriesDue()
+            try? await wakeDevicesStillWaiting()
+        }) { try await syncWhenWoken() }
     }
 
     private func syncWhenWoken() async throws {
@@ -77,17 +50,12 @@ struct MDMPolicyService: Service {
         }
     }
 
+    /// Read first: most minutes nothing is ready, and that costs no write.
     private func markRetriesDue() async throws {
         let time = sync.now()
-        let waiting = try await sync.database.read { connection in
-            try connection.fetch(Count.self, "SELECT count(*) AS count FROM mdm_device_profiles WHERE retryAfter IS NOT NULL AND retryAfter <= \(time)")
-        }
-        guard (waiting.first?.count ?? 0) > 0 else { return }
-        _ = try await sync.database.write { try MDMPolicyReports.markRetriesDue(at: time, connection: $0) }
-    }
-
-    private struct Count: Codable {
-        let count: Int
+        let ready = try await sync.database.read { try MDMPolicyReports.readyToRetry(at: time, connection: $0) }
+        guard !ready.isEmpty else { return }
+        try await sync.database.write { try MDMPolicyReports.markDue(ready, connection: $0) }
     }
 
     private func wakeDevicesStillWaiting() async throws {

@@ -100,13 +100,18 @@ struct MDMPolicySync: Sendable {
     /// `interval` (how often the caller asks).
     func devicesToPushAgain(at time: Date, every interval: TimeInterval) async throws -> [RecordID<DeviceRecord>] {
         struct Waiting: Codable { let deviceID: RecordID<DeviceRecord> }
-        let devices = try await database.read { connection in
-            try Self.pushAgainAfter.flatMap { age in
-                try connection.fetch(Waiting.self, """
-                    SELECT DISTINCT deviceID FROM device_commands WHERE status = 'queued' AND queuedBy = \(Self.queuedBy)
-                    AND queuedAt > \(time.addingTimeInterval(-age - interval)) AND queuedAt <= \(time.addingTimeInterval(-age))
-                    """).map(\.deviceID)
-            }
+        // One statement over the waiting commands' partial index (the whole command history is
+        // no business of a minute's tick), each age a window of `interval`.
+        var windows = SQL(verbatim: "")
+        for (index, age) in Self.pushAgainAfter.enumerated() {
+            if index > 0 { windows.append(" OR ") }
+            windows.append("(queuedAt > \(time.addingTimeInterval(-age - interval)) AND queuedAt <= \(time.addingTimeInterval(-age)))")
+        }
+        let devices = try await database.read { [windows] connection in
+            try connection.fetch(Waiting.self, """
+                SELECT DISTINCT deviceID FROM device_commands WHERE \(CommandQueue.waitingCondition) AND status = 'queued'
+                AND queuedBy = \(Self.queuedBy) AND (\(windows))
+                """).map(\.deviceID)
         }
         return Array(Set(devices)).sorted { $0.rawValue < $1.rawValue }
     }

@@ -11,6 +11,8 @@ struct MDMPolicyView {
         let state: String
         let stateClass: String
         let detail: String?
+        /// The device holds what its policy says for this profile (or none is wanted).
+        var inStep = false
     }
 
     let items: [Item]
@@ -20,7 +22,7 @@ struct MDMPolicyView {
     /// Whether the device holds what its policy says, in words.
     var summary: String {
         if items.isEmpty { return "No policy has reached this device yet." }
-        return items.contains { !["status-acknowledged", "status-none"].contains($0.stateClass) }
+        return items.contains { !$0.inStep }
             ? "Out of step: the device does not hold everything its policy says yet." : "In step: the device holds what its policy says."
     }
 
@@ -33,9 +35,9 @@ struct MDMPolicyView {
 
     private static func item(_ row: MDMDeviceProfileRecord, now: Date) -> Item {
         let name = MDMPolicyApply.name(of: row.identifier)
-        let holds = row.installedDigest.map { $0 == MDMPolicyDrift.unknownVersion ? "holds a version this console did not send" : "installed" }
+        let isConfiguration = DeviceAppConfigurations.app(of: row.identifier) != nil
+        let holdsUnknown = row.installedDigest == MDMPolicyDrift.unknownVersion
         if let sending = row.sendingDigest {
-            let isConfiguration = DeviceAppConfigurations.app(of: row.identifier) != nil
             let what = sending == MDMDeviceProfileRecord.removal ? "Being removed"
                 : isConfiguration ? "On its way" : (row.installedDigest == nil ? "Being installed" : "A new version is on its way")
             return Item(name: name, state: what, stateClass: "status-queued", detail: row.heldBack)
@@ -45,15 +47,18 @@ struct MDMPolicyView {
             return Item(name: name, state: "Refused by the device", stateClass: "status-error", detail: "\(error) \(retry)")
         }
         if let reason = row.heldBack {
-            return Item(name: name, state: holds.map { "Held back; the device \($0 == "installed" ? "keeps an earlier version" : $0)" } ?? "Not sent",
-                        stateClass: "status-notNow", detail: reason)
+            let state = row.installedDigest == nil ? "Not sent"
+                : holdsUnknown ? "Held back; the device holds a version this console did not send" : "Held back; the device keeps an earlier version"
+            return Item(name: name, state: state, stateClass: "status-notNow", detail: reason)
         }
-        if let holds {
-            let delivered = DeviceAppConfigurations.app(of: row.identifier) != nil ? "Delivered " : "Installed "
-            let state = holds == "installed" ? delivered + (row.installedAt.map { DisplayTime.relative($0, now: now) } ?? "") : "The device \(holds)"
-            return Item(name: name, state: state, stateClass: holds == "installed" ? "status-acknowledged" : "status-notNow", detail: nil)
+        if holdsUnknown {
+            return Item(name: name, state: "The device holds a version this console did not send", stateClass: "status-notNow", detail: nil)
         }
-        return Item(name: name, state: "Not part of this device's policy", stateClass: "status-none", detail: nil)
+        if row.installedDigest != nil {
+            let state = (isConfiguration ? "Delivered " : "Installed ") + (row.installedAt.map { DisplayTime.relative($0, now: now) } ?? "")
+            return Item(name: name, state: state, stateClass: "status-acknowledged", detail: nil, inStep: true)
+        }
+        return Item(name: name, state: "Not part of this device's policy", stateClass: "status-none", detail: nil, inStep: true)
     }
 }
 

@@ -21,7 +21,7 @@ struct MDMPolicyWrites {
         if let known = parameters[key] {
             json = known
         } else {
-            json = .text(String(decoding: try Self.encoder.encode(command.parameters), as: UTF8.self))
+            json = try .column(command.parameters)
             parameters[key] = json
         }
         commands.append([.text(uuid), deviceID.sqliteValue, .text(command.requestType.rawValue), json, .date(time), .text(MDMPolicySync.queuedBy)])
@@ -54,11 +54,4 @@ struct MDMPolicyWrites {
             .joined(separator: ", ") + " WHERE id = ?", forEachOf: updated)
         (commands, inserted, updated) = ([], [], [])
     }
-
-    /// As the records' JSON columns are written.
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
 }

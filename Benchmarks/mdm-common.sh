@@ -1,5 +1,5 @@
-# Apple's push service's stand-in for the MDM benchmarks; sourced after Benchmarks/common.sh with
-# APNS_PORT and PUSH_PEM set. nginx over HTTP/2 and TLS, asking for the push certificate as the
+# What the MDM benchmarks share; sourced after Benchmarks/common.sh with APNS_PORT and PUSH_PEM
+# set. Apple's push service's stand-in: nginx over HTTP/2 and TLS, asking for the push certificate as the
 # client's (it is self-signed, so it is its own CA), logging each push with its time to
 # $WORK/pushes.log; stopped at exit with the servers.
 command -v nginx >/dev/null || scripts/ensure-apt-packages nginx
@@ -46,4 +46,19 @@ wait_for_pushes() {
 # The number of successful pushes logged and the time of the last, as "count last".
 pushes_logged() {
   awk '$2 == 200 && $6 == "SUCCESS" { pushed++; if ($1 > last) last = $1 } END { printf "%d %.3f\n", pushed, last }' "$WORK/pushes.log"
+}
+
+# A pass of devices over the command endpoint, timed by the console's own times (wrk cannot end
+# a run early): from the first to the last command of those WHERE selects whose COLUMN is set.
+# Arguments: label, column (sentAt: handed out; completedAt: recorded as done), what to print
+# after the rate (the target), the number of devices, the commands' condition.
+pass_rate() {
+  python3 - "$DB" "$@" <<'PY'
+import sqlite3, sys
+db, label, column, target, devices, where = sys.argv[1:]
+done, first, last = sqlite3.connect(db).execute(
+    f"SELECT COUNT(*), MIN({column}), MAX({column}) FROM device_commands WHERE {where} AND {column} IS NOT NULL").fetchone()
+seconds = max(last - first, 0.001) if done else 0
+print(f"{label}: {done} of {devices} devices in {seconds:.2f} s: {done / seconds if seconds else 0:.0f} devices/s{target}")
+PY
 }
