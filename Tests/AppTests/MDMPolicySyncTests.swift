@@ -344,6 +344,22 @@ import Testing
         #expect(try await managed.sync.devicesToPushAgain(at: clock.now, every: 60).isEmpty, "sent: nothing to push for")
     }
 
+    /// A second profile whose allowlist adds nothing to the intersection changes no setting: the
+    /// preview says none of the devices changes, so it must not queue an install either (the
+    /// policy profile's description names its sources, which is no setting).
+    @Test func aChangeThatChangesNoSettingQueuesNothing() async throws {
+        let managed = try await managed()
+        try await managed.assign(try await managed.profile("Exam rules", [Self.allowlist]))
+        try await managed.sync.run()
+        _ = try await managed.answerNext("Acknowledged")
+        let wider = try await managed.profile("Wider", [Payload(ASAMAllowlist(appIdentifiers: ["com.example.exam", "com.example.dictionary", "com.example.maps"]))])
+        let preview = try await managed.services.profiles.impact(of: .assign(wider, to: managed.device.fixture.group))
+        #expect(preview.impact.devicesChanged == 0)
+        #expect(preview.impact.mdmCommands.isEmpty)
+        try await managed.assign(wider)
+        #expect(try await managed.sync.run().installs == 0)
+    }
+
     @Test func aDeviceMovedToAnotherGroupGetsThatGroupsPolicy() async throws {
         let managed = try await managed()
         let other = try await managed.services.database.write { try $0.insert(DeviceGroupRecord(name: "Exam iPads", parentID: nil, createdAt: Date())).id }

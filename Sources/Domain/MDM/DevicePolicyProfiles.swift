@@ -94,6 +94,17 @@ public enum DevicePolicyProfiles {
             payloads: [ExportedPayload(payload: Payload(lock.value), uuid: stableUUID("\(singleAppModeIdentifier).\(SingleAppMode.identifierSuffix)"))]))
     }
 
+    /// What names a profile's content, and so decides whether the device must be sent it again:
+    /// the profile without its own UUID (made from this) and without its description, which
+    /// only says where the settings came from. Renaming a source profile, or assigning one that
+    /// adds nothing to the combined policy, changes no setting and sends no device anything.
+    public static func identity(of input: ProfileExportInput) -> String {
+        var bare = input
+        bare.uuid = ""
+        bare.description = ""
+        return MobileConfig.xml(for: bare)
+    }
+
     /// The console profiles a payload came from, each named once in a stable order: the
     /// description is part of the content, so it must not change when nothing else did.
     private static func sourceNames(_ sources: [PolicySource]) -> String {

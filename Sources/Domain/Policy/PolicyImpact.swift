@@ -172,7 +172,7 @@ struct MDMCommandTally {
                 case (_, .unchanged), (.unchanged?, .absent):
                     continue
                 case (let old, .carry(let input)):
-                    if case .carry(let previous)? = old, MobileConfig.xml(for: previous) == MobileConfig.xml(for: input) { continue }
+                    if case .carry(let previous)? = old, DevicePolicyProfiles.identity(of: previous) == DevicePolicyProfiles.identity(of: input) { continue }
                     add(.installProfile, input.displayName, count)
                 case (.carry(let previous)?, .absent):
                     add(.removeProfile, previous.displayName, count)

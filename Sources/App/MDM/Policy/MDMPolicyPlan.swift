@@ -137,9 +137,9 @@ struct MDMPolicyPlan: Sendable {
             case .absent(let reason):
                 return Planned(identifier: identifier, digest: nil, keep: false, reason: reason, displayName: nil)
             case .carry(var input):
-                // Named by its content: the digest of the profile without its own UUID, which is
-                // then made from the digest, so the same policy always makes the same bytes.
-                let digest = SHA256Digest.hex(of: Array(MobileConfig.xml(for: input).utf8))
+                // Named by its settings (`DevicePolicyProfiles.identity`); its own UUID is then made
+                // from that name, so the same settings always make the same profile.
+                let digest = SHA256Digest.hex(of: Array(DevicePolicyProfiles.identity(of: input).utf8))
                 input.uuid = MDMPolicyPlan.stableUUID(digest)
                 documents[digest] = Document(identifier: identifier, displayName: input.displayName, xml: Array(MobileConfig.xml(for: input).utf8), signs: true)
                 return Planned(identifier: identifier, digest: digest, keep: false, reason: nil, displayName: input.displayName)
