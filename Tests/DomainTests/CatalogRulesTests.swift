@@ -34,6 +34,42 @@ import Testing
         #expect(errors["bundleID"] != nil)
         #expect(errors["iconColor"] != nil)
     }
+
+    func delivered(_ method: AppDeliveryMethod?, storeID: String = "", manifestURL: String = "", managed: Bool = true) -> ValidationErrors {
+        CatalogAppDraft(name: "Lobby", bundleID: "com.example.lobby", isManaged: managed, deliveryMethod: method, storeID: storeID,
+                        manifestURL: manifestURL).validate()
+    }
+
+    @Test func eachDeliveryReadsItsOwnValueAndRefusesTheOthers() {
+        #expect(delivered(.appStore, storeID: " 1234567890 ").isEmpty)
+        #expect(delivered(.appStore)["storeID"] != nil, "an App Store app needs its ID")
+        for bad in ["0", "-4", "12345678901", "12a", "１２"] { #expect(delivered(.appStore, storeID: bad)["storeID"] != nil, "\(bad)") }
+        #expect(delivered(.inHouse, manifestURL: "https://apps.example.com/lobby/manifest.plist").isEmpty)
+        for bad in ["", "http://apps.example.com/m.plist", "https://", "https://user:pw@apps.example.com/m.plist", "https://apps.example.com/a b.plist",
+                    "https://bad_host/m.plist", "https://apps.example.com/\u{7}", "ftp://apps.example.com"] {
+            #expect(delivered(.inHouse, manifestURL: bad)["manifestURL"] != nil, "\(bad)")
+        }
+        #expect(delivered(.inHouse, storeID: "123", manifestURL: "https://a.example.com/m.plist")["storeID"] != nil, "a stale store ID is not kept unseen")
+        #expect(delivered(.takeOver, manifestURL: "https://a.example.com/m.plist")["manifestURL"] != nil)
+        #expect(delivered(.takeOver, managed: false)["deliveryMethod"] != nil, "an app the console installs is managed")
+        #expect(delivered(nil).isEmpty)
+        var flagsAlone = CatalogAppDraft(name: "Lobby", bundleID: "com.example.lobby", preventBackup: true)
+        #expect(flagsAlone.validate()["deliveryMethod"] != nil)
+        flagsAlone.deliveryMethod = .takeOver
+        #expect(flagsAlone.validate().isEmpty && flagsAlone.delivery?.managementFlags == 4)
+    }
+
+    @Test func theInstallCommandNamesTheAppAsEachMethodDoes() {
+        let store = AppDelivery(method: .appStore, storeID: 915_056_765, removeWithManagement: true, preventBackup: true)
+        #expect(PropertyList.dictionary(store.installKeys(bundleID: "com.example.maps"))
+            == .dictionary([("iTunesStoreID", .integer(915_056_765)), ("ManagementFlags", .integer(5))]))
+        let inHouse = AppDelivery(method: .inHouse, manifestURL: "https://apps.example.com/m.plist")
+        #expect(PropertyList.dictionary(inHouse.installKeys(bundleID: "com.example.rounds")) == .dictionary([("ManifestURL", .string("https://apps.example.com/m.plist"))]),
+                "no flags: the key is left out (Apple's values are 1, 4 and 5)")
+        let takeOver = AppDelivery(method: .takeOver, removeWithManagement: true)
+        #expect(PropertyList.dictionary(takeOver.installKeys(bundleID: "com.example.lobby"))
+            == .dictionary([("Identifier", .string("com.example.lobby")), ("ChangeManagementState", .string("Managed")), ("ManagementFlags", .integer(1))]))
+    }
 }
 
 @Suite struct DeviceDraftTests {

@@ -5,7 +5,7 @@ import Testing
 /// Every command the console sends over MDM carries the keys Apple's schema requires, of the
 /// types it gives, and reads back from the XML the device is sent.
 @Suite struct MDMCommandPlistTests {
-    enum Kind { case string, data, boolean, array, dictionary }
+    enum Kind { case string, data, boolean, integer, array, dictionary }
 
     /// Required keys of each command's payload, restated from Apple's schema.
     static let required: [DeviceCommand.RequestType: [(String, Kind)]] = [
@@ -15,7 +15,8 @@ import Testing
         .settings: [("Settings", .array)],
     ]
     /// Optional keys the console sends, with their types.
-    static let optional: [String: Kind] = ["DeleteFeedback": .boolean, "Message": .string, "PhoneNumber": .string, "Footnote": .string]
+    static let optional: [String: Kind] = ["DeleteFeedback": .boolean, "Message": .string, "PhoneNumber": .string, "Footnote": .string,
+                                           "iTunesStoreID": .integer, "ManagementFlags": .integer, "Configuration": .dictionary]
 
     static var materials: MDMCommandPlist.Materials {
         var materials = MDMCommandPlist.Materials()
@@ -24,6 +25,8 @@ import Testing
         materials.unlockToken = [1, 2, 3]
         materials.appConfigurations = [("com.example.checkin", .dictionary([("kiosk", .boolean(true))]))]
         materials.managedApps = ["com.example.checkin"]
+        materials.application = AppDelivery(method: .appStore, storeID: 915_056_765, removeWithManagement: true).installKeys(bundleID: "com.example.maps")
+        materials.applicationConfiguration = .dictionary([("kiosk", .boolean(true))])
         return materials
     }
 
@@ -32,6 +35,7 @@ import Testing
         case .string: .string
         case .data: .data
         case .boolean: .boolean
+        case .integer: .integer
         case .array: .array
         case .dictionary: .dictionary
         default: nil
@@ -74,6 +78,7 @@ import Testing
         #expect(refusal(.settings)?.description.contains("configuration") == true)
         #expect(refusal(.managedApplicationFeedback)?.description.contains("No managed app") == true)
         #expect(refusal(.installProfile) != nil && refusal(.removeProfile) != nil)
+        #expect(refusal(.installApplication)?.description.contains("no app to install") == true)
         #expect(refusal(.managedApplicationFeedback, .init(apps: ["com.example.notes"])) == nil, "named apps need no catalog")
     }
 }

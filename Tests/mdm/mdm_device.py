@@ -42,6 +42,7 @@ REQUIRED_KEYS = {
     "ManagedApplicationConfiguration": {"Identifiers": list},
     "InstallProfile": {"Payload": bytes},
     "RemoveProfile": {"Identifier": str},
+    "InstallApplication": {},
 }
 # Optional keys with the type they must have when present.
 OPTIONAL_KEYS = {
@@ -51,6 +52,8 @@ OPTIONAL_KEYS = {
     "InstalledApplicationList": {"Identifiers": list, "ManagedAppsOnly": bool},
     "ProfileList": {"ManagedOnly": bool},
     "EraseDevice": {"PreserveDataPlan": bool, "DisallowProximitySetup": bool},
+    "InstallApplication": {"iTunesStoreID": int, "ManifestURL": str, "Identifier": str, "ManagementFlags": int, "Configuration": dict,
+                           "ChangeManagementState": str},
 }
 
 
@@ -118,6 +121,12 @@ class MDMDevice:
         self.profiles = {}
         # Each managed app's configuration (com.apple.configuration.managed), by bundle ID.
         self.app_configurations = {}
+        # Where InstallApplication finds apps: the App Store by store ID, in-house builds by
+        # manifest address; each an InstalledApplicationList entry.
+        self.app_store = {}
+        self.manifests = {}
+        # Apps MDM manages, by bundle ID, with the ManagementFlags they came with.
+        self.managed_apps = {}
 
     # MARK: enrollment
 
@@ -271,6 +280,12 @@ class MDMDevice:
                     self.app_configurations[item["Identifier"]] = item["Configuration"]
                 else:
                     self.app_configurations.pop(item["Identifier"], None)
+        elif kind == "InstallApplication":
+            refusal, state = self.install_app(command)
+            if refusal:
+                return self.report("Error", envelope["CommandUUID"], {"ErrorChain": [
+                    {"ErrorCode": 12024, "ErrorDomain": "MCMDMErrorDomain", "LocalizedDescription": refusal}]})
+            extra.update({"Identifier": state[0], "State": state[1]})
         elif kind in ("InstallProfile", "RemoveProfile"):
             refusal = self.install(command["Payload"]) if kind == "InstallProfile" else self.remove(command["Identifier"])
             if refusal:
@@ -292,6 +307,32 @@ class MDMDevice:
                     return f"The app {payload['App']['Identifier']} is not installed: locking into it would leave the device unusable."
         self.profiles[profile["PayloadIdentifier"]] = profile
         return None
+
+    def install_app(self, command):
+        """Runs InstallApplication as iOS does: one of a store ID, a manifest address, or the
+        identifier of an app already here to take over. Answers (refusal, None) or (None,
+        (bundle ID, State))."""
+        sources = [key for key in ("iTunesStoreID", "ManifestURL", "Identifier") if key in command]
+        if len(sources) != 1:
+            return f"Give one of iTunesStoreID, ManifestURL or Identifier, not {sources}.", None
+        installed = {app["Identifier"]: app for app in self.apps}
+        if "Identifier" in command:
+            if command.get("ChangeManagementState") != "Managed" or command["Identifier"] not in installed:
+                return f"{command['Identifier']} is not on the device to take over.", None
+            app = installed[command["Identifier"]]
+        else:
+            app = (self.app_store.get(command["iTunesStoreID"]) if "iTunesStoreID" in command else self.manifests.get(command["ManifestURL"]))
+            if app is None:
+                return "The app could not be found.", None
+        if command.get("ManagementFlags", 0) not in (0, 1, 4, 5):
+            return f"ManagementFlags {command['ManagementFlags']} is not 1, 4 or 5.", None
+        bundle = app["Identifier"]
+        if bundle not in installed:
+            self.apps.append(dict(app))
+        self.managed_apps[bundle] = {"ManagementFlags": command.get("ManagementFlags", 0)}
+        if "Configuration" in command:
+            self.app_configurations[bundle] = command["Configuration"]
+        return None, (bundle, "Managed")
 
     def remove(self, identifier):
         if identifier not in self.profiles:

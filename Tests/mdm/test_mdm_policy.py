@@ -142,6 +142,30 @@ class PolicyTests(mdm_console.ConsoleTests):
         self.settles_to_configuration(device, {})
         self.assertEqual(device.profiles, {}, "managed app configuration travels as Settings, not as a profile")
 
+    def test_the_lock_waits_for_its_app_which_the_console_installs_first(self):
+        group, device = self.group_with_device(supervised=True)
+        bundle = f"com.example.lobby{uuid.uuid4().hex[:6]}"
+        device.app_store[1234567890] = {"Identifier": bundle, "Name": "Lobby Check-In", "ShortVersion": "2.4.0", "Version": "240"}
+        profile = self.profile([self.lock(bundle)])
+        self.api("POST", f"/api/v1/profiles/{profile}/assignments", {"groupID": group})
+        # The catalog does not say how devices get the app yet: the lock waits and says why.
+        self.wait_for_the_sync()
+        device.drain()
+        device_id = self.console.device(device.serial)["id"]
+        held_back = self.console.rows(f"SELECT heldBack FROM mdm_device_profiles WHERE deviceID = {device_id} AND identifier = '{LOCK}'")
+        self.assertIn("does not say how devices get it", held_back[0][0])
+        self.assertEqual(device.profiles, {})
+
+        # Once it does, the console installs the app (managed, with its flags), then the lock.
+        self.api("POST", "/api/v1/apps", {"name": "Lobby Check-In", "bundleID": bundle, "deliveryMethod": "appStore", "storeID": 1234567890,
+                                          "removeWithManagement": True})
+        self.settles_to(device, {"profiles": [LOCK], "locks": [bundle], "allowlists": []})
+        self.assertEqual(device.managed_apps, {bundle: {"ManagementFlags": 1}})
+        sent = [command["requestType"] for command in reversed(self.console.commands(device_id))]
+        self.assertLess(sent.index("InstallApplication"), sent.index("InstallProfile"), sent)
+        refused = [command for command in self.console.commands(device_id) if command["status"] == "error"]
+        self.assertEqual(refused, [], "the device refused nothing it was sent")
+
     def settles_to_configuration(self, device, expected, seconds=20):
         deadline = time.monotonic() + seconds
         while True:

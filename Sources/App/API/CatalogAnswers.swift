@@ -12,6 +12,11 @@ struct AppAnswer: APIAnswer, NamedSchema {
     let isSDKBuilt: Bool
     let hasAssessmentEntitlement: Bool
     @Nullable var role: AppRole?
+    @Nullable var deliveryMethod: AppDeliveryMethod?
+    @Nullable var storeID: Int?
+    @Nullable var manifestURL: String?
+    let removeWithManagement: Bool
+    let preventBackup: Bool
 
     init(_ app: AppRecord) {
         id = app.id
@@ -21,6 +26,11 @@ struct AppAnswer: APIAnswer, NamedSchema {
         isSDKBuilt = app.isSDKBuilt
         hasAssessmentEntitlement = app.hasAssessmentEntitlement
         role = app.role
+        deliveryMethod = app.deliveryMethod
+        storeID = app.storeID
+        manifestURL = app.manifestURL
+        removeWithManagement = app.removeWithManagement
+        preventBackup = app.preventBackup
     }
 }
 

@@ -10,15 +10,24 @@ struct AppBody: APIRequestBody {
     let hasAssessmentEntitlement: Bool?
     let iconColor: String?
     let role: AppRole?
+    /// How real devices get the app over MDM; left out, the console does not install it.
+    let deliveryMethod: AppDeliveryMethod?
+    let storeID: Int?
+    let manifestURL: String?
+    let removeWithManagement: Bool?
+    let preventBackup: Bool?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, bundleID, isManaged, isSDKBuilt, hasAssessmentEntitlement, iconColor, role
+        case deliveryMethod, storeID, manifestURL, removeWithManagement, preventBackup
     }
 
     /// The draft the page would build; `CatalogService` validates it the same way.
     var draft: CatalogAppDraft {
         CatalogAppDraft(name: name, bundleID: bundleID, isManaged: isManaged ?? true, isSDKBuilt: isSDKBuilt ?? false,
-                        hasAssessmentEntitlement: hasAssessmentEntitlement ?? false, iconColor: iconColor ?? "", role: role)
+                        hasAssessmentEntitlement: hasAssessmentEntitlement ?? false, iconColor: iconColor ?? "", role: role,
+                        deliveryMethod: deliveryMethod, storeID: storeID.map(String.init) ?? "", manifestURL: manifestURL ?? "",
+                        removeWithManagement: removeWithManagement ?? false, preventBackup: preventBackup ?? false)
     }
 }
 
@@ -94,6 +103,15 @@ extension AppBody: NamedSchema, DocumentedFields {
         case .isSDKBuilt, .hasAssessmentEntitlement: JSONSchema(defaultValue: .bool(false))
         case .iconColor: D.trimmed("(?:#[0-9A-Fa-f]{6})?", description: "#rrggbb, or empty for a colour from the name").refined(by: JSONSchema(defaultValue: .string("")))
         case .role: JSONSchema(description: "browser or mail: the managed browser or mail app DLP keeps links in (a managed app only); null or absent for none")
+        case .deliveryMethod:
+            JSONSchema(description: "How real devices get the app over MDM: appStore (with storeID), inHouse (with manifestURL) or takeOver "
+                + "(the copy already on the device becomes managed); a managed app only; null or absent: the console does not install it")
+        case .storeID: JSONSchema(description: "The App Store ID, for appStore only", minimum: 1, maximum: AppDelivery.largestStoreID)
+        case .manifestURL:
+            JSONSchema(description: "The https:// address of the app's manifest, for inHouse only", maxLength: AppDelivery.manifestURLMaximumLength)
+        case .removeWithManagement, .preventBackup:
+            JSONSchema(description: "What happens to the app when management ends (removed with its data) or to its backups; an app with a deliveryMethod only",
+                       defaultValue: .bool(false))
         }
     }
 }

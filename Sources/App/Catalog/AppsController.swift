@@ -32,6 +32,11 @@ struct AppsController {
         var hasAssessmentEntitlement = false
         var iconColor = "#1e88e5"
         var roles = SelectOption.cases(\AppRole.displayName, selected: "")
+        var deliveryMethods = SelectOption.cases(\AppDeliveryMethod.displayName, selected: "")
+        var storeID = ""
+        var manifestURL = ""
+        var removeWithManagement = false
+        var preventBackup = false
         var errors: [String: String] = [:]
 
         init() {}
@@ -44,6 +49,11 @@ struct AppsController {
             hasAssessmentEntitlement = draft.hasAssessmentEntitlement
             iconColor = draft.iconColor.isEmpty ? "#1e88e5" : draft.iconColor
             roles = SelectOption.cases(\AppRole.displayName, selected: draft.role?.rawValue ?? "")
+            deliveryMethods = SelectOption.cases(\AppDeliveryMethod.displayName, selected: draft.deliveryMethod?.rawValue ?? "")
+            storeID = draft.storeID
+            manifestURL = draft.manifestURL
+            removeWithManagement = draft.removeWithManagement
+            preventBackup = draft.preventBackup
             self.errors = errors
         }
     }
@@ -125,7 +135,9 @@ struct AppsController {
         CatalogAppDraft(
             name: form["name"], bundleID: form["bundleID"], isManaged: form.isChecked("isManaged"),
             isSDKBuilt: form.isChecked("isSDKBuilt"), hasAssessmentEntitlement: form.isChecked("hasAssessmentEntitlement"),
-            iconColor: form["iconColor"], role: AppRole(rawValue: form["role"]))
+            iconColor: form["iconColor"], role: AppRole(rawValue: form["role"]),
+            deliveryMethod: AppDeliveryMethod(rawValue: form["deliveryMethod"]), storeID: form["storeID"], manifestURL: form["manifestURL"],
+            removeWithManagement: form.isChecked("removeWithManagement"), preventBackup: form.isChecked("preventBackup"))
     }
 
     @Sendable func create(request: Request, context: SignedInContext) async throws -> Response {

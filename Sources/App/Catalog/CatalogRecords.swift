@@ -15,6 +15,12 @@ package struct AppRecord: Record {
     var iconColor: String
     var createdAt: Date
     var role: AppRole? = nil
+    /// How a real device gets the app (`AppDelivery`), with the values its method reads.
+    var deliveryMethod: AppDeliveryMethod? = nil
+    var storeID: Int? = nil
+    var manifestURL: String? = nil
+    var removeWithManagement = false
+    var preventBackup = false
 
     package init(id: RecordID<AppRecord> = .unsaved, name: String, bundleID: String, isManaged: Bool, isSDKBuilt: Bool,
                  hasAssessmentEntitlement: Bool, iconColor: String, createdAt: Date, role: AppRole? = nil) {
@@ -31,7 +37,15 @@ package struct AppRecord: Record {
 
     var draft: CatalogAppDraft {
         CatalogAppDraft(name: name, bundleID: bundleID, isManaged: isManaged, isSDKBuilt: isSDKBuilt,
-                        hasAssessmentEntitlement: hasAssessmentEntitlement, iconColor: iconColor, role: role)
+                        hasAssessmentEntitlement: hasAssessmentEntitlement, iconColor: iconColor, role: role,
+                        deliveryMethod: deliveryMethod, storeID: storeID.map(String.init) ?? "", manifestURL: manifestURL ?? "",
+                        removeWithManagement: removeWithManagement, preventBackup: preventBackup)
+    }
+
+    /// How a real device gets the app; nil when the console does not install it.
+    var delivery: AppDelivery? {
+        deliveryMethod.map { AppDelivery(method: $0, storeID: storeID, manifestURL: manifestURL,
+                                         removeWithManagement: removeWithManagement, preventBackup: preventBackup) }
     }
 
     mutating func apply(_ draft: CatalogAppDraft) {
@@ -43,14 +57,28 @@ package struct AppRecord: Record {
         hasAssessmentEntitlement = app.hasAssessmentEntitlement
         iconColor = app.iconColor
         role = app.role
+        let delivery = app.delivery
+        deliveryMethod = delivery?.method
+        storeID = delivery?.storeID
+        manifestURL = delivery?.manifestURL
+        removeWithManagement = delivery?.removeWithManagement ?? false
+        preventBackup = delivery?.preventBackup ?? false
     }
 }
 
 extension AppRecord {
+    private static func deliveryTrait(_ method: AppDeliveryMethod) -> String {
+        switch method {
+        case .appStore: "Installed from the App Store"
+        case .inHouse: "Installed in-house"
+        case .takeOver: "Taken over on the device"
+        }
+    }
+
     /// What the catalog says about the app, as its row and its audit entries list it.
     var traits: [String] {
         [isManaged ? "Managed" : "Unmanaged"] + (isSDKBuilt ? ["SDK"] : []) + (hasAssessmentEntitlement ? ["Assessment entitlement"] : [])
-            + (role.map { [$0.displayName] } ?? [])
+            + (role.map { [$0.displayName] } ?? []) + (deliveryMethod.map { [Self.deliveryTrait($0)] } ?? [])
     }
 }
 

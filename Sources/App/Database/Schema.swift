@@ -259,5 +259,6 @@ enum Schema {
         mdm,
         enrollmentRevocation,
         mdmPolicy,
+        appDelivery,
     ]
 }

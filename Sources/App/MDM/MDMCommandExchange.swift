@@ -164,6 +164,8 @@ struct MDMCommandExchange: Sendable {
             materials.profileIdentifier = command.parameters.profileIdentifier
         case .settings:
             materials.appConfigurations = try appConfigurations(for: command, deviceID: deviceID, connection: connection)
+        case .installApplication:
+            try addInstall(of: command, to: &materials, deviceID: deviceID, connection: connection)
         case .managedApplicationFeedback, .managedApplicationConfiguration:
             let installed = try connection.require(DeviceRecord.self, id: deviceID).installedApps
             materials.managedApps = try connection.fetch(AppRecord.query().filter("bundleID", in: installed).filter("isManaged", .equal, true))
@@ -190,6 +192,20 @@ struct MDMCommandExchange: Sendable {
         return DeviceAppConfigurations.configurations(for: policy, installedApps: Set(device.installedApps)).map { ($0.app, $0.configuration) }
     }
 
+    /// The install's keys as the sync stored them, and the configuration the policy gives the
+    /// app now, so the app starts configured.
+    private func addInstall(of command: DeviceCommandRecord, to materials: inout MDMCommandPlist.Materials, deviceID: RecordID<DeviceRecord>,
+                            connection: Connection) throws {
+        guard let digest = command.parameters.profileDigest,
+              let stored = try connection.fetchOne(MDMProfileDocumentRecord.query().filter("digest", .equal, digest)),
+              case .dictionary(let keys) = try PropertyListReader.read(stored.signed) else { return }
+        materials.application = keys
+        guard let contents, let app = command.parameters.apps.first else { return }
+        let device = try connection.require(DeviceRecord.self, id: deviceID)
+        let policy = try PolicyLoader(connection: connection, cache: contents).effectivePolicy(group: device.groupID)
+        materials.applicationConfiguration = DeviceAppConfigurations.configurations(for: policy, installedApps: [app]).first?.configuration
+    }
+
     /// An acknowledged inventory answer updates what the page shows, and the console's record
     /// where the device is the authority (its name, iOS, supervision, installed apps).
     private func apply(_ type: DeviceCommand.RequestType, answer: PropertyList, deviceID: RecordID<DeviceRecord>, at time: Date,
@@ -209,7 +225,11 @@ struct MDMCommandExchange: Sendable {
             if let version = inventory.osVersion { device.osVersion = version }
             if let supervised = inventory.isSupervised { device.isSupervised = supervised }
         }
-        if type == .installedApplicationList, let apps = inventory.apps { device.installedApps = apps.map(\.identifier) }
+        if type == .installedApplicationList, let apps = inventory.apps {
+            // An app still downloading, or whose download failed, is not there to lock into or configure.
+            device.installedApps = apps.filter(\.isInstalled).map(\.identifier)
+            try MDMAppInstalls.reconcile(apps, deviceID: deviceID, at: time, connection: connection)
+        }
         if type == .profileList, let profiles = inventory.profiles { try MDMPolicyDrift.reconcile(profiles, deviceID: deviceID, connection: connection) }
         if device.name != before.name || device.osVersion != before.osVersion || device.isSupervised != before.isSupervised
             || device.installedApps != before.installedApps {

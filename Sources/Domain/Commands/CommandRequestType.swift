@@ -22,6 +22,8 @@ extension DeviceCommand {
         case clearPasscode = "ClearPasscode"
         case eraseDevice = "EraseDevice"
         case managedApplicationConfiguration = "ManagedApplicationConfiguration"
+        /// An app the policy needs, installed as the catalog says (queued by the policy only).
+        case installApplication = "InstallApplication"
 
         /// Which devices run it: the console's SDK (the simulator and the SDK's device API),
         /// Apple's MDM client on an enrolled device, or both.
@@ -34,7 +36,8 @@ extension DeviceCommand {
             case .requestLogs, .clearGuidedAccessPasscode: .sdk
             case .installProfile, .removeProfile, .restartDevice, .settings, .managedApplicationFeedback: .both
             case .deviceInformation, .securityInfo, .installedApplicationList, .profileList, .shutDownDevice, .deviceLock,
-                 .enableLostMode, .disableLostMode, .deviceLocation, .clearPasscode, .eraseDevice, .managedApplicationConfiguration: .mdm
+                 .enableLostMode, .disableLostMode, .deviceLocation, .clearPasscode, .eraseDevice, .managedApplicationConfiguration,
+                 .installApplication: .mdm
             }
         }
 
@@ -59,6 +62,7 @@ extension DeviceCommand {
             case .clearPasscode: "Clear the passcode"
             case .eraseDevice: "Erase all content and settings"
             case .managedApplicationConfiguration: "Read managed app configuration"
+            case .installApplication: "Install app"
             }
         }
 
@@ -69,7 +73,8 @@ extension DeviceCommand {
             switch self {
             case .managedApplicationFeedback, .requestLogs, .restartDevice, .clearGuidedAccessPasscode, .deviceInformation, .securityInfo,
                  .installedApplicationList, .profileList, .shutDownDevice, .deviceLock, .managedApplicationConfiguration: .helpdesk
-            case .settings, .installProfile, .removeProfile, .enableLostMode, .disableLostMode, .deviceLocation, .clearPasscode, .eraseDevice: .admin
+            case .settings, .installProfile, .removeProfile, .enableLostMode, .disableLostMode, .deviceLocation, .clearPasscode, .eraseDevice,
+                 .installApplication: .admin
             }
         }
 

@@ -21,10 +21,14 @@ public enum DevicePolicyProfiles {
     public struct Device: Hashable, Sendable {
         public var isSupervised: Bool
         public var installedApps: Set<String>
+        /// Apps the console can install (`DeviceAppInstalls`): a lock into one of them waits for
+        /// the console's install rather than for someone else's.
+        public var deliverableApps: Set<String>
 
-        public init(isSupervised: Bool, installedApps: Set<String>) {
+        public init(isSupervised: Bool, installedApps: Set<String>, deliverableApps: Set<String> = []) {
             self.isSupervised = isSupervised
             self.installedApps = installedApps
+            self.deliverableApps = deliverableApps
         }
     }
 
@@ -85,7 +89,9 @@ public enum DevicePolicyProfiles {
             return .absent(reason: "Single App Mode (\(app)) is not sent: Apple installs it only on supervised devices.")
         }
         guard device.installedApps.contains(app) else {
-            return .absent(reason: "Single App Mode waits for \(app) to be installed: locking into a missing app would leave the device unusable.")
+            let how = device.deliverableApps.contains(app) ? "the console installs it first, then the lock"
+                : "the app catalog does not say how devices get it, so someone must install it"
+            return .absent(reason: "Single App Mode waits for \(app) to be installed (\(how)): locking into a missing app would leave the device unusable.")
         }
         return .carry(ProfileExportInput(
             identifier: singleAppModeIdentifier, uuid: "", displayName: "Single App Mode: \(app)",

@@ -11,6 +11,10 @@ public enum MDMCommandPlist {
         /// Each app's configuration; nil removes the app's configuration.
         public var appConfigurations: [(bundleID: String, configuration: PropertyList?)] = []
         public var managedApps: [String] = []
+        /// An app install's keys as the catalog said when it was planned, and the managed
+        /// configuration the policy gives the app now (nil: none).
+        public var application: [(String, PropertyList)] = []
+        public var applicationConfiguration: PropertyList?
 
         public init() {}
     }
@@ -75,6 +79,9 @@ public enum MDMCommandPlist {
         case .installProfile:
             guard let profile = materials.profile, !profile.isEmpty else { throw .missing("There is no profile to install.") }
             return [("Payload", .data(profile))]
+        case .installApplication:
+            guard !materials.application.isEmpty else { throw .missing("There is no app to install.") }
+            return materials.application + (materials.applicationConfiguration.map { [("Configuration", $0)] } ?? [])
         case .removeProfile:
             guard let identifier = materials.profileIdentifier, !identifier.isEmpty else { throw .missing("There is no profile identifier to remove.") }
             return [("Identifier", .string(identifier))]

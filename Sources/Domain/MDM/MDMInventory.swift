@@ -26,6 +26,15 @@ public struct MDMInventory: Codable, Equatable, Sendable {
         public let identifier: String
         public let name: String?
         public let version: String?
+        /// Still downloading or installing; left out when not (and in answers kept before it was read).
+        public var isInstalling: Bool? = nil
+        /// The download failed; left out when not.
+        public var hasFailedDownload: Bool? = nil
+
+        public var installing: Bool { isInstalling == true }
+        public var downloadFailed: Bool { hasFailedDownload == true }
+        /// On the device and usable: what the console counts as installed.
+        public var isInstalled: Bool { !installing && !downloadFailed }
     }
 
     public struct Profile: Codable, Equatable, Sendable {
@@ -64,7 +73,11 @@ public struct MDMInventory: Codable, Equatable, Sendable {
         case .installedApplicationList:
             guard case .array(let items)? = answer["InstalledApplicationList"] else { return false }
             apps = items.compactMap { item in
-                item["Identifier"]?.text.map { App(identifier: $0, name: item["Name"]?.text, version: item["ShortVersion"]?.text ?? item["Version"]?.text) }
+                item["Identifier"]?.text.map {
+                    App(identifier: $0, name: item["Name"]?.text, version: item["ShortVersion"]?.text ?? item["Version"]?.text,
+                        isInstalling: item["Installing"]?.flag == true ? true : nil,
+                        hasFailedDownload: item["DownloadFailed"]?.flag == true ? true : nil)
+                }
             }
         case .profileList:
             guard case .array(let items)? = answer["ProfileList"] else { return false }

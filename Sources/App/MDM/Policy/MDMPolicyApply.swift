@@ -49,7 +49,7 @@ struct MDMPolicyApply {
                 for planned in Self.withGoneApps(devices[deviceID] ?? [], held: held[deviceID] ?? [:]) {
                     let now = try bring(deviceID, planned, held: held[deviceID]?[planned.identifier])
                     queued = queued || now
-                    profileQueued = profileQueued || (now && DeviceAppConfigurations.app(of: planned.identifier) == nil)
+                    profileQueued = profileQueued || (now && DevicePolicyProfiles.identifiers.contains(planned.identifier))
                 }
                 // The device's list is asked for after its installs, to compare while the change is fresh.
                 if profileQueued, !listing.contains(deviceID) {
@@ -70,12 +70,17 @@ struct MDMPolicyApply {
             """).map(\.deviceID))
     }
 
-    /// The plan, and an app whose configuration the device was sent but the plan no longer has:
-    /// its configuration is removed (unless a conflict keeps the device as it is).
+    /// The plan, and the apps the plan no longer names: an app's configuration the device was
+    /// sent is removed (unless a conflict keeps the device as it is); an app the console
+    /// installed stays on the device, and its install is no longer pursued.
     private static func withGoneApps(_ planned: [MDMPolicyPlan.Planned], held: [String: Held]) -> [MDMPolicyPlan.Planned] {
-        guard !planned.contains(where: \.keep) else { return planned }
         let named = Set(planned.map(\.identifier))
-        return planned + held.keys.sorted().filter { DeviceAppConfigurations.app(of: $0) != nil && !named.contains($0) }
+        let gone = held.keys.sorted().filter { !named.contains($0) }
+        let installs = gone.filter { DeviceAppInstalls.app(of: $0) != nil }
+            .map { MDMPolicyPlan.Planned(identifier: $0, digest: nil, keep: true, reason: nil, displayName: nil) }
+        let inConflict = planned.contains { $0.keep && DevicePolicyProfiles.identifiers.contains($0.identifier) }
+        guard !inConflict else { return planned + installs }
+        return planned + installs + gone.filter { DeviceAppConfigurations.app(of: $0) != nil }
             .map { MDMPolicyPlan.Planned(identifier: $0, digest: nil, keep: false, reason: nil, displayName: nil) }
     }
 
@@ -91,9 +96,23 @@ struct MDMPolicyApply {
             row.commandUUID = nil
         }
         row.heldBack = planned.reason
+        if planned.keep, DeviceAppInstalls.app(of: row.identifier) != nil { try stopPursuing(&row, commandStatus: status) }
         let queued = planned.keep ? false : try bring(&row, to: planned, commandStatus: status)
         if row != before { writes.save(row) }
         return queued
+    }
+
+    /// An app install the policy no longer wants (or cannot make): one not yet sent is taken
+    /// back, and an earlier refusal is history. The app, if the device has it, stays.
+    private func stopPursuing(_ row: inout MDMDeviceProfileRecord, commandStatus: CommandStatus?) throws {
+        if commandStatus == .queued, let uuid = row.commandUUID, try connection.execute("""
+            UPDATE device_commands SET status = 'cancelled', completedAt = \(at), resultSummary = 'No longer needed: the policy no longer needs the app.'
+            WHERE uuid = \(uuid) AND status = 'queued'
+            """) == 1 {
+            row.sendingDigest = nil
+            row.commandUUID = nil
+        }
+        (row.failures, row.failedDigest, row.retryAfter, row.lastError) = (0, nil, nil, nil)
     }
 
     private mutating func bring(_ row: inout MDMDeviceProfileRecord, to planned: MDMPolicyPlan.Planned, commandStatus: CommandStatus?) throws -> Bool {
@@ -119,6 +138,7 @@ struct MDMPolicyApply {
         }
         let uuid = try writes.queue(Self.command(wanted, planned), for: row.deviceID, at: at)
         if DeviceAppConfigurations.app(of: row.identifier) != nil { summary.configurations += 1 }
+        else if DeviceAppInstalls.app(of: row.identifier) != nil { summary.appInstalls += 1 }
         else if wanted == nil { summary.removals += 1 } else { summary.installs += 1 }
         row.sendingDigest = wanted ?? removal
         row.commandUUID = uuid
@@ -134,6 +154,10 @@ struct MDMPolicyApply {
         if let app = DeviceAppConfigurations.app(of: planned.identifier) {
             parameters.apps = [app]
             return DeviceCommand(requestType: .settings, parameters)
+        }
+        if let app = DeviceAppInstalls.app(of: planned.identifier) {
+            parameters.apps = [app]
+            return DeviceCommand(requestType: .installApplication, parameters)
         }
         return DeviceCommand(requestType: digest == nil ? .removeProfile : .installProfile, parameters)
     }
@@ -158,6 +182,7 @@ struct MDMPolicyApply {
     /// How the history names a profile when there is no content to name it by (a removal).
     static func name(of identifier: String) -> String {
         if let app = DeviceAppConfigurations.app(of: identifier) { return "Configuration of \(app)" }
+        if let app = DeviceAppInstalls.app(of: identifier) { return "App \(app)" }
         return identifier == DevicePolicyProfiles.singleAppModeIdentifier ? "Single App Mode" : "Payload Console policy"
     }
 }

@@ -55,7 +55,8 @@ struct MDMPolicyPlan: Sendable {
         }
         let facts = try enrolledDevices(everyDevice ? nil : marks.map(\.id), connection: connection)
         var planner = Planner(loader: PolicyLoader(connection: connection, cache: contents),
-                              organization: try ConsoleSettings.load(from: connection).organisationName)
+                              organization: try ConsoleSettings.load(from: connection).organisationName,
+                              deliveries: try deliveries(connection))
         var devices: [RecordID<DeviceRecord>: [Planned]] = [:]
         for device in facts { devices[device.id] = try planner.targets(for: device) }
         return MDMPolicyPlan(generation: generation, everyDevice: everyDevice, dueMarks: marks, devices: devices, documents: planner.documents)
@@ -71,6 +72,12 @@ struct MDMPolicyPlan: Sendable {
         let groupID: RecordID<DeviceGroupRecord>?
         let isSupervised: Bool
         let installedApps: [String]
+    }
+
+    /// How devices get each app the catalog can install, by bundle ID: a few rows, read once a run.
+    private static func deliveries(_ connection: Connection) throws -> [String: AppDelivery] {
+        let apps = try connection.fetch(AppRecord.query().filter("deliveryMethod", .notEqual, String?.none))
+        return Dictionary(apps.compactMap { app in app.delivery.map { (app.bundleID, $0) } }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The enrolled devices among `ids` (every enrolled device for nil), a thousand ids a query.
@@ -96,14 +103,16 @@ struct MDMPolicyPlan: Sendable {
     private struct Planner {
         let loader: PolicyLoader
         let organization: String
+        let deliveries: [String: AppDelivery]
         var groups: [DeviceGroupRecord]?
         var policies: [RecordID<DeviceGroupRecord>?: EffectivePolicy] = [:]
         var planned: [Kind: [Planned]] = [:]
         var documents: [String: Document] = [:]
 
-        init(loader: PolicyLoader, organization: String) {
+        init(loader: PolicyLoader, organization: String, deliveries: [String: AppDelivery]) {
             self.loader = loader
             self.organization = organization
+            self.deliveries = deliveries
         }
 
         /// Devices of one group differ only in what Single App Mode asks of them.
@@ -122,10 +131,14 @@ struct MDMPolicyPlan: Sendable {
             let configuredApps = DeviceAppConfigurations.configuredApps(policy).intersection(device.installedApps)
             let kind = Kind(group: device.groupID, isSupervised: device.isSupervised, hasLockedApp: hasLockedApp, configuredApps: configuredApps)
             if let known = planned[kind] { return known }
-            let facts = DevicePolicyProfiles.Device(isSupervised: device.isSupervised, installedApps: hasLockedApp ? Set(lockedApp.map { [$0] } ?? []) : [])
+            let facts = DevicePolicyProfiles.Device(isSupervised: device.isSupervised, installedApps: hasLockedApp ? Set(lockedApp.map { [$0] } ?? []) : [],
+                                                    deliverableApps: Set(deliveries.keys))
             let targets = DevicePolicyProfiles.targets(for: policy, device: facts, organization: organization, stableUUID: MDMPolicyPlan.stableUUID)
                 .map { identifier, target in plan(identifier, target) }
                 + DeviceAppConfigurations.configurations(for: policy, installedApps: configuredApps).map { plan(app: $0.app, $0.configuration) }
+                + DeviceAppInstalls.targets(for: policy, deliveries: deliveries).compactMap { app, target in
+                    plan(install: app, target, installed: app == lockedApp && hasLockedApp)
+                }
             planned[kind] = targets
             return targets
         }
@@ -155,6 +168,23 @@ struct MDMPolicyPlan: Sendable {
             let name = "Configuration of \(app)"
             documents[digest] = Document(identifier: identifier, displayName: name, xml: xml, signs: false)
             return Planned(identifier: identifier, digest: digest, keep: false, reason: nil, displayName: name)
+        }
+
+        /// An app the policy needs: its install, named by its slot and the catalog's keys; or,
+        /// when the console cannot install it, held back saying why (nothing, when the device
+        /// has it anyway).
+        private mutating func plan(install app: String, _ target: DeviceAppInstalls.Target, installed: Bool) -> Planned? {
+            let identifier = DeviceAppInstalls.identifier(of: app)
+            switch target {
+            case .undeliverable(let reason):
+                return installed ? nil : Planned(identifier: identifier, digest: nil, keep: true, reason: reason, displayName: nil)
+            case .install(let delivery):
+                let xml = Array(PropertyList.dictionary(delivery.installKeys(bundleID: app)).xmlDocument().utf8)
+                let digest = SHA256Digest.hex(of: Array(identifier.utf8) + [0] + xml)
+                let name = "App \(app)"
+                documents[digest] = Document(identifier: identifier, displayName: name, xml: xml, signs: false)
+                return Planned(identifier: identifier, digest: digest, keep: false, reason: nil, displayName: name)
+            }
         }
 
         private mutating func policy(_ group: RecordID<DeviceGroupRecord>?) throws -> EffectivePolicy {

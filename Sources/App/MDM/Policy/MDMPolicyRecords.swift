@@ -38,6 +38,9 @@ struct MDMDeviceProfileRecord: Record, Equatable {
     /// Why the policy's payload is not sent to this device (not supervised, the app missing, a
     /// conflict); nil when nothing is held back.
     var heldBack: String?
+    /// For an app install: when the device's own list first showed the app installed after the
+    /// device accepted the install; nil while it is still under way.
+    var listedAt: Date?
 
     /// `sendingDigest` of a removal.
     static let removal = ""

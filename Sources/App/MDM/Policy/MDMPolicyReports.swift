@@ -19,6 +19,7 @@ enum MDMPolicyReports {
         switch command.status {
         case .acknowledged:
             try acknowledged(command, identifier: identifier, carried: carried, at: time, connection: connection)
+            if command.requestType == .installApplication { try MDMAppInstalls.acknowledged(command, at: time, connection: connection) }
         case .error, .formatError:
             guard var row = try connection.fetchOne(MDMDeviceProfileRecord.query().filter("deviceID", .equal, command.deviceID)
                 .filter("identifier", .equal, identifier)) else { return }

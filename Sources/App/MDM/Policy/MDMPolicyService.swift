@@ -23,6 +23,7 @@ struct MDMPolicyService: Service {
         try await signal.run(every: lookingAnyway, onTick: {
             try? await markRetriesDue()
             try? await wakeDevicesStillWaiting()
+            try? await followUpInstalls()
         }) { try await syncWhenWoken() }
     }
 
@@ -56,6 +57,17 @@ struct MDMPolicyService: Service {
         let ready = try await sync.database.read { try MDMPolicyReports.readyToRetry(at: time, connection: $0) }
         guard !ready.isEmpty else { return }
         try await sync.database.write { try MDMPolicyReports.markDue(ready, connection: $0) }
+    }
+
+    /// Asks devices with an install under way for their list again (and gives up on one a day
+    /// old); the devices asked are woken.
+    private func followUpInstalls() async throws {
+        let time = sync.now()
+        let interval = TimeInterval(lookingAnyway.components.seconds)
+        let underWay = try await sync.database.read { try MDMAppInstalls.underWay(connection: $0) }
+        guard !underWay.isEmpty else { return }
+        let asked = try await sync.database.write { try MDMAppInstalls.followUp(underWay, at: time, every: interval, connection: $0) }
+        sync.wakeups?.queued(for: asked)
     }
 
     private func wakeDevicesStillWaiting() async throws {

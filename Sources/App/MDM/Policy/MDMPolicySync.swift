@@ -27,6 +27,8 @@ struct MDMPolicySync: Sendable {
         var removals = 0
         /// Settings commands carrying (or removing) an app's configuration.
         var configurations = 0
+        /// InstallApplication commands for apps the policy needs.
+        var appInstalls = 0
         /// Waiting installs given newer content (or taken back) instead of queuing another.
         var replaced = 0
         /// Whether due marks were left for the next run.

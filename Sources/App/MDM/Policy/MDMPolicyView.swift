@@ -36,11 +36,12 @@ struct MDMPolicyView {
     private static func item(_ row: MDMDeviceProfileRecord, now: Date) -> Item {
         let name = MDMPolicyApply.name(of: row.identifier)
         let isConfiguration = DeviceAppConfigurations.app(of: row.identifier) != nil
+        let isApp = DeviceAppInstalls.app(of: row.identifier) != nil
         let holdsUnknown = row.installedDigest == MDMPolicyDrift.unknownVersion
         if let sending = row.sendingDigest {
             let what = sending == MDMDeviceProfileRecord.removal ? "Being removed"
                 : isConfiguration ? "On its way" : (row.installedDigest == nil ? "Being installed" : "A new version is on its way")
-            return Item(name: name, state: what, stateClass: "status-queued", detail: row.heldBack)
+            return Item(name: name, state: what, stateClass: "status-queued", detail: row.heldBack ?? row.lastError)
         }
         if let error = row.lastError, row.failedDigest != nil {
             let retry = row.retryAfter.map { $0 > now ? "Tried again \(DisplayTime.relative($0, now: now))." : "Tried again at the next run." } ?? ""
@@ -54,8 +55,12 @@ struct MDMPolicyView {
         if holdsUnknown {
             return Item(name: name, state: "The device holds a version this console did not send", stateClass: "status-notNow", detail: nil)
         }
+        if isApp, row.installedDigest != nil, row.listedAt == nil {
+            return Item(name: name, state: "Accepted; installing", stateClass: "status-queued",
+                        detail: "The device took the install; the app counts as installed once the device lists it.")
+        }
         if row.installedDigest != nil {
-            let state = (isConfiguration ? "Delivered " : "Installed ") + (row.installedAt.map { DisplayTime.relative($0, now: now) } ?? "")
+            let state = (isConfiguration ? "Delivered " : "Installed ") + ((isApp ? row.listedAt : row.installedAt).map { DisplayTime.relative($0, now: now) } ?? "")
             return Item(name: name, state: state, stateClass: "status-acknowledged", detail: nil, inStep: true)
         }
         return Item(name: name, state: "Not part of this device's policy", stateClass: "status-none", detail: nil, inStep: true)
