@@ -164,6 +164,36 @@ import Testing
         #expect(try managed.held(Self.slot)?.sendingDigest == nil)
     }
 
+    @Test func aProfileRequiresAppsWhichEveryDeviceItReachesGets() async throws {
+        let managed = try await kiosk()
+        try await managed.services.database.write { connection in
+            for (name, bundle) in [("Orders", "com.example.orders"), ("Notes", "com.example.notes")] {
+                var app = AppRecord(name: name, bundleID: bundle, isManaged: true, isSDKBuilt: false, hasAssessmentEntitlement: false,
+                                    iconColor: "", createdAt: managed.console.clock.now)
+                app.apply(CatalogAppDraft(name: name, bundleID: bundle, deliveryMethod: bundle == "com.example.orders" ? .inHouse : nil,
+                                          manifestURL: bundle == "com.example.orders" ? "https://apps.example.com/orders.plist" : ""))
+                _ = try connection.insert(app)
+            }
+            // Someone installed Notes by hand: nothing to hold back for it.
+            var device = try connection.require(DeviceRecord.self, id: managed.device.device)
+            device.installedApps = ["com.example.notes"]
+            try connection.update(device)
+        }
+        try await managed.assign(try await managed.profile("Field kit", [Payload(RequiredApps(appIdentifiers: ["com.example.orders", "com.example.notes", Self.lobby]))]))
+        #expect(try await managed.sync.run().appInstalls == 2, "the lobby app once, though both profiles need it; and Orders")
+        let installs = try managed.device.commands().filter { $0.requestType == .installApplication }
+        #expect(Set(installs.flatMap(\.parameters.apps)) == [Self.lobby, "com.example.orders"])
+        #expect(try managed.held(DeviceAppInstalls.identifier(of: "com.example.notes")) == nil)
+        // The device takes each command in turn; the in-house app comes from its manifest.
+        var sent: [PropertyList] = []
+        var command = try await managed.device.idle()
+        while let next = command, sent.count < 10 {
+            if MDMCommandExchangeTests.requestType(next) == "InstallApplication" { sent.append(next["Command"] ?? .dictionary([])) }
+            command = try await managed.device.report("Acknowledged", next)
+        }
+        #expect(sent.count == 2 && sent.contains { $0["ManifestURL"] == .string("https://apps.example.com/orders.plist") })
+    }
+
     @Test func theFormAndTheAPISayHowDevicesGetAnApp() async throws {
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)

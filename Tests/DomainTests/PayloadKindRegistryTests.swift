@@ -10,6 +10,7 @@ import Testing
     static let samples: [Payload] = [
         Payload(SingleAppMode(appIdentifier: "com.example.kiosk")),
         Payload(ASAMAllowlist(appIdentifiers: ["com.example.exam"])),
+        Payload(RequiredApps(appIdentifiers: ["com.example.orders"])),
         Payload(DataLossPrevention(allowCopyPasteOut: false)),
         Payload(Geofence(areas: [Geofence.Area(name: "Office", latitude: 48.2, longitude: 16.37, radiusMeters: 200)])),
         Payload(Logging(level: .warning)),

@@ -17,10 +17,13 @@ public enum DeviceAppInstalls {
     }
 
     /// The apps the policy needs on the device: Single App Mode's app, which must be there
-    /// before the lock. During a conflict the device keeps what it has: nothing is needed.
+    /// before the lock, and every app a profile requires. During a conflict the device keeps
+    /// what it has: nothing is needed.
     public static func requiredApps(_ policy: EffectivePolicy) -> [String] {
-        guard !policy.hasConflict, let lock = policy[SingleAppMode.self] else { return [] }
-        return [lock.value.appIdentifier]
+        guard !policy.hasConflict else { return [] }
+        var seen: Set<String> = []
+        let apps = (policy[SingleAppMode.self].map { [$0.value.appIdentifier] } ?? []) + (policy[RequiredApps.self]?.value.appIdentifiers ?? [])
+        return apps.filter { seen.insert($0).inserted }
     }
 
     /// What one required app becomes on the device.

@@ -6,6 +6,7 @@ public enum PayloadRegistry {
     public static let types: [any PayloadSettings.Type] = [
         SingleAppMode.self,
         ASAMAllowlist.self,
+        RequiredApps.self,
         DataLossPrevention.self,
         Geofence.self,
         Logging.self,

@@ -2,7 +2,8 @@
 /// name and summary (`kind`), its validation, how the payloads of several profiles combine on
 /// a device, and how a device's stored policy holds it. Where it travels is said by one of the
 /// two refinements: `ApplePayloadSettings` (Apple's keys in the `.mobileconfig`) or
-/// `SDKPayloadSettings` (an entry of the SDK profile, read back the same way).
+/// `SDKPayloadSettings` (an entry of the SDK profile, read back the same way). A kind with
+/// neither (`RequiredApps`) is not exported: it reaches real devices as MDM commands.
 ///
 /// A new kind is its settings type conforming to one of them, its line in `PayloadRegistry`,
 /// and its App files (`PayloadPresentation`, form template, help page): nothing else lists kinds.

@@ -10,6 +10,8 @@ public enum PayloadCombination: Sendable {
     case mostRestrictive
     /// Everything every payload lists.
     case union
+    /// Every app any payload lists.
+    case everyApp
     /// Every rule of every payload; a wipe beats a block.
     case everyRule
     /// The payload of the nearest group; the oldest profile among equals.
@@ -24,6 +26,7 @@ public enum PayloadCombination: Sendable {
         case .intersection: "Intersection of every list"
         case .mostRestrictive: "Most restrictive answer wins"
         case .union: "Areas of every profile combined"
+        case .everyApp: "Every app any profile requires"
         case .everyRule: "Every rule of every profile applies; a wipe beats a block"
         case .nearestGroup: "Nearest group wins"
         case .nearestGroupPerApp: "Nearest group wins, per app"

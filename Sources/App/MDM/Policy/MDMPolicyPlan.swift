@@ -122,6 +122,8 @@ struct MDMPolicyPlan: Sendable {
             let hasLockedApp: Bool
             /// The installed apps the policy configures.
             let configuredApps: Set<String>
+            /// The installed apps the policy requires.
+            let requiredApps: Set<String>
         }
 
         mutating func targets(for device: DeviceFacts) throws -> [Planned] {
@@ -129,7 +131,9 @@ struct MDMPolicyPlan: Sendable {
             let lockedApp = policy[SingleAppMode.self]?.value.appIdentifier
             let hasLockedApp = lockedApp.map(device.installedApps.contains) ?? false
             let configuredApps = DeviceAppConfigurations.configuredApps(policy).intersection(device.installedApps)
-            let kind = Kind(group: device.groupID, isSupervised: device.isSupervised, hasLockedApp: hasLockedApp, configuredApps: configuredApps)
+            let requiredApps = Set(DeviceAppInstalls.requiredApps(policy)).intersection(device.installedApps)
+            let kind = Kind(group: device.groupID, isSupervised: device.isSupervised, hasLockedApp: hasLockedApp, configuredApps: configuredApps,
+                            requiredApps: requiredApps)
             if let known = planned[kind] { return known }
             let facts = DevicePolicyProfiles.Device(isSupervised: device.isSupervised, installedApps: hasLockedApp ? Set(lockedApp.map { [$0] } ?? []) : [],
                                                     deliverableApps: Set(deliveries.keys))
@@ -137,7 +141,7 @@ struct MDMPolicyPlan: Sendable {
                 .map { identifier, target in plan(identifier, target) }
                 + DeviceAppConfigurations.configurations(for: policy, installedApps: configuredApps).map { plan(app: $0.app, $0.configuration) }
                 + DeviceAppInstalls.targets(for: policy, deliveries: deliveries).compactMap { app, target in
-                    plan(install: app, target, installed: app == lockedApp && hasLockedApp)
+                    plan(install: app, target, installed: requiredApps.contains(app))
                 }
             planned[kind] = targets
             return targets

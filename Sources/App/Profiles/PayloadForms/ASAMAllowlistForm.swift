@@ -1,63 +1,21 @@
 import Domain
 
-/// The ASAM allowlist: an ordered list of bundle IDs. Adding, removing and moving entries are
-/// form buttons, so the list can be edited without JavaScript.
-struct ASAMAllowlistForm: PayloadForm {
-    struct Entry {
-        let index: Int
-        let number: Int
-        let value: String
-        let error: String?
-        let isFirst: Bool
-    }
-
-    var entries: [Entry] = []
-    var errors: [String: String] = [:] {
-        didSet {
-            entries = Self.entries(entries.map(\.value), errors: errors)
-            listError = errors["apps"]
-        }
-    }
-    /// Stored, not computed: Mustache reads stored properties only.
+/// The ASAM allowlist: an ordered list of bundle IDs (`AppListForm`).
+struct ASAMAllowlistForm: AppListForm {
+    var entries: [AppListEntry] = []
+    var errors: [String: String] = [:] { didSet { show(errors) } }
     var listError: String?
+    /// What the shared list markup names its inputs by, and calls the list.
+    let idPrefix = "asam-app"
+    let legend = "Apps allowed to lock the device, in order"
 
-    init(_ payload: Payload?) {
-        guard let list = payload?.settings(as: ASAMAllowlist.self) else {
-            entries = Self.entries([""], errors: [:])
-            return
-        }
-        entries = Self.entries(list.appIdentifiers, errors: [:])
-    }
+    init() {}
 
-    init(_ form: FormFields) {
-        entries = Self.entries(Self.revised(form), errors: [:])
-    }
+    static func apps(in payload: Payload?) -> [String]? { payload?.settings(as: ASAMAllowlist.self)?.appIdentifiers }
 
-    static func entries(_ values: [String], errors: [String: String]) -> [Entry] {
-        values.enumerated().map { index, value in
-            Entry(index: index, number: index + 1, value: value, error: errors["apps.\(index)"], isFirst: index == 0)
-        }
-    }
-
-    /// The list after the button that was pressed: add a row, remove one, or move one up.
-    static func revised(_ form: FormFields) -> [String] {
-        var values = form.all("apps").map { $0.trimmingWhitespace() }
-        let intent = form["intent"]
-        if intent == "add" {
-            values.append("")
-        } else if intent.hasPrefix("remove."), let index = Int(intent.dropFirst(7)), values.indices.contains(index) {
-            values.remove(at: index)
-        } else if intent.hasPrefix("up."), let index = Int(intent.dropFirst(3)), index > 0, values.indices.contains(index) {
-            values.swapAt(index, index - 1)
-        }
-        return values.isEmpty ? [""] : values
-    }
-
-    static func submitted(_ form: FormFields) -> Submission {
-        let isSave = form["intent"].isEmpty || form["intent"] == "save"
-        // Blank rows are left-over "add" clicks, not entries.
-        let list = ASAMAllowlist(appIdentifiers: revised(form).filter { !$0.isEmpty })
-        return Submission(payload: Payload(list), errors: isSave ? list.validate() : ValidationErrors(), isRevision: !isSave)
+    static func settings(_ apps: [String]) -> (payload: Payload, errors: ValidationErrors) {
+        let list = ASAMAllowlist(appIdentifiers: apps)
+        return (Payload(list), list.validate())
     }
 }
 
