@@ -12,7 +12,7 @@ import Testing
         .installProfile: [("Payload", .data)], .removeProfile: [("Identifier", .string)],
         .deviceInformation: [("Queries", .array)], .clearPasscode: [("UnlockToken", .data)],
         .managedApplicationFeedback: [("Identifiers", .array)], .managedApplicationConfiguration: [("Identifiers", .array)],
-        .settings: [("Settings", .array)],
+        .settings: [("Settings", .array)], .removeApplication: [("Identifier", .string)],
     ]
     /// Optional keys the console sends, with their types.
     static let optional: [String: Kind] = ["DeleteFeedback": .boolean, "Message": .string, "PhoneNumber": .string, "Footnote": .string,
@@ -44,7 +44,8 @@ import Testing
 
     @Test(arguments: DeviceCommand.RequestType.allCases.filter { $0.reach != .sdk })
     func eachMDMCommandCarriesItsRequiredKeys(type: DeviceCommand.RequestType) throws {
-        let command = DeviceCommand(requestType: type, .init(message: "Return to the front desk", phoneNumber: "+44 20 7946 0000", footnote: "Thanks"))
+        let command = DeviceCommand(requestType: type, .init(apps: ["com.example.checkin"], message: "Return to the front desk",
+                                                             phoneNumber: "+44 20 7946 0000", footnote: "Thanks"))
         let sent = try MDMCommandPlist.envelope(uuid: "C-1", command: command, materials: Self.materials)
         let read = try PropertyListReader.read(sent.xmlDocument())
         #expect(read == sent, "the XML the device gets reads back as written")
@@ -79,6 +80,7 @@ import Testing
         #expect(refusal(.managedApplicationFeedback)?.description.contains("No managed app") == true)
         #expect(refusal(.installProfile) != nil && refusal(.removeProfile) != nil)
         #expect(refusal(.installApplication)?.description.contains("no app to install") == true)
+        #expect(refusal(.removeApplication)?.description.contains("no app to remove") == true)
         #expect(refusal(.managedApplicationFeedback, .init(apps: ["com.example.notes"])) == nil, "named apps need no catalog")
     }
 }

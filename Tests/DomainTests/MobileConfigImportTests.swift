@@ -35,7 +35,7 @@ import Testing
     /// give them; branding is listed (its logos live in the exporting console). Certificates
     /// come back as their bytes, for the app layer to read.
     @Test func sdkSettingsComeBackFromTheVendorPayload() throws {
-        let kinds = PayloadKind.allCases.filter { !$0.isApplePayload && ![.branding, .managedAppConfig].contains($0) }
+        let kinds = PayloadKind.allCases.filter { $0.isSDKPayload && ![.branding, .managedAppConfig].contains($0) }
         let sent = kinds.compactMap(PayloadKindRegistryTests.sample(of:)) + [Payload(Branding())]
         let imported = try read(exported(sent))
         #expect(imported.payloads.map(\.kind) == kinds)

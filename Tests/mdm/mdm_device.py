@@ -43,6 +43,7 @@ REQUIRED_KEYS = {
     "InstallProfile": {"Payload": bytes},
     "RemoveProfile": {"Identifier": str},
     "InstallApplication": {},
+    "RemoveApplication": {"Identifier": str},
 }
 # Optional keys with the type they must have when present.
 OPTIONAL_KEYS = {
@@ -138,6 +139,9 @@ class MDMDevice:
         profile = plistlib.loads(unsigned_profile(answer.content))
         payloads = {payload["PayloadType"]: payload for payload in profile["PayloadContent"]}
         self.mdm_payload = payloads["com.apple.mdm"]
+        # The profile as iOS lists it: by its own identifier, not its payloads'.
+        self.enrollment_identifier = profile["PayloadIdentifier"]
+        self.enrolled = True
         self.scep_payload = payloads["com.apple.security.scep"]
         return profile
 
@@ -262,7 +266,7 @@ class MDMDevice:
             if command.get("DeleteFeedback"):
                 self.feedback = {}
         elif kind == "ProfileList":
-            extra["ProfileList"] = [{"PayloadIdentifier": self.mdm_payload["PayloadIdentifier"], "PayloadDisplayName": "Device management",
+            extra["ProfileList"] = [{"PayloadIdentifier": self.enrollment_identifier, "PayloadDisplayName": "Device management",
                                      "IsManaged": True, "PayloadContent": []}] + [
                 {"PayloadIdentifier": identifier, "PayloadUUID": profile["PayloadUUID"], "PayloadDisplayName": profile.get("PayloadDisplayName", ""),
                  "IsManaged": True, "PayloadContent": [{key: payload[key] for key in ("PayloadType", "PayloadVersion", "PayloadIdentifier", "PayloadUUID")}
@@ -286,6 +290,22 @@ class MDMDevice:
                 return self.report("Error", envelope["CommandUUID"], {"ErrorChain": [
                     {"ErrorCode": 12024, "ErrorDomain": "MCMDMErrorDomain", "LocalizedDescription": refusal}]})
             extra.update({"Identifier": state[0], "State": state[1]})
+        elif kind == "RemoveApplication":
+            if command["Identifier"] not in self.managed_apps:
+                return self.report("Error", envelope["CommandUUID"], {"ErrorChain": [
+                    {"ErrorCode": 12027, "ErrorDomain": "MCMDMErrorDomain", "LocalizedDescription": f"{command['Identifier']} is not a managed app."}]})
+            self.remove_app(command["Identifier"])
+        elif kind == "RemoveProfile" and command["Identifier"] == self.enrollment_identifier:
+            # The MDM profile goes: with it every profile MDM installed and the managed apps
+            # that were to go with management; the device checks out and says nothing more.
+            self.profiles = {}
+            for bundle, flags in list(self.managed_apps.items()):
+                if flags["ManagementFlags"] & 1:
+                    self.remove_app(bundle)
+            self.managed_apps = {}
+            self.enrolled = False
+            self.check_out()
+            return None
         elif kind in ("InstallProfile", "RemoveProfile"):
             refusal = self.install(command["Payload"]) if kind == "InstallProfile" else self.remove(command["Identifier"])
             if refusal:
@@ -333,6 +353,11 @@ class MDMDevice:
         if "Configuration" in command:
             self.app_configurations[bundle] = command["Configuration"]
         return None, (bundle, "Managed")
+
+    def remove_app(self, bundle):
+        self.apps = [app for app in self.apps if app["Identifier"] != bundle]
+        self.managed_apps.pop(bundle, None)
+        self.app_configurations.pop(bundle, None)
 
     def remove(self, identifier):
         if identifier not in self.profiles:

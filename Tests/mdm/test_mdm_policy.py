@@ -166,6 +166,34 @@ class PolicyTests(mdm_console.ConsoleTests):
         refused = [command for command in self.console.commands(device_id) if command["status"] == "error"]
         self.assertEqual(refused, [], "the device refused nothing it was sent")
 
+    def test_an_admin_lets_a_device_leave_and_it_keeps_nothing_of_the_consoles(self):
+        group, device = self.group_with_device(supervised=True)
+        bundle = f"com.example.rounds{uuid.uuid4().hex[:6]}"
+        device.manifests["https://apps.example.com/rounds.plist"] = {"Identifier": bundle, "Name": "Rounds", "ShortVersion": "1.0", "Version": "1"}
+        self.api("POST", "/api/v1/apps", {"name": "Rounds", "bundleID": bundle, "deliveryMethod": "inHouse",
+                                          "manifestURL": "https://apps.example.com/rounds.plist", "removeWithManagement": True})
+        profile = self.profile([self.lock(bundle), self.allowlist(bundle)])
+        self.api("POST", f"/api/v1/profiles/{profile}/assignments", {"groupID": group})
+        self.settles_to(device, {"profiles": [POLICY, LOCK], "locks": [bundle], "allowlists": [[bundle]]})
+        self.assertIn(bundle, device.managed_apps)
+        device_id = self.console.device(device.serial)["id"]
+
+        steps = self.api("POST", f"/api/v1/devices/{device_id}/mdm/release", {"removeFirst": True}, expect=(202,))["commands"]
+        self.assertEqual([step["requestType"] for step in steps],
+                         ["ProfileList", "RemoveProfile", "RemoveApplication", "RemoveProfile", "RemoveProfile"])
+        again = self.console.admin_api.post(self.console.url(f"/api/v1/devices/{device_id}/mdm/release"), json={}, timeout=TIMEOUT)
+        self.assertEqual((again.status_code, again.json()["error"]["code"]), (409, "device_leaving"))
+        device.drain()
+        # The lock went first, then the app with its data, the policy and the MDM profile; the device checked out.
+        self.assertEqual((device.profiles, device.managed_apps, device.enrolled), ({}, {}, False))
+        self.assertNotIn(bundle, [app["Identifier"] for app in device.apps])
+        listed = self.console.device(device.serial)
+        self.assertIsNotNone(listed, "the console keeps the device's record")
+        state = self.console.rows(f"SELECT state FROM mdm_devices WHERE deviceID = {device_id}")
+        self.assertEqual(state[0][0], "unenrolled")
+        refused = [command for command in self.console.commands(device_id) if command["status"] == "error"]
+        self.assertEqual(refused, [], "the device refused nothing it was sent")
+
     def settles_to_configuration(self, device, expected, seconds=20):
         deadline = time.monotonic() + seconds
         while True:

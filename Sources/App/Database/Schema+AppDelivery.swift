@@ -6,7 +6,8 @@ extension Schema {
     /// management ends; a change to that is a policy change for every device needing the app.
     /// A device's app installs are kept beside its profiles, with the time the device's own
     /// list first showed the app (an acknowledged install is only under way until then).
-    /// And the "out of step" count reads only the rows that are out of step.
+    /// An admin can let a device leave management (`releaseRequestedAt`: the policy stops
+    /// following it). And the "out of step" count reads only the rows that are out of step.
     static let appDelivery = Migration(30, "apps reach real devices: delivery in the catalog, installs beside profiles", sqlite: """
         ALTER TABLE apps ADD COLUMN deliveryMethod TEXT CHECK (deliveryMethod IN ('appStore', 'inHouse', 'takeOver'));
         ALTER TABLE apps ADD COLUMN storeID INTEGER;
@@ -22,6 +23,7 @@ extension Schema {
         CREATE TRIGGER policy_bump_app_removed AFTER DELETE ON apps WHEN old.deliveryMethod IS NOT NULL
             BEGIN UPDATE policy_generation SET value = value + 1; END;
         ALTER TABLE mdm_device_profiles ADD COLUMN listedAt REAL;
+        ALTER TABLE mdm_devices ADD COLUMN releaseRequestedAt REAL;
         CREATE INDEX mdm_device_profiles_installs_under_way ON mdm_device_profiles(installedAt)
             WHERE identifier LIKE 'com.payloadconsole.app-install.%' AND installedDigest IS NOT NULL AND listedAt IS NULL;
         CREATE INDEX mdm_device_profiles_out_of_step ON mdm_device_profiles(deviceID)
@@ -49,6 +51,7 @@ extension PostgresSchema {
             FOR EACH ROW WHEN (old.deliveryMethod IS NOT NULL)
             EXECUTE FUNCTION policy_generation_bump();
         ALTER TABLE mdm_device_profiles ADD COLUMN listedAt timestamptz;
+        ALTER TABLE mdm_devices ADD COLUMN releaseRequestedAt timestamptz;
         CREATE INDEX mdm_device_profiles_installs_under_way ON mdm_device_profiles (installedAt)
             WHERE identifier LIKE 'com.payloadconsole.app-install.%' AND installedDigest IS NOT NULL AND listedAt IS NULL;
         CREATE INDEX mdm_device_profiles_out_of_step ON mdm_device_profiles (deviceID)

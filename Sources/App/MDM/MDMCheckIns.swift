@@ -99,6 +99,7 @@ struct MDMCheckIns: Sendable {
         enrolled.certificateSerial = serial
         enrolled.enrolledAt = time
         enrolled.checkedOutAt = nil
+        enrolled.releaseRequestedAt = nil
         enrolled.lastSeenAt = time
         enrolled.notNowRun = []
         if enrolled.id == .unsaved { _ = try connection.insert(enrolled) } else { try connection.update(enrolled) }

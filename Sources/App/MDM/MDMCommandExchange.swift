@@ -162,6 +162,11 @@ struct MDMCommandExchange: Sendable {
             }
         case .removeProfile:
             materials.profileIdentifier = command.parameters.profileIdentifier
+            if materials.profileIdentifier == MDMRelease.enrollmentProfile {
+                // Named when sent, from the device's own latest list (asked for first).
+                let listed = try connection.fetchOne(MDMDeviceRecord.query().filter("deviceID", .equal, deviceID))?.inventory?.profiles ?? []
+                materials.profileIdentifier = listed.first { $0.identifier.hasPrefix(EnrollmentProfile.identifierPrefix) }?.identifier
+            }
         case .settings:
             materials.appConfigurations = try appConfigurations(for: command, deviceID: deviceID, connection: connection)
         case .installApplication:

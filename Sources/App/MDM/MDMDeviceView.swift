@@ -26,8 +26,12 @@ struct MDMDeviceView {
     let profiles: [Item]
     let inventoryUpdated: String?
     let policy: MDMPolicyView
+    /// Where an admin lets the enrolled device leave management; nil for others, or once asked.
+    let releasePath: String?
+    /// That the device was let leave management, and when, in words.
+    let leaving: String?
 
-    init(_ enrolled: MDMDeviceRecord, policyProfiles: [MDMDeviceProfileRecord], now: Date) {
+    init(_ enrolled: MDMDeviceRecord, policyProfiles: [MDMDeviceProfileRecord], canRelease: Bool = false, now: Date) {
         switch enrolled.state {
         case .enrolled:
             status = "Enrolled over MDM " + DisplayTime.relative(enrolled.enrolledAt, now: now)
@@ -54,6 +58,12 @@ struct MDMDeviceView {
         profiles = (inventory.profiles ?? []).map { Item(name: $0.displayName ?? $0.identifier, detail: $0.identifier + ($0.isManaged ? ", managed" : "")) }
         inventoryUpdated = inventory.updatedAt.map { DisplayTime.relative($0, now: now) }
         policy = MDMPolicyView(policyProfiles, listed: inventory.profiles, now: now)
+        let isLeaving = enrolled.state == .enrolled && enrolled.releaseRequestedAt != nil
+        releasePath = canRelease && enrolled.state == .enrolled && !isLeaving ? Site.Devices.releaseFromMDM.link(enrolled.deviceID) : nil
+        leaving = isLeaving ? enrolled.releaseRequestedAt.map {
+            "Leaving management since \(DisplayTime.relative($0, now: now)): its policy is no longer followed; it is asked to remove "
+                + "the MDM profile (see its commands below), then it checks out."
+        } : nil
     }
 
     private static func facts(of inventory: MDMInventory) -> [Fact] {
@@ -92,6 +102,8 @@ extension MDMDeviceView: MustacheParent {
         case "profileCount": profiles.count
         case "inventoryUpdated": inventoryUpdated
         case "policy": policy
+        case "releasePath": releasePath
+        case "leaving": leaving
         default: nil
         }
     }

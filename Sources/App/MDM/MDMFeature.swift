@@ -26,6 +26,8 @@ enum MDMFeature {
                                  cookies: services.cookies, renderer: services.renderer, now: now)
             .register(on: groups.pages)
         MDMAPIController(links: links, pushCertificates: pushCertificates, authority: authority, deviceBaseURL: baseURL).register(on: groups.api)
+        MDMReleaseController(release: MDMRelease(database: services.database, now: now, wakeups: services.commandWakeups), cookies: services.cookies)
+            .register(pages: groups.pages, api: groups.api)
 
         let pushes = MDMPushDispatcher(database: services.database, client: PushClient(baseURL: services.config.apnsURL),
                                        trustRootsPEM: services.config.apnsTrustRootsPEM, logger: groups.logger, now: now)

@@ -69,5 +69,8 @@ struct MDMDeviceRecord: Record {
     var notNowRun: [String]
     /// What the inventory commands last reported.
     var inventory: MDMInventory? = nil
+    /// When an admin let the device leave management (`MDMRelease`): its policy is no longer
+    /// followed; enrolling again clears it.
+    var releaseRequestedAt: Date? = nil
 }
 extension MDMDeviceRecord.State: DocumentedEnum {}

@@ -34,7 +34,7 @@ struct PolicyView {
             Setting(name: setting.kind.displayName, rule: setting.kind.combination.sentence,
                     lines: PayloadSummary.lines(setting.payload), sources: setting.sources.map(Self.describe))
         }
-        if policy.settings.contains(where: { !$0.kind.isApplePayload }) {
+        if policy.settings.contains(where: { $0.kind.isSDKPayload }) {
             settings.append(Self.encryption(policy[Authentication.self]))
         }
         self.settings = settings

@@ -130,7 +130,8 @@ struct ProfilesController {
         let name: String
         let summary: String
         let present: Bool
-        let isApple: Bool
+        /// "Apple", "SDK" or "MDM" (`PayloadKind.channel`).
+        let channel: String
         let details: [String]
     }
 
@@ -208,7 +209,7 @@ struct ProfilesController {
             payloads: PayloadKind.allCases.map { kind in
                 let payload = content.payload(of: kind)
                 return PayloadRow(kind: kind.rawValue, editPath: Site.Profiles.payloadForm.link(id, kind), removePath: Site.Profiles.removePayload.link(id, kind), name: kind.displayName, summary: kind.summary, present: payload != nil,
-                                  isApple: kind.isApplePayload, details: payload.map(PayloadSummary.lines) ?? [])
+                                  channel: kind.channel, details: payload.map(PayloadSummary.lines) ?? [])
             },
             canEdit: canEdit && shown.number == profile.version,
             canRestore: canEdit && shown.number != profile.version,

@@ -64,6 +64,7 @@ enum APIErrorCode: String, CaseIterable, Codable, Sendable {
     case commandFinished = "command_finished"
     case commandNotSent = "command_not_sent"
     case deviceUnenrolled = "device_unenrolled"
+    case deviceLeaving = "device_leaving"
 
     // MDM: enrollment links and the push certificate.
     case pushCertificateMissing = "push_certificate_missing"

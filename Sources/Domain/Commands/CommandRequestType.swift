@@ -24,6 +24,8 @@ extension DeviceCommand {
         case managedApplicationConfiguration = "ManagedApplicationConfiguration"
         /// An app the policy needs, installed as the catalog says (queued by the policy only).
         case installApplication = "InstallApplication"
+        /// An app the console installed, removed with its data (a device leaving management).
+        case removeApplication = "RemoveApplication"
 
         /// Which devices run it: the console's SDK (the simulator and the SDK's device API),
         /// Apple's MDM client on an enrolled device, or both.
@@ -37,7 +39,7 @@ extension DeviceCommand {
             case .installProfile, .removeProfile, .restartDevice, .settings, .managedApplicationFeedback: .both
             case .deviceInformation, .securityInfo, .installedApplicationList, .profileList, .shutDownDevice, .deviceLock,
                  .enableLostMode, .disableLostMode, .deviceLocation, .clearPasscode, .eraseDevice, .managedApplicationConfiguration,
-                 .installApplication: .mdm
+                 .installApplication, .removeApplication: .mdm
             }
         }
 
@@ -63,6 +65,7 @@ extension DeviceCommand {
             case .eraseDevice: "Erase all content and settings"
             case .managedApplicationConfiguration: "Read managed app configuration"
             case .installApplication: "Install app"
+            case .removeApplication: "Remove app"
             }
         }
 
@@ -74,7 +77,7 @@ extension DeviceCommand {
             case .managedApplicationFeedback, .requestLogs, .restartDevice, .clearGuidedAccessPasscode, .deviceInformation, .securityInfo,
                  .installedApplicationList, .profileList, .shutDownDevice, .deviceLock, .managedApplicationConfiguration: .helpdesk
             case .settings, .installProfile, .removeProfile, .enableLostMode, .disableLostMode, .deviceLocation, .clearPasscode, .eraseDevice,
-                 .installApplication: .admin
+                 .installApplication, .removeApplication: .admin
             }
         }
 

@@ -76,7 +76,7 @@ public struct DeviceCommand: Equatable, Sendable {
             parameters.profileIdentifier != nil && parameters.profileDigest == nil
                 ? "Remove managed app configuration of \(parameters.apps.joined(separator: ", "))"
                 : "\(requestType.displayName) to \(parameters.apps.joined(separator: ", "))"
-        case .installApplication: "\(requestType.displayName): \(parameters.apps.joined(separator: ", "))"
+        case .installApplication, .removeApplication: "\(requestType.displayName): \(parameters.apps.joined(separator: ", "))"
         case .managedApplicationFeedback: requestType.displayName + (parameters.deleteFeedback ? ", then delete it" : "")
         case .requestLogs: parameters.captureMinutes.map { "Capture logs for \($0) minutes" } ?? "Send available logs"
         default: requestType.displayName

@@ -82,6 +82,9 @@ public enum MDMCommandPlist {
         case .installApplication:
             guard !materials.application.isEmpty else { throw .missing("There is no app to install.") }
             return materials.application + (materials.applicationConfiguration.map { [("Configuration", $0)] } ?? [])
+        case .removeApplication:
+            guard let app = parameters.apps.first, !app.isEmpty else { throw .missing("There is no app to remove.") }
+            return [("Identifier", .string(app))]
         case .removeProfile:
             guard let identifier = materials.profileIdentifier, !identifier.isEmpty else { throw .missing("There is no profile identifier to remove.") }
             return [("Identifier", .string(identifier))]

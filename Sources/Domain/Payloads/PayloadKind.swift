@@ -33,6 +33,12 @@ public struct PayloadKind: Hashable, Codable, Sendable, CustomStringConvertible 
     /// Apple payloads go into the `.mobileconfig` under Apple's own payload types; the others
     /// are the SDK's, inside the SDK profile.
     public var isApplePayload: Bool { settingsType is any ApplePayloadSettings.Type }
+    /// SDK payloads travel in the SDK profile apps read; a kind that is neither (required
+    /// apps) reaches real devices as MDM commands only.
+    public var isSDKPayload: Bool { settingsType is any SDKPayloadSettings.Type }
+
+    /// Where the kind takes effect, as pages tag it: "Apple", "SDK" or "MDM".
+    public var channel: String { isApplePayload ? "Apple" : isSDKPayload ? "SDK" : "MDM" }
 
     public var description: String { rawValue }
 

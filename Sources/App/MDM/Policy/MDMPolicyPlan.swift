@@ -80,12 +80,13 @@ struct MDMPolicyPlan: Sendable {
         return Dictionary(apps.compactMap { app in app.delivery.map { (app.bundleID, $0) } }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The enrolled devices among `ids` (every enrolled device for nil), a thousand ids a query.
+    /// The enrolled devices among `ids` (every enrolled device for nil), a thousand ids a query;
+    /// a device leaving management (`MDMRelease`) is no longer brought in line.
     private static func enrolledDevices(_ ids: [RecordID<DeviceRecord>]?, connection: Connection) throws -> [DeviceFacts] {
         guard let ids else {
             return try connection.fetch(DeviceFacts.self, """
                 SELECT d.id, d.groupID, d.isSupervised, d.installedApps FROM devices d JOIN mdm_devices m ON m.deviceID = d.id
-                WHERE m.state = 'enrolled'
+                WHERE m.state = 'enrolled' AND m.releaseRequestedAt IS NULL
                 """)
         }
         var found: [DeviceFacts] = []
@@ -93,7 +94,7 @@ struct MDMPolicyPlan: Sendable {
             let chunk = Array(ids[start..<min(start + 1_000, ids.count)])
             found += try connection.fetch(DeviceFacts.self, """
                 SELECT d.id, d.groupID, d.isSupervised, d.installedApps FROM devices d JOIN mdm_devices m ON m.deviceID = d.id
-                WHERE m.state = 'enrolled' AND d.id IN (\(list: chunk))
+                WHERE m.state = 'enrolled' AND m.releaseRequestedAt IS NULL AND d.id IN (\(list: chunk))
                 """)
         }
         return found

@@ -26,7 +26,8 @@ struct PayloadFormsController {
         let profileName: String
         let kindName: String
         let kindSummary: String
-        let isApple: Bool
+        /// "Apple", "SDK" or "MDM" (`PayloadKind.channel`).
+        let channel: String
         let baseVersion: Int
         let isNew: Bool
         /// The kind's help page, rendered from our own Markdown file, and where it is in full.
@@ -132,7 +133,7 @@ struct PayloadFormsController {
                       request: Request, context: SignedInContext, status: HTTPResponse.Status = .ok) async throws -> Response {
         let apps = try await catalogReader.apps()
         let view = PageView(
-            profilePath: Site.Profiles.show.link(id), formPath: Site.Profiles.payloadForm.link(id, kind), profileName: profileName, kindName: kind.displayName, kindSummary: kind.summary, isApple: kind.isApplePayload,
+            profilePath: Site.Profiles.show.link(id), formPath: Site.Profiles.payloadForm.link(id, kind), profileName: profileName, kindName: kind.displayName, kindSummary: kind.summary, channel: kind.channel,
             baseVersion: base, isNew: isNew, helpHTML: help.page(for: kind)?.panelHTML ?? "",
             helpPath: Site.Help.page(HelpLibrary.topic(for: kind)),
             catalog: apps.map { CatalogOption(bundleID: $0.bundleID, name: $0.name) }, form: form, hasErrors: !form.errors.isEmpty)
