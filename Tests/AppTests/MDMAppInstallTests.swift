@@ -220,6 +220,11 @@ import Testing
             let unmanaged = try await APITests().call(client, .post, "/api/v1/apps", token: admin,
                                                       body: #"{"name": "Web", "bundleID": "com.example.web", "isManaged": false, "deliveryMethod": "takeOver"}"#)
             #expect(unmanaged.status == .unprocessableContent && (unmanaged.json["error"] as? [String: Any])?["field"] as? String == "deliveryMethod")
+            let unknown = try await APITests().call(client, .post, "/api/v1/apps", token: admin,
+                                                    body: #"{"name": "Side", "bundleID": "com.example.side", "deliveryMethod": "sideload"}"#)
+            let refusal = unknown.json["error"] as? [String: Any]
+            #expect(unknown.status == .unprocessableContent && refusal?["field"] as? String == "deliveryMethod")
+            #expect((refusal?["message"] as? String)?.contains("cannot be “sideload”") == true, "worded for people, not Swift")
         }
         let apps = try console.services.database.readBlocking { try $0.fetch(AppRecord.query().order(by: "id")) }
         #expect(apps.map(\.bundleID) == ["com.example.rounds", "com.example.maps"])

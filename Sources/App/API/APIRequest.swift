@@ -117,6 +117,10 @@ enum APIRequest {
             guard !field.isEmpty else {
                 return invalid("", "A number does not fit its field: whole numbers where the API document asks for an integer, within their range.")
             }
+            // A string enum's unknown value comes back worded for Swift programmers.
+            if context.debugDescription.hasPrefix("Cannot initialize "), let value = context.debugDescription.components(separatedBy: " value ").last {
+                return invalid(field, "\(field) cannot be “\(value)”: it is one of the values the API document lists for it.")
+            }
             return invalid(field, "\(field) \(context.debugDescription)")
         @unknown default:
             return invalid("", "The body could not be read.")

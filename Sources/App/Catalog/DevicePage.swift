@@ -96,7 +96,8 @@ struct DevicePage {
         policyLock = LockExplanation.policy(PolicyLock.of(effective, isSupervised: device.isSupervised, installedApps: device.installedApps), appName: appName)
         lock = LockExplanation.reported(overview.simulator?.state, policy: effective, appName: appName)
         compliance = ComplianceView(beacon: overview.beacon, now: now)
-        mdm = overview.mdm.map { MDMDeviceView($0, policyProfiles: overview.mdmProfiles, canRelease: user.role.includes(.admin), now: now) }
+        mdm = overview.mdm.map { MDMDeviceView($0, policyProfiles: overview.mdmProfiles, device: device, effective: effective,
+                                               canRelease: user.role.includes(.admin), now: now) }
         canReadLogs = overview.workspace != nil
         let workspace = overview.workspace
         capWarnings = (workspace?.capWarnings ?? []).map { $0.message(appName: catalog[$0.app]?.name ?? $0.app) }

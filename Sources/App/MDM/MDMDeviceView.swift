@@ -26,12 +26,15 @@ struct MDMDeviceView {
     let profiles: [Item]
     let inventoryUpdated: String?
     let policy: MDMPolicyView
+    /// The policy's prediction beside what the device reported; nil for a device that left.
+    let prediction: MDMPredictionView?
     /// Where an admin lets the enrolled device leave management; nil for others, or once asked.
     let releasePath: String?
     /// That the device was let leave management, and when, in words.
     let leaving: String?
 
-    init(_ enrolled: MDMDeviceRecord, policyProfiles: [MDMDeviceProfileRecord], canRelease: Bool = false, now: Date) {
+    init(_ enrolled: MDMDeviceRecord, policyProfiles: [MDMDeviceProfileRecord], device: DeviceRecord? = nil, effective: EffectivePolicy? = nil,
+         canRelease: Bool = false, now: Date) {
         switch enrolled.state {
         case .enrolled:
             status = "Enrolled over MDM " + DisplayTime.relative(enrolled.enrolledAt, now: now)
@@ -58,6 +61,10 @@ struct MDMDeviceView {
         profiles = (inventory.profiles ?? []).map { Item(name: $0.displayName ?? $0.identifier, detail: $0.identifier + ($0.isManaged ? ", managed" : "")) }
         inventoryUpdated = inventory.updatedAt.map { DisplayTime.relative($0, now: now) }
         policy = MDMPolicyView(policyProfiles, listed: inventory.profiles, now: now)
+        prediction = enrolled.state == .enrolled ? device.map {
+            MDMPredictionView(policy: effective, isSupervised: $0.isSupervised, installedApps: $0.installedApps, inventory: inventory,
+                              held: policyProfiles, now: now)
+        } : nil
         let isLeaving = enrolled.state == .enrolled && enrolled.releaseRequestedAt != nil
         releasePath = canRelease && enrolled.state == .enrolled && !isLeaving ? Site.Devices.releaseFromMDM.link(enrolled.deviceID) : nil
         leaving = isLeaving ? enrolled.releaseRequestedAt.map {
@@ -102,6 +109,7 @@ extension MDMDeviceView: MustacheParent {
         case "profileCount": profiles.count
         case "inventoryUpdated": inventoryUpdated
         case "policy": policy
+        case "prediction": prediction
         case "releasePath": releasePath
         case "leaving": leaving
         default: nil
