@@ -194,6 +194,33 @@ import Testing
         #expect(sent.count == 2 && sent.contains { $0["ManifestURL"] == .string("https://apps.example.com/orders.plist") })
     }
 
+    @Test func theImpactPreviewListsTheAppsAndConfigurationsAChangeSends() async throws {
+        let managed = try await MDMPolicySyncTests().managed()
+        try await managed.services.database.write { connection in
+            var app = AppRecord(name: "Orders", bundleID: "com.example.orders", isManaged: true, isSDKBuilt: false, hasAssessmentEntitlement: false,
+                                iconColor: "", createdAt: managed.console.clock.now)
+            app.apply(CatalogAppDraft(name: "Orders", bundleID: "com.example.orders", deliveryMethod: .takeOver))
+            _ = try connection.insert(app)
+            var device = try connection.require(DeviceRecord.self, id: managed.device.device)
+            device.installedApps = ["com.example.kiosk"]
+            try connection.update(device)
+        }
+        let configuration = ManagedAppConfiguration(appIdentifier: "com.example.kiosk", keys: [
+            ConfigKey(name: "serverURL", type: .string, required: true, value: .string("https://kiosk.example.com"))])
+        // Notes has no delivery in the catalog: nothing is sent for it, so the preview lists nothing.
+        let profile = try await managed.profile("Field kit", [Payload(RequiredApps(appIdentifiers: ["com.example.orders", "com.example.notes"])),
+                                                              Payload(configuration)])
+        let preview = try await managed.services.profiles.impact(of: .assign(profile, to: managed.device.fixture.group))
+        #expect(preview.impact.mdmCommands == [PolicyImpact.MDMCommands(requestType: .installApplication, profile: "com.example.orders", devices: 1),
+                                               PolicyImpact.MDMCommands(requestType: .settings, profile: "com.example.kiosk", devices: 1)])
+        #expect(ImpactView(preview.impact, appNames: [:]).mdmLines.first == "Install app “com.example.orders” queued for 1 device")
+
+        // What the preview said is what the assignment queues.
+        try await managed.assign(profile)
+        let summary = try await managed.sync.run()
+        #expect(summary.appInstalls == 1 && summary.configurations == 1 && summary.installs == 0)
+    }
+
     @Test func theFormAndTheAPISayHowDevicesGetAnApp() async throws {
         let console = try await TestConsole.make()
         try await console.addUser("ann@example.com", role: .admin)

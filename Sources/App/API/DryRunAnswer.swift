@@ -40,7 +40,9 @@ struct DryRunAnswer: APIAnswer, NamedSchema, DocumentedFields {
             case .devicesReached: JSONSchema(description: "Devices in the groups the change reaches")
             case .devicesChanged: JSONSchema(description: "Of them, devices whose policy is different afterwards")
             case .realDevicesReached: JSONSchema(description: "Of the devices reached, those enrolled over MDM; the others are simulated or added by hand")
-            case .mdmCommands: JSONSchema(description: "The InstallProfile and RemoveProfile commands the change queues for real devices, by profile")
+            case .mdmCommands:
+                JSONSchema(description: "The commands the change queues for real devices, by profile or app: InstallApplication, InstallProfile, Settings "
+                    + "(an app's managed configuration), RemoveProfile")
             case .locking: JSONSchema(description: "Devices Single App Mode will hold in an app")
             case .unlocking: JSONSchema(description: "Devices Single App Mode will let go")
             case .switching: JSONSchema(description: "Devices held in a different app")
@@ -91,7 +93,7 @@ struct DryRunAnswer: APIAnswer, NamedSchema, DocumentedFields {
 
         static func note(on field: CodingKeys) -> JSONSchema? {
             switch field {
-            case .requestType: JSONSchema(values: [.string("InstallProfile"), .string("RemoveProfile")])
+            case .requestType: JSONSchema(values: [.string("InstallApplication"), .string("InstallProfile"), .string("Settings"), .string("RemoveProfile")])
             case .profile: JSONSchema(description: "The console's profile the command installs or removes")
             case .devices: JSONSchema(description: "Real devices it is queued for")
             }

@@ -77,9 +77,9 @@ enum ImpactPreview {
             return (group: group, before: before, after: after)
         }
         let reaching = sides.flatMap { $0.before + $0.after }.map(\.content)
-        // Installed apps matter only to Single App Mode and the SDK's rules, and what devices
-        // reported only to the SDK's; without them either side, they stay unread.
-        let locks = reaching.contains { $0.payload(of: .singleAppMode) != nil }
+        // Installed apps matter only to Single App Mode, managed app configuration and the SDK's
+        // rules, and what devices reported only to the SDK's; without them either side, they stay unread.
+        let appsMatter = reaching.contains { $0.payload(of: .singleAppMode) != nil || $0.payload(of: .managedAppConfig) != nil }
         let judgesSDK = reaching.contains { content in Self.sdkRuleKinds.contains { content.payload(of: $0) != nil } }
         var conditions: [Int64: DeviceConditions] = [:]
         if judgesSDK {
@@ -92,10 +92,13 @@ enum ImpactPreview {
         }
         let inputs = sides.map { side in
             PolicyImpact.GroupInput(name: names[side.group] ?? "",
-                                    devices: (devices[side.group] ?? []).map { $0.device(readingApps: locks, conditions: conditions[$0.id]) },
+                                    devices: (devices[side.group] ?? []).map { $0.device(readingApps: appsMatter, conditions: conditions[$0.id]) },
                                     before: side.before, after: side.after)
         }
-        return (PolicyImpact.compute(inputs), profile)
+        // The apps the catalog can install matter only when a side needs apps.
+        let needsApps = reaching.contains { $0.payload(of: .singleAppMode) != nil || $0.payload(of: .requiredApps) != nil }
+        let deliverable = needsApps ? Set(try connection.fetch(AppRecord.query().filter("deliveryMethod", .notEqual, String?.none)).map(\.bundleID)) : []
+        return (PolicyImpact.compute(inputs, deliverableApps: deliverable), profile)
     }
 
     /// The payloads whose effect depends on what a device reported (`SDKFinding`).

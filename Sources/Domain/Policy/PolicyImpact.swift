@@ -79,7 +79,8 @@ public struct PolicyImpact: Sendable {
         public let starts: Bool
     }
 
-    /// Commands of one kind the console will queue for real devices, for one of its profiles.
+    /// Commands of one kind the console will queue for real devices, for one of its profiles (or, for
+    /// an app install or configuration, one app by bundle ID).
     public struct MDMCommands: Sendable, Equatable {
         public let requestType: DeviceCommand.RequestType
         public let profile: String
@@ -113,7 +114,9 @@ public struct PolicyImpact: Sendable {
     public var sdkStarting: [SDKChange] { sdkChanges.filter(\.starts) }
     public var sdkEnding: [SDKChange] { sdkChanges.filter { !$0.starts } }
 
-    public static func compute(_ inputs: [GroupInput]) -> PolicyImpact {
+    /// `deliverableApps`: the apps the catalog says how to install, which a change that needs
+    /// them sends with InstallApplication.
+    public static func compute(_ inputs: [GroupInput], deliverableApps: Set<String> = []) -> PolicyImpact {
         var groups: [GroupOutcome] = []
         var locks: [LockChange] = []
         var sdk: [SDKChange] = []
@@ -127,7 +130,7 @@ public struct PolicyImpact: Sendable {
                 name: input.name, deviceCount: input.devices.count, realDeviceCount: input.devices.filter(\.isReal).count,
                 newConflict: conflictBefore.isEmpty ? conflictAfter : [], resolvedConflict: conflictAfter.isEmpty ? conflictBefore : [],
                 changes: ProfileDiff.changes(from: policyBefore, to: policyAfter), policyBefore: policyBefore, policyAfter: policyAfter))
-            commands.count(input.devices.filter(\.isReal), before: before, after: after)
+            commands.count(input.devices.filter(\.isReal), before: before, after: after, deliverableApps: deliverableApps)
             guard !after.hasConflict else { continue }
             let rulesBefore = DevicePolicy(before) ?? .empty, rulesAfter = DevicePolicy(after) ?? .empty
             for device in input.devices {
@@ -149,9 +152,12 @@ public struct PolicyImpact: Sendable {
     }
 }
 
-/// The InstallProfile and RemoveProfile commands a change queues for real devices: each
-/// device's profiles (`DevicePolicyProfiles`) before and after, compared by content, worked
-/// out once per kind of device (supervised or not, with the locked app or without).
+/// The commands a change queues for real devices: InstallProfile and RemoveProfile for each
+/// device's profiles (`DevicePolicyProfiles`) before and after, compared by content;
+/// InstallApplication for an app it newly needs that the catalog can deliver
+/// (`DeviceAppInstalls`); Settings for an installed app whose configuration changes
+/// (`DeviceAppConfigurations`). Worked out once per kind of device (supervised or not, with
+/// which of the apps that matter).
 struct MDMCommandTally {
     private(set) var tally: [PolicyImpact.MDMCommands] = []
 
@@ -160,12 +166,21 @@ struct MDMCommandTally {
         let apps: Set<String>
     }
 
-    mutating func count(_ devices: [PolicyImpact.Device], before: EffectivePolicy, after: EffectivePolicy) {
+    mutating func count(_ devices: [PolicyImpact.Device], before: EffectivePolicy, after: EffectivePolicy, deliverableApps: Set<String> = []) {
         let lockApps = Set([before, after].compactMap { $0[SingleAppMode.self]?.value.appIdentifier })
+        let configured = DeviceAppConfigurations.configuredApps(before).union(DeviceAppConfigurations.configuredApps(after))
         var kinds: [Kind: Int] = [:]
-        for device in devices { kinds[Kind(isSupervised: device.isSupervised, apps: lockApps.intersection(device.installedApps)), default: 0] += 1 }
+        for device in devices {
+            kinds[Kind(isSupervised: device.isSupervised, apps: lockApps.union(configured).intersection(device.installedApps)), default: 0] += 1
+        }
+        let newlyNeeded = after.hasConflict ? [] : DeviceAppInstalls.requiredApps(after).filter { app in
+            deliverableApps.contains(app) && (before.hasConflict || !DeviceAppInstalls.requiredApps(before).contains(app))
+        }
         for (kind, count) in kinds.sorted(by: { $0.value > $1.value }) {
-            let device = DevicePolicyProfiles.Device(isSupervised: kind.isSupervised, installedApps: kind.apps)
+            for app in newlyNeeded { add(.installApplication, app, count) }
+            countConfigurations(before: before, after: after, installed: kind.apps, count)
+            let device = DevicePolicyProfiles.Device(isSupervised: kind.isSupervised, installedApps: kind.apps.intersection(lockApps),
+                                                     deliverableApps: deliverableApps)
             let was = Dictionary(uniqueKeysWithValues: DevicePolicyProfiles.targets(for: before, device: device, organization: "", stableUUID: { $0 }))
             for (identifier, target) in DevicePolicyProfiles.targets(for: after, device: device, organization: "", stableUUID: { $0 }) {
                 switch (was[identifier], target) {
@@ -183,12 +198,34 @@ struct MDMCommandTally {
         }
     }
 
+    /// Settings carrying (or removing) each installed app's configuration that differs.
+    private mutating func countConfigurations(before: EffectivePolicy, after: EffectivePolicy, installed: Set<String>, _ count: Int) {
+        guard !after.hasConflict else { return }
+        let was = Dictionary(DeviceAppConfigurations.configurations(for: before, installedApps: installed).map { ($0.app, $0.configuration) },
+                             uniquingKeysWith: { first, _ in first })
+        let will = Dictionary(DeviceAppConfigurations.configurations(for: after, installedApps: installed).map { ($0.app, $0.configuration) },
+                              uniquingKeysWith: { first, _ in first })
+        for app in Set(was.keys).union(will.keys).sorted() where was[app] != will[app] {
+            add(.settings, app, count)
+        }
+    }
+
+    /// Installs first (apps, then profiles), then configurations, then removals.
+    private static func order(_ type: DeviceCommand.RequestType) -> Int {
+        switch type {
+        case .installApplication: 0
+        case .installProfile: 1
+        case .settings: 2
+        default: 3
+        }
+    }
+
     private mutating func add(_ type: DeviceCommand.RequestType, _ profile: String, _ devices: Int) {
         if let index = tally.firstIndex(where: { $0.requestType == type && $0.profile == profile }) {
             tally[index].devices += devices
         } else {
             tally.append(PolicyImpact.MDMCommands(requestType: type, profile: profile, devices: devices))
-            tally.sort { ($0.requestType == .installProfile ? 0 : 1, $0.profile) < ($1.requestType == .installProfile ? 0 : 1, $1.profile) }
+            tally.sort { (Self.order($0.requestType), $0.profile) < (Self.order($1.requestType), $1.profile) }
         }
     }
 }
