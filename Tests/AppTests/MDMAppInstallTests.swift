@@ -58,6 +58,10 @@ import Testing
         #expect(try installedApps(managed).isEmpty)
         #expect(try await managed.sync.run().installs == 0)
         #expect(try await managed.page("/devices/\(managed.device.device)", role: .helpdesk).contains("Accepted; installing"))
+        // Held back (the lock) and under way (the app) alike; with the lock let through, the app alone still counts.
+        try await managed.services.database.write { _ = try $0.execute("UPDATE mdm_device_profiles SET heldBack = NULL") }
+        let outOfStep = try managed.device.fixture.read { try $0.rows(MDMPolicyDrift.outOfStepDevices).count }
+        #expect(outOfStep == 1, "the dashboard counts a device whose app is still installing, as its page says")
 
         // A minute on, the console asks again; now it is there, and the lock follows.
         managed.console.clock.advance(by: 61)
@@ -151,10 +155,14 @@ import Testing
         #expect(install?["Command"]?["Identifier"] == .string(Self.lobby) && install?["Command"]?["ChangeManagementState"] == .string("Managed"))
     }
 
-    @Test func anAppThePolicyNoLongerNeedsStaysAndAnUnsentInstallIsTakenBack() async throws {
+    /// Waiting unsent, or put off by the device (which would take it at its next check-in).
+    @Test(arguments: [false, true])
+    func anAppThePolicyNoLongerNeedsStaysAndAnUnsentInstallIsTakenBack(putOff: Bool) async throws {
         let managed = try await kiosk()
         try await managed.sync.run()
+        if putOff { _ = try await managed.answerNext("NotNow") }
         let queued = try #require(try managed.device.commands().first { $0.requestType == .installApplication })
+        #expect(queued.status == (putOff ? .notNow : .queued))
         let assignment = try managed.device.fixture.read { try $0.fetch(ProfileAssignmentRecord.query()) }
         for each in assignment { _ = try await managed.services.assignments.unassign(each.profileID, from: each.groupID, by: .system) }
         try await managed.sync.run()

@@ -223,6 +223,16 @@ import Testing
         #expect(try managed.held(DevicePolicyProfiles.policyIdentifier)?.heldBack?.contains("different apps") == true)
     }
 
+    @Test func anInstallTheDevicePutsOffSaysSoOnItsPage() async throws {
+        let managed = try await managed()
+        try await managed.assign(try await managed.profile("Exam rules", [Self.allowlist]))
+        try await managed.sync.run()
+        _ = try await managed.answerNext("NotNow")
+        let page = try await managed.page()
+        #expect(page.contains("Put off by the device") && page.contains("It answered Not Now 1 time"))
+        #expect(page.contains("Out of step"))
+    }
+
     @Test func aRefusedInstallIsTriedAgainOnlyAfterAPauseThatGrows() async throws {
         let managed = try await managed()
         try await managed.assign(try await managed.profile("Exam rules", [Self.allowlist]))

@@ -97,7 +97,7 @@ struct DevicePage {
         lock = LockExplanation.reported(overview.simulator?.state, policy: effective, appName: appName)
         compliance = ComplianceView(beacon: overview.beacon, now: now)
         mdm = overview.mdm.map { MDMDeviceView($0, policyProfiles: overview.mdmProfiles, device: device, effective: effective,
-                                               canRelease: user.role.includes(.admin), now: now) }
+                                               commands: overview.commands, canRelease: user.role.includes(.admin), now: now) }
         canReadLogs = overview.workspace != nil
         let workspace = overview.workspace
         capWarnings = (workspace?.capWarnings ?? []).map { $0.message(appName: catalog[$0.app]?.name ?? $0.app) }

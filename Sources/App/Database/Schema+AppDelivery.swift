@@ -27,7 +27,8 @@ extension Schema {
         CREATE INDEX mdm_device_profiles_installs_under_way ON mdm_device_profiles(installedAt)
             WHERE identifier LIKE 'com.payloadconsole.app-install.%' AND installedDigest IS NOT NULL AND listedAt IS NULL;
         CREATE INDEX mdm_device_profiles_out_of_step ON mdm_device_profiles(deviceID)
-            WHERE sendingDigest IS NOT NULL OR failedDigest IS NOT NULL OR heldBack IS NOT NULL;
+            WHERE sendingDigest IS NOT NULL OR failedDigest IS NOT NULL OR heldBack IS NOT NULL
+                OR (identifier LIKE 'com.payloadconsole.app-install.%' AND installedDigest IS NOT NULL AND listedAt IS NULL);
         """, postgres: PostgresSchema.appDelivery)
 }
 
@@ -55,6 +56,7 @@ extension PostgresSchema {
         CREATE INDEX mdm_device_profiles_installs_under_way ON mdm_device_profiles (installedAt)
             WHERE identifier LIKE 'com.payloadconsole.app-install.%' AND installedDigest IS NOT NULL AND listedAt IS NULL;
         CREATE INDEX mdm_device_profiles_out_of_step ON mdm_device_profiles (deviceID)
-            WHERE sendingDigest IS NOT NULL OR failedDigest IS NOT NULL OR heldBack IS NOT NULL;
+            WHERE sendingDigest IS NOT NULL OR failedDigest IS NOT NULL OR heldBack IS NOT NULL
+                OR (identifier LIKE 'com.payloadconsole.app-install.%' AND installedDigest IS NOT NULL AND listedAt IS NULL);
         """
 }

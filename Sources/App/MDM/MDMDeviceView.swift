@@ -34,7 +34,7 @@ struct MDMDeviceView {
     let leaving: String?
 
     init(_ enrolled: MDMDeviceRecord, policyProfiles: [MDMDeviceProfileRecord], device: DeviceRecord? = nil, effective: EffectivePolicy? = nil,
-         canRelease: Bool = false, now: Date) {
+         commands: [DeviceCommandRecord] = [], canRelease: Bool = false, now: Date) {
         switch enrolled.state {
         case .enrolled:
             status = "Enrolled over MDM " + DisplayTime.relative(enrolled.enrolledAt, now: now)
@@ -60,7 +60,7 @@ struct MDMDeviceView {
         apps = (inventory.apps ?? []).map { Item(name: $0.name ?? $0.identifier, detail: [$0.identifier, $0.version].compactMap { $0 }.joined(separator: " ")) }
         profiles = (inventory.profiles ?? []).map { Item(name: $0.displayName ?? $0.identifier, detail: $0.identifier + ($0.isManaged ? ", managed" : "")) }
         inventoryUpdated = inventory.updatedAt.map { DisplayTime.relative($0, now: now) }
-        policy = MDMPolicyView(policyProfiles, listed: inventory.profiles, now: now)
+        policy = MDMPolicyView(policyProfiles, listed: inventory.profiles, commands: commands, now: now)
         prediction = enrolled.state == .enrolled ? device.map {
             MDMPredictionView(policy: effective, isSupervised: $0.isSupervised, installedApps: $0.installedApps, inventory: inventory,
                               held: policyProfiles, now: now)

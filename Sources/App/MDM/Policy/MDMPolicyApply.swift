@@ -102,12 +102,13 @@ struct MDMPolicyApply {
         return queued
     }
 
-    /// An app install the policy no longer wants (or cannot make): one not yet sent is taken
-    /// back, and an earlier refusal is history. The app, if the device has it, stays.
+    /// An app install the policy no longer wants (or cannot make): one not yet sent, or put off
+    /// by the device (it would be sent again), is taken back, and an earlier refusal is history.
+    /// The app, if the device has it, stays.
     private func stopPursuing(_ row: inout MDMDeviceProfileRecord, commandStatus: CommandStatus?) throws {
-        if commandStatus == .queued, let uuid = row.commandUUID, try connection.execute("""
+        if commandStatus == .queued || commandStatus == .notNow, let uuid = row.commandUUID, try connection.execute("""
             UPDATE device_commands SET status = 'cancelled', completedAt = \(at), resultSummary = 'No longer needed: the policy no longer needs the app.'
-            WHERE uuid = \(uuid) AND status = 'queued'
+            WHERE uuid = \(uuid) AND status IN ('queued', 'notNow')
             """) == 1 {
             row.sendingDigest = nil
             row.commandUUID = nil

@@ -14,10 +14,14 @@ enum MDMPolicyDrift {
     static let unknownVersion = "unknown"
 
     /// Devices that do not hold what their policy says, or cannot: an install or removal on its
-    /// way, one refused, or a payload held back (Single App Mode on an unsupervised device).
+    /// way, one refused, a payload held back (Single App Mode on an unsupervised device), or an
+    /// app the device accepted but has not listed yet. The terms are those of the partial index
+    /// `mdm_device_profiles_out_of_step`, spelled as it spells them, so the count reads only
+    /// the rows that are out of step.
     static let outOfStepDevices = SQL(verbatim: """
         SELECT p.deviceID FROM mdm_device_profiles p JOIN mdm_devices m ON m.deviceID = p.deviceID
-        WHERE m.state = 'enrolled' AND (p.sendingDigest IS NOT NULL OR p.failedDigest IS NOT NULL OR p.heldBack IS NOT NULL)
+        WHERE m.state = 'enrolled' AND (p.sendingDigest IS NOT NULL OR p.failedDigest IS NOT NULL OR p.heldBack IS NOT NULL
+            OR (p.identifier LIKE 'com.payloadconsole.app-install.%' AND p.installedDigest IS NOT NULL AND p.listedAt IS NULL))
         """)
 
     /// Runs in the transaction that recorded the device's ProfileList.

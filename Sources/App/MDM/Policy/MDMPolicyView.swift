@@ -26,18 +26,26 @@ struct MDMPolicyView {
             ? "Out of step: the device does not hold everything its policy says yet." : "In step: the device holds what its policy says."
     }
 
-    init(_ rows: [MDMDeviceProfileRecord], listed: [MDMInventory.Profile]?, now: Date) {
-        items = rows.sorted { $0.identifier < $1.identifier }.map { Self.item($0, now: now) }
+    /// `commands`: the device's latest commands, which say whether one under way was put off.
+    init(_ rows: [MDMDeviceProfileRecord], listed: [MDMInventory.Profile]?, commands: [DeviceCommandRecord] = [], now: Date) {
+        let putOff = Dictionary(commands.filter { $0.status == .notNow }.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
+        items = rows.sorted { $0.identifier < $1.identifier }.map { row in Self.item(row, putOff: row.commandUUID.flatMap { putOff[$0] }, now: now) }
         let ours = Set(DevicePolicyProfiles.identifiers)
         foreign = (listed ?? []).filter { $0.isManaged && !ours.contains($0.identifier) && !$0.identifier.hasPrefix(EnrollmentProfile.identifierPrefix) }
             .map { MDMDeviceView.Item(name: $0.displayName ?? $0.identifier, detail: $0.identifier) }
     }
 
-    private static func item(_ row: MDMDeviceProfileRecord, now: Date) -> Item {
+    private static func item(_ row: MDMDeviceProfileRecord, putOff: DeviceCommandRecord?, now: Date) -> Item {
         let name = MDMPolicyApply.name(of: row.identifier)
         let isConfiguration = DeviceAppConfigurations.app(of: row.identifier) != nil
         let isApp = DeviceAppInstalls.app(of: row.identifier) != nil
         let holdsUnknown = row.installedDigest == MDMPolicyDrift.unknownVersion
+        if row.sendingDigest != nil, let putOff {
+            let since = putOff.progress.firstNotNowAt.map { " since \(DisplayTime.relative($0, now: now))" } ?? ""
+            return Item(name: name, state: "Put off by the device", stateClass: "status-notNow",
+                        detail: "It answered Not Now \(Counted.phrase(putOff.progress.notNowCount, "time"))\(since): it is busy (locked, or in the middle "
+                            + "of something) and is asked again at its next check-in; nothing else waits for it.")
+        }
         if let sending = row.sendingDigest {
             let what = sending == MDMDeviceProfileRecord.removal ? "Being removed"
                 : isConfiguration ? "On its way" : (row.installedDigest == nil ? "Being installed" : "A new version is on its way")
