@@ -21,6 +21,10 @@ struct AppListEntry {
     let value: String
     let error: String?
     let isFirst: Bool
+    /// The entry a list button just touched (the one added, the one moved, the one now where a
+    /// removed one was) takes the focus, so a keyboard user carries on where they were rather
+    /// than at the top of the page.
+    var focus = false
 }
 
 extension AppListForm {
@@ -32,11 +36,23 @@ extension AppListForm {
     init(_ form: FormFields) {
         self.init()
         entries = Self.entries(Self.revised(form), errors: [:])
+        if let touched = Self.touched(by: form["intent"], count: entries.count) { entries[touched].focus = true }
+    }
+
+    /// The entry a list button leaves the focus on; nil for a save.
+    static func touched(by intent: String, count: Int) -> Int? {
+        guard count > 0 else { return nil }
+        if intent == "add" { return count - 1 }
+        if intent.hasPrefix("remove."), let index = Int(intent.dropFirst(7)) { return min(max(index, 0), count - 1) }
+        if intent.hasPrefix("up."), let index = Int(intent.dropFirst(3)), index > 0 { return min(index - 1, count - 1) }
+        return nil
     }
 
     /// Messages go beside their entries, the list's own above the list.
     mutating func show(_ errors: [String: String]) {
+        let focused = entries.firstIndex(where: \.focus)
         entries = Self.entries(entries.map(\.value), errors: errors)
+        if let focused, entries.indices.contains(focused) { entries[focused].focus = true }
         listError = errors["apps"]
     }
 

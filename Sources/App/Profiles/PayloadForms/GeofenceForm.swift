@@ -11,6 +11,9 @@ struct GeofenceForm: PayloadForm {
         let longitude: String
         let radius: String
         let errors: [String: String]
+        /// The area a button just added, or the one now where a removed one was, takes the
+        /// focus (its name), so a keyboard user carries on there rather than at the top.
+        var focus = false
     }
 
     struct TestResult {
@@ -33,6 +36,10 @@ struct GeofenceForm: PayloadForm {
     var testError: String?
     /// Our own SVG, built from numbers; names inside it are escaped.
     var sketch = ""
+    /// After the last area is removed the focus goes to "Add an area"; after a test, it stays
+    /// on Test beside the result.
+    var focusAdd = false
+    var focusTest = false
 
     init(_ payload: Payload?) {
         guard let fence = payload?.settings(as: Geofence.self) else {
@@ -56,6 +63,12 @@ struct GeofenceForm: PayloadForm {
         }
         areas = raw.enumerated().map { Self.row(index: $0.offset, name: $0.element.0, latitude: $0.element.1,
                                                 longitude: $0.element.2, radius: $0.element.3, errors: [:]) }
+        if intent == "add", !areas.isEmpty {
+            areas[areas.count - 1].focus = true
+        } else if intent.hasPrefix("remove.") {
+            if let index = Int(intent.dropFirst(7)), !areas.isEmpty { areas[min(max(index, 0), areas.count - 1)].focus = true } else { focusAdd = true }
+        }
+        focusTest = intent == "test"
         testLatitude = form["testLatitude"]
         testLongitude = form["testLongitude"]
         let parsed = Self.parse(raw)
@@ -140,7 +153,7 @@ struct GeofenceForm: PayloadForm {
         var own: [String: String] = [:]
         for (key, message) in errors where key.hasPrefix(prefix) { own[String(key.dropFirst(prefix.count))] = message }
         return AreaRow(index: row.index, number: row.number, name: row.name, latitude: row.latitude, longitude: row.longitude,
-                       radius: row.radius, errors: own)
+                       radius: row.radius, errors: own, focus: row.focus)
     }
 
     static func format(_ value: Double) -> String {
