@@ -61,6 +61,15 @@ import Testing
             let clash = try await admin.get("/profiles/\(quiz)/assignments/preview?groupID=\(exams)")
             #expect(clash.body.contains("New conflict in Exam iPads: Exam Browser and Quiz Time both ask for Single App Mode. Its 17 devices keep their current policy"))
             #expect(!clash.body.contains("lock into Quiz Time"), "in a conflict no device takes the new lock")
+            #expect(clash.body.contains("none of them changes: a Single App Mode conflict keeps them on their current policy."),
+                    "the headline does not count frozen devices as changing")
+            #expect(clash.body.contains(#"class="button danger" id="confirm-change""#) && clash.body.contains("anyway (its devices stop taking updates)"))
+
+            // A second lock to the same app merges, and the preview says so.
+            let sameApp = try await lockProfile(console, app: "com.example.exam", name: "Exam lock too")
+            let merged = try await admin.get("/profiles/\(sameApp)/assignments/preview?groupID=\(exams)")
+            #expect(merged.body.contains("lock to Exam Browser alike: one lock, no conflict"), "two profiles, one app: said, not silent")
+            #expect(merged.body.contains(#"class="button primary" id="confirm-change""#))
 
             // A group that is not there is refused beside the form, not a crash.
             let missing = try await admin.get("/profiles/\(quiz)/assignments/preview?groupID=999999")

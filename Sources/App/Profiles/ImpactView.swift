@@ -30,7 +30,11 @@ struct ImpactView {
     let notKnownLines: [Line]
     let hasSDKLines: Bool
     let conflicts: [String]
+    /// A conflict appears: the confirm button warns and says so.
+    let hasConflicts: Bool
     let resolved: [String]
+    /// Profiles that now lock the same devices to the same app: merged, said so.
+    let sharedLocks: [String]
     let settings: [SettingsChange]
     let hasSettings: Bool
 
@@ -46,9 +50,14 @@ struct ImpactView {
         }
         func names(_ changes: [PolicyImpact.LockChange]) -> String { names(changes.map(\.device)) }
         let groupCount = impact.groups.count
+        // Devices a new conflict freezes do not change: they keep their current policy.
+        let frozen = impact.groups.filter { !$0.newConflict.isEmpty }.reduce(0) { $0 + $1.deviceCount }
+        let changing = impact.devicesChanged - frozen
+        let reach = "Reaches \(devices(impact.devicesReached)) in \(groupCount == 1 ? "1 group" : "\(groupCount) groups"); "
         headline = impact.devicesReached == 0 ? "This change reaches no device: the groups it touches hold none."
-            : "Reaches \(devices(impact.devicesReached)) in \(groupCount == 1 ? "1 group" : "\(groupCount) groups"); "
-                + (impact.devicesChanged == 0 ? "none of them changes." : "\(devices(impact.devicesChanged)) change.")
+            : frozen == 0 ? reach + (changing == 0 ? "none of them changes." : "\(devices(changing)) change.")
+            : changing == 0 ? reach + "none of them changes: a Single App Mode conflict keeps \(frozen == impact.devicesReached ? "them" : devices(frozen)) on their current policy."
+            : reach + "\(devices(changing)) change; \(devices(frozen)) keep their current policy (a Single App Mode conflict)."
         let real = impact.realDevicesReached
         let simulated = impact.devicesReached - real
         realDevicesLine = real == 0 ? nil
@@ -90,6 +99,14 @@ struct ImpactView {
         conflicts = impact.groups.filter { !$0.newConflict.isEmpty }.map { group in
             "New conflict in \(group.name): \(group.newConflict.map { app($0) }.joined(separator: " and ")) both ask for Single App Mode. "
                 + "Its \(devices(group.deviceCount)) keep their current policy until one of them goes."
+        }
+        hasConflicts = !conflicts.isEmpty
+        sharedLocks = impact.groups.compactMap { group in
+            group.sharedLock.map { shared in
+                let names = shared.profiles.dropLast().joined(separator: ", ") + " and " + (shared.profiles.last ?? "")
+                return "In \(group.name), \(names) lock to \(app(shared.app)) alike: one lock, no conflict, with \(shared.profiles[0])’s options "
+                    + "(the nearest group’s, the oldest profile first)."
+            }
         }
         resolved = impact.groups.filter { !$0.resolvedConflict.isEmpty }.map { group in
             "Ends the conflict in \(group.name) (\(group.resolvedConflict.map { app($0) }.joined(separator: " and "))): its \(devices(group.deviceCount)) take the policy again."

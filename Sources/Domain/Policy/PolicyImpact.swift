@@ -60,6 +60,15 @@ public struct PolicyImpact: Sendable {
         /// difference its own way; equal when a conflict keeps the devices where they are.
         public let policyBefore: ProfileContent
         public let policyAfter: ProfileContent
+        /// Profiles that lock the group's devices to the same app after the change, when the
+        /// change makes them several: one lock, not a conflict, with the first one's options.
+        public let sharedLock: SharedLock?
+    }
+
+    public struct SharedLock: Sendable, Equatable {
+        public let app: String
+        /// Nearest group first, then oldest: the first one's options apply.
+        public let profiles: [String]
     }
 
     /// A device whose Single App Mode changes: nil on a side means not locked.
@@ -129,7 +138,8 @@ public struct PolicyImpact: Sendable {
             groups.append(GroupOutcome(
                 name: input.name, deviceCount: input.devices.count, realDeviceCount: input.devices.filter(\.isReal).count,
                 newConflict: conflictBefore.isEmpty ? conflictAfter : [], resolvedConflict: conflictAfter.isEmpty ? conflictBefore : [],
-                changes: ProfileDiff.changes(from: policyBefore, to: policyAfter), policyBefore: policyBefore, policyAfter: policyAfter))
+                changes: ProfileDiff.changes(from: policyBefore, to: policyAfter), policyBefore: policyBefore, policyAfter: policyAfter,
+                sharedLock: Self.sharedLock(before: before, after: after)))
             commands.count(input.devices.filter(\.isReal), before: before, after: after, deliverableApps: deliverableApps)
             guard !after.hasConflict else { continue }
             let rulesBefore = DevicePolicy(before) ?? .empty, rulesAfter = DevicePolicy(after) ?? .empty
@@ -145,6 +155,16 @@ public struct PolicyImpact: Sendable {
         return PolicyImpact(groups: groups, lockChanges: locks, sdkChanges: sdk, mdmCommands: commands.tally)
     }
 
+
+    /// Several profiles locking to one app after the change, when they were not the same ones before.
+    static func sharedLock(before: EffectivePolicy, after: EffectivePolicy) -> SharedLock? {
+        guard !after.hasConflict, let lock = after[SingleAppMode.self] else { return nil }
+        var seen: Set<String> = []
+        let profiles = lock.sources.map(\.profileName).filter { seen.insert($0).inserted }
+        let earlier = before[SingleAppMode.self]?.sources.map(\.profileName) ?? []
+        guard profiles.count > 1, Set(profiles) != Set(earlier) else { return nil }
+        return SharedLock(app: lock.value.appIdentifier, profiles: profiles)
+    }
 
     /// The effective policy as a profile's content, so its settings compare as the history's do.
     static func content(_ policy: EffectivePolicy) -> ProfileContent {
