@@ -35,7 +35,9 @@ import Testing
             ])
             #expect(refused.status == .unprocessableContent)
             #expect(refused.body.contains("notes.png is not a PNG or JPEG image."))
-            #expect(refused.body.contains(#"id="branding-color-error""#))
+            // The message sits beside Red and is linked to Red, not to the colour picker.
+            #expect(refused.body.contains(#"aria-invalid="true" aria-describedby="branding-red-error""#) && refused.body.contains(#"id="branding-red-error""#))
+            #expect(!refused.body.contains(#"branding-green-error"#))
             #expect(refused.body.contains(#"value="300""#))
             #expect(refused.body.contains("64 × 32 px, PNG"))
 

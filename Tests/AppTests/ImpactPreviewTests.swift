@@ -74,6 +74,12 @@ import Testing
             // A group that is not there is refused beside the form, not a crash.
             let missing = try await admin.get("/profiles/\(quiz)/assignments/preview?groupID=999999")
             #expect(missing.status == .unprocessableContent && missing.body.contains("id=\"assign-group-error\""))
+
+            // The form asks for a group rather than offering the first one; sent without one, it says so.
+            let page = try await admin.get(Site.Profiles.show.link(quiz))
+            #expect(page.body.contains(#"<select id="assign-group" name="groupID">"#) && page.body.contains(#"<option value="">Choose a group…</option>"#))
+            let unchosen = try await admin.get("/profiles/\(quiz)/assignments/preview?groupID=")
+            #expect(unchosen.status == .unprocessableContent && unchosen.body.contains("Choose a group to assign the profile to."))
         }
     }
 

@@ -206,7 +206,9 @@ struct ProfilesController {
             // Sanitised HTML produced by our Markdown renderer.
             descriptionHTML: MarkdownRenderer.html(content.descriptionMarkdown),
             descriptionMarkdown: content.descriptionMarkdown, hasDescription: !content.descriptionMarkdown.isEmpty,
-            payloads: PayloadKind.allCases.map { kind in
+            // The kinds a version lacks are listed only where they can be added (the latest
+            // version, for an admin); an old version lists what it holds.
+            payloads: PayloadKind.allCases.filter { canEdit && shown.number == profile.version || content.payload(of: $0) != nil }.map { kind in
                 let payload = content.payload(of: kind)
                 return PayloadRow(kind: kind.rawValue, editPath: Site.Profiles.payloadForm.link(id, kind), removePath: Site.Profiles.removePayload.link(id, kind), name: kind.displayName, summary: kind.summary, present: payload != nil,
                                   channel: kind.channel, details: payload.map(PayloadSummary.lines) ?? [])

@@ -29,10 +29,13 @@ struct BrandingForm: PayloadForm {
         didSet {
             for index in logos.indices { logos[index].error = errors[logos[index].name] }
             colorError = ["red", "green", "blue", "alpha"].compactMap { errors["color.\($0)"] }.first
+            (redError, greenError, blueError, alphaError) = (errors["color.red"], errors["color.green"], errors["color.blue"], errors["color.alpha"])
         }
     }
-    /// Stored, not computed: Mustache reads stored properties only.
+    /// Stored, not computed: Mustache reads stored properties only. `colorError` marks the
+    /// fieldset; each number's own message sits beside it and is linked to it.
     var colorError: String?
+    var redError: String?, greenError: String?, blueError: String?, alphaError: String?
 
     init(_ payload: Payload?) {
         guard let branding = payload?.settings(as: Branding.self) else {
