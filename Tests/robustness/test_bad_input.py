@@ -85,6 +85,7 @@ PAYLOAD_FORMS = {
     # Saving what is already there writes nothing, so the valid values differ from the seed's.
     "single-app-mode": ({"app": "com.example.sam{n}"}, None),
     "asam-allowlist": ({"apps": "com.example.robust"}, None),
+    "required-apps": ({"apps": "com.example.required{n}"}, None),
     "dlp": ({}, None),
     # The test-a-point fields belong to another button; saving ignores them by design.
     "geofence": ({"name": "Campus", "latitude": "52.52", "longitude": "13.405", "radius": "200"},
@@ -136,6 +137,8 @@ FORM_ROUTES = [
     # Each waiting command's row has its Cancel form; an admin also sees "Cancel every waiting command".
     FormRoute("/devices/{checkin}/commands/{waiting}/cancel", "/devices/{checkin}"),
     FormRoute("/devices/{checkin}/commands/clear", "/devices/{checkin}"),
+    # Each accepted release uses its device up (it is leaving); `ensure` enrolls another.
+    FormRoute("/devices/{enrolled}/mdm/release", "/devices/{enrolled}", {"removeFirst": "on"}),
     FormRoute("/tokens", "/tokens", {"name": "Form token {n}", "role": "viewer"}),
     FormRoute("/tokens/{spare_token}/revoke", "/tokens"),
     FormRoute("/simulator", "/simulator/new", {"name": "Form simulator {n}", "model": "iPad", "osVersion": "17.4"}),
@@ -167,8 +170,8 @@ FORM_ROUTES = [
     FormRoute("/enrollment/push-certificate", "/enrollment", files={"certificate": "push_pem"}),
     FormRoute("/enrollment/links", "/enrollment", {"group": "{group}", "hours": "24"}),
     FormRoute("/enrollment/links/{enrollment}/revoke", "/enrollment"),
-    # No device is enrolled in the robustness console, so an admin's own CA goes in unconfirmed.
-    FormRoute("/enrollment/authority", "/enrollment", files={"certificate": "ca_pem", "privateKey": "ca_key"}),
+    # A device is enrolled (the release cases' seed), so an admin's own CA goes in confirmed.
+    FormRoute("/enrollment/authority", "/enrollment", {"confirmDevicesLost": "on"}, files={"certificate": "ca_pem", "privateKey": "ca_key"}),
     FormRoute("/apps/{app}/specfile", "/apps/{app}/edit", files={"specfile": "specfile"}),
     # The seed file is imported again and again: from the second time its identifier matches,
     # and the import asks first (new profile or new version), writing nothing. The answer the
@@ -218,6 +221,7 @@ API_TARGETS = {
     "/api/v1/devices/{id}/notes": "/api/v1/devices/{checkin}/notes",
     "/api/v1/devices/{id}/notes/{note}": "/api/v1/devices/{checkin}/notes/{note}",
     "/api/v1/enrollments/{id}": "/api/v1/enrollments/{enrollment}",
+    "/api/v1/devices/{id}/mdm/release": "/api/v1/devices/{enrolled}/mdm/release",
 }
 
 
@@ -258,6 +262,7 @@ API_BODIES = {
         "bundleID": "com.example.robust", "appVersion": f"1.{n}", "osVersion": "17.4", "enrollment": "enrolled",
         "compliance": "blocked", "complianceReason": "iOS earlier than 18"},
     ("POST", "/api/v1/enrollments"): lambda s, n: {"group": s["group"], "expiresInHours": 24},
+    ("POST", "/api/v1/devices/{id}/mdm/release"): lambda s, n: {"removeFirst": True},
     ("POST", "/api/v1/device/commands/{uuid}"): lambda s, n: {
         "Status": "Error", "ErrorChain": [{"ErrorCode": 12, "ErrorDomain": "Robustness", "LocalizedDescription": "Broken on purpose"}]},
 }
@@ -364,6 +369,9 @@ class Seeds(dict):
              self.make_spare_token),
             ("note", lambda: ("SELECT 1 FROM device_notes WHERE id = ? AND deviceID = ?", self["note"], self["checkin"]), self.make_note),
             ("log_line", lambda: ("SELECT 1 FROM device_logs WHERE id = ?", self["log_line"]), self.make_log_line),
+            # Enrolled over MDM and not leaving: what a release is valid for.
+            ("enrolled", lambda: ("SELECT 1 FROM mdm_devices WHERE deviceID = ? AND state = 'enrolled' AND releaseRequestedAt IS NULL",
+                                  self["enrolled"]), self.make_enrolled),
         ]
 
     def created(self, path, body):
@@ -433,6 +441,17 @@ class Seeds(dict):
                 (0, 0))
             self["log_line"] = cursor.lastrowid
         connection.close()
+
+    def make_enrolled(self):
+        """A device enrolled over MDM, written straight to its table: enrolling for real takes
+        SCEP and signed check-ins, which the MDM suite covers; here only the release forms need one."""
+        device = self.created("/api/v1/devices", device_body(self, self.unique()))
+        udid = support.query(self.console.database, "SELECT udid FROM devices WHERE id = ?", device)[0][0]
+        with sqlite3.connect(self.console.database, timeout=10) as connection:
+            connection.execute("""INSERT INTO mdm_devices (deviceID, udid, state, topic, enrolledAt, notNowRun)
+                                  VALUES (?, ?, 'enrolled', 'com.apple.mgmt.External.robustness', ?, '[]')""", (device, udid, time.time()))
+        connection.close()
+        self["enrolled"] = device
 
     def make_spare_profile(self):
         self["spare_profile"] = self.created("/api/v1/profiles", {"name": f"Spare profile {self.unique()}"})
