@@ -147,6 +147,21 @@ class MDMConsole(support.Console):
             return [tuple(row) for row in self.pg_query(sql)]
         return [tuple(str(value) if value is not None else "" for value in row) for row in support.query(self.database, sql)]
 
+    def policy_settled(self):
+        """Whether the console has brought every device in line with the latest policy change
+        and taken every due mark (a device's answer that changed its apps marks it due)."""
+        caught_up = self.rows("SELECT count(*) FROM mdm_policy_sync s, policy_generation g WHERE s.generation = g.value")
+        due = self.rows("SELECT count(*) FROM mdm_policy_due")
+        return str(caught_up[0][0]) == "1" and str(due[0][0]) == "0"
+
+    def wait_for_the_sync(self, seconds=20):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if self.policy_settled():
+                return
+            time.sleep(0.1)
+        raise AssertionError("the console did not bring devices in line with the policy")
+
 
 class ConsoleTests:
     """A console with a push certificate for a test class, on SQLite, or on PostgreSQL when the

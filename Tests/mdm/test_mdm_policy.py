@@ -70,14 +70,7 @@ class PolicyTests(mdm_console.ConsoleTests):
 
     def wait_for_the_sync(self, seconds=20):
         """Until the console has brought every device in line with the latest policy change."""
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            caught_up = self.console.rows("SELECT count(*) FROM mdm_policy_sync s, policy_generation g WHERE s.generation = g.value")
-            due = self.console.rows("SELECT count(*) FROM mdm_policy_due")
-            if str(caught_up[0][0]) == "1" and str(due[0][0]) == "0":
-                return
-            time.sleep(0.1)
-        self.fail("the console did not bring devices in line with the policy")
+        self.console.wait_for_the_sync(seconds)
 
     def test_the_device_holds_exactly_the_effective_policy_after_each_change(self):
         group, device = self.group_with_device(supervised=True)
