@@ -42,6 +42,12 @@ package struct AppRecord: Record {
                         removeWithManagement: removeWithManagement, preventBackup: preventBackup)
     }
 
+    /// The apps the catalog says how to install, by bundle ID: a few rows, read whole.
+    static func deliveries(_ connection: Connection) throws -> [String: AppDelivery] {
+        let apps = try connection.fetch(AppRecord.query().filter("deliveryMethod", .notEqual, String?.none))
+        return Dictionary(apps.compactMap { app in app.delivery.map { (app.bundleID, $0) } }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// How a real device gets the app; nil when the console does not install it.
     var delivery: AppDelivery? {
         deliveryMethod.map { AppDelivery(method: $0, storeID: storeID, manifestURL: manifestURL,

@@ -97,7 +97,7 @@ enum ImpactPreview {
         }
         // The apps the catalog can install matter only when a side needs apps.
         let needsApps = reaching.contains { $0.payload(of: .singleAppMode) != nil || $0.payload(of: .requiredApps) != nil }
-        let deliverable = needsApps ? Set(try connection.fetch(AppRecord.query().filter("deliveryMethod", .notEqual, String?.none)).map(\.bundleID)) : []
+        let deliverable = needsApps ? Set(try AppRecord.deliveries(connection).keys) : []
         return (PolicyImpact.compute(inputs, deliverableApps: deliverable), profile)
     }
 

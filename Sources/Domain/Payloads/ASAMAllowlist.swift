@@ -11,19 +11,7 @@ public struct ASAMAllowlist: Codable, Equatable, Sendable {
         self.appIdentifiers = appIdentifiers
     }
 
-    public func validate() -> ValidationErrors {
-        var errors = ValidationErrors()
-        if appIdentifiers.isEmpty { errors["apps"] = "Add at least one app, or remove the payload." }
-        var seen: Set<String> = []
-        for (index, app) in appIdentifiers.enumerated() {
-            if let problem = BundleID.problem(app) {
-                errors["apps.\(index)"] = problem
-            } else if !seen.insert(app).inserted {
-                errors["apps.\(index)"] = "\(app) is already in the list."
-            }
-        }
-        return errors
-    }
+    public func validate() -> ValidationErrors { BundleID.listProblems(appIdentifiers) }
 }
 
 extension PayloadKind {

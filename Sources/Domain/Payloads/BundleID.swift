@@ -2,6 +2,22 @@
 public enum BundleID {
     public static let maximumLength = 155
 
+    /// A payload's list of apps under the form's field names (`apps`, `apps.<index>`): at least
+    /// one, each a bundle ID, none twice.
+    public static func listProblems(_ apps: [String]) -> ValidationErrors {
+        var errors = ValidationErrors()
+        if apps.isEmpty { errors["apps"] = "Add at least one app, or remove the payload." }
+        var seen: Set<String> = []
+        for (index, app) in apps.enumerated() {
+            if let problem = problem(app) {
+                errors["apps.\(index)"] = problem
+            } else if !seen.insert(app).inserted {
+                errors["apps.\(index)"] = "\(app) is already in the list."
+            }
+        }
+        return errors
+    }
+
     /// nil when `candidate` is a valid bundle ID, otherwise what is wrong with it.
     public static func problem(_ candidate: String) -> String? {
         // Every log line names its app: checked a byte at a time when all is well, which is

@@ -16,17 +16,8 @@ public struct RequiredApps: Codable, Equatable, Sendable {
     }
 
     public func validate() -> ValidationErrors {
-        var errors = ValidationErrors()
-        if appIdentifiers.isEmpty { errors["apps"] = "Add at least one app, or remove the payload." }
+        var errors = BundleID.listProblems(appIdentifiers)
         if appIdentifiers.count > Self.maximumApps { errors["apps"] = "List at most \(Self.maximumApps) apps." }
-        var seen: Set<String> = []
-        for (index, app) in appIdentifiers.enumerated() {
-            if let problem = BundleID.problem(app) {
-                errors["apps.\(index)"] = problem
-            } else if !seen.insert(app).inserted {
-                errors["apps.\(index)"] = "\(app) is already in the list."
-            }
-        }
         return errors
     }
 

@@ -56,7 +56,7 @@ struct MDMPolicyPlan: Sendable {
         let facts = try enrolledDevices(everyDevice ? nil : marks.map(\.id), connection: connection)
         var planner = Planner(loader: PolicyLoader(connection: connection, cache: contents),
                               organization: try ConsoleSettings.load(from: connection).organisationName,
-                              deliveries: try deliveries(connection))
+                              deliveries: try AppRecord.deliveries(connection))
         var devices: [RecordID<DeviceRecord>: [Planned]] = [:]
         for device in facts { devices[device.id] = try planner.targets(for: device) }
         return MDMPolicyPlan(generation: generation, everyDevice: everyDevice, dueMarks: marks, devices: devices, documents: planner.documents)
@@ -72,12 +72,6 @@ struct MDMPolicyPlan: Sendable {
         let groupID: RecordID<DeviceGroupRecord>?
         let isSupervised: Bool
         let installedApps: [String]
-    }
-
-    /// How devices get each app the catalog can install, by bundle ID: a few rows, read once a run.
-    private static func deliveries(_ connection: Connection) throws -> [String: AppDelivery] {
-        let apps = try connection.fetch(AppRecord.query().filter("deliveryMethod", .notEqual, String?.none))
-        return Dictionary(apps.compactMap { app in app.delivery.map { (app.bundleID, $0) } }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The enrolled devices among `ids` (every enrolled device for nil), a thousand ids a query;
