@@ -4,7 +4,10 @@
   const local = (iso) => {
     const date = new Date(iso);
     if (Number.isNaN(date.getTime())) return iso;
-    return date.toLocaleString(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    // One way of writing a time across the console: day, month, 24-hour clock (the year only
+    // when it is not this one), in the reader's own zone.
+    const year = date.getFullYear() === new Date().getFullYear() ? undefined : "numeric";
+    return date.toLocaleString("en-GB", { year, month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
   };
   const localise = (root) => {
     root.querySelectorAll("time[datetime]").forEach((time) => {

@@ -143,7 +143,7 @@ import Testing
             #expect(Self.names(try await viewer.get("/devices?lock=singleAppMode").body) == ["Locked kiosk"])
             #expect(Self.names(try await viewer.get("/devices?lock=unlocked").body) == ["Free kiosk"], "a device that reports no lock is not 'unlocked'")
             let all = try await viewer.get("/devices")
-            #expect(all.body.contains("Single App Mode<br><code class=\"small\">com.example.kiosk</code>"))
+            #expect(all.body.contains(">Single App Mode · com.example.kiosk</span>"))
             #expect(all.body.contains("Only simulated devices report their lock"))
             #expect(Self.names(try await viewer.get("/devices?conflict=yes").body).isEmpty)
         }

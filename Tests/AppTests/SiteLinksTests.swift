@@ -63,7 +63,7 @@ import Testing
             let devices = try await admin.get(Site.Devices.list.link())
             #expect(devices.body.contains(#"<form method="post" action="/sign-out""#))
             #expect(devices.body.contains(#"href="/devices/new" id="add-device""#))
-            #expect(devices.body.contains(#"<form method="get" action="/devices" class="card device-filters""#))
+            #expect(devices.body.contains(#"<form method="get" action="/devices" class="card filter-strip device-filters""#))
             #expect(!devices.body.contains(#"href="""#) && !devices.body.contains(#"action="""#))
             let missing = try await admin.get("/no-such-page")
             #expect(missing.status == .notFound && missing.body.contains(#"href="/dashboard""#))

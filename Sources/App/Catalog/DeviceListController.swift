@@ -51,6 +51,9 @@ struct DeviceListController {
         let conflictOnly: Bool
         let waitingOnly: Bool
         let stale: String
+        /// How many of the filters folded under "More filters" are on ("2"), nil when none is:
+        /// the fold opens then, so no filter in force is out of sight.
+        let foldedFiltersOn: String?
         let sortName: SortLink
         let sortModel: SortLink
         let sortCheckIn: SortLink
@@ -109,6 +112,7 @@ struct DeviceListController {
             kinds: [SelectOption(value: "", label: "Any", selected: filter.kind == nil)]
                 + DeviceListFilter.Kind.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0 == filter.kind) },
             conflictOnly: filter.conflictOnly, waitingOnly: filter.waitingOnly, stale: filter.notCheckedInDays.map(String.init) ?? "",
+            foldedFiltersOn: filter.foldedFilterCount == 0 ? nil : String(filter.foldedFilterCount),
             sortName: sortLink("Name", .name, filter), sortModel: sortLink("Model", .model, filter), sortCheckIn: sortLink("Last check-in", .checkIn, filter),
             nextPage: next, clearPath: Site.Devices.list.link(), backPath: Site.Devices.list.link() + Self.question(filter.query(after: filter.after)),
             canEdit: context.user.role.includes(.admin), canAct: canAct,

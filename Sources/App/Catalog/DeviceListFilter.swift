@@ -69,6 +69,11 @@ struct DeviceListFilter: Equatable, Sendable {
             || waitingOnly || notCheckedInDays != nil || kind != nil
     }
 
+    /// The filters the list's page folds away (all but the search, group and lock) that are on.
+    var foldedFilterCount: Int {
+        [model != nil, osVersion != nil, supervised != nil, kind != nil, notCheckedInDays != nil, conflictOnly, waitingOnly].filter { $0 }.count
+    }
+
     struct Invalid: Error {
         let parameter: String
         let message: String

@@ -14,15 +14,15 @@ enum DeviceListRowHTML {
         let policy = device.groupID.flatMap { policies[$0] }
         let samCell: String
         if let conflict = policy?.conflictApps, !conflict.isEmpty {
-            samCell = "<span class=\"tag tag-danger\">Conflict</span> " + conflict.map { "<code>\(HTMLText.escape($0))</code>" }.joined(separator: ", ")
+            samCell = "<span class=\"tag tag-danger\">Conflict</span> " + clipped(conflict.joined(separator: ", "), code: true)
         } else if let app = policy?.singleAppModeApp {
-            samCell = "<code>\(HTMLText.escape(app))</code>"
+            samCell = clipped(app, code: true)
         } else {
             samCell = "<span class=\"muted\">—</span>"
         }
         let lockCell: String
         if let mode = listed.lockMode.flatMap(DeviceListFilter.LockState.init(rawValue:)) {
-            lockCell = HTMLText.escape(mode.label) + (listed.lockApp.map { "<br><code class=\"small\">\(HTMLText.escape($0))</code>" } ?? "")
+            lockCell = clipped(mode.label + (listed.lockApp.map { " · " + $0 } ?? ""))
         } else {
             lockCell = listed.simulated ? "Not locked" : "<span class=\"muted\" title=\"Only simulated devices report their lock\">Not reported</span>"
         }
@@ -30,18 +30,26 @@ enum DeviceListRowHTML {
             "<time datetime=\"\(DisplayTime.iso($0))\" title=\"\(DisplayTime.iso($0))\">\(DisplayTime.relative($0, now: now))</time>"
         } ?? "<span class=\"muted\">never</span>"
         let supervised = device.isSupervised ? "Yes" : "<span class=\"muted\">No</span>"
-        let group = HTMLText.escape(device.groupID.flatMap { groupNames[$0] } ?? "No group")
+        let group = clipped(device.groupID.flatMap { groupNames[$0] } ?? "No group")
         // Only what needs a look is tagged: a compliant device reads as normal.
         let compliance = switch listed.compliance {
         case .blocked?: " <span class=\"tag tag-danger\">Blocked</span>"
         case .wiped?: " <span class=\"tag tag-danger\">Wiped</span>"
         case .compliant?, nil: ""
         }
-        var html = "<tr>\(choose)<th scope=\"row\"><a href=\"\(Site.Devices.show.link(device.id))\">\(name)</a>\(compliance)"
-        html += "<br><code class=\"small\">\(HTMLText.escape(device.serialNumber))</code></th>"
-        html += "<td>\(HTMLText.escape(device.model.rawValue))</td><td>\(HTMLText.escape(device.osVersion))</td>"
-        html += "<td>\(supervised)</td><td>\(group)</td><td>\(HTMLText.escape(device.owner))</td>"
+        // One line a row: long values are clipped here and whole on the device's page (and
+        // in the cell's title); the columns a narrow window leaves out carry their class.
+        var html = "<tr>\(choose)<th scope=\"row\"><a href=\"\(Site.Devices.show.link(device.id))\">\(name)</a>\(compliance)</th>"
+        html += "<td class=\"optional-wide\"><code class=\"small\">\(HTMLText.escape(device.serialNumber))</code></td>"
+        html += "<td>\(HTMLText.escape(device.model.rawValue))</td><td class=\"optional\">\(HTMLText.escape(device.osVersion))</td>"
+        html += "<td class=\"optional-wide\">\(supervised)</td><td>\(group)</td><td class=\"optional\">\(clipped(device.owner))</td>"
         html += "<td>\(checkIn)</td><td>\(lockCell)</td><td>\(samCell)</td></tr>\n"
         return html
+    }
+
+    /// A value that may be longer than its column: cut with an ellipsis, whole in its title.
+    private static func clipped(_ text: String, code: Bool = false) -> String {
+        let escaped = HTMLText.escape(text)
+        return code ? "<code class=\"clip\" title=\"\(escaped)\">\(escaped)</code>" : "<span class=\"clip\" title=\"\(escaped)\">\(escaped)</span>"
     }
 }

@@ -25,6 +25,8 @@ package struct LogFilter: Equatable, Sendable {
     var before: RecordID<DeviceLogRecord>?
 
     var isFiltered: Bool { device != nil || app != nil || level != nil || kind != nil || signature != nil || from != nil || to != nil || search != nil }
+    /// The filters the viewer folds away (type and time range) that are on.
+    var foldedFilterCount: Int { [kind != nil, from != nil, to != nil].filter { $0 }.count }
 
     struct Invalid: Error {
         let parameter: String

@@ -11,11 +11,14 @@ enum LogRowHTML {
     /// the device's column, which a device's own page leaves out.
     static func row(_ row: LogReader.Row, appName: String?, selectable: Bool = true, showDevice: Bool = true) -> String {
         let log = row.line
-        let device = log.deviceID.map { "<a href=\"\(Site.Devices.show.link($0))\">\(HTMLText.escape(log.deviceName))</a>" }
+        let device = log.deviceID.map { "<a class=\"clip\" href=\"\(Site.Devices.show.link($0))\">\(HTMLText.escape(log.deviceName))</a>" }
             ?? "\(HTMLText.escape(log.deviceName)) <span class=\"muted\">(removed)</span>"
+        // One line a row: the app by its catalog name (its bundle ID in the title), or by its
+        // bundle ID when the catalog does not know it.
         let version = log.appVersion.isEmpty ? "" : " <span class=\"muted\">\(HTMLText.escape(log.appVersion))</span>"
-        let app = (appName.map { "\(HTMLText.escape($0))<br><code class=\"small\">\(HTMLText.escape(log.app))</code>" }
-            ?? "<code>\(HTMLText.escape(log.app))</code>") + version
+        let bundleID = HTMLText.escape(log.app)
+        let app = (appName.map { "<span class=\"clip\" title=\"\(bundleID)\">\(HTMLText.escape($0))</span>" }
+            ?? "<code class=\"clip\" title=\"\(bundleID)\">\(bundleID)</code>") + version
         let iso = DisplayTime.iso(log.loggedAt)
         let crash = log.kind == .crash ? " <span class=\"tag\">crash</span>" : ""
         let choose = !selectable ? "" : "<td><input type=\"checkbox\" name=\"line\" value=\"\(log.id)\" form=\"log-selection\" aria-label=\"Choose the line logged \(iso)\"></td>"

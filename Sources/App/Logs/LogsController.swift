@@ -25,6 +25,8 @@ struct LogsController {
         let kinds: [SelectOption]
         let from: String
         let to: String
+        /// How many of the folded filters are on ("2"), nil when none is: the fold opens then.
+        let foldedFiltersOn: String?
         let searchText: String
         let searchError: String?
         let isFiltered: Bool
@@ -90,6 +92,7 @@ struct LogsController {
                     SelectOption(value: "application", label: "App logs", selected: filter.kind == .application),
                     SelectOption(value: "crash", label: "Crash logs", selected: filter.kind == .crash)],
             from: filter.from.map(Self.inputValue) ?? "", to: filter.to.map(Self.inputValue) ?? "",
+            foldedFiltersOn: filter.foldedFilterCount == 0 ? nil : String(filter.foldedFilterCount),
             searchText: filter.searchText, searchError: searchError,
             isFiltered: filter.isFiltered || searchError != nil, nextPage: nextPage,
             crashGroupsHTML: found.crashGroups.isEmpty ? nil
@@ -136,6 +139,7 @@ extension LogsController.View: MustacheParent {
         case "kinds": kinds
         case "from": from
         case "to": to
+        case "foldedFiltersOn": foldedFiltersOn
         case "searchText": searchText
         case "searchError": searchError
         case "isFiltered": isFiltered
