@@ -40,7 +40,14 @@
       // The control and the answer its form shows beside it (an <output>, such as where the
       // device now stands) stay in view, however the new content moved the page.
       const answer = wanted.closest("form")?.querySelector("output");
-      (answer || wanted).scrollIntoView({ block: "nearest" });
+      const shown = answer || wanted;
+      shown.scrollIntoView({ block: "nearest" });
+      // So does what the press did: the device and its timeline are held at the top of the
+      // window once the page has scrolled to them; scroll that far if the control stays in view.
+      const frame = document.querySelector("main .device-frame");
+      const below = frame ? frame.getBoundingClientRect().top - 8 : 0;
+      const room = shown.getBoundingClientRect().top - 8;
+      if (below > 0 && room > 0) window.scrollBy(0, Math.min(below, room));
     }
   };
   // One at a time, in order; `stillWanted` is asked when its turn comes (a push about a

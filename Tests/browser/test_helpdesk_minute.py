@@ -53,7 +53,8 @@ class HelpdeskMinuteTests(BrowserTestCase):
         self.assert_accessible("device-crash-groups")
 
     def test_the_simulator_keeps_the_place_chosen_names_buttons_plainly_and_follows_the_tour(self):
-        for width, height, name in [(1280, 900, "laptop"), (820, 1180, "tablet")]:
+        in_window = "const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight + 1"
+        for width, height, name in [(1280, 800, "laptop"), (820, 1180, "tablet"), (1920, 1080, "wide")]:
             self.driver.quit()
             self.driver = make_driver(width, height)
             self.driver.implicitly_wait(2)
@@ -75,6 +76,13 @@ class HelpdeskMinuteTests(BrowserTestCase):
             self.assertTrue(in_view, f"{name}: the answer to Go is in view " + str(self.driver.execute_script(
                 "const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom, window.innerHeight, window.scrollY]", result)))
             self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "set-location", "focus stays on Go")
+            # What the press did stays in sight beside the control: the device's screen and the
+            # timeline's newest entry, which is this press.
+            newest = self.driver.find_element(By.CSS_SELECTOR, "#timeline .event")
+            self.assertIn("Set location 53.4808, -2.2426", newest.text)
+            for what, element in [("the device's screen", self.driver.find_element(By.ID, "sim-screen")), ("the newest timeline entry", newest)]:
+                self.assertTrue(self.driver.execute_script(in_window, element), f"{name}: {what} is in view " + str(
+                    self.driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom, window.innerHeight, window.scrollY]", element)))
             self.assert_accessible(f"simulator-location-{name}")
 
         # The tour: a simulator opened from a step shows it, and Done — next step goes on.
