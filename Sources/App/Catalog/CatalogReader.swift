@@ -70,6 +70,24 @@ struct CatalogReader: Sendable {
         }
     }
 
+    /// The geofence each of these devices gets, for log lines that say where a device was:
+    /// one read, each group's policy worked out once; a device without one is left out.
+    func geofences(of ids: Set<RecordID<DeviceRecord>>) async throws -> [RecordID<DeviceRecord>: Geofence] {
+        guard !ids.isEmpty else { return [:] }
+        return try await database.read { connection in
+            let devices = try connection.fetch(DeviceRecord.query().filter("id", in: Array(ids)))
+            let loader = PolicyLoader(connection: connection, cache: profileContents)
+            var byGroup: [RecordID<DeviceGroupRecord>: Geofence?] = [:]
+            var fences: [RecordID<DeviceRecord>: Geofence] = [:]
+            for device in devices {
+                guard let group = device.groupID else { continue }
+                if byGroup[group] == nil { byGroup[group] = try loader.effectivePolicy(group: group)[Geofence.self]?.value }
+                if let fence = byGroup[group] ?? nil { fences[device.id] = fence }
+            }
+            return fences
+        }
+    }
+
     func device(_ id: RecordID<DeviceRecord>) async throws -> DeviceRecord {
         try await database.read { try $0.require(DeviceRecord.self, id: id) }
     }

@@ -65,8 +65,11 @@ struct DevicePage {
     let feedback: [Feedback]
     let notes: [Note]
     let note: NoteDraft
+    /// "Am I outside the geofence?" for those who read logs; nil when no geofence reaches the device.
+    let geofenceCheck: GeofenceCheckView?
 
-    init(_ overview: CatalogReader.DeviceOverview, principal: Principal, now: Date, commandForm: CommandForm, note: NoteDraft?) {
+    init(_ overview: CatalogReader.DeviceOverview, principal: Principal, now: Date, commandForm: CommandForm, note: NoteDraft?,
+         geofenceQuestion: (latitude: String, longitude: String) = ("", "")) {
         let device = overview.device
         let user = principal.user
         id = device.id
@@ -101,7 +104,10 @@ struct DevicePage {
         canReadLogs = overview.workspace != nil
         let workspace = overview.workspace
         capWarnings = (workspace?.capWarnings ?? []).map { $0.message(appName: catalog[$0.app]?.name ?? $0.app) }
-        recentLogsHTML = (workspace?.recentLogs ?? []).map { LogRowHTML.row($0, appName: catalog[$0.line.app]?.name, selectable: false, showDevice: false) }.joined()
+        let fence = effective?[Geofence.self]?.value
+        recentLogsHTML = (workspace?.recentLogs ?? []).map {
+            LogRowHTML.row($0, appName: catalog[$0.line.app]?.name, selectable: false, showDevice: false, geofence: fence)
+        }.joined()
         hasRecentLogs = !(workspace?.recentLogs ?? []).isEmpty
         newestLogID = workspace?.lastArrivedLine.map(String.init) ?? "0"
         feedback = (workspace?.latestFeedback ?? []).map { report in
@@ -119,6 +125,9 @@ struct DevicePage {
                         deletePath: changeable ? Site.Devices.removeNote.link(device.id, stored.id) : nil)
         }
         self.note = note ?? NoteDraft(body: "")
+        geofenceCheck = workspace == nil ? nil
+            : GeofenceCheckView(fence: fence, recentLogs: workspace?.recentLogs ?? [],
+                                simulatorLocation: overview.simulator?.state.location, asked: geofenceQuestion, now: now)
     }
 }
 
@@ -141,6 +150,7 @@ extension DevicePage: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "simulatorPath": Site.Simulator.show.link(id)
+        case "devicePath": Site.Devices.show.link(id)
         case "sdkProfilePath": Site.Devices.sdkProfile.link(id)
         case "logsPath": Site.Logs.index(of: id)
         case "crashGroupsPath": Site.Logs.crashGroups(device: id)
@@ -185,6 +195,7 @@ extension DevicePage: MustacheParent {
         case "hasNotes": !notes.isEmpty
         case "noteBody": note.body
         case "noteError": note.error
+        case "geofenceCheck": geofenceCheck
         default: nil
         }
     }

@@ -48,7 +48,10 @@ struct DevicesController {
               note: DevicePage.NoteDraft? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let canReadLogs = context.user.role.includes(.helpdesk)
         let overview = try await catalogReader.overview(of: id, withWorkspace: canReadLogs)
-        let view = DevicePage(overview, principal: context.principal, now: now(), commandForm: commandForm, note: note)
+        let query = request.uri.queryParameters
+        let question = (latitude: query[Substring(GeofenceCheckView.latitudeName)].map(String.init) ?? "",
+                        longitude: query[Substring(GeofenceCheckView.longitudeName)].map(String.init) ?? "")
+        let view = DevicePage(overview, principal: context.principal, now: now(), commandForm: commandForm, note: note, geofenceQuestion: question)
         return try renderer.page("devices/show", title: overview.device.name, model: view, request: request, context: context, status: status)
     }
 

@@ -91,8 +91,8 @@ enum DemoHistory {
             if device.name == "Sales iPhone 03" {
                 for hour in [14, 15] {
                     lines.append(LogLine(app: "com.example.fieldsales", appVersion: "3.8", level: .warning, kind: .application, loggedAt: at(hour),
-                                         message: "Geofence: outside every allowed area at 53.4735, -2.2398 (North depot car park); Field Sales blocked",
-                                         fields: ["nearestArea": "North depot", "distanceMeters": "1590"]))
+                                         message: "Geofence: outside every allowed area at 53.4662, -2.2398 (North depot car park); Field Sales blocked",
+                                         fields: ["nearestArea": "North depot", "distanceMeters": "1634"]))
                 }
             }
         }
@@ -178,7 +178,7 @@ enum DemoHistory {
         let notes: [(device: String, daysAgo: Int, body: String)] = [
             ("Sales iPhone 03", 2, """
                 **Geofence complaint.** The rep says Field Sales locks every afternoon at the North depot. The logs put the phone \
-                at 53.4735, -2.2398 — the new car park, about 1.6 km from the depot's centre, outside its 1,500 m circle.
+                at 53.4662, -2.2398 — the new car park, about 1.6 km from the depot's centre, outside its 1,500 m circle.
 
                 - Not a fault on the phone: the area is too small.
                 - Asked an admin to widen *North depot* in the Field sales profile. See [the geofence help](/help/payloads/geofence).

@@ -64,8 +64,11 @@ struct DeviceLiveController {
         let found = try await helpdeskReader.live(id, after: after, limit: Self.batch)
         let names = found.apps.namesByBundleID
         let now = self.now()
+        // As on the page: a line that says where the device was gets what its geofence makes of it.
+        let placed = found.lines.contains { GeoPoint.firstMentioned(in: $0.line.message) != nil }
+        let fence = placed ? try await catalogReader.geofences(of: [id])[id] : nil
         let update = DeviceLiveUpdate(
-            rows: found.lines.map { LogRowHTML.row($0, appName: names[$0.line.app], selectable: false, showDevice: false) }.joined(),
+            rows: found.lines.map { LogRowHTML.row($0, appName: names[$0.line.app], selectable: false, showDevice: false, geofence: fence) }.joined(),
             added: found.lines.count,
             commands: found.commands.map { DeviceLiveUpdate.Command(DeviceCommandsView.row($0, role: context.user.role, now: now)) },
             newest: (found.lines.first?.line.id ?? after).map { $0.description } ?? "0")

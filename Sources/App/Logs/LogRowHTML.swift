@@ -9,7 +9,9 @@ enum LogRowHTML {
 
     /// `selectable` adds the tick box of the viewer's download and delete form; `showDevice`
     /// the device's column, which a device's own page leaves out.
-    static func row(_ row: LogReader.Row, appName: String?, selectable: Bool = true, showDevice: Bool = true) -> String {
+    /// `geofence`, the areas of the line's device: a line that says where the device was
+    /// gets what the fence makes of that place beside it.
+    static func row(_ row: LogReader.Row, appName: String?, selectable: Bool = true, showDevice: Bool = true, geofence: Geofence? = nil) -> String {
         let log = row.line
         let device = log.deviceID.map { "<a class=\"clip\" href=\"\(Site.Devices.show.link($0))\">\(HTMLText.escape(log.deviceName))</a>" }
             ?? "\(HTMLText.escape(log.deviceName)) <span class=\"muted\">(removed)</span>"
@@ -25,7 +27,7 @@ enum LogRowHTML {
         return "<tr class=\"log-\(log.level.rawValue)\">\(choose)<td><time datetime=\"\(iso)\" title=\"\(iso)\">\(HTMLText.escape(iso))</time></td>"
             + (showDevice ? "<td>\(device)</td>" : "") + "<td>\(app)</td>"
             + "<td><span class=\"level level-\(log.level.rawValue)\">\(log.level.displayName)</span>\(crash)</td>"
-            + "<td class=\"log-message\">\(message(row.highlighted ?? log.message, summary: log.signature))</td></tr>\n"
+            + "<td class=\"log-message\">\(message(row.highlighted ?? log.message, summary: log.signature))\(placeNote(log.message, geofence))</td></tr>\n"
     }
 
     /// The message escaped, matched words in `<mark>`; a long or multi-line one (a crash
@@ -46,5 +48,12 @@ enum LogRowHTML {
         let opened = html.filter { $0 == "\u{1}" }.count, closed = html.filter { $0 == "\u{2}" }.count
         html = html.replacingOccurrences(of: "\u{1}", with: "<mark>").replacingOccurrences(of: "\u{2}", with: "</mark>")
         return html + String(repeating: "</mark>", count: max(0, opened - closed))
+    }
+
+    /// "Geofence: outside, 134 m beyond North depot's edge" after a line that names a place.
+    static func placeNote(_ message: String, _ geofence: Geofence?) -> String {
+        guard let geofence, let point = GeoPoint.firstMentioned(in: message),
+              let explained = GeofenceExplanation(point, against: geofence) else { return "" }
+        return " <span class=\"geo-note \(explained.isInside ? "inside" : "outside")\">Geofence: \(HTMLText.escape(explained.short))</span>"
     }
 }

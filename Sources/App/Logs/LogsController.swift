@@ -11,6 +11,7 @@ import Storage
 /// with "load more" appending the next page in place (a plain link without JavaScript).
 struct LogsController {
     let logReader: LogReader
+    let catalogReader: CatalogReader
     let renderer: PageRenderer
     static let pageSize = 50
 
@@ -73,7 +74,12 @@ struct LogsController {
         let (rows, deviceName, catalog) = (found.rows, found.deviceName, found.catalog)
         let page = rows.prefix(Self.pageSize)
         let names = catalog.namesByBundleID
-        let rowsHTML = page.map { LogRowHTML.row($0, appName: names[$0.line.app]) }.joined()
+        // Lines that say where their device was are told what its geofence makes of the place.
+        let placed = Set(page.filter { GeoPoint.firstMentioned(in: $0.line.message) != nil }.compactMap(\.line.deviceID))
+        let fences = try await catalogReader.geofences(of: placed)
+        let rowsHTML = page.map { row in
+            LogRowHTML.row(row, appName: names[row.line.app], geofence: row.line.deviceID.flatMap { fences[$0] })
+        }.joined()
         let nextPage = rows.count > Self.pageSize ? page.last.map { Site.Logs.index.link() + "?" + filter.query(before: $0.line.id) } : nil
         // "Load more" asks for the next rows alone, to append them where they belong.
         if rowsOnly {

@@ -101,7 +101,7 @@ extension LogSelectionController {
 
 extension LogsController {
     init(_ services: Services) {
-        self.init(logReader: services.logReader,
+        self.init(logReader: services.logReader, catalogReader: services.catalogReader,
                   renderer: services.renderer)
     }
 }
