@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// The tour as it stands for one person while it runs: where each step's link goes, which
@@ -14,18 +15,20 @@ struct TourGuide: Sendable {
     }
 
     /// Where a step's link goes: a simulator step names itself (`?step=`), so the simulator
-    /// shows that step while it is followed.
+    /// shows that step while it is followed; other pages show it from `tour=`.
     func href(_ step: DemoStory.Step) -> String? {
         guard let href = links.href(step.target) else { return nil }
         if case .simulator = step.target { return href + "?step=" + step.id }
-        return href
+        // Any other page shows the step at its top, with the way on, from the link's `tour=`.
+        return href + (href.contains("?") ? "&" : "?") + TourBanner.parameter + "=" + step.id
     }
 
     /// The step after `id` in the tour's order, and where it opens (its place on the tour page
     /// when it has no link).
-    func next(after id: String) -> String {
-        guard let index = Self.steps.firstIndex(where: { $0.step.id == id }), index + 1 < Self.steps.count else { return Site.Tour.page.link() }
-        let next = Self.steps[index + 1].step
+    /// Steps `role` cannot do are passed over.
+    func next(after id: String, for role: Role) -> String {
+        guard let index = Self.steps.firstIndex(where: { $0.step.id == id }),
+              let next = Self.steps[(index + 1)...].first(where: { role.includes($0.step.target.role) })?.step else { return Site.Tour.page.link() }
         return href(next) ?? Site.Tour.page.link() + "#step-" + next.id
     }
 

@@ -46,6 +46,31 @@ struct TourStore: Sendable {
         }
     }
 
+    /// Starts a story again for `user`: its steps not done, and — when `resetDevices`, for
+    /// someone who may act in the simulator — the simulated devices its steps use as the demo
+    /// made them (their kept state and timeline gone; the next open applies the policy afresh),
+    /// so each step's promise holds on a second run. One transaction, audited.
+    func restart(_ story: DemoStory, resetDevices: Bool, by user: User) async throws {
+        let time = now()
+        let stepIDs = Set(story.steps.map(\.id))
+        try await database.write { connection in
+            let steps = try Self.doneSteps(of: user.id, in: connection).subtracting(stepIDs)
+            let json = String(decoding: try JSONEncoder().encode(steps.sorted()), as: UTF8.self)
+            _ = try connection.execute("""
+                INSERT INTO tour_progress (userID, doneSteps, seenAt) VALUES (\(user.id), \(json), \(time))
+                ON CONFLICT (userID) DO UPDATE SET doneSteps = excluded.doneSteps
+                """)
+            guard resetDevices else { return }
+            let names = Set(story.simulatorDevices + story.steps.compactMap { if case .simulator(let name) = $0.target { name } else { nil } })
+            let devices = try connection.fetch(DeviceRecord.query().filter("name", in: names.sorted()))
+            for device in devices {
+                _ = try connection.execute("DELETE FROM simulator_events WHERE deviceID = \(device.id)")
+                _ = try connection.execute("DELETE FROM simulator_states WHERE deviceID = \(device.id)")
+            }
+            try connection.audit(.demoStoryRestarted, subject: story.title, by: Actor(user), at: time)
+        }
+    }
+
     /// True the first time it is asked for `user` while the console shows the demo's
     /// stories, and never again.
     func claimFirstVisit(of user: RecordID<User>) async throws -> Bool {

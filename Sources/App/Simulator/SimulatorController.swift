@@ -53,7 +53,8 @@ struct SimulatorController {
                                          form: commandForm),
             uploadedLogs: uploaded, catalogColors: colors, canAct: user.role.includes(.helpdesk),
             prompt: Self.prompt(request, state: stored.state), controls: controls.withSampleText(of: data.story),
-            tour: tourStep.map { SimulatorPage.TourBanner(story: $0.story, step: $0.step, number: $0.number) })
+            // The tour asks only for what the reader's role may do.
+            tour: tourStep.flatMap { user.role.includes($0.step.target.role) ? TourBanner(story: $0.story, step: $0.step, number: $0.number) : nil })
         return try renderer.page("simulator/show", title: "Simulator: \(device.name)", model: page, request: request, context: context,
                                       status: status)
     }

@@ -46,7 +46,8 @@ public func buildConsole(config: AppConfig, logger: Logger = Logger(label: "payl
     if config.databasePath != ":memory:" {
         try FileManager.default.createDirectory(atPath: config.dataDirectory, withIntermediateDirectories: true)
     }
-    let renderer = try await PageRenderer.load(directory: config.templatesDirectory, cookies: CookieJar(alwaysSecure: config.secureCookies), required: requiredTemplates)
+    let renderer = try await PageRenderer.load(directory: config.templatesDirectory, cookies: CookieJar(alwaysSecure: config.secureCookies), required: requiredTemplates,
+                                              showsTour: config.demo)
     let help = try HelpLibrary.load(directory: config.helpDirectory)
     // Everything that writes what a second console starting at the same moment would write too.
     let (services, notes) = try await ServerLock.holding(startupLockName, on: try DatabaseLocation(config.databasePath), whileWaiting: {

@@ -8,7 +8,7 @@ import Storage
 extension TourController {
     init(_ services: Services) {
         self.init(tour: services.tour,
-                  renderer: services.renderer)
+                  renderer: services.renderer, cookies: services.cookies)
     }
 }
 

@@ -9,6 +9,8 @@ import Mustache
 struct PageRenderer: Sendable {
     let library: MustacheLibrary
     let cookies: CookieJar
+    /// A `--demo` start: the navigation leads to the tour of its stories.
+    var showsTour = false
 
     enum LoadError: Error, CustomStringConvertible {
         case missingTemplates(directory: String, names: [String])
@@ -22,7 +24,7 @@ struct PageRenderer: Sendable {
 
     /// Loads every template and refuses to start without the ones every page needs, because
     /// a missing folder would otherwise render blank pages.
-    static func load(directory: String, cookies: CookieJar, required: [String]) async throws -> PageRenderer {
+    static func load(directory: String, cookies: CookieJar, required: [String], showsTour: Bool = false) async throws -> PageRenderer {
         var library = try await MustacheLibrary(directory: directory)
         let missing = required.filter { library.getTemplate(named: $0) == nil }
         guard missing.isEmpty else { throw LoadError.missingTemplates(directory: directory, names: missing) }
@@ -31,7 +33,7 @@ struct PageRenderer: Sendable {
         for name in templateNames(in: directory) {
             try library.register("{{#page}}{{> \(name)}}{{/page}}", named: scoped(name))
         }
-        return PageRenderer(library: library, cookies: cookies)
+        return PageRenderer(library: library, cookies: cookies, showsTour: showsTour)
     }
 
     /// The page `template` renders from `model`, inside the layout. A template that is not
@@ -49,8 +51,9 @@ struct PageRenderer: Sendable {
             user: context.signedInUser.map(SignedInUserView.init),
             csrfToken: context.csrfToken,
             flash: flash.map(FlashView.init),
-            nav: Navigation.items(for: context.signedInUser?.role, currentPath: request.uri.path),
-            sectionNav: Navigation.sectionItems(for: context.signedInUser?.role, currentPath: request.uri.path))
+            nav: Navigation.items(for: context.signedInUser?.role, currentPath: request.uri.path, withTour: showsTour),
+            sectionNav: Navigation.sectionItems(for: context.signedInUser?.role, currentPath: request.uri.path),
+            tour: TourBanner(stepID: request.uri.queryParameters[Substring(TourBanner.parameter)], role: context.signedInUser?.role))
         guard let html = library.render(layout, withTemplate: "layout") else { throw RenderError.missingTemplate("layout") }
         var response = Response.html(html, status: status)
         if flash != nil {
@@ -119,8 +122,12 @@ struct LayoutView {
     /// Stored, not computed: Mustache reads stored properties only.
     let hasNav: Bool
     let hasSectionNav: Bool
+    /// The tour step a step's link opened this page for.
+    let tour: TourBanner?
 
-    init(title: String, body: String, user: SignedInUserView?, csrfToken: String, flash: FlashView?, nav: [NavItem], sectionNav: [NavItem] = []) {
+    init(title: String, body: String, user: SignedInUserView?, csrfToken: String, flash: FlashView?, nav: [NavItem], sectionNav: [NavItem] = [],
+         tour: TourBanner? = nil) {
+        self.tour = tour
         self.title = title
         self.body = body
         self.user = user
@@ -181,6 +188,7 @@ enum Navigation {
         ("Settings", Site.Settings.page.link(), .admin),
         ("Help", Site.Help.index.link(), .viewer),
     ]
+    private static let tour = (label: "Tour", href: Site.Tour.page.link(), role: Role.viewer)
 
     /// Settings' tabs: every one of them is an admin's.
     private static let settingsPages: [(label: String, href: String)] = [
@@ -192,10 +200,10 @@ enum Navigation {
         ("Audit log", Site.Audit.log.link()),
     ]
 
-    static func items(for role: Role?, currentPath: String) -> [NavItem] {
+    static func items(for role: Role?, currentPath: String, withTour: Bool = false) -> [NavItem] {
         guard let role else { return [] }
         let inSettings = settingsPages.contains { isUnder(currentPath, $0.href) }
-        return entries.filter { role.includes($0.role) }.map {
+        return (entries + (withTour ? [tour] : [])).filter { role.includes($0.role) }.map {
             NavItem(label: $0.label, href: $0.href, current: $0.href == Site.Settings.page.link() ? inSettings : isUnder(currentPath, $0.href))
         }
     }
@@ -239,6 +247,7 @@ extension LayoutView: MustacheParent {
         case "hasNav": hasNav
         case "sectionNav": sectionNav
         case "hasSectionNav": hasSectionNav
+        case "tour": tour
         case "site": SiteLinks()
         default: nil
         }
