@@ -90,7 +90,7 @@ import Testing
             let page = try await desk.get("/simulator/\(kiosk)?step=kiosk-open").body
             #expect(page.contains("Policy from the console") && !page.contains("<strong>Home</strong>"))
             let audited = try await console.services.database.read {
-                try $0.scalar("SELECT count(*) FROM audit_events WHERE action = 'demo.story_restarted' AND subject = 'Lobby kiosk'", as: Int.self)
+                try $0.scalar("SELECT count(*) FROM audit_events WHERE action = 'device.demo_story_restarted' AND subject = 'Lobby kiosk'", as: Int.self)
             }
             #expect(audited == 1)
 

@@ -15,6 +15,7 @@ class TourTests(BrowserTestCase):
     def setUpClass(cls):
         cls.server = ConsoleServer(demo=True)
         cls.server.add_user("lead@test.example", "admin")
+        cls.server.add_user("desk@test.example", "helpdesk")
         cls.server.start()
         os.makedirs(SCREENSHOTS, exist_ok=True)
 
@@ -43,6 +44,34 @@ class TourTests(BrowserTestCase):
 
     def open_app(self, bundle_id):
         self.click_and_wait(By.CSS_SELECTOR, f"button.home-app[data-app='{bundle_id}']")
+
+    def test_every_page_a_step_opens_leads_on_and_a_story_starts_again_as_promised(self):
+        self.signed_in("desk@test.example")
+        self.open("/dashboard")
+        self.assertTrue(self.driver.find_elements(By.CSS_SELECTOR, "nav a[href='/tour']"), "the navigation leads to the tour")
+        # A step that is not in the simulator shows itself on its page, with the way on.
+        self.start_step("kiosk-crashes")
+        banner = self.driver.find_element(By.ID, "tour-step")
+        self.assertIn("Lobby kiosk, step 5 of 6", banner.text)
+        self.screenshot("tour-banner-crash-groups")
+        self.assert_accessible("tour-banner-crash-groups")
+        self.click_and_wait(By.ID, "tour-next-step")
+        self.assertIn("History of", self.heading())
+        self.assertIn("step 6 of 6", self.driver.find_element(By.ID, "tour-step").text)
+
+        # Pressing Home adds to the kiosk's timeline; starting the story again clears it, so
+        # step 1's promise — the first line is the policy applied — holds on a second run.
+        self.start_step("kiosk-home")
+        self.press("home-button")
+        self.open("/tour")
+        self.click_and_wait(By.ID, "restart-kiosk")
+        self.assertIn("Lobby kiosk starts again", self.driver.find_element(By.CSS_SELECTOR, ".flash").text)
+        self.assertNotIn("done", self.driver.find_element(By.ID, "step-kiosk-crashes").get_attribute("class"))
+        rule = self.start_step("kiosk-open")
+        events = self.driver.find_elements(By.CSS_SELECTOR, "#timeline li.event")
+        self.assertEqual(len(events), 1, "a fresh timeline")
+        self.assertEqual(self.latest_rule(), rule)
+        self.screenshot("tour-kiosk-started-again")
 
     def test_signing_in_opens_the_tour_and_the_first_two_stories_show_what_they_promise(self):
         self.sign_in("lead@test.example")

@@ -51,7 +51,7 @@ enum AuditAction: String, CaseIterable, Sendable {
     case enrollmentLinkRevoked = "mdm.enrollment_revoked"
     case deviceCertificateIssued = "mdm.certificate_issued"
     case pushCertificateSet = "mdm.push_certificate_set"
-    case demoStoryRestarted = "demo.story_restarted"
+    case demoStoryRestarted = "device.demo_story_restarted"
 
     /// The phrase between the person and the subject. The dashboard's feed counts runs of one
     /// action through `ActivityFeed.plural`, so "added the device" reads "added 12 devices".
@@ -105,7 +105,7 @@ enum AuditAction: String, CaseIterable, Sendable {
         case .enrollmentLinkRevoked: "revoked an enrollment link for the group"
         case .deviceCertificateIssued: "issued a device identity certificate through SCEP,"
         case .pushCertificateSet: "set the MDM push certificate"
-        case .demoStoryRestarted: "started again, its simulated devices as the demo made them, the story"
+        case .demoStoryRestarted: "reset the simulated devices of the demo story"
         }
     }
 }
