@@ -108,6 +108,41 @@ class DensityTests(BrowserTestCase):
         self.assertGreater(logs["y"], device["y"] + device["height"] - 1, "one column on a laptop")
 
 
+class GeofenceQuestionTests(BrowserTestCase):
+    """Helpdesk's "am I outside the geofence?" on the demo's complaining sales iPhone: its log
+    line says how far outside it was, and a place typed on its page is checked against its areas."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = ConsoleServer(demo=True)
+        cls.server.add_user("hal@test.example", "helpdesk")
+        cls.server.start()
+        os.makedirs(SCREENSHOTS, exist_ok=True)
+
+    def test_helpdesk_reads_the_distance_on_the_log_line_and_checks_a_place(self):
+        self.signed_in("hal@test.example")
+        self.open("/logs?app=com.example.fieldsales&q=geofence")
+        note = self.driver.find_element(By.CSS_SELECTOR, "#log-table .geo-note")
+        self.assertEqual(note.text, "Geofence: outside, 134 m beyond North depot's edge")
+        self.open("/devices?q=Sales+iPhone+03")
+        self.click_and_wait(By.ID, "open-only-match")
+        check = self.driver.find_element(By.ID, "geofence-check")
+        self.assertIn("puts it at 53.4662, -2.2398", check.text)
+        self.assertIn("Outside every area: North depot's edge is 134 m away", check.text)
+        self.fill("geo-latitude", "53.4808")
+        self.fill("geo-longitude", "-2.2426")
+        self.click_and_wait(By.ID, "geo-check")
+        self.assertEqual(self.driver.find_element(By.ID, "geo-answer").text, "Inside North depot, 1.5 km from its edge.")
+        self.screenshot("geofence-question-answered")
+        self.assert_accessible("geofence-question-answered")
+        self.fill("geo-latitude", "north")
+        self.click_and_wait(By.ID, "geo-check")
+        self.assertIn("Type the latitude in decimal degrees", self.driver.find_element(By.ID, "geo-latitude-error").text)
+        self.assertEqual(self.driver.find_element(By.ID, "geo-latitude").get_attribute("value"), "north", "the value typed stays")
+        self.screenshot("geofence-question-refused")
+        self.assert_accessible("geofence-question-refused")
+
+
 if __name__ == "__main__":
     import unittest
     unittest.main()
