@@ -1,6 +1,7 @@
 """The README's pictures, taken from a fresh `--demo` start so they show what a new user sees
 and never go stale: the dashboard, the tour, a payload form, the simulator in each way a
-device can be locked (and unlocked), a log search and an impact preview.
+device can be locked (and unlocked), the device list, a device's page, a log search and an
+impact preview.
 
 Run with `make screenshots` (it builds the console first); writes docs/screenshots/*.png."""
 
@@ -61,6 +62,8 @@ def main():
             ("simulator-assessment", f"/simulator/{ids['Student iPad (own)'][0]}"),
             ("simulator-guided-access", f"/simulator/{ids['Sales iPhone 02'][0]}"),
             ("simulator-unlocked", f"/simulator/{ids['Sales iPhone 01'][0]}"),
+            ("device-list", "/devices"),
+            ("device-page", f"/devices/{ids['Sales iPhone 03'][0]}"),
             ("log-search", "/logs?app=com.example.fieldsales&q=geofence"),
             ("impact-preview", f"/profiles/{profiles['com.example.profiles.lobby-kiosk']}/assignments/{groups['Lobby kiosks']}/remove"),
         ]
