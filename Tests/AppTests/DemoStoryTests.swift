@@ -96,6 +96,23 @@ import Testing
         }
     }
 
+    /// The crash a stakeholder causes in the kiosk story is of the version the fleet runs, so
+    /// its crash group sits beside the badge printer's under 2.4.0, not under a 1.0 of its own.
+    @Test func aSimulatorStartsItsAppsAtTheVersionsTheDevicesLogsReport() async throws {
+        let console = try await TestConsole.make(demo: true)
+        let kiosk = try #require(try await console.services.database.read { try $0.fetchOne(DeviceRecord.query().filter("name", .equal, "Lobby kiosk 01")) })
+        let state = try await console.services.simulator.state(of: kiosk.id).state
+        #expect(state.version(of: "com.example.checkin") == "2.4.0")
+        _ = try await console.services.simulator.perform(.crash(app: "com.example.checkin"), on: kiosk.id)
+        let crash = try await console.services.logs.read {
+            try $0.scalar("SELECT appVersion FROM device_logs WHERE deviceID = \(kiosk.id) AND kind = 'crash' ORDER BY id DESC LIMIT 1", as: String.self)
+        }
+        #expect(crash == "2.4.0")
+        // A device without a line from an app starts that app at the simulator's own version.
+        let loose = try DeviceListTests.seedDevices(console, ["Loose iPad"])[0]
+        #expect(try await console.services.simulator.state(of: loose).state.version(of: "com.example.checkin") == SimulatedDevice.defaultAppVersion)
+    }
+
     @Test func aSecondDemoStartAddsNothingTwice() async throws {
         let console = try await TestConsole.make(demo: true)
         func counts() async throws -> [Int] {

@@ -47,10 +47,24 @@ struct SimulatorService: Sendable {
         if let stored = try await database.read({ try $0.fetchOne(SimulatorStateRecord.query().filter("deviceID", .equal, deviceID)) }) {
             return stored
         }
-        return try await database.write { try loadOrCreate(deviceID, in: $0) }
+        let versions = try await startingVersions(of: deviceID)
+        return try await database.write { try loadOrCreate(deviceID, versions: versions, in: $0) }
     }
 
-    private func loadOrCreate(_ deviceID: RecordID<DeviceRecord>, in connection: Connection) throws -> SimulatorStateRecord {
+    /// For a device the simulator has not played yet, the version each of its apps starts at:
+    /// what the device's own newest log lines said of it (the version the fleet runs), read
+    /// before the transaction that creates the state (the log store is another database);
+    /// nil when the state exists already, so a step pays only a look at one row.
+    private func startingVersions(of deviceID: RecordID<DeviceRecord>) async throws -> [String: String]? {
+        let installed = try await database.read { connection -> [String]? in
+            guard try connection.scalar("SELECT count(*) FROM simulator_states WHERE deviceID = \(deviceID)", as: Int.self) == 0 else { return nil }
+            return try connection.require(DeviceRecord.self, id: deviceID).installedApps
+        }
+        guard let installed else { return nil }
+        return try await logStore.logs.read { try DeviceReports.loggedVersions([deviceID.rawValue: installed], in: $0)[deviceID.rawValue] ?? [:] }
+    }
+
+    private func loadOrCreate(_ deviceID: RecordID<DeviceRecord>, versions: [String: String]?, in connection: Connection) throws -> SimulatorStateRecord {
         if let stored = try connection.fetchOne(SimulatorStateRecord.query().filter("deviceID", .equal, deviceID)) { return stored }
         let device = try connection.require(DeviceRecord.self, id: deviceID)
         let apps = try Self.simulatedApps(of: device, connection: connection)
@@ -58,6 +72,7 @@ struct SimulatorService: Sendable {
         let clock = Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down))
         var state = SimulatedDevice(isSupervised: device.isSupervised, apps: apps, clock: clock)
         state.osVersion = device.osVersion
+        if let versions, !versions.isEmpty { state.appVersions = versions }
         return try connection.insert(SimulatorStateRecord(
             deviceID: deviceID, state: state,
             appliedTag: "", installedProfiles: [:], revision: 0, updatedAt: now(), lockMode: nil))
@@ -65,16 +80,17 @@ struct SimulatorService: Sendable {
 
     // MARK: changing
 
-    private func working(_ deviceID: RecordID<DeviceRecord>, in connection: Connection) throws -> Working {
-        Working(record: try loadOrCreate(deviceID, in: connection), device: try connection.require(DeviceRecord.self, id: deviceID))
+    private func working(_ deviceID: RecordID<DeviceRecord>, versions: [String: String]?, in connection: Connection) throws -> Working {
+        Working(record: try loadOrCreate(deviceID, versions: versions, in: connection), device: try connection.require(DeviceRecord.self, id: deviceID))
     }
 
     /// One control on the page or the API. The device first syncs, so it acts under the
     /// policy and commands that are current.
     func perform(_ action: SimulatorAction, on deviceID: RecordID<DeviceRecord>) async throws -> (SimulatorOutcome, SimulatorStateRecord) {
         let document = try await currentDocument(for: deviceID)
+        let versions = try await startingVersions(of: deviceID)
         let (outcome, saved, upload) = try await database.write { connection in
-            var working = try working(deviceID, in: connection)
+            var working = try working(deviceID, versions: versions, in: connection)
             try noteCheckIn(&working.device, connection: connection)
             try syncSteps(&working, document: document, connection: connection)
             let outcome = working.run(action)
@@ -90,8 +106,9 @@ struct SimulatorService: Sendable {
     @discardableResult
     func sync(_ deviceID: RecordID<DeviceRecord>) async throws -> (changed: Bool, state: SimulatorStateRecord) {
         let document = try await currentDocument(for: deviceID)
+        let versions = try await startingVersions(of: deviceID)
         let (result, lastCheckIn, upload) = try await database.write { connection -> ((Bool, SimulatorStateRecord), Date?, Upload?) in
-            var working = try working(deviceID, in: connection)
+            var working = try working(deviceID, versions: versions, in: connection)
             let lastCheckIn = working.device.lastCheckInAt
             try syncSteps(&working, document: document, connection: connection)
             guard !working.events.isEmpty else { return ((false, working.record), lastCheckIn, nil) }
