@@ -113,6 +113,26 @@ import Testing
         #expect(try await console.services.simulator.state(of: loose).state.version(of: "com.example.checkin") == SimulatedDevice.defaultAppVersion)
     }
 
+    /// The simulated clock runs with time: two presses ten minutes apart are stamped ten minutes
+    /// apart, and "Advance clock" adds to it rather than being the only way it moves.
+    @Test func theSimulatedClockRunsBetweenPresses() async throws {
+        let console = try await TestConsole.make()
+        let device = try DeviceListTests.seedDevices(console, ["Desk iPad"])[0]
+        let simulator = console.services.simulator
+        _ = try await simulator.perform(.home, on: device)
+        console.clock.advance(by: 600)
+        _ = try await simulator.perform(.home, on: device)
+        _ = try await simulator.perform(.advanceClock(minutes: 60), on: device)
+        console.clock.advance(by: 30)
+        _ = try await simulator.perform(.home, on: device)
+        let times = try await console.services.database.read {
+            try $0.fetch(SimulatorEventRecord.query().filter("deviceID", .equal, device).filter("action", .equal, "Home").order(by: "id"))
+        }.map(\.deviceTime)
+        #expect(times.count == 3)
+        #expect(times[1].timeIntervalSince(times[0]) == 600)
+        #expect(times[2].timeIntervalSince(times[1]) == 3_600 + 30)
+    }
+
     @Test func aSecondDemoStartAddsNothingTwice() async throws {
         let console = try await TestConsole.make(demo: true)
         func counts() async throws -> [Int] {

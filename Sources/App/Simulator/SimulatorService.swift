@@ -81,7 +81,13 @@ struct SimulatorService: Sendable {
     // MARK: changing
 
     private func working(_ deviceID: RecordID<DeviceRecord>, versions: [String: String]?, in connection: Connection) throws -> Working {
-        Working(record: try loadOrCreate(deviceID, versions: versions, in: connection), device: try connection.require(DeviceRecord.self, id: deviceID))
+        var record = try loadOrCreate(deviceID, versions: versions, in: connection)
+        // A device's clock runs while nobody presses anything: it moves on by the time since
+        // the state was last saved (whole seconds, as it is stored), so actions ten minutes
+        // apart are stamped ten minutes apart; "Advance clock" adds to it on top.
+        let elapsed = now().timeIntervalSince(record.updatedAt).rounded(.down)
+        if elapsed >= 1 { record.state.clock = record.state.clock.addingTimeInterval(elapsed) }
+        return Working(record: record, device: try connection.require(DeviceRecord.self, id: deviceID))
     }
 
     /// One control on the page or the API. The device first syncs, so it acts under the
