@@ -110,3 +110,31 @@ document.addEventListener("DOMContentLoaded", () => {
   summary.tabIndex = -1;
   summary.focus();
 });
+
+// Times: one way of writing them across the console — day, month, 24-hour clock (the year only
+// when it is not this one), in the reader's own zone, UTC on hover. A time the page wrote as
+// "2 hours ago" keeps that beside the exact time, or, in a table's narrow cell, keeps it with
+// the exact time on hover. Log lines carry their seconds.
+const relativeTime = /^(just now|\d+ (minute|hour|day)s? ago)$/;
+const exactTime = (date, seconds) => date.toLocaleString("en-GB", {
+  year: date.getFullYear() === new Date().getFullYear() ? undefined : "numeric", month: "short", day: "numeric",
+  hour: "2-digit", minute: "2-digit", second: seconds ? "2-digit" : undefined, hourCycle: "h23",
+});
+window.payloadConsoleLocalise = (root) => {
+  root.querySelectorAll("time[datetime]").forEach((time) => {
+    const date = new Date(time.dateTime);
+    if (Number.isNaN(date.getTime()) || time.dataset.localised) return;
+    time.dataset.localised = "yes";
+    const exact = exactTime(date, Boolean(time.closest("table.logs")));
+    const said = time.textContent.trim();
+    time.title = `${time.dateTime.replace("T", " ").replace("Z", "")} UTC`;
+    if (relativeTime.test(said)) {
+      if (time.closest("td")) time.title = `${exact} (${time.title})`;
+      else time.textContent = `${exact} (${said})`;
+    } else {
+      time.textContent = exact;
+    }
+  });
+};
+document.addEventListener("DOMContentLoaded", () => window.payloadConsoleLocalise(document));
+document.addEventListener("content-replaced", () => window.payloadConsoleLocalise(document));

@@ -1,23 +1,7 @@
-// The log viewer: times in the reader's own zone (UTC stays on hover), time boxes that send
-// the zone they were typed in, and "Load more" that appends the next page in place.
+// The log viewer: times written as everywhere else (app.js), time boxes that send the zone
+// they were typed in, and "Load more" that appends the next page in place.
 (() => {
-  const local = (iso) => {
-    const date = new Date(iso);
-    if (Number.isNaN(date.getTime())) return iso;
-    // One way of writing a time across the console: day, month, 24-hour clock (the year only
-    // when it is not this one), in the reader's own zone.
-    const year = date.getFullYear() === new Date().getFullYear() ? undefined : "numeric";
-    return date.toLocaleString("en-GB", { year, month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
-  };
-  const localise = (root) => {
-    root.querySelectorAll("time[datetime]").forEach((time) => {
-      time.textContent = local(time.dateTime);
-      time.title = `${time.dateTime.replace("T", " ").replace("Z", "")} UTC`;
-    });
-  };
-  localise(document);
-  // The device page's live rows use the same localisation.
-  window.payloadConsoleLocalise = localise;
+  const localise = (root) => window.payloadConsoleLocalise && window.payloadConsoleLocalise(root);
 
   // The boxes show and take local time; the server learns the zone from tz.
   const tz = document.getElementById("log-tz");

@@ -73,6 +73,27 @@ class DensityTests(BrowserTestCase):
     def test_the_log_viewer_shows_fifteen_lines_on_a_laptop(self):
         self.check_list("/logs", "#log-table", "logs", 15)
 
+    def test_times_are_written_one_way_on_every_page(self):
+        """Day, month and 24-hour clock in the reader's zone everywhere; "2 hours ago" beside
+        it where the page said so, or (in a list's narrow cell) with the exact time on hover;
+        log lines with their seconds."""
+        import re
+        exact = r"\d{1,2} [A-Z][a-z]{2}( \d{4})?, \d{2}:\d{2}"
+        self.signed_in("hal@test.example")
+        self.open("/devices")
+        cell = self.driver.find_element(By.CSS_SELECTOR, "#device-table time")
+        self.assertRegex(cell.text, r"ago$|^just now$")
+        self.assertRegex(cell.get_attribute("title"), "^" + exact + r" \(.* UTC\)$")
+        self.open("/logs")
+        self.assertRegex(self.driver.find_element(By.CSS_SELECTOR, "#log-table time").text, "^" + exact + r":\d{2}$")
+        self.open("/dashboard")
+        feed = [time.text for time in self.driver.find_elements(By.CSS_SELECTOR, "main time")]
+        self.assertTrue(feed and all(re.match("^" + exact + r" \((just now|\d+ \w+ ago)\)$", text) for text in feed), feed)
+        self.open("/devices?q=Sales+iPhone+03")
+        self.click_and_wait(By.ID, "open-only-match")
+        self.assertRegex(self.driver.find_element(By.CSS_SELECTOR, "#check-in time").text, "^" + exact + r" \(.*\)$")
+        self.assertNotRegex(self.driver.page_source, r"\d{1,2}:\d{2}(:\d{2})? [AP]M", "no 12-hour clock anywhere")
+
     def test_a_folded_filter_in_force_is_in_sight(self):
         self.signed_in("hal@test.example")
         self.open("/devices")

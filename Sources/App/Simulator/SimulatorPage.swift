@@ -237,7 +237,7 @@ struct SimulatorPage {
 
     static let clockFormatter: DateFormatter = {
         let formatter = DateFormatter()
-        formatter.dateFormat = "EEE d MMM, HH:mm"
+        formatter.dateFormat = "d MMM, HH:mm"
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.locale = Locale(identifier: "en_GB")
         return formatter
