@@ -51,6 +51,33 @@ import Testing
         }
     }
 
+    @Test func theDeviceListTagsTheFencedDeviceItsNewestLinesPutOutside() async throws {
+        let console = try await TestConsole.make()
+        let outside = try await Self.fencedDevice(console)
+        // Another phone of the group, last placed inside the depot (an older line said outside).
+        let inside = try Seed.seed(console, [Seed.line("Geofence: outside at 53.4662, -2.2398", minutes: 1),
+                                             Seed.line("Arrived at 53.4808, -2.2426", minutes: 2)], deviceName: "Sales iPhone 4")
+        let group = try await console.services.database.read { try $0.require(DeviceRecord.self, id: outside).groupID }
+        try await console.services.database.write { connection in
+            var record = try connection.require(DeviceRecord.self, id: inside)
+            record.groupID = group
+            try connection.update(record)
+        }
+        // A device no geofence reaches is never tagged, wherever it says it is.
+        _ = try Seed.seed(console, [Seed.line("Parked at 53.4662, -2.2398", minutes: 30)], deviceName: "Ward iPad 9")
+        try await console.test { client in
+            let hal = try await Seed().helpdesk(console, client)
+            let list = try await hal.get("/devices").body
+            let rows = list.components(separatedBy: "<tr>").dropFirst()
+            func row(_ name: String) -> String { rows.first { $0.contains(">\(name)</a>") } ?? "" }
+            #expect(row("Sales iPhone 03").contains(">Outside geofence</span>"))
+            #expect(row("Sales iPhone 03").contains("title=\"Its newest line that names a place: Outside every area: North depot&#39;s edge is 134 m away"))
+            #expect(!row("Sales iPhone 4").contains("Outside geofence"), "its newest place is inside")
+            #expect(!row("Ward iPad 9").contains("Outside geofence"), "no fence, no tag")
+            #expect(!row("Sales iPhone 4").isEmpty && !row("Ward iPad 9").isEmpty)
+        }
+    }
+
     @Test func helpdeskChecksAPointAgainstTheDevicesAreasAndBadInputIsSaidBesideItsField() async throws {
         let console = try await TestConsole.make()
         let device = try await Self.fencedDevice(console)

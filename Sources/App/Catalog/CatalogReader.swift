@@ -120,6 +120,37 @@ struct CatalogReader: Sendable {
     struct GroupPolicySummary: Sendable {
         let singleAppModeApp: String?
         let conflictApps: [String]
+        /// The areas the group's devices are fenced into, if a geofence reaches them.
+        var geofence: Geofence? = nil
+    }
+
+    /// How many of a device's newest lines the list looks through for the place it last named.
+    static let placeLinesSearched = 20
+
+    private struct PlacedLine: Decodable {
+        let deviceID: Int64
+        let message: String
+    }
+
+    /// Where each of these devices' newest lines put it — the newest of its last few lines that
+    /// names a place — in one read of the log store; a device whose lines name none is left out.
+    func newestPlaces(of ids: [RecordID<DeviceRecord>]) async throws -> [RecordID<DeviceRecord>: GeoPoint] {
+        guard !ids.isEmpty else { return [:] }
+        let lines = try await logs.read { connection in
+            try connection.fetch(PlacedLine.self, """
+                SELECT deviceID, message FROM (
+                  SELECT deviceID, message, id, row_number() OVER (PARTITION BY deviceID ORDER BY loggedAt DESC, id DESC) AS n
+                  FROM device_logs WHERE deviceID IN (\(list: ids.map(\.rawValue)))) AS recent
+                WHERE n <= \(Self.placeLinesSearched) ORDER BY deviceID, n
+                """)
+        }
+        var places: [RecordID<DeviceRecord>: GeoPoint] = [:]
+        for line in lines {
+            let id = RecordID<DeviceRecord>(line.deviceID)
+            guard places[id] == nil, let point = GeoPoint.firstMentioned(in: line.message) else { continue }
+            places[id] = point
+        }
+        return places
     }
 
     /// The device list in one snapshot: a page (`limit` devices and one more when there is a
@@ -173,7 +204,7 @@ struct CatalogReader: Sendable {
         for group in groups {
             let policy = EffectivePolicy.compute(from: try loader.reachingProfiles(group: group.id, groups: groups))
             policies[group.id] = GroupPolicySummary(singleAppModeApp: policy[SingleAppMode.self]?.value.appIdentifier,
-                                                     conflictApps: policy.conflictApps)
+                                                     conflictApps: policy.conflictApps, geofence: policy[Geofence.self]?.value)
         }
         return policies
     }

@@ -92,7 +92,15 @@ struct DeviceListController {
         let page = list.devices.prefix(Self.pageSize)
         let names = Dictionary(uniqueKeysWithValues: list.groups.map { ($0.id, $0.name) })
         let canAct = context.user.role.includes(.helpdesk)
-        let rowsHTML = page.map { DeviceListRowHTML.row($0, groupNames: names, policies: list.policies, now: now, selectable: canAct) }.joined()
+        // A fenced device whose newest lines put it outside its areas is tagged: which of the
+        // sales iPhones is the one locked out shows on the list.
+        let fenced = page.filter { $0.device.groupID.flatMap { list.policies[$0]?.geofence } != nil }.map(\.device.id)
+        let places = try await catalogReader.newestPlaces(of: fenced)
+        let rowsHTML = page.map { listed in
+            let fence = listed.device.groupID.flatMap { list.policies[$0]?.geofence }
+            let place = places[listed.device.id].flatMap { point in fence.flatMap { GeofenceExplanation(point, against: $0) } }
+            return DeviceListRowHTML.row(listed, groupNames: names, policies: list.policies, now: now, selectable: canAct, place: place)
+        }.joined()
         let next = list.devices.count > Self.pageSize ? page.last.map { Site.Devices.list.link() + "?" + filter.query(after: $0.device.id) } : nil
         let view = View(
             rowsHTML: rowsHTML, isEmpty: page.isEmpty, total: Counted.grouped(list.total), totalText: Self.countText(list.total, filtered: filter.isFiltered), isFiltered: filter.isFiltered,

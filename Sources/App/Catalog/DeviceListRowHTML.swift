@@ -6,7 +6,8 @@ import Storage
 /// with a dozen cells: the template engine's reflection would be most of the page's time).
 enum DeviceListRowHTML {
     static func row(_ listed: CatalogReader.ListedDevice, groupNames: [RecordID<DeviceGroupRecord>: String],
-                    policies: [RecordID<DeviceGroupRecord>: CatalogReader.GroupPolicySummary], now: Date, selectable: Bool) -> String {
+                    policies: [RecordID<DeviceGroupRecord>: CatalogReader.GroupPolicySummary], now: Date, selectable: Bool,
+                    place: GeofenceExplanation? = nil) -> String {
         let device = listed.device
         let name = HTMLText.escape(device.name)
         let choose = selectable
@@ -37,9 +38,12 @@ enum DeviceListRowHTML {
         case .wiped?: " <span class=\"tag tag-danger\">Wiped</span>"
         case .compliant?, nil: ""
         }
+        // Where its newest lines put it, when that is outside its geofence.
+        let outside = place.map { $0.isInside ? ""
+            : " <span class=\"tag tag-danger\" title=\"Its newest line that names a place: \(HTMLText.escape($0.sentence))\">Outside geofence</span>" } ?? ""
         // One line a row: long values are clipped here and whole on the device's page (and
         // in the cell's title); the columns a narrow window leaves out carry their class.
-        var html = "<tr>\(choose)<th scope=\"row\"><a href=\"\(Site.Devices.show.link(device.id))\">\(name)</a>\(compliance)</th>"
+        var html = "<tr>\(choose)<th scope=\"row\"><a href=\"\(Site.Devices.show.link(device.id))\">\(name)</a>\(compliance)\(outside)</th>"
         html += "<td class=\"optional-wide\"><code class=\"small\">\(HTMLText.escape(device.serialNumber))</code></td>"
         html += "<td>\(HTMLText.escape(device.model.rawValue))</td><td class=\"optional\">\(HTMLText.escape(device.osVersion))</td>"
         html += "<td class=\"optional-wide\">\(supervised)</td><td>\(group)</td><td class=\"optional\">\(clipped(device.owner))</td>"
