@@ -155,6 +155,7 @@ FORM_ROUTES = [
     FormRoute("/profiles/{spare_profile}/delete", "/profiles/{spare_profile}"),
     FormRoute("/profiles/{profile}/clone", "/profiles/{profile}"),
     FormRoute("/tour/steps/{step}", "/tour", params={"step": "kiosk-home"}),
+    FormRoute("/tour/stories/{story}/restart", "/tour", params={"story": "kiosk"}),
     FormRoute("/profiles/{profile}/versions/{number}/restore", "/profiles/{profile}/versions/1", {"impactConfirmed": "yes"}, params={"number": "1"}),
     # Both go through their impact preview, which holds the form that makes the change.
     FormRoute("/profiles/{profile}/assignments", "/profiles/{profile}/assignments/preview?groupID={spare_group}"),
