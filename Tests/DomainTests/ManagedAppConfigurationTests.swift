@@ -2,7 +2,7 @@ import Domain
 import Foundation
 import Testing
 
-/// Defaults inside each key's own limits, and delivery to managed apps only (DOMAIN.md, seeds 000/001).
+/// Defaults inside each key's own limits, and delivery to managed apps only.
 @Suite struct ConfigurationFallbackTests {
     @Test func aMissingOrInvalidKeyFallsBackInsideItsOwnRangeAndAllowedValues() {
         let configuration = ManagedAppConfiguration(appIdentifier: Fixture.kiosk.bundleID, keys: [

@@ -1,7 +1,7 @@
 import Domain
 import Testing
 
-/// Offline access is its own setting, whatever the authentication type (DOMAIN.md, SDK payloads).
+/// Offline access is its own setting, whatever the authentication type.
 @Suite struct OfflineAccessTests {
     func sdkAppOpen(_ authentication: Authentication) -> Run {
         var run = Run(Fixture.device(policy: DevicePolicy(authentication)))

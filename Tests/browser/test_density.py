@@ -162,6 +162,11 @@ class GeofenceQuestionTests(BrowserTestCase):
         self.assertEqual(self.driver.find_element(By.ID, "geo-latitude").get_attribute("value"), "north", "the value typed stays")
         self.screenshot("geofence-question-refused")
         self.assert_accessible("geofence-question-refused")
+        for size, name in [(TABLET, "tablet"), (WIDE, "wide")]:
+            self.driver.set_window_size(*size)
+            self.driver.execute_script("document.getElementById('geofence-check').scrollIntoView()")
+            self.screenshot(f"geofence-question-{name}")
+            self.assert_accessible(f"geofence-question-{name}")
 
 
 if __name__ == "__main__":

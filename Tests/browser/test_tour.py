@@ -72,6 +72,12 @@ class TourTests(BrowserTestCase):
         self.assertEqual(len(events), 1, "a fresh timeline")
         self.assertEqual(self.latest_rule(), rule)
         self.screenshot("tour-kiosk-started-again")
+        for width, height, name in [(1280, 800, "laptop"), (1920, 1080, "wide"), (820, 1180, "tablet")]:
+            self.driver.set_window_size(width, height)
+            self.open("/tour")
+            self.screenshot(f"tour-{name}")
+        self.open("/tour")
+        self.assert_accessible("tour-tablet")
 
     def test_signing_in_opens_the_tour_and_the_first_two_stories_show_what_they_promise(self):
         self.sign_in("lead@test.example")

@@ -203,7 +203,8 @@ struct CatalogService: Sendable {
         }
     }
 
-    /// Removes the device; its uploaded logs stay (see DOMAIN.md, Logging), under its name.
+    /// Removes the device; its uploaded logs stay under its name (they are the record of what
+    /// happened, kept by the retention rules, not by the device's existence).
     /// Their device id is cleared after the removal commits, in the log store's file, so that
     /// no page joins them to a device that is gone. Should that fail, or the console stop
     /// between the two, `LogDeviceReconciliation` clears it at the next start; meanwhile no

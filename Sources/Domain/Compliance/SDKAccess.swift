@@ -2,7 +2,7 @@ import Foundation
 
 /// Whether a geofence lets SDK apps open where the device is. Geofencing needs location
 /// services: while they are off (airplane mode, or turned off) it stops and nothing is
-/// enforced (DOMAIN.md, seed 004).
+/// enforced — an app opens anywhere rather than being locked out by a place it cannot know.
 public enum GeofenceVerdict: Equatable, Sendable {
     /// No geofence applies.
     case none

@@ -1,5 +1,5 @@
-/// Analytics: whether SDK apps send the events their code records (seed 004, "Use
-/// AnalyticsHelper"); the SDK keeps them on disk and sends them when the app restarts.
+/// Analytics: whether SDK apps send the events their code records; the SDK keeps them on
+/// disk and sends them when the app restarts.
 public struct Analytics: Codable, Equatable, Sendable {
     public static let kind = PayloadKind("analytics", displayName: "Analytics",
                                          summary: "Lets SDK apps send the analytics events their code records.",

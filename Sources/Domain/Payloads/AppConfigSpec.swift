@@ -1,7 +1,8 @@
 import Foundation
 
 /// An app's managed configuration keys as its AppConfig Community specfile describes them:
-/// types, defaults, constraints and descriptions (APPLE-FACTS §7). The console keeps one per
+/// types, defaults, constraints and descriptions, as the community's specfile format defines
+/// them. The console keeps one per
 /// app and builds the managed app configuration form from it.
 public struct AppConfigSpec: Codable, Equatable, Sendable {
     /// A key the file describes that the console cannot take, and why.

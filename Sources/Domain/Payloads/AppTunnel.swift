@@ -1,6 +1,5 @@
 /// App tunnel: SDK apps' traffic goes through the organisation's tunnel proxy — all of it, or
-/// all but the listed addresses (split tunnelling; seed 004, "Configure VMware Tunnel for App
-/// Tunneling").
+/// all but the listed addresses (split tunnelling).
 public struct AppTunnel: Codable, Equatable, Sendable {
     public static let kind = PayloadKind("app-tunnel", displayName: "App tunnel",
                                          summary: "Sends SDK apps' traffic through the organisation's tunnel, all of it or all but listed addresses.",

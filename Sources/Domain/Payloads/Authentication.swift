@@ -53,9 +53,9 @@ public struct Authentication: Codable, Equatable, Sendable {
 
 extension Authentication {
     /// Sentences for the form when a combination does nothing or surprises; empty when none
-    /// does. Offline access holds whatever the type (DOMAIN.md), which an admin choosing
+    /// does. Offline access holds whatever the type, which an admin choosing
     /// Disabled may not expect; and with Disabled no app asks for a sign-in, so single sign-on
-    /// has no session to share (seed 004, "Login Behavior when Disabled is Set").
+    /// has no session to share.
     public var warnings: [String] {
         guard type == .disabled else { return [] }
         var warnings: [String] = []
@@ -74,8 +74,8 @@ extension Authentication {
 
 extension AuthenticationType {
     /// How strongly SDK apps' data is encrypted under this type: encryption has no setting of
-    /// its own, and its key follows authentication (seed 004, "Encryption Strength and
-    /// Authentication Mode").
+    /// its own, and its key follows authentication (derived from what the user enters and held
+    /// in memory, or, with authentication Disabled, random and stored on the device).
     public var encryptionNote: String {
         switch self {
         case .passcode, .usernamePassword:

@@ -58,7 +58,7 @@ public struct PinnedCertificate: Codable, Equatable, Sendable {
     }
 }
 
-/// Certificate pinning (seed 004, "Certificate Pinning"): SDK apps connect to the listed hosts
+/// Certificate pinning: SDK apps connect to the listed hosts
 /// only when the server's certificate carries one of the pinned public keys, which stops a
 /// man-in-the-middle holding a certificate the device would otherwise trust.
 public struct CertificatePinning: Codable, Equatable, Sendable {

@@ -1,5 +1,5 @@
 /// Compliance: rules on an app's version and on the OS version, each blocking the app or
-/// wiping the managed apps when a device meets it (seed 004, "SDK App Compliance").
+/// wiping the managed apps when a device meets it.
 public struct Compliance: Codable, Equatable, Sendable {
     public static let kind = PayloadKind("compliance", displayName: "Compliance",
                                          summary: "Blocks SDK apps, or wipes the managed apps, on devices with an app or iOS version out of line.",

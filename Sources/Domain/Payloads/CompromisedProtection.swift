@@ -1,5 +1,5 @@
-/// Compromised protection: what SDK apps do on a device they find jailbroken (seed 004,
-/// "Check the Compromised Status of Devices with Compromised Protection").
+/// Compromised protection: what SDK apps do on a device they find jailbroken — block the
+/// app, or wipe the managed apps' data.
 public struct CompromisedProtection: Codable, Equatable, Sendable {
     public static let kind = PayloadKind("compromised-protection", displayName: "Compromised protection",
                                          summary: "Blocks SDK apps, or wipes the managed apps, on a jailbroken device.",

@@ -9,7 +9,7 @@ public struct ConfigFallback: Equatable, Sendable {
 
 extension ConfigKey {
     /// What a well-written app falls back to: never a value the key's own published limits
-    /// refuse (DOMAIN.md). The first allowed value that passes every check, since admins list
+    /// refuse. The first allowed value that passes every check, since admins list
     /// them in order of preference; otherwise the type's neutral value (zero, empty text, an
     /// empty list, No) moved to the nearest end of the range. Nil when the limits leave no
     /// such value, say text of at least 3 characters with no allowed values; `validate()`

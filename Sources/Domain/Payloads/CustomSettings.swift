@@ -31,7 +31,8 @@ public struct CustomSettings: Codable, Equatable, Sendable {
     }
 }
 
-/// The formats seed 004 names for custom settings, told apart by how the text reads.
+/// The formats custom settings come in (XML, JSON, key=value lines, CSV or plain text), told
+/// apart by how the text reads.
 public enum CustomSettingsFormat: String, CaseIterable, Sendable {
     case xml, json, keyValue, csv, plain
 

@@ -25,8 +25,8 @@ public struct DataLossPrevention: Codable, Equatable, Sendable {
 
     /// Where a new DLP payload starts: every choice the one that keeps managed data in managed
     /// apps (nothing copied or pasted across, the system keyboard, no email from the mail app,
-    /// links and mailto only in the organisation's browser and mail app — seed 004, "Contain
-    /// Data to Workspace ONE Web"). Starting from "everything allowed" made a payload that,
+    /// links and mailto only in the organisation's browser and mail app). Starting from
+    /// "everything allowed" made a payload that,
     /// saved unchanged, restricted nothing.
     public static let restrictive = DataLossPrevention(allowCopyPasteOut: false, allowCopyPasteInto: false, allowThirdPartyKeyboards: false,
                                                        allowComposeEmail: false, openLinksInManagedBrowser: true, openMailtoInManagedMail: true)

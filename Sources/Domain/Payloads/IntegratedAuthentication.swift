@@ -1,6 +1,6 @@
 /// Integrated authentication: SDK apps answer sign-in challenges (Basic, NTLM, client
-/// certificate) from the allowed sites with the user's enrollment credentials or certificate
-/// (seed 004, "Integrated Authentication and the Challenge Handler").
+/// certificate) from the allowed sites with the user's enrollment credentials or certificate;
+/// a site not on the list gets no answer, so credentials never leave for an unknown host.
 public struct IntegratedAuthentication: Codable, Equatable, Sendable {
     public static let kind = PayloadKind("integrated-authentication", displayName: "Integrated authentication",
                                          summary: "Lets SDK apps sign in to the allowed sites with the user's credentials or certificate.",

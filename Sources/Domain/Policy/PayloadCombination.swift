@@ -1,5 +1,6 @@
 /// How the payloads of one kind, from every profile that reaches a device, combine into what
-/// the device gets (DOMAIN.md, "How profiles combine").
+/// the device gets: one rule per kind, the same for the device page, the simulator and the
+/// exports.
 public enum PayloadCombination: Sendable {
     /// One app for the device; two different apps are a conflict and the device keeps its
     /// previous policy.

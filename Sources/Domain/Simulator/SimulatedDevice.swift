@@ -24,7 +24,8 @@ public struct SimulatedApp: Codable, Equatable, Sendable {
     public var isManagedOrSDK: Bool { isManaged || isSDKBuilt }
 }
 
-/// The four ways a device is held in one app (DOMAIN.md, "The four ways to lock a device").
+/// The four ways a device is held in one app: by policy (Single App Mode), by the app's own
+/// request (ASAM), by an assessment (AAC) or by the user (Guided Access).
 public enum DeviceLock: Codable, Equatable, Sendable {
     /// From the Single App Mode payload; released only by removing it.
     case singleAppMode(app: String)

@@ -1,6 +1,10 @@
 import Foundation
 
-/// The lock table of DOMAIN.md: who may lock, who releases, what survives a restart.
+/// Who may lock a device, who releases it and what survives a restart: Single App Mode is
+/// released only by removing its payload; an app's own lock (ASAM) needs supervision and the
+/// allowlist and ends on its request; assessment mode (AAC) needs the app's entitlement and
+/// ends with the assessment or after eight hours; Guided Access is the user's, ended by its
+/// passcode.
 extension Step {
     mutating func requestLock(app bundleID: String, mode: LockRequestMode, confirm: Bool) {
         let modeName = mode == .autonomous ? "ASAM" : "AAC"

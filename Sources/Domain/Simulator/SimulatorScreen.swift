@@ -30,7 +30,7 @@ extension SimulatedDevice {
     }
 
     /// Why a geofence that applies is not enforced now: location services are off, in airplane
-    /// mode or turned off, and the two behave the same (DOMAIN.md, seed 004). Nil when no
+    /// mode or turned off, and the two behave the same: the fence stops, nothing is enforced. Nil when no
     /// geofence applies or it is enforced.
     public var geofencingStoppedReason: String? {
         if case .stopped(let reason) = policy.geofenceVerdict(on: conditions) { reason } else { nil }
@@ -42,7 +42,7 @@ extension SimulatedDevice {
         if case .blocked(let reason) = policy.offlineVerdict(on: conditions) { reason } else { nil }
     }
 
-    /// The features an assessment turns off while its app holds the lock (DOMAIN.md). Third-party
+    /// The features an assessment turns off while its app holds the lock. Third-party
     /// keyboards are not among them: the app must refuse keyboard extensions itself.
     public static let assessmentRestrictions = [
         "Auto-correction", "Spell check", "Predictive keyboard", "Dictionary lookup", "Keyboard shortcuts", "Sharing",
