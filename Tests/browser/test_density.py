@@ -7,6 +7,7 @@ the pages widen with a wide window, and a device's page there sets its logs besi
 Every state is photographed and passes axe-core."""
 
 import os
+import sqlite3
 
 from selenium.webdriver.common.by import By
 
@@ -68,6 +69,16 @@ class DensityTests(BrowserTestCase):
         self.assert_accessible(f"density-{name}-tablet")
 
     def test_the_device_list_shows_fifteen_devices_on_a_laptop_and_cuts_nothing_off_on_an_ipad(self):
+        # The longest cells a fleet has: a device in its app's own lock and one in Guided Access.
+        self.create_api_token("density")
+        udids = dict(sqlite3.connect(self.server.database).execute("SELECT name, udid FROM devices"))
+        def act(device, **fields):
+            self.api("POST", f"/api/v1/simulator/{udids[device]}/actions", fields)
+        act("Clinic iPad 01", action="launchApp", app="com.example.clinicnotes")
+        act("Clinic iPad 01", action="signIn", app="com.example.clinicnotes")
+        act("Clinic iPad 01", action="requestLock", app="com.example.clinicnotes", mode="autonomous", confirm=True)
+        act("Sales iPhone 02", action="launchApp", app="com.example.mail")
+        act("Sales iPhone 02", action="startGuidedAccess", passcode="4711")
         self.check_list("/devices", "#device-table", "devices", 15)
 
     def test_the_log_viewer_shows_fifteen_lines_on_a_laptop(self):

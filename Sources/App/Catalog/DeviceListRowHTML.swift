@@ -46,7 +46,7 @@ enum DeviceListRowHTML {
         var html = "<tr>\(choose)<th scope=\"row\"><a href=\"\(Site.Devices.show.link(device.id))\">\(name)</a>\(compliance)\(outside)</th>"
         html += "<td class=\"optional-wide\"><code class=\"small\">\(HTMLText.escape(device.serialNumber))</code></td>"
         html += "<td class=\"optional\">\(HTMLText.escape(device.model.rawValue))</td><td class=\"optional\">\(HTMLText.escape(device.osVersion))</td>"
-        html += "<td class=\"optional-laptop\">\(supervised)</td><td>\(group)</td><td class=\"optional\">\(clipped(device.owner))</td>"
+        html += "<td class=\"optional-laptop\">\(supervised)</td><td class=\"optional\">\(group)</td><td class=\"optional\">\(clipped(device.owner))</td>"
         html += "<td>\(checkIn)</td><td>\(lockCell)</td><td>\(samCell)</td></tr>\n"
         return html
     }
