@@ -38,11 +38,7 @@ struct TourStore: Sendable {
         try await database.write { connection in
             var steps = try Self.doneSteps(of: user, in: connection)
             if done { steps.insert(step) } else { steps.remove(step) }
-            let json = String(decoding: try JSONEncoder().encode(steps.sorted()), as: UTF8.self)
-            _ = try connection.execute("""
-                INSERT INTO tour_progress (userID, doneSteps, seenAt) VALUES (\(user), \(json), \(time))
-                ON CONFLICT (userID) DO UPDATE SET doneSteps = excluded.doneSteps
-                """)
+            try Self.saveDoneSteps(steps, of: user, at: time, in: connection)
         }
     }
 
@@ -55,11 +51,7 @@ struct TourStore: Sendable {
         let stepIDs = Set(story.steps.map(\.id))
         try await database.write { connection in
             let steps = try Self.doneSteps(of: user.id, in: connection).subtracting(stepIDs)
-            let json = String(decoding: try JSONEncoder().encode(steps.sorted()), as: UTF8.self)
-            _ = try connection.execute("""
-                INSERT INTO tour_progress (userID, doneSteps, seenAt) VALUES (\(user.id), \(json), \(time))
-                ON CONFLICT (userID) DO UPDATE SET doneSteps = excluded.doneSteps
-                """)
+            try Self.saveDoneSteps(steps, of: user.id, at: time, in: connection)
             guard resetDevices else { return }
             let names = Set(story.simulatorDevices + story.steps.compactMap { if case .simulator(let name) = $0.target { name } else { nil } })
             let devices = try connection.fetch(DeviceRecord.query().filter("name", in: names.sorted()))
@@ -79,6 +71,15 @@ struct TourStore: Sendable {
             guard try ConsoleSettings.load(from: connection).showsDemoStories else { return false }
             return try connection.execute("INSERT INTO tour_progress (userID, seenAt) VALUES (\(user), \(time)) ON CONFLICT DO NOTHING") == 1
         }
+    }
+
+    /// Writes a person's done steps (the first write also records that they have seen the tour).
+    private static func saveDoneSteps(_ steps: Set<String>, of user: RecordID<User>, at time: Date, in connection: Connection) throws {
+        let json = String(decoding: try JSONEncoder().encode(steps.sorted()), as: UTF8.self)
+        _ = try connection.execute("""
+            INSERT INTO tour_progress (userID, doneSteps, seenAt) VALUES (\(user), \(json), \(time))
+            ON CONFLICT (userID) DO UPDATE SET doneSteps = excluded.doneSteps
+            """)
     }
 
     static func doneSteps(of user: RecordID<User>, in connection: Connection) throws -> Set<String> {

@@ -53,7 +53,7 @@ struct GeofenceCheckView {
         latitude = asked.latitude.trimmingWhitespace()
         longitude = asked.longitude.trimmingWhitespace()
         let isAsked = !latitude.isEmpty || !longitude.isEmpty
-        let north = Double(latitude), east = Double(longitude)
+        let north = DecimalNumber.parse(latitude), east = DecimalNumber.parse(longitude)
         latitudeError = !isAsked ? nil : north.map { (-90...90).contains($0) ? nil : "Latitude runs from −90 to 90 degrees." }
             ?? "Type the latitude in decimal degrees, such as 53.4662."
         longitudeError = !isAsked ? nil : east.map { (-180...180).contains($0) ? nil : "Longitude runs from −180 to 180 degrees." }
